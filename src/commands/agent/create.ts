@@ -1,0 +1,27 @@
+import type { Context } from '../../context.js';
+import { createAgent, type AgentFields } from '../../api/agents.js';
+import { UsageError } from '../../errors.js';
+import { printObject } from '../../io/output.js';
+import { withSpinner } from '../../io/spinner.js';
+import { AGENT_FIELDS, FLAG_FOR_FIELD, fieldsFromFile, fieldsFromFlags, type AgentFlags } from './fields.js';
+
+export const REQUIRED_FIELDS = ['name', 'voice_name', 'greeting', 'call_purpose', 'prompt'] as const;
+
+export default async function agentCreate(ctx: Context, opts: AgentFlags & { file?: string }): Promise<void> {
+  const fromFile = opts.file ? await fieldsFromFile(opts.file) : {};
+  const fields: AgentFields = { ...fromFile, ...(await fieldsFromFlags(opts)) };
+  const missing = REQUIRED_FIELDS.filter((k) => fields[k] === undefined || fields[k] === '');
+  if (missing.length > 0) {
+    throw new UsageError(`Missing ${missing.map((k) => FLAG_FOR_FIELD[k]).join(', ')}.`, {
+      hint: 'Give every field as a flag, or put them in a JSON file and pass --file agent.json.',
+    });
+  }
+  fields.tools ??= [];
+  const api = await ctx.api();
+  const agent = await withSpinner(ctx, 'Creating agent', () => createAgent(api, fields));
+  await printObject(ctx, agent, AGENT_FIELDS);
+  if (!ctx.machineOutput) {
+    ctx.info(ctx.errColor.green(`Created agent ${agent.name ?? ''} (${agent.id}).`));
+    ctx.info(ctx.errColor.dim(`Next: voicectl campaign create --agent ${agent.id} --name "…" --csv leads.csv`));
+  }
+}

@@ -1,0 +1,14 @@
+import type { Context } from '../../context.js';
+import { deleteAgent, resolveAgent } from '../../api/agents.js';
+import { FailureError } from '../../errors.js';
+import { confirm } from '../../io/prompter.js';
+
+export default async function agentDelete(ctx: Context, idOrName: string): Promise<void> {
+  const api = await ctx.api();
+  const agent = await resolveAgent(api, idOrName);
+  const ok = await confirm(ctx, `Delete agent "${agent.name}" (${agent.id})? Its past calls and campaigns remain.`);
+  if (!ok) throw new FailureError('Cancelled: nothing deleted.');
+  await deleteAgent(api, agent.id);
+  if (ctx.machineOutput) ctx.out(JSON.stringify({ id: agent.id, deleted: true }));
+  else ctx.info(ctx.errColor.green(`Deleted agent ${agent.name} (${agent.id}).`));
+}

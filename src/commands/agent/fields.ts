@@ -1,0 +1,100 @@
+/** Agent columns and the mapping from flags to API fields, shared by the agent verbs. */
+import { readFile } from 'node:fs/promises';
+import type { Agent, AgentFields } from '../../api/agents.js';
+import type { Column } from '../../io/output.js';
+import { UsageError } from '../../errors.js';
+
+export const AGENT_COLUMNS: Column<Agent>[] = [
+  { header: 'ID', key: 'id' },
+  { header: 'NAME', key: 'name', max: 32 },
+  { header: 'STATUS', key: 'status' },
+  { header: 'LANGUAGE', key: 'language' },
+  { header: 'VOICE', key: 'voice_name' },
+  { header: 'DIRECTION', key: 'direction' },
+];
+
+export const AGENT_FIELDS: Column<Agent>[] = [
+  { header: 'id', key: 'id' },
+  { header: 'name', key: 'name' },
+  { header: 'status', key: 'status' },
+  { header: 'language', key: 'language' },
+  { header: 'voice', key: 'voice_name' },
+  { header: 'direction', key: 'direction' },
+  { header: 'greeting', key: 'greeting' },
+  { header: 'call purpose', key: 'call_purpose' },
+  { header: 'prompt', key: 'prompt' },
+  { header: 'tools', key: 'tools' },
+  { header: 'kb items', key: 'kb_item_ids' },
+];
+
+export interface AgentFlags {
+  name?: string;
+  voice?: string;
+  language?: string;
+  greeting?: string;
+  callPurpose?: string;
+  prompt?: string;
+  promptFile?: string;
+  tools?: string[];
+  kb?: string[];
+  direction?: string;
+  status?: string;
+}
+
+export const FLAG_FOR_FIELD: Record<string, string> = {
+  name: '--name',
+  voice_name: '--voice',
+  greeting: '--greeting',
+  call_purpose: '--call-purpose',
+  prompt: '--prompt or --prompt-file',
+};
+
+export async function readTextFile(path: string, what: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (err as Error).message;
+    throw new UsageError(`Cannot read ${what} "${path}": ${why}.`);
+  }
+}
+
+/** The API fields the flags set; undefined fields are left out. */
+export async function fieldsFromFlags(flags: AgentFlags): Promise<AgentFields> {
+  if (flags.prompt !== undefined && flags.promptFile !== undefined) {
+    throw new UsageError('Pass --prompt or --prompt-file, not both.');
+  }
+  const prompt = flags.promptFile !== undefined ? (await readTextFile(flags.promptFile, 'the prompt file')).trim() : flags.prompt;
+  const fields: AgentFields = {
+    name: flags.name,
+    voice_name: flags.voice,
+    language: flags.language,
+    greeting: flags.greeting,
+    call_purpose: flags.callPurpose,
+    prompt,
+    tools: flags.tools,
+    kb_item_ids: flags.kb,
+    direction: flags.direction,
+    status: flags.status,
+  };
+  for (const k of Object.keys(fields) as (keyof AgentFields)[]) if (fields[k] === undefined) delete fields[k];
+  return fields;
+}
+
+/** Reads an agent JSON file (the shape of POST /agents). */
+export async function fieldsFromFile(path: string): Promise<AgentFields> {
+  const text = await readTextFile(path, 'the agent file');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`The agent file "${path}" is not valid JSON: ${(err as Error).message}.`);
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new UsageError(`The agent file "${path}" must hold one JSON object with the agent's fields.`);
+  }
+  const fields = { ...(parsed as Record<string, unknown>) };
+  delete fields.id;
+  for (const [k, v] of Object.entries(fields)) if (v === null) delete fields[k];
+  return fields as AgentFields;
+}

@@ -1,0 +1,61 @@
+import { Command, Option } from 'commander';
+import type { Context } from '../../context.js';
+import { commaList, group, lazy, nonNegativeInt, pageLimit } from '../shared.js';
+
+/** Flags shared by create and update, one per agent field. */
+function agentFieldOptions(cmd: Command): Command {
+  return cmd
+    .option('--name <name>', 'agent name')
+    .option('--voice <voice_name>', 'voice_name from `voicectl voice list`')
+    .option('--language <tag>', 'locale tag; defaults to the voice\'s language')
+    .option('--greeting <text>', 'what the agent says first')
+    .option('--call-purpose <text>', 'why the agent calls')
+    .option('--prompt <text>', 'instructions for the agent')
+    .option('--prompt-file <file>', 'read the prompt from a file')
+    .option('--tools <list>', 'comma-separated: schedule_callback, take_message, summarize_call', commaList)
+    .option('--kb <ids>', 'knowledge-base item ids to attach (replaces the list)', commaList)
+    .addOption(new Option('--direction <direction>', 'outbound or inbound').choices(['outbound', 'inbound']));
+}
+
+export function agentCommand(ctx: Context): Command {
+  const agent = group('agent', 'Create and manage voice agents', 'agents');
+
+  agent
+    .command('list')
+    .alias('ls')
+    .description('List agents')
+    .option('--all', 'every page, not just the first')
+    .option('--limit <n>', 'page size, 1 to 200', pageLimit)
+    .option('--offset <n>', 'start after this many agents', nonNegativeInt)
+    .action(lazy(ctx, () => import('./list.js')));
+
+  agent
+    .command('get')
+    .description('Show one agent')
+    .argument('<agent>', 'agent id or exact name')
+    .action(lazy(ctx, () => import('./get.js')));
+
+  agentFieldOptions(
+    agent
+      .command('create')
+      .description('Create an agent from flags or a JSON file')
+      .option('--file <agent.json>', 'read the agent\'s fields from a JSON file (flags override it)'),
+  ).action(lazy(ctx, () => import('./create.js')));
+
+  agentFieldOptions(
+    agent
+      .command('update')
+      .description('Change an agent; sends only the fields given')
+      .argument('<agent>', 'agent id or exact name')
+      .option('--status <status>', 'agent status, for example active'),
+  ).action(lazy(ctx, () => import('./update.js')));
+
+  agent
+    .command('delete')
+    .alias('rm')
+    .description('Delete an agent (its past calls and campaigns remain)')
+    .argument('<agent>', 'agent id or exact name')
+    .action(lazy(ctx, () => import('./delete.js')));
+
+  return agent;
+}

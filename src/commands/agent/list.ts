@@ -1,0 +1,26 @@
+import type { Context } from '../../context.js';
+import { allAgents, listAgents, type Agent } from '../../api/agents.js';
+import { extractList } from '../../api/envelope.js';
+import { printList } from '../../io/output.js';
+import { withSpinner } from '../../io/spinner.js';
+import { AGENT_COLUMNS } from './fields.js';
+
+export default async function agentList(ctx: Context, opts: { all?: boolean; limit?: number; offset?: number }): Promise<void> {
+  const api = await ctx.api();
+  let agents: Agent[];
+  let total: number | undefined;
+  if (opts.all) {
+    agents = await withSpinner(ctx, 'Fetching agents', async () => {
+      const out: Agent[] = [];
+      for await (const a of allAgents(api)) out.push(a);
+      return out;
+    });
+  } else {
+    const page = await withSpinner(ctx, 'Fetching agents', () => listAgents(api, { limit: opts.limit, offset: opts.offset }));
+    ({ items: agents, total } = extractList<Agent>(page, 'agents', api.url('/agents')));
+  }
+  await printList(ctx, agents, AGENT_COLUMNS, { empty: 'No agents yet. Create one with `voicectl agent create`.' });
+  if (!ctx.machineOutput && total !== undefined && total > (opts.offset ?? 0) + agents.length) {
+    ctx.info(ctx.errColor.dim(`Showing ${agents.length} of ${total}. Use --all for every agent.`));
+  }
+}

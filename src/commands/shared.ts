@@ -1,0 +1,77 @@
+/**
+ * What every command file shares: lazy actions, the global options, and argument
+ * parsers that turn bad flags into exit 2 before any request is sent.
+ */
+import { Command, InvalidArgumentError, Option } from 'commander';
+import type { Context } from '../context.js';
+
+type Action = (ctx: Context, ...args: any[]) => Promise<void>;
+
+/**
+ * The action runs from a module loaded only when the command runs, so start-up
+ * pays for commander definitions and nothing else.
+ */
+export function lazy(ctx: Context, load: () => Promise<{ default: Action }>) {
+  return async (...args: unknown[]) => {
+    const mod = await load();
+    await mod.default(ctx, ...args);
+  };
+}
+
+export const OUTPUT_FORMATS = ['table', 'json', 'jsonl', 'csv'] as const;
+
+/** The global options of CLI.md. Each leaf command gets hidden copies, so they work after the verb too. */
+export function globalOptions(): Option[] {
+  return [
+    new Option('--base-url <url>', 'the service\'s base address (env VOICECTL_BASE_URL)'),
+    new Option('--api-key <key>', 'API key sent as X-API-Key; prefer VOICECTL_API_KEY, since flags show in process lists'),
+    new Option('--profile <name>', 'saved profile to use (env VOICECTL_PROFILE, default "default")'),
+    new Option('--json', 'print JSON on stdout (same as -o json)'),
+    new Option('-o, --output <format>', 'output format').choices(OUTPUT_FORMATS),
+    new Option('--no-color', 'no colour (also NO_COLOR)'),
+    new Option('-y, --yes', 'answer yes to confirmations'),
+    new Option('--no-input', 'never prompt; missing input is an error (also CI=true)'),
+    new Option('--debug', 'trace HTTP requests on stderr, key redacted (also VOICECTL_DEBUG=1)'),
+    new Option('--timeout <seconds>', 'request timeout in seconds (default 30)').argParser(positiveNumber),
+  ];
+}
+
+export const GLOBAL_ATTRIBUTES = globalOptions().map((o) => o.attributeName());
+
+export function positiveNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a positive number.');
+  return n;
+}
+
+export function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('expected a whole number above 0.');
+  return n;
+}
+
+export function nonNegativeInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number, 0 or more.');
+  return n;
+}
+
+/** --limit: the service takes 1..200. */
+export function pageLimit(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 200) throw new InvalidArgumentError('expected a whole number from 1 to 200.');
+  return n;
+}
+
+/** A comma-separated list, trimmed, repeated flags accumulate. */
+export function commaList(value: string, previous: string[] | undefined): string[] {
+  const items = value.split(',').map((s) => s.trim()).filter(Boolean);
+  return [...(previous ?? []), ...items];
+}
+
+/** A group command (`agent`, `campaign`) with its plural alias. */
+export function group(name: string, description: string, alias?: string): Command {
+  const cmd = new Command(name).description(description);
+  if (alias) cmd.alias(alias);
+  return cmd;
+}

@@ -1,0 +1,14 @@
+import { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { group, lazy } from '../shared.js';
+
+export function voiceCommand(ctx: Context): Command {
+  const voice = group('voice', 'List the voices agents can speak with (no key needed)', 'voices');
+  voice
+    .command('list')
+    .alias('ls')
+    .description('List voices, optionally for one language')
+    .option('--language <tag>', 'only voices for this locale tag, for example hi-IN')
+    .action(lazy(ctx, () => import('./list.js')));
+  return voice;
+}

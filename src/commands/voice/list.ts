@@ -1,0 +1,16 @@
+import type { Context } from '../../context.js';
+import { listVoices, voiceLanguage, type Voice } from '../../api/voices.js';
+import { printList } from '../../io/output.js';
+import { withSpinner } from '../../io/spinner.js';
+
+export default async function voiceList(ctx: Context, opts: { language?: string }): Promise<void> {
+  const api = await ctx.api({ auth: false });
+  const voices = await withSpinner(ctx, 'Fetching voices', () => listVoices(api, opts.language));
+  await printList<Voice>(ctx, voices, [
+    { header: 'VOICE', key: 'voice_name' },
+    { header: 'LANGUAGE', get: voiceLanguage },
+    { header: 'CODE-SWITCHING', get: (v) => (v.supports_code_switching ? 'yes' : 'no') },
+    { header: 'DEMO', key: 'demo_url' },
+    { header: 'ID', key: 'id' },
+  ], { empty: opts.language ? `No voices for ${opts.language}.` : 'No voices.' });
+}

@@ -1,0 +1,251 @@
+/**
+ * Everything a command touches from outside: streams, environment, clock, the saved
+ * profile, the API client. Injected, so tests run commands in process with fake streams.
+ */
+import type { ChalkInstance } from 'chalk';
+import { Chalk } from 'chalk';
+import type { ApiClient } from './api/client.js';
+import { readProfile, type Profile } from './config/profiles.js';
+import { AuthError, UsageError } from './errors.js';
+
+export type Env = Record<string, string | undefined>;
+
+export interface InStream extends NodeJS.ReadableStream {
+  isTTY?: boolean;
+}
+export interface OutStream extends NodeJS.WritableStream {
+  isTTY?: boolean;
+  columns?: number;
+}
+
+export interface Streams {
+  stdin: InStream;
+  stdout: OutStream;
+  stderr: OutStream;
+}
+
+export type OutputFormat = 'table' | 'json' | 'jsonl' | 'csv';
+
+/** Global options, as commander parsed them. */
+export interface GlobalOptions {
+  baseUrl?: string;
+  apiKey?: string;
+  profile?: string;
+  json?: boolean;
+  output?: OutputFormat;
+  color?: boolean;
+  yes?: boolean;
+  input?: boolean;
+  debug?: boolean;
+  timeout?: number;
+}
+
+export interface Settings {
+  profileName: string;
+  profile: Profile;
+  baseUrl?: string;
+  apiKey?: string;
+  defaultCountry?: string;
+  timeoutMs: number;
+}
+
+export interface ContextInit {
+  io: Streams;
+  env: Env;
+  cwd?: string;
+  now?: () => Date;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  random?: () => number;
+  signal?: AbortSignal;
+}
+
+export class Context {
+  readonly io: Streams;
+  readonly env: Env;
+  readonly cwd: string;
+  readonly now: () => Date;
+  readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  readonly random: () => number;
+  /** Aborted on Ctrl-C; long-running commands stop on it. */
+  readonly signal: AbortSignal;
+  /** Set by the program's pre-action hook before any command runs. */
+  opts: GlobalOptions = {};
+  private settingsCache?: Settings;
+  private client?: Promise<ApiClient>;
+  private chalkCache?: ChalkInstance;
+  private closers: Array<() => Promise<void> | void> = [];
+
+  constructor(init: ContextInit) {
+    this.io = init.io;
+    this.env = init.env;
+    this.cwd = init.cwd ?? process.cwd();
+    this.now = init.now ?? (() => new Date());
+    this.sleep = init.sleep ?? defaultSleep;
+    this.random = init.random ?? Math.random;
+    this.signal = init.signal ?? new AbortController().signal;
+  }
+
+  /** Output format: -o wins, then --json, then a table. */
+  get format(): OutputFormat {
+    if (this.opts.output) return this.opts.output;
+    if (this.opts.json) return 'json';
+    return 'table';
+  }
+
+  get machineOutput(): boolean {
+    return this.format !== 'table';
+  }
+
+  /** A person is there to answer: stdin and stdout are terminals and nobody said --no-input. */
+  canPrompt(): boolean {
+    if (this.opts.input === false) return false;
+    if (isTrue(this.env.CI)) return false;
+    return Boolean(this.io.stdin.isTTY && this.io.stdout.isTTY);
+  }
+
+  /** Interactive progress (spinners, bars, redraws) goes to stderr only when it is a terminal. */
+  get interactiveStderr(): boolean {
+    return Boolean(this.io.stderr.isTTY) && !this.machineOutput;
+  }
+
+  get color(): ChalkInstance {
+    if (!this.chalkCache) this.chalkCache = new Chalk({ level: this.colorLevel(this.io.stdout) });
+    return this.chalkCache;
+  }
+
+  /** Colours for stderr, which may be a terminal when stdout is not. */
+  get errColor(): ChalkInstance {
+    return new Chalk({ level: this.colorLevel(this.io.stderr) });
+  }
+
+  private colorLevel(stream: OutStream): 0 | 1 | 2 | 3 {
+    if (this.opts.color === false || this.env.NO_COLOR !== undefined && this.env.NO_COLOR !== '') return 0;
+    const force = this.env.FORCE_COLOR;
+    if (force !== undefined) {
+      if (force === '0' || force === 'false') return 0;
+      const n = Number(force);
+      return (n >= 1 && n <= 3 ? n : 1) as 1 | 2 | 3;
+    }
+    return stream.isTTY ? 1 : 0;
+  }
+
+  /** Flag, then environment, then profile, then default. */
+  settings(): Settings {
+    if (this.settingsCache) return this.settingsCache;
+    const profileName = this.opts.profile ?? this.env.VOICECTL_PROFILE ?? 'default';
+    const profile = readProfile(this.env, profileName);
+    const timeoutSec = this.opts.timeout ?? numberOr(this.env.VOICECTL_TIMEOUT) ?? numberOr(profile.timeout) ?? 30;
+    this.settingsCache = {
+      profileName,
+      profile,
+      baseUrl: this.opts.baseUrl ?? nonEmpty(this.env.VOICECTL_BASE_URL) ?? profile.base_url,
+      apiKey: this.opts.apiKey ?? nonEmpty(this.env.VOICECTL_API_KEY) ?? profile.api_key,
+      defaultCountry: nonEmpty(this.env.VOICECTL_DEFAULT_COUNTRY) ?? profile.default_country,
+      timeoutMs: Math.round(timeoutSec * 1000),
+    };
+    return this.settingsCache;
+  }
+
+  /**
+   * The API client for this run. `auth: false` for public endpoints (GET /voices).
+   * undici is loaded here, not at start-up: it costs ~85 ms to import.
+   */
+  api(options: { auth?: boolean } = {}): Promise<ApiClient> {
+    const s = this.settings();
+    if (!s.baseUrl) {
+      return Promise.reject(new UsageError('No service address is set.', {
+        hint: 'Pass --base-url, set VOICECTL_BASE_URL, or run `voicectl login`. To try voicectl locally, start `voicectl sandbox` and paste the export line it prints.',
+      }));
+    }
+    try {
+      const u = new URL(s.baseUrl);
+      if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('protocol');
+    } catch {
+      return Promise.reject(new UsageError(`The base URL "${s.baseUrl}" is not an http(s) URL.`, { hint: 'Use a URL such as https://api.example.com/v1.' }));
+    }
+    if (options.auth !== false && !s.apiKey) {
+      return Promise.reject(new AuthError('No API key is set.', {
+        hint: 'Set VOICECTL_API_KEY (recommended for scripts) or run `voicectl login`.',
+      }));
+    }
+    if (!this.client) this.client = this.makeClient(s);
+    return this.client;
+  }
+
+  private async makeClient(s: Settings): Promise<ApiClient> {
+    const [{ ApiClient }, { makeDispatcher }] = await Promise.all([import('./api/client.js'), import('./api/dispatcher.js')]);
+    const dispatcher = makeDispatcher(this.env, s.timeoutMs);
+    this.onClose(() => dispatcher.close());
+    const debug = this.opts.debug || isTrue(this.env.VOICECTL_DEBUG)
+      ? (line: string) => { this.io.stderr.write(`${this.errColor.dim(`[debug] ${line}`)}\n`); }
+      : undefined;
+    return new ApiClient({
+      baseUrl: s.baseUrl!,
+      apiKey: s.apiKey,
+      timeoutMs: s.timeoutMs,
+      dispatcher,
+      debug,
+      sleep: (ms) => this.sleep(ms, this.signal),
+      random: this.random,
+    });
+  }
+
+  /** Runs when the command ends, whatever the outcome (closes sockets, restores the terminal). */
+  onClose(fn: () => Promise<void> | void): void {
+    this.closers.push(fn);
+  }
+
+  async close(): Promise<void> {
+    const fns = this.closers.splice(0).reverse();
+    for (const fn of fns) {
+      try {
+        await fn();
+      } catch {
+        // closing is best effort: the command's own outcome is what the user needs
+      }
+    }
+  }
+
+  /** Writes a line of data to stdout. */
+  out(line = ''): void {
+    this.io.stdout.write(`${line}\n`);
+  }
+
+  /** Writes a line of information to stderr. */
+  info(line = ''): void {
+    this.io.stderr.write(`${line}\n`);
+  }
+
+  warn(line: string): void {
+    this.io.stderr.write(`${this.errColor.yellow('warning:')} ${line}\n`);
+  }
+}
+
+function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(signal!.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function isTrue(v: string | undefined): boolean {
+  return v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
+}
+
+function nonEmpty(v: string | undefined): string | undefined {
+  return v === undefined || v === '' ? undefined : v;
+}
+
+function numberOr(v: string | undefined): number | undefined {
+  if (v === undefined || v === '') return undefined;
+  const n = Number(v);
+  return Number.isFinite(n) && n > 0 ? n : undefined;
+}

@@ -1,0 +1,116 @@
+/**
+ * Printing data: a table on a terminal, or JSON, JSON lines or CSV for scripts. JSON
+ * prints the API's objects unchanged; tables and CSV print the chosen columns.
+ */
+import type { Context } from '../context.js';
+
+export interface Column<T = Record<string, unknown>> {
+  header: string;
+  /** Reads the cell; defaults to the field named by `key`. */
+  get?: (row: T) => unknown;
+  key?: string;
+  /** Longest width in a table before the cell is cut with an ellipsis. */
+  max?: number;
+}
+
+export function cell(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return value.map(cell).join(', ');
+  return JSON.stringify(value);
+}
+
+function read<T>(row: T, col: Column<T>): unknown {
+  if (col.get) return col.get(row);
+  if (col.key) return (row as Record<string, unknown>)[col.key];
+  return undefined;
+}
+
+/** Prints a list of objects in the run's output format. */
+export async function printList<T>(ctx: Context, rows: T[], columns: Column<T>[], options: { empty?: string } = {}): Promise<void> {
+  switch (ctx.format) {
+    case 'json':
+      ctx.out(JSON.stringify(rows, null, 2));
+      return;
+    case 'jsonl':
+      for (const r of rows) ctx.out(JSON.stringify(r));
+      return;
+    case 'csv':
+      ctx.out(csvLine(columns.map((c) => c.header)));
+      for (const r of rows) ctx.out(csvLine(columns.map((c) => cell(read(r, c)))));
+      return;
+    case 'table':
+      if (rows.length === 0) {
+        ctx.info(options.empty ?? 'Nothing to show.');
+        return;
+      }
+      await printTable(ctx, columns.map((c) => c.header), rows.map((r) => columns.map((c) => truncate(cell(read(r, c)), c.max))));
+  }
+}
+
+/** Prints one object: JSON as is, or a two-column table of the chosen fields. */
+export async function printObject<T>(ctx: Context, obj: T, fields: Column<T>[]): Promise<void> {
+  switch (ctx.format) {
+    case 'json':
+      ctx.out(JSON.stringify(obj, null, 2));
+      return;
+    case 'jsonl':
+      ctx.out(JSON.stringify(obj));
+      return;
+    case 'csv':
+      ctx.out(csvLine(fields.map((f) => f.header)));
+      ctx.out(csvLine(fields.map((f) => cell(read(obj, f)))));
+      return;
+    case 'table': {
+      const c = ctx.color;
+      const width = Math.max(...fields.map((f) => f.header.length));
+      for (const f of fields) {
+        const v = cell(read(obj, f));
+        ctx.out(`${c.bold(f.header.padEnd(width))}  ${v}`);
+      }
+    }
+  }
+}
+
+/** A table with cli-table3 (loaded here: only table output needs it). */
+export async function printTable(ctx: Context, head: string[], body: string[][]): Promise<void> {
+  const { default: Table } = await import('cli-table3');
+  const c = ctx.color;
+  // Borderless, like gh: easy to read, and easy to cut and grep.
+  const table = new Table({
+    head: head.map((h) => c.bold(h)),
+    style: { head: [], border: [], compact: true, 'padding-left': 0, 'padding-right': 2 },
+    chars: NO_BORDER,
+    wordWrap: false,
+  });
+  for (const row of body) table.push(row);
+  ctx.out(table.toString().split('\n').map((l) => l.trimEnd()).join('\n'));
+}
+
+const NO_BORDER = {
+  top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
+  bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
+  left: '', 'left-mid': '', mid: '', 'mid-mid': '',
+  right: '', 'right-mid': '', middle: '',
+};
+
+export function truncate(s: string, max: number | undefined): string {
+  const oneLine = s.replace(/\s*\n\s*/g, ' ');
+  if (!max || oneLine.length <= max) return oneLine;
+  return `${oneLine.slice(0, Math.max(1, max - 1))}…`;
+}
+
+/**
+ * One CSV line with RFC 4180 quoting. With `safe`, a cell that a spreadsheet would run
+ * as a formula (starting with =, +, -, @, tab or CR) is prefixed with a quote.
+ */
+export function csvLine(cells: string[], safe = false): string {
+  return cells.map((v) => csvCell(v, safe)).join(',');
+}
+
+export function csvCell(v: string, safe = false): string {
+  let s = v;
+  if (safe && s.length > 0 && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}

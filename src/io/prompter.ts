@@ -1,0 +1,43 @@
+/**
+ * Questions to a person, through @inquirer/prompts on the context's streams (so tests
+ * answer by writing to stdin). Loaded only when a command asks something.
+ */
+import type { Context } from '../context.js';
+import { InterruptedError, UsageError } from '../errors.js';
+
+function streams(ctx: Context) {
+  return { input: ctx.io.stdin as NodeJS.ReadableStream, output: ctx.io.stderr as NodeJS.WritableStream, clearPromptOnDone: false };
+}
+
+/** Turns inquirer's "user pressed Ctrl-C" into exit 130. */
+async function asked<T>(p: Promise<T>): Promise<T> {
+  try {
+    return await p;
+  } catch (err) {
+    if (err instanceof Error && (err.name === 'ExitPromptError' || err.name === 'AbortPromptError')) throw new InterruptedError('Cancelled');
+    throw err;
+  }
+}
+
+export async function confirm(ctx: Context, message: string, options: { default?: boolean; flag?: string } = {}): Promise<boolean> {
+  if (ctx.opts.yes) return true;
+  if (!ctx.canPrompt()) {
+    throw new UsageError(`${message.replace(/\?$/, '')}: confirmation needed, and no one is at a terminal to give it.`, {
+      hint: `Pass ${options.flag ?? '--yes'} to go ahead without asking.`,
+    });
+  }
+  const { confirm: ask } = await import('@inquirer/prompts');
+  return asked(ask({ message, default: options.default ?? false }, { ...streams(ctx), signal: ctx.signal }));
+}
+
+export async function input(ctx: Context, message: string, options: { default?: string; required?: boolean; validate?: (v: string) => true | string } = {}): Promise<string> {
+  const { input: ask } = await import('@inquirer/prompts');
+  return asked(ask({ message, default: options.default, required: options.required, validate: options.validate }, { ...streams(ctx), signal: ctx.signal }));
+}
+
+export async function password(ctx: Context, message: string): Promise<string> {
+  const { password: ask } = await import('@inquirer/prompts');
+  return asked(ask({ message, mask: '*' }, { ...streams(ctx), signal: ctx.signal }));
+}
+
+export { streams as promptStreams, asked };

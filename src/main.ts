@@ -1,0 +1,139 @@
+/**
+ * run(argv, ctx) → exit code. The one place where errors become exit codes and
+ * messages (CLI.md, "Exit codes").
+ */
+import { CommanderError } from 'commander';
+import { ApiError, describeLimit } from './api/errors.js';
+import { Context, type ContextInit } from './context.js';
+import { AuthError, CliError, FailureError, InterruptedError, NotFoundError, SilentExit, UsageError } from './errors.js';
+import { buildProgram } from './program.js';
+
+export const EXIT = { OK: 0, FAILURE: 1, USAGE: 2, AUTH: 3, NOT_FOUND: 4, PLAN_LIMIT: 5, INTERRUPTED: 130 } as const;
+
+/** Entry for bin/voicectl.js: real streams, real environment, Ctrl-C handling. */
+export async function main(argv: string[], init: Partial<ContextInit> = {}): Promise<number> {
+  const interrupt = new AbortController();
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts++;
+    // A second Ctrl-C means "now": do not wait for clean-up.
+    if (interrupts > 1) process.exit(EXIT.INTERRUPTED);
+    interrupt.abort(new InterruptedError());
+  };
+  process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigint);
+  const ctx = new Context({
+    io: { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },
+    env: process.env,
+    signal: interrupt.signal,
+    ...init,
+  });
+  try {
+    return await run(argv, ctx);
+  } finally {
+    process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigint);
+  }
+}
+
+export async function run(argv: string[], ctx: Context): Promise<number> {
+  const program = buildProgram(ctx);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return EXIT.OK;
+  } catch (err) {
+    return report(ctx, err);
+  } finally {
+    await ctx.close();
+  }
+}
+
+export function exitCodeFor(err: unknown, ctx?: Context): number {
+  if (err instanceof SilentExit) return err.exitCode;
+  if (err instanceof CommanderError) {
+    return err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help' ? EXIT.OK : EXIT.USAGE;
+  }
+  if (err instanceof InterruptedError || ctx?.signal.aborted) return EXIT.INTERRUPTED;
+  if (err instanceof UsageError) return EXIT.USAGE;
+  if (err instanceof AuthError) return EXIT.AUTH;
+  if (err instanceof NotFoundError) return EXIT.NOT_FOUND;
+  if (err instanceof FailureError) return EXIT.FAILURE;
+  if (err instanceof ApiError) {
+    switch (err.status) {
+      case 401:
+      case 403:
+        return EXIT.AUTH;
+      case 404:
+        return EXIT.NOT_FOUND;
+      case 402:
+        return EXIT.PLAN_LIMIT;
+      default:
+        return EXIT.FAILURE;
+    }
+  }
+  return EXIT.FAILURE;
+}
+
+function report(ctx: Context, err: unknown): number {
+  const code = exitCodeFor(err, ctx);
+  if (err instanceof SilentExit) return code;
+  // commander has already printed its own message (unknown option, missing argument, help).
+  if (err instanceof CommanderError) return code;
+  const c = ctx.errColor;
+  const debug = ctx.opts.debug || (ctx.env.VOICECTL_DEBUG ?? '') === '1';
+  if (code === EXIT.INTERRUPTED) {
+    ctx.io.stderr.write(`${c.yellow(err instanceof CliError ? err.message : 'Interrupted')}\n`);
+    return code;
+  }
+  const { message, hint } = describe(err);
+  ctx.io.stderr.write(`${c.red('error:')} ${message}\n`);
+  if (hint) ctx.io.stderr.write(`${c.dim(hint)}\n`);
+  if (debug && err instanceof Error && err.stack) ctx.io.stderr.write(`${c.dim(err.stack)}\n`);
+  else if (code === EXIT.FAILURE && !(err instanceof CliError) && !(err instanceof ApiError)) {
+    ctx.io.stderr.write(`${c.dim('Run again with --debug for details.')}\n`);
+  }
+  return code;
+}
+
+/** The message and the next step for an error, in words. */
+export function describe(err: unknown): { message: string; hint?: string } {
+  if (err instanceof CliError) return { message: err.message, hint: err.hint };
+  if (err instanceof ApiError) {
+    const where = `${err.method} ${pathOf(err.url)}`;
+    switch (err.status) {
+      case 401:
+        return {
+          message: `the service refused the API key (401): ${err.message}`,
+          hint: 'Check VOICECTL_API_KEY (or --api-key), or run `voicectl login` to save a working key.',
+        };
+      case 403:
+        return {
+          message: `permission denied (403) for ${where}: ${err.message}`,
+          hint: err.scope
+            ? `This needs an API key with the "${err.scope}" scope. Create one in the dashboard under API access, or use a key that has it.`
+            : 'The API key lacks a scope this operation needs.',
+        };
+      case 402:
+        return {
+          message: `plan limit reached (402${err.limit ? `, ${err.limit}` : ''}): ${err.message}`,
+          hint: describeLimit(err.limit) ? `This means ${describeLimit(err.limit)}.` : 'The plan does not allow this; upgrade it or free up capacity.',
+        };
+      case 404:
+        return { message: `not found (or it belongs to another organization): ${where}` };
+      default:
+        if (err.kind === 'http') return { message: `${where} failed (HTTP ${err.status}): ${err.message}` };
+        return { message: err.message };
+    }
+  }
+  if (err instanceof Error) return { message: `unexpected error: ${err.message}` };
+  return { message: `unexpected error: ${String(err)}` };
+}
+
+function pathOf(url: string): string {
+  try {
+    const u = new URL(url);
+    return u.pathname + u.search;
+  } catch {
+    return url;
+  }
+}
