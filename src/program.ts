@@ -3,15 +3,20 @@
  * code loads only when run.
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import type { Context } from './context.js';
+import { packageRoot } from './paths.js';
 import { GLOBAL_ATTRIBUTES, globalOptions } from './commands/shared.js';
 import { agentCommand } from './commands/agent/index.js';
 import { voiceCommand } from './commands/voice/index.js';
 
+declare const __VOICECTL_VERSION__: string | undefined;
+
+/** Set by the build; read from package.json when running from source (tests). */
 export function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
+  if (typeof __VOICECTL_VERSION__ === 'string') return __VOICECTL_VERSION__;
+  return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
 }
 
 export function buildProgram(ctx: Context): Command {
