@@ -172,6 +172,11 @@ export class Context {
     return this.client;
   }
 
+  /** A client for credentials that are not (yet) the settings': `login` checks a key before saving it. */
+  apiWith(credentials: { baseUrl: string; apiKey: string }): Promise<ApiClient> {
+    return this.makeClient({ ...this.settings(), ...credentials });
+  }
+
   private async makeClient(s: Settings): Promise<ApiClient> {
     const [{ ApiClient }, { makeDispatcher }] = await Promise.all([import('./api/client.js'), import('./api/dispatcher.js')]);
     const dispatcher = makeDispatcher(this.env, s.timeoutMs);
@@ -187,6 +192,8 @@ export class Context {
       debug,
       sleep: (ms) => this.sleep(ms, this.signal),
       random: this.random,
+      signal: this.signal,
+      now: () => this.now().getTime(),
     });
   }
 

@@ -40,6 +40,10 @@ export async function run(argv: string[], ctx: Context): Promise<number> {
   const program = buildProgram(ctx);
   try {
     await program.parseAsync(argv, { from: 'user' });
+    // A long-running command (sandbox, listen, watch) that stopped cleanly on Ctrl-C.
+    if (ctx.signal.aborted) {
+      return EXIT.INTERRUPTED;
+    }
     return EXIT.OK;
   } catch (err) {
     return report(ctx, err);
@@ -119,7 +123,11 @@ export function describe(err: unknown): { message: string; hint?: string } {
           hint: describeLimit(err.limit) ? `This means ${describeLimit(err.limit)}.` : 'The plan does not allow this; upgrade it or free up capacity.',
         };
       case 404:
-        return { message: `not found (or it belongs to another organization): ${where}` };
+        // Our own lookups (an agent by name) say what was looked for; a server's generic
+        // "not found" adds nothing to the path.
+        return {
+          message: `not found (or it belongs to another organization): ${where}${err.message && !/^(not found|resource not found)\.?$/i.test(err.message) && !err.message.startsWith(err.host) ? ` (${err.message})` : ''}`,
+        };
       default:
         if (err.kind === 'http') return { message: `${where} failed (HTTP ${err.status}): ${err.message}` };
         return { message: err.message };

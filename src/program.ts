@@ -10,6 +10,10 @@ import { packageRoot } from './paths.js';
 import { GLOBAL_ATTRIBUTES, globalOptions } from './commands/shared.js';
 import { agentCommand } from './commands/agent/index.js';
 import { voiceCommand } from './commands/voice/index.js';
+import { loginCommand } from './commands/login/index.js';
+import { configCommand } from './commands/config/index.js';
+import { completionCommand } from './commands/completion/index.js';
+import { sandboxCommand } from './commands/sandbox/index.js';
 
 declare const __VOICECTL_VERSION__: string | undefined;
 
@@ -28,8 +32,12 @@ export function buildProgram(ctx: Context): Command {
     .configureHelp({ showGlobalOptions: true, sortSubcommands: false });
   for (const opt of globalOptions()) program.addOption(opt);
 
+  program.addCommand(loginCommand(ctx));
+  program.addCommand(configCommand(ctx));
   program.addCommand(voiceCommand(ctx));
   program.addCommand(agentCommand(ctx));
+  program.addCommand(completionCommand(ctx));
+  program.addCommand(sandboxCommand(ctx));
 
   finish(program, ctx);
 

@@ -3,38 +3,60 @@
  * object with the expected key, or an object with exactly one array field; single
  * objects may come bare or wrapped in their resource name.
  */
-import { ApiError } from './errors.js';
+import { ApiError, safeHost } from './errors.js';
 
 export interface ListPage<T> {
   items: T[];
+  /** Matching items across all pages, when the server says. */
   total?: number;
+  /** The page size the server applied, when it says (it may cap the one asked for). */
+  limit?: number;
 }
 
 export function extractList<T>(body: unknown, key: string, url = ''): ListPage<T> {
-  if (Array.isArray(body)) return { items: body as T[] };
-  if (body && typeof body === 'object') {
-    const obj = body as Record<string, unknown>;
-    const total = typeof obj.total === 'number' && Number.isFinite(obj.total) ? obj.total : undefined;
-    if (Array.isArray(obj[key])) return { items: obj[key] as T[], total };
-    const arrays = Object.values(obj).filter(Array.isArray);
-    if (arrays.length === 1) return { items: arrays[0] as T[], total };
-    for (const alt of ['items', 'data', 'results']) {
-      if (Array.isArray(obj[alt])) return { items: obj[alt] as T[], total };
-    }
-  }
+  const page = findList<T>(body, key, 0);
+  if (page) return page;
   throw new ApiError({
     kind: 'unexpected', method: 'GET', url, body: safeJson(body),
-    message: `unexpected response: expected a list of ${key}, got ${describe(body)}`,
+    message: `${url ? `${safeHost(url)} sent an unexpected response: ` : 'unexpected response: '}expected a list of ${key}, got ${describe(body)}`,
   });
 }
 
-/** The object itself, or the object under `key` (or `data`) when the server wraps it. */
+function findList<T>(body: unknown, key: string, depth: number): ListPage<T> | undefined {
+  if (Array.isArray(body)) return { items: body as T[] };
+  if (!isObject(body)) return undefined;
+  const meta = [body, body.meta, body.pagination, body.page_info].filter(isObject);
+  const total = firstNumber(meta.map((m) => m.total ?? m.total_count ?? m.count));
+  const limit = firstNumber(meta.map((m) => m.limit ?? m.page_size));
+  const page = (items: unknown[]) => ({ items: items as T[], total, limit });
+  if (Array.isArray(body[key])) return page(body[key]);
+  const arrays = Object.values(body).filter(Array.isArray);
+  if (arrays.length === 1) return page(arrays[0]!);
+  for (const alt of ['items', 'data', 'results']) {
+    if (Array.isArray(body[alt])) return page(body[alt]);
+  }
+  // {data: {agents: [...], total}}: one level of wrapping, no more.
+  if (depth === 0 && arrays.length === 0) {
+    for (const wrapper of [key, 'data', 'result']) {
+      const inner = body[wrapper];
+      if (!isObject(inner)) continue;
+      const found = findList<T>(inner, key, 1);
+      if (found) return { items: found.items, total: found.total ?? total, limit: found.limit ?? limit };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The object itself, or the object under `key` (or `data`) when the server wraps it.
+ * An object that carries its own id is never unwrapped, so a field that happens to be
+ * called `data` stays where it is.
+ */
 export function unwrap<T = Record<string, unknown>>(body: unknown, key: string): T {
-  if (body && typeof body === 'object' && !Array.isArray(body)) {
-    const obj = body as Record<string, unknown>;
-    for (const k of [key, 'data']) {
-      const inner = obj[k];
-      if (inner && typeof inner === 'object' && !Array.isArray(inner)) return inner as T;
+  if (isObject(body) && itemKey(body) === undefined) {
+    for (const k of [key, 'data', 'result']) {
+      const inner = body[k];
+      if (isObject(inner)) return inner as T;
     }
   }
   return body as T;
@@ -42,10 +64,21 @@ export function unwrap<T = Record<string, unknown>>(body: unknown, key: string):
 
 /** The identity of a listed item, for de-duplication across pages. */
 export function itemKey(item: unknown): string | undefined {
-  if (!item || typeof item !== 'object') return undefined;
-  const o = item as Record<string, unknown>;
-  const id = o.id ?? o.call_id ?? o.job_id;
+  if (!isObject(item)) return undefined;
+  const id = item.id ?? item.call_id ?? item.job_id;
   return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+}
+
+function firstNumber(values: unknown[]): number | undefined {
+  for (const v of values) {
+    const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
+    if (typeof n === 'number' && Number.isFinite(n) && n >= 0) return n;
+  }
+  return undefined;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 function describe(body: unknown): string {

@@ -2,6 +2,8 @@
  * One typed error for every way a request can fail: an HTTP error status, a body that
  * is not what the spec promises, a network failure or a timeout.
  */
+import { STATUS_CODES } from 'node:http';
+
 export type ApiErrorKind = 'http' | 'network' | 'timeout' | 'unexpected';
 
 export interface ApiErrorInit {
@@ -12,12 +14,16 @@ export interface ApiErrorInit {
   status?: number;
   /** From a 402 body's `error.limit` (agent_limit_exceeded, language_not_allowed, …). */
   limit?: string;
-  /** From an error body's `error.code`, when the server sends one. */
+  /** From an error body's `error.code`, or the network error's code. */
   code?: string;
   /** The response body as text, exactly as received (may be HTML from a proxy). */
   body?: string;
   /** Scope this endpoint needs, for a 403's hint. */
   scope?: string;
+  /** Where a 3xx answer pointed. */
+  location?: string;
+  /** What a Retry-After header asked for, in ms, when it was longer than the client waits. */
+  retryAfterMs?: number;
   cause?: unknown;
 }
 
@@ -30,6 +36,8 @@ export class ApiError extends Error {
   readonly method: string;
   readonly url: string;
   readonly scope?: string;
+  readonly location?: string;
+  readonly retryAfterMs?: number;
 
   constructor(init: ApiErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -42,14 +50,12 @@ export class ApiError extends Error {
     this.method = init.method;
     this.url = init.url;
     this.scope = init.scope;
+    this.location = init.location;
+    this.retryAfterMs = init.retryAfterMs;
   }
 
   get host(): string {
-    try {
-      return new URL(this.url).host;
-    } catch {
-      return this.url;
-    }
+    return safeHost(this.url);
   }
 }
 
@@ -67,10 +73,13 @@ export function describeLimit(limit: string | undefined): string | undefined {
   }
 }
 
+const MAX_MESSAGE = 300;
+
 /**
- * Builds the message of an HTTP error from its body. The spec promises only a readable
- * `error` and a `status_code`; `error` may be a string or an object with
- * message/limit/code, and a proxy may answer with HTML.
+ * Builds the error of an HTTP error status from its body. The spec promises only a
+ * readable `error` and a `status_code`; `error` may be a string or an object with
+ * message/limit/code, other servers say `message` or `detail`, and a proxy may answer
+ * with HTML, which is never copied into the message.
  */
 export function errorFromResponse(
   method: string,
@@ -80,40 +89,126 @@ export function errorFromResponse(
   contentType: string | undefined,
   text: string,
   scope?: string,
+  extra: { location?: string; retryAfterMs?: number } = {},
 ): ApiError {
   let message: string | undefined;
   let limit: string | undefined;
   let code: string | undefined;
-  let parsed: unknown;
-  try {
-    parsed = text.length > 0 ? JSON.parse(text) : undefined;
-  } catch {
-    parsed = undefined;
-  }
-  if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
-    const body = parsed as Record<string, unknown>;
-    const err = body.error;
+  const parsed = parseJson(text);
+  if (isObject(parsed)) {
+    const err = parsed.error;
     if (typeof err === 'string') message = err;
-    else if (err && typeof err === 'object') {
-      const e = err as Record<string, unknown>;
-      if (typeof e.message === 'string') message = e.message;
-      if (typeof e.limit === 'string') limit = e.limit;
-      if (typeof e.code === 'string') code = e.code;
-      if (!message && limit) message = limit;
-      if (!message && code) message = code;
+    else if (isObject(err)) {
+      message = readable(err.message) ?? readable(err.detail) ?? readable(err.description);
+      limit = str(err.limit);
+      code = str(err.code) ?? str(err.type);
     }
-    if (!message && typeof body.message === 'string') message = body.message;
-    if (!limit && typeof body.limit === 'string') limit = body.limit;
-    if (!code && typeof body.code === 'string') code = body.code;
+    message ??= readable(parsed.message) ?? readable(parsed.detail) ?? readable(parsed.error_description) ?? readable(parsed.title);
+    limit ??= str(parsed.limit);
+    code ??= str(parsed.code);
+    // A 402 that names its cause only as a code ("error": "agent_limit_exceeded").
+    if (status === 402 && !limit) limit = code ?? (message && /^[a-z][a-z0-9_]*$/.test(message) ? message : undefined);
+    message ??= limit ?? code;
   }
   const host = safeHost(url);
-  if (!message) {
-    const what = parsed === undefined && text.trim().length > 0
-      ? `a non-JSON response${contentType ? ` (${contentType.split(';')[0]})` : ''}`
-      : 'an empty error response';
-    message = `${host} answered HTTP ${status}${statusText ? ` ${statusText}` : ''} with ${what}`;
+  const statusLine = `HTTP ${status}${(statusText || STATUS_CODES[status]) ? ` ${statusText || STATUS_CODES[status]}` : ''}`;
+  if (message) {
+    message = oneLine(message);
+  } else if (status >= 300 && status < 400) {
+    message = extra.location
+      ? `${host} answered ${statusLine}, redirecting to ${extra.location}; use that address as the base URL`
+      : `${host} answered ${statusLine} without saying where to`;
+  } else {
+    message = `${host} answered ${statusLine}${bodySummary(parsed, text, contentType)}`;
   }
-  return new ApiError({ kind: 'http', status, message, limit, code, body: text, method, url, scope });
+  if (extra.retryAfterMs !== undefined && extra.retryAfterMs > 0) {
+    message += ` (the service asks to wait ${seconds(extra.retryAfterMs)} before trying again)`;
+  }
+  return new ApiError({
+    kind: 'http', status, message, limit, code, body: text, method, url, scope,
+    location: extra.location, retryAfterMs: extra.retryAfterMs,
+  });
+}
+
+/** Words for a body that carries no readable message: never the body itself if it is markup. */
+function bodySummary(parsed: unknown, text: string, contentType: string | undefined): string {
+  const trimmed = text.trim();
+  if (trimmed.length === 0) return ' with an empty body';
+  const type = contentType?.split(';')[0]?.trim().toLowerCase();
+  if (parsed === undefined) {
+    const markup = /html|xml/.test(type ?? '') || trimmed.startsWith('<');
+    if (!markup && trimmed.length <= 200 && !trimmed.includes('\n')) return `: ${trimmed}`;
+    return ` with a non-JSON ${markup ? 'page' : 'body'}${type ? ` (${type})` : ''}`;
+  }
+  const json = JSON.stringify(parsed);
+  return json.length <= 200 ? ` with no error message: ${json}` : ' with no error message';
+}
+
+/**
+ * A failed exchange that never produced a status: refused, reset, unresolvable,
+ * timed out, refused by the proxy. One line, naming the host.
+ */
+export function networkError(method: string, url: string, err: unknown, timeoutMs: number): ApiError {
+  const code = errorCode(err);
+  const host = safeHost(url);
+  const path = safePath(url);
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+    return new ApiError({
+      kind: 'timeout', method, url, code, cause: err,
+      message: `${host} did not answer ${method} ${path} within ${seconds(timeoutMs)} (raise --timeout if it is just slow)`,
+    });
+  }
+  if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT') {
+    return new ApiError({
+      kind: 'timeout', method, url, code, cause: err,
+      message: `could not connect to ${host} within ${seconds(timeoutMs)} (check the base URL, the network, or the proxy settings)`,
+    });
+  }
+  const text = err instanceof Error ? err.message : String(err);
+  const proxyStatus = /Proxy response \((\d+)\)/.exec(text)?.[1];
+  if (proxyStatus) {
+    return new ApiError({ kind: 'network', method, url, code, cause: err, message: `the proxy refused to connect to ${host} (HTTP ${proxyStatus}); check HTTPS_PROXY and NO_PROXY` });
+  }
+  if (/Proxy Authentication Required|\b407\b/.test(text)) {
+    return new ApiError({ kind: 'network', method, url, code, cause: err, message: `the proxy asked for credentials (407) for ${host}; put them in the proxy URL (http://user:password@proxy:port)` });
+  }
+  const what: Record<string, string> = {
+    ECONNREFUSED: 'refused the connection (is the service running at this address?)',
+    ENOTFOUND: 'could not be found (check the base URL)',
+    EAI_AGAIN: 'could not be resolved (DNS lookup failed)',
+    ECONNRESET: 'closed the connection unexpectedly',
+    EPIPE: 'closed the connection unexpectedly',
+    UND_ERR_SOCKET: 'closed the connection unexpectedly',
+    UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'closed the connection before the whole answer arrived',
+    ENETUNREACH: 'is unreachable (no route to the network)',
+    EHOSTUNREACH: 'is unreachable (no route to the host)',
+    CERT_HAS_EXPIRED: 'presented an expired TLS certificate',
+    DEPTH_ZERO_SELF_SIGNED_CERT: 'presented a self-signed TLS certificate',
+    SELF_SIGNED_CERT_IN_CHAIN: 'presented a TLS certificate signed by an unknown authority (set NODE_EXTRA_CA_CERTS for a corporate proxy)',
+    UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'presented a TLS certificate that could not be verified (set NODE_EXTRA_CA_CERTS for a corporate proxy)',
+    UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'presented a TLS certificate that could not be verified (set NODE_EXTRA_CA_CERTS for a corporate proxy)',
+    ERR_TLS_CERT_ALTNAME_INVALID: 'presented a TLS certificate for another name',
+    EPROTO: 'could not agree on a secure connection (is it http rather than https?)',
+  };
+  const known = code ? what[code] : undefined;
+  const detail = known ?? `could not be reached: ${oneLine(text) || 'unknown error'}${code ? ` (${code})` : ''}`;
+  return new ApiError({ kind: 'network', method, url, code, cause: err, message: `${host} ${detail}` });
+}
+
+/** The first string `code` along an error's cause chain (and inside an AggregateError). */
+export function errorCode(err: unknown): string | undefined {
+  let e: unknown = err;
+  for (let i = 0; i < 5 && e && typeof e === 'object'; i++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    const inner = (e as { errors?: unknown }).errors;
+    if (Array.isArray(inner) && inner.length > 0) {
+      const c = errorCode(inner[0]);
+      if (c) return c;
+    }
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
 }
 
 export function safeHost(url: string): string {
@@ -122,4 +217,54 @@ export function safeHost(url: string): string {
   } catch {
     return url;
   }
+}
+
+function safePath(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url;
+  }
+}
+
+function seconds(ms: number): string {
+  return ms >= 1000 ? `${Math.round(ms / 100) / 10}s` : `${ms}ms`;
+}
+
+function parseJson(text: string): unknown {
+  if (text.trim().length === 0) return undefined;
+  try {
+    return JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch {
+    return undefined;
+  }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' && v.trim() ? v.trim() : undefined;
+}
+
+/** A message out of a string, or out of a list of validation errors ({msg|message, loc}). */
+function readable(v: unknown): string | undefined {
+  if (typeof v === 'string') return str(v);
+  if (Array.isArray(v)) {
+    const parts = v.map((item) => {
+      if (typeof item === 'string') return item;
+      if (!isObject(item)) return undefined;
+      const msg = str(item.msg) ?? str(item.message);
+      const loc = Array.isArray(item.loc) ? item.loc.join('.') : str(item.field) ?? str(item.path);
+      return msg && loc ? `${loc}: ${msg}` : msg;
+    }).filter((s): s is string => Boolean(s));
+    return parts.length ? parts.join('; ') : undefined;
+  }
+  return undefined;
+}
+
+function oneLine(s: string): string {
+  const flat = s.replace(/\s+/g, ' ').trim();
+  return flat.length > MAX_MESSAGE ? `${flat.slice(0, MAX_MESSAGE - 1)}…` : flat;
 }

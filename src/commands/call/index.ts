@@ -1,0 +1,63 @@
+import { Command, Option } from 'commander';
+import type { Context } from '../../context.js';
+import { timeOption } from '../../util/time.js';
+import { group, lazy, nonNegativeInt, pageLimit, positiveInt } from '../shared.js';
+
+const TIMES_HELP = `
+Times (--since, --until) filter on the call's start time and accept:
+  2024-05-01T09:30:00+05:30   ISO 8601; without an offset the time is UTC
+  2024-05-01                  a date: midnight UTC
+  90m, 24h, 7d, 2w            a span back from now`;
+
+export function callCommand(ctx: Context): Command {
+  const call = group('call', 'Read call results, transcripts and recordings; export them', 'calls');
+  const time = timeOption(() => ctx.now());
+
+  call
+    .command('list')
+    .alias('ls')
+    .description('List calls, newest filters first: campaign, time, status')
+    .option('--campaign <id>', 'only calls of this campaign')
+    .option('--since <time>', 'calls that started at or after this time', time)
+    .option('--until <time>', 'calls that started before this time', time)
+    .option('--status <status>', 'only calls with this status, for example completed')
+    .option('--all', 'every page, not just the first')
+    .option('--limit <n>', 'page size, 1 to 200 (default 50)', pageLimit)
+    .option('--offset <n>', 'skip this many calls', nonNegativeInt)
+    .addHelpText('after', TIMES_HELP)
+    .action(lazy(ctx, () => import('./list.js')));
+
+  call
+    .command('get')
+    .description('Show one call with its transcript')
+    .argument('<call_id>', 'the call\'s id')
+    .action(lazy(ctx, () => import('./get.js')));
+
+  call
+    .command('recording')
+    .description('Print a fresh link to the call\'s recording, or download it')
+    .argument('<call_id>', 'the call\'s id')
+    .option('--download <file>', 'save the audio to FILE (- for stdout)')
+    .action(lazy(ctx, () => import('./recording.js')));
+
+  call
+    .command('export')
+    .description('Stream every matching call to CSV or JSONL')
+    .option('--campaign <id>', 'only calls of this campaign')
+    .option('--since <time>', 'calls that started at or after this time', time)
+    .option('--until <time>', 'calls that started before this time', time)
+    .option('--status <status>', 'only calls with this status')
+    .addOption(new Option('--format <format>', 'csv or jsonl (default: from --out\'s extension, else csv)').choices(['csv', 'jsonl']))
+    .option('--out <file>', 'write to FILE (complete or not at all) instead of stdout')
+    .option('--transcripts', 'add each call\'s transcript (one more request per call)')
+    .option('--recordings <dir>', 'also download each call\'s recording into DIR, skipping files already there')
+    .option('--since-last', 'only calls newer than the last successful run (needs --state)')
+    .option('--state <file>', 'where --since-last keeps its high-water mark')
+    .option('--concurrency <n>', 'requests in flight at once (default 6, at most 32)', positiveInt)
+    .addHelpText('after', `${TIMES_HELP}
+
+Columns and incremental exports: see docs/export.md.`)
+    .action(lazy(ctx, () => import('./export.js')));
+
+  return call;
+}

@@ -1,0 +1,25 @@
+import type { Context } from '../../context.js';
+import { buildProgram, version } from '../../program.js';
+import { bashScript } from './bash.js';
+import { fishScript } from './fish.js';
+import type { Shell } from './index.js';
+import { describeProgram } from './tree.js';
+import { zshScript } from './zsh.js';
+
+/** Builds the script from the program as it is now, so it never drifts from the commands. */
+export function completionScript(ctx: Context, shell: Shell): string {
+  const tree = describeProgram(buildProgram(ctx));
+  const v = version();
+  switch (shell) {
+    case 'bash':
+      return bashScript(tree, v);
+    case 'zsh':
+      return zshScript(tree, v);
+    case 'fish':
+      return fishScript(tree, v);
+  }
+}
+
+export default async function completion(ctx: Context, shell: Shell): Promise<void> {
+  ctx.io.stdout.write(completionScript(ctx, shell));
+}

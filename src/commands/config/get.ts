@@ -1,0 +1,13 @@
+import type { Context } from '../../context.js';
+import { maskProfile, type ProfileKey } from '../../config/profiles.js';
+import { FailureError } from '../../errors.js';
+
+export default async function configGet(ctx: Context, key: ProfileKey): Promise<void> {
+  const { profileName, profile } = ctx.settings();
+  const value = maskProfile(profile)[key];
+  // Like `git config`: an unset key prints nothing and exits non-zero, so scripts can tell.
+  if (value === undefined || value === '') {
+    throw new FailureError(`${key} is not set in profile "${profileName}".`, { hint: `Set it with: voicectl config set ${key} VALUE` });
+  }
+  ctx.out(ctx.machineOutput ? JSON.stringify(value) : value);
+}

@@ -1,0 +1,45 @@
+import { Argument, Command } from 'commander';
+import type { Context } from '../../context.js';
+import { PROFILE_KEYS } from '../../config/profiles.js';
+import { checkKey } from '../../config/store.js';
+import { group, lazy } from '../shared.js';
+
+/** The key argument: choices for help and completion, checked by checkKey (accepts base-url too). */
+function keyArgument(): Argument {
+  return new Argument('<key>', 'setting name').choices(PROFILE_KEYS).argParser(checkKey);
+}
+
+export function configCommand(ctx: Context): Command {
+  const config = group('config', 'Show and change the settings saved in a profile');
+  config.addHelpText('after', `
+Keys: base_url (http(s) URL), api_key (shown masked), default_country (ISO 3166 alpha-2, e.g. IN),
+timeout (seconds), webhook_secret (shown masked) and webhook_endpoint (saved by \`webhook ... --save-secret\`).
+The profile is --profile, VOICECTL_PROFILE or "default". Flags and environment variables override the profile.`);
+
+  config
+    .command('list')
+    .alias('ls')
+    .description('Show the profile\'s settings (the API key masked) and where the file is')
+    .action(lazy(ctx, () => import('./list.js')));
+
+  config
+    .command('get')
+    .description('Print one setting of the profile (the API key masked)')
+    .addArgument(keyArgument())
+    .action(lazy(ctx, () => import('./get.js')));
+
+  config
+    .command('set')
+    .description('Check and save one setting in the profile')
+    .addArgument(keyArgument())
+    .argument('<value>', 'the new value')
+    .action(lazy(ctx, () => import('./set.js')));
+
+  config
+    .command('unset')
+    .description('Remove one setting from the profile')
+    .addArgument(keyArgument())
+    .action(lazy(ctx, () => import('./unset.js')));
+
+  return config;
+}

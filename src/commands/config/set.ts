@@ -1,0 +1,17 @@
+import type { Context } from '../../context.js';
+import { isSecretKey, maskKey, type ProfileKey } from '../../config/profiles.js';
+import { checkProfileName, normalizeValue, openStore } from '../../config/store.js';
+
+export default async function configSet(ctx: Context, key: ProfileKey, value: string): Promise<void> {
+  const profile = checkProfileName(ctx.settings().profileName);
+  const stored = await normalizeValue(key, value);
+  const store = await openStore(ctx.env);
+  store.update(profile, { [key]: stored });
+  const shown = isSecretKey(key) ? maskKey(stored) : stored;
+  ctx.info(`Set ${key} = ${shown} in profile "${profile}" (${store.path}).`);
+  if (key === 'api_key') {
+    ctx.warn('a key typed on the command line shows in process lists and shell history; `voicectl login --with-key-stdin` avoids both.');
+  } else if (isSecretKey(key)) {
+    ctx.warn('a secret typed on the command line shows in process lists and shell history; `voicectl webhook rotate-secret --save-secret` saves one without it.');
+  }
+}

@@ -1,0 +1,18 @@
+import { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { lazy } from '../shared.js';
+
+export function loginCommand(ctx: Context): Command {
+  return new Command('login')
+    .description('Save a base URL and API key to a profile, after checking them with the service')
+    .option('--with-key-stdin', 'read the API key from stdin (for CI: the key never shows in a process list)')
+    .addHelpText('after', `
+The key is checked with one read (GET /agents?limit=1) before anything is saved.
+Choose the profile with --profile or VOICECTL_PROFILE (default "default").
+
+Examples:
+  voicectl login
+  voicectl login --profile staging --base-url https://staging.example.com/v1
+  printf '%s' "$VOICECTL_KEY" | voicectl login --with-key-stdin --base-url https://api.example.com/v1`)
+    .action(lazy(ctx, () => import('./login.js')));
+}

@@ -1,0 +1,74 @@
+import type { Context } from '../../context.js';
+import { FailureError, UsageError } from '../../errors.js';
+import { readKeys, readPlan } from './options.js';
+
+interface Options {
+  port: number;
+  host: string;
+  timeScale: number;
+  seed?: number;
+  keys?: string;
+  plan?: string;
+  state?: string;
+  allowLocalWebhooks?: boolean;
+  latency: number;
+}
+
+export default async function sandboxStart(ctx: Context, opts: Options): Promise<void> {
+  const keys = opts.keys ? await readKeys(opts.keys) : undefined;
+  const plan = opts.plan ? await readPlan(opts.plan) : undefined;
+  // The emulator is only needed by this command, `demo` and tests.
+  const { startSandbox, PortInUseError } = await import('../../sandbox/index.js');
+  const { StateFileError } = await import('../../sandbox/state.js');
+  let sandbox;
+  try {
+    sandbox = await startSandbox({
+      port: opts.port,
+      host: opts.host,
+      timeScale: opts.timeScale,
+      seed: opts.seed,
+      keys,
+      plan,
+      stateFile: opts.state,
+      allowLocalWebhooks: opts.allowLocalWebhooks,
+      latencyMs: opts.latency,
+      log: (line) => ctx.warn(line),
+    });
+  } catch (err) {
+    if (err instanceof StateFileError) throw new UsageError(err.message);
+    if (err instanceof PortInUseError) throw new FailureError(err.message);
+    throw err;
+  }
+  ctx.onClose(() => sandbox.close());
+
+  const c = ctx.errColor;
+  const org = sandbox.world.keys.get(sandbox.apiKey)?.org;
+  const exportLine = `export VOICECTL_BASE_URL=${sandbox.url} VOICECTL_API_KEY=${sandbox.apiKey}`;
+  if (ctx.machineOutput) {
+    ctx.out(JSON.stringify({ base_url: sandbox.url, api_key: sandbox.apiKey, org, port: sandbox.port }));
+  } else {
+    ctx.info(`${c.green('Sandbox running')} at ${c.bold(sandbox.url)}`);
+    const facts = [
+      opts.timeScale !== 1 ? `time ${opts.timeScale}x` : 'real time',
+      `seed ${sandbox.world.seed}`,
+      opts.state ? `state in ${opts.state}` : 'state in memory',
+      opts.latency ? `latency ${opts.latency} ms` : '',
+      opts.allowLocalWebhooks ? 'local webhooks allowed' : '',
+    ].filter(Boolean);
+    ctx.info(c.dim(`  ${facts.join(' · ')}`));
+    for (const k of keys ?? []) {
+      const cap = k.daily_dispatch_cap === undefined ? '' : `, cap ${k.daily_dispatch_cap}/day`;
+      ctx.info(c.dim(`  key ${k.key}: org ${k.org}, ${k.scopes.length ? k.scopes.join(' ') : 'no scopes'}${cap}`));
+    }
+    ctx.info(`Full-scope key for organization ${org}. Paste this into another shell:`);
+    ctx.out(exportLine);
+    ctx.info(c.dim('Press Ctrl-C to stop.'));
+  }
+
+  await new Promise<void>((resolve) => {
+    if (ctx.signal.aborted) return resolve();
+    ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await sandbox.close();
+  if (!ctx.machineOutput) ctx.info('Sandbox stopped.');
+}

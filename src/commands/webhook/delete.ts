@@ -1,0 +1,13 @@
+import type { Context } from '../../context.js';
+import { deleteEndpoint } from '../../api/webhooks.js';
+import { FailureError } from '../../errors.js';
+import { confirm } from '../../io/prompter.js';
+
+export default async function webhookDelete(ctx: Context, id: string): Promise<void> {
+  const ok = await confirm(ctx, `Delete webhook endpoint ${id}? Its pending retries are dropped.`);
+  if (!ok) throw new FailureError('Cancelled: nothing deleted.');
+  const api = await ctx.api();
+  await deleteEndpoint(api, id);
+  if (ctx.machineOutput) ctx.out(JSON.stringify({ id, deleted: true }));
+  else ctx.info(ctx.errColor.green(`Deleted webhook endpoint ${id}.`));
+}

@@ -1,0 +1,169 @@
+/**
+ * The write side of profiles. Reads stay on the fast path in profiles.ts; writes go
+ * through conf (atomic writes), which is loaded only here because importing it costs
+ * ~85 ms. The file is the one readConfig reads: <configDir>/config.json, mode 0600.
+ */
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import { FailureError, UsageError } from '../errors.js';
+import { configDir, PROFILE_KEYS, type ConfigFile, type Profile, type ProfileKey } from './profiles.js';
+
+export const FILE_MODE = 0o600;
+export const DIR_MODE = 0o700;
+
+/** A setting's name as users type it (`base-url` is accepted for `base_url`). */
+export function checkKey(key: string): ProfileKey {
+  const k = key.trim().toLowerCase().replace(/-/g, '_');
+  if ((PROFILE_KEYS as readonly string[]).includes(k)) return k as ProfileKey;
+  throw new UsageError(`Unknown setting "${key}".`, { hint: `Valid keys: ${PROFILE_KEYS.join(', ')}.` });
+}
+
+/** Profile names become JSON keys and appear in messages: keep them plain. */
+export function checkProfileName(name: string): string {
+  if (/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(name)) return name;
+  throw new UsageError(`"${name}" is not a usable profile name.`, {
+    hint: 'Use letters, digits, ".", "_" or "-" (at most 64 characters), for example "staging".',
+  });
+}
+
+/** Checks a value for a setting and returns it as stored; bad values are exit 2. */
+export async function normalizeValue(key: ProfileKey, raw: string): Promise<string> {
+  const v = raw.trim();
+  switch (key) {
+    case 'base_url':
+      return checkBaseUrl(v);
+    case 'api_key':
+      return checkApiKey(v);
+    case 'webhook_secret':
+      return checkSecret(v, 'webhook secret');
+    case 'webhook_endpoint':
+      if (v === '' || /\s/.test(v)) throw new UsageError(`"${raw}" is not a webhook endpoint id.`, { hint: 'Use the id from `voicectl webhook list`.' });
+      return v;
+    case 'default_country': {
+      const cc = v.toUpperCase();
+      // libphonenumber-js knows the regions numbers can be normalized for, which is what
+      // this setting is for; loaded here only (~30 ms).
+      const { isSupportedCountry } = await import('libphonenumber-js');
+      if (!/^[A-Z]{2}$/.test(cc) || !isSupportedCountry(cc)) {
+        throw new UsageError(`"${raw}" is not an ISO 3166 alpha-2 country code.`, { hint: 'Use two letters, for example IN, US or GB.' });
+      }
+      return cc;
+    }
+    case 'timeout': {
+      const n = Number(v);
+      if (v === '' || !Number.isFinite(n) || n <= 0) {
+        throw new UsageError(`"${raw}" is not a timeout: expected a positive number of seconds.`, { hint: 'For example: voicectl config set timeout 60' });
+      }
+      return String(n);
+    }
+  }
+}
+
+export function checkBaseUrl(value: string): string {
+  const v = value.trim();
+  let u: URL | undefined;
+  try {
+    u = new URL(v);
+  } catch {
+    u = undefined;
+  }
+  if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:') || !u.hostname) {
+    throw new UsageError(`"${value}" is not an http(s) URL.`, { hint: 'Use the service address, for example https://api.example.com/v1.' });
+  }
+  // The client joins paths onto the base; a trailing slash would only be stripped there.
+  return v.replace(/\/+$/, '');
+}
+
+export function checkApiKey(value: string): string {
+  return checkSecret(value, 'API key');
+}
+
+function checkSecret(value: string, what: string): string {
+  const v = value.trim();
+  if (v === '') throw new UsageError(`The ${what} is empty.`);
+  // A space or line break inside would make an invalid X-API-Key header on every request.
+  if (/[\s\x00-\x1f\x7f]/.test(v)) throw new UsageError(`The ${what} contains spaces, line breaks or control characters.`, { hint: 'Paste it exactly as the dashboard showed it.' });
+  return v;
+}
+
+/** Changes to one profile: a string sets a key, undefined removes it. */
+export type ProfileChanges = Partial<Record<ProfileKey, string | undefined>>;
+
+export interface ProfileStore {
+  readonly path: string;
+  profile(name: string): Profile;
+  update(name: string, changes: ProfileChanges): Profile;
+}
+
+/** Opens the config file for writing, creating its directory (mode 0700) when missing. */
+export async function openStore(env: Record<string, string | undefined>): Promise<ProfileStore> {
+  const dir = configDir(env);
+  if (!existsSync(dir)) {
+    try {
+      mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+      // mkdir's mode is filtered by the umask; the directory holds a secret, so be exact.
+      chmodSync(dir, DIR_MODE);
+    } catch (err) {
+      throw new FailureError(`Cannot create the config directory ${dir}: ${fsReason(err)}.`, {
+        hint: 'Set VOICECTL_CONFIG_DIR to a directory you can write to.',
+      });
+    }
+  }
+  // conf is loaded only by commands that change the config (see the header comment).
+  const { default: Conf } = await import('conf');
+  let conf: InstanceType<typeof Conf<ConfigFile>>;
+  try {
+    conf = new Conf<ConfigFile>({
+      projectName: 'voicectl',
+      cwd: dir,
+      configName: 'config',
+      configFileMode: FILE_MODE,
+      // Profile names may contain dots ("prod.eu"): keys are never paths.
+      accessPropertiesByDotNotation: false,
+    });
+  } catch (err) {
+    throw new FailureError(`Cannot read the config file in ${dir}: ${fsReason(err)}.`, {
+      hint: 'Fix the file or delete it (then run `voicectl login` again).',
+    });
+  }
+  const path = conf.path;
+
+  const profiles = (): Record<string, Profile> => {
+    const all = conf.get('profiles');
+    return all && typeof all === 'object' && !Array.isArray(all) ? { ...all } : {};
+  };
+
+  return {
+    path,
+    profile(name) {
+      const all = profiles();
+      return Object.hasOwn(all, name) ? { ...all[name] } : {};
+    },
+    update(name, changes) {
+      checkProfileName(name);
+      const all = profiles();
+      const next: Profile = Object.hasOwn(all, name) ? { ...all[name] } : {};
+      for (const [k, v] of Object.entries(changes) as [ProfileKey, string | undefined][]) {
+        if (v === undefined) delete next[k];
+        else next[k] = v;
+      }
+      if (Object.keys(next).length === 0) delete all[name];
+      else all[name] = next;
+      try {
+        conf.set('profiles', all);
+        // conf sets the mode only when it creates the file; an older, looser file is tightened here.
+        if (process.platform !== 'win32') chmodSync(path, FILE_MODE);
+      } catch (err) {
+        throw new FailureError(`Cannot write the config file ${path}: ${fsReason(err)}.`);
+      }
+      return next;
+    },
+  };
+}
+
+function fsReason(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  if (e?.code === 'EACCES' || e?.code === 'EPERM') return 'permission denied';
+  if (e?.code === 'ENOTDIR') return 'a file is in the way of the directory';
+  if (e instanceof SyntaxError) return `it is not valid JSON (${e.message})`;
+  return e?.message ?? String(err);
+}

@@ -1,0 +1,101 @@
+/**
+ * CSV rows for calls. Columns: the spec's call fields in a fixed order, any other
+ * top-level fields the first page shows, contact_name, one `extra.<key>` column per key
+ * of contact.extra seen on the first page, then `extra_json` holding whatever did not
+ * fit (keys first seen later, or an extra that is not an object), and `transcript`
+ * with --transcripts. Rows stream, so the header is fixed after the first page; see
+ * docs/export.md.
+ */
+import type { Call } from '../api/calls.js';
+import { csvCell } from '../io/output.js';
+import { transcriptText } from './transcript.js';
+
+export const CALL_FIELDS = [
+  'call_id', 'campaign_id', 'agent_id', 'agent_name', 'direction', 'phone_number', 'status', 'end_reason',
+  'outcome', 'summary', 'error', 'duration_seconds', 'start_time', 'end_time', 'has_recording',
+] as const;
+
+/** Fields that have their own treatment instead of a column of their own. */
+const SPECIAL = new Set(['contact', 'transcript']);
+
+export interface CsvPlan {
+  /** Top-level fields beyond the spec's, as the first page showed them. */
+  otherFields: string[];
+  extraKeys: string[];
+  transcripts: boolean;
+}
+
+const keySets = new WeakMap<CsvPlan, Set<string>>();
+function extraKeySet(plan: CsvPlan): Set<string> {
+  let set = keySets.get(plan);
+  if (!set) keySets.set(plan, (set = new Set(plan.extraKeys)));
+  return set;
+}
+
+/** Fixes the columns from a sample of calls (the first page). */
+export function planColumns(sample: Call[], options: { transcripts?: boolean } = {}): CsvPlan {
+  const known = new Set<string>([...CALL_FIELDS, ...SPECIAL, 'contact_name', 'extra_json']);
+  const other = new Set<string>();
+  const extra = new Set<string>();
+  for (const call of sample) {
+    for (const k of Object.keys(call)) if (!known.has(k)) other.add(k);
+    const ex = call.contact?.extra;
+    if (isPlainObject(ex)) for (const k of Object.keys(ex)) extra.add(k);
+  }
+  return { otherFields: [...other], extraKeys: [...extra], transcripts: options.transcripts ?? false };
+}
+
+export function headerCells(plan: CsvPlan): string[] {
+  return [
+    ...CALL_FIELDS, ...plan.otherFields, 'contact_name', ...plan.extraKeys.map((k) => `extra.${k}`), 'extra_json',
+    ...(plan.transcripts ? ['transcript'] : []),
+  ];
+}
+
+export function csvHeader(plan: CsvPlan): string {
+  // Header cells come from data too (extra keys): escape them like any other cell.
+  return `${headerCells(plan).map((h) => safeCell(h)).join(',')}\r\n`;
+}
+
+/** One CSV record, CRLF-terminated as RFC 4180 says. */
+export function csvRow(call: Call, plan: CsvPlan): string {
+  const cells: string[] = [];
+  for (const f of CALL_FIELDS) cells.push(safeCell(call[f]));
+  for (const f of plan.otherFields) cells.push(safeCell(call[f]));
+  const contact = isPlainObject(call.contact) ? call.contact : undefined;
+  cells.push(safeCell(contact?.name));
+  const ex = contact?.extra;
+  if (isPlainObject(ex)) {
+    for (const k of plan.extraKeys) cells.push(safeCell(ex[k]));
+    const fitted = extraKeySet(plan);
+    let rest: Record<string, unknown> | undefined;
+    for (const k of Object.keys(ex)) {
+      if (fitted.has(k)) continue;
+      (rest ??= {})[k] = ex[k];
+    }
+    cells.push(rest ? safeCell(JSON.stringify(rest)) : '');
+  } else {
+    for (let i = 0; i < plan.extraKeys.length; i++) cells.push('');
+    cells.push(ex === undefined || ex === null ? '' : safeCell(JSON.stringify(ex)));
+  }
+  if (plan.transcripts) cells.push(safeCell(transcriptText(call)));
+  return `${cells.join(',')}\r\n`;
+}
+
+const PLAIN_NUMBER = /^[+-]?\d+(\.\d+)?$/;
+
+/**
+ * A cell with RFC 4180 quoting and formula-injection escaping. Text that starts with
+ * = + - @ (or tab, CR) gets a leading quote, except plain numbers such as an E.164
+ * phone number or -3.5: a spreadsheet reads those as numbers, never as formulas.
+ */
+export function safeCell(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (typeof value === 'string') return csvCell(value, !PLAIN_NUMBER.test(value));
+  return csvCell(JSON.stringify(value), true);
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}

@@ -1,0 +1,117 @@
+/**
+ * Every call matching the filters, page by page and in order, each call exactly once.
+ * The first page (limit=200) gives `total`; the remaining pages are fetched a few at a
+ * time but handed over in offset order, so the output is in the server's order and at
+ * most `concurrency` pages are held. Calls that arrive during the export shift offsets:
+ * duplicates are dropped by call_id, and when `total` moved the pager keeps reading past
+ * the planned pages until a page brings nothing new.
+ */
+import type { ApiClient } from '../api/client.js';
+import { listCalls, type Call, type CallFilters, type CallPage } from '../api/calls.js';
+import { itemKey } from '../api/envelope.js';
+
+export interface PagerOptions {
+  filters: CallFilters;
+  concurrency: number;
+  signal?: AbortSignal;
+  pageSize?: number;
+  /** Called when the expected number of calls is first known, and again when it grows. */
+  onTotal?: (total: number) => void;
+}
+
+/** Past the planned pages, reading stops after this many more whatever happens (a server that never ends). */
+const MAX_TAIL_PAGES = 10_000;
+
+export async function* callPages(api: ApiClient, opts: PagerOptions): AsyncGenerator<Call[], void, undefined> {
+  const ac = new AbortController();
+  const onAbort = () => ac.abort(opts.signal?.reason);
+  if (opts.signal?.aborted) onAbort();
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+  const seen = new Set<string>();
+  const fresh = (items: Call[]): Call[] => {
+    const out: Call[] = [];
+    for (const item of items) {
+      const id = itemKey(item);
+      if (id !== undefined) {
+        if (seen.has(id)) continue;
+        seen.add(id);
+      }
+      out.push(item);
+    }
+    return out;
+  };
+  const fetchPage = (offset: number, limit: number): Promise<CallPage> => listCalls(api, opts.filters, { limit, offset }, ac.signal);
+
+  try {
+    const requested = Math.min(200, Math.max(1, opts.pageSize ?? 200));
+    const first = await fetchPage(0, requested);
+    const size = pageSizeOf(first, requested);
+    let total = first.total;
+    if (total !== undefined) opts.onTotal?.(total);
+    yield fresh(first.items);
+
+    if (total === undefined) {
+      // No total to plan with: one page after another until a short or empty one.
+      let last = first.items.length;
+      for (let offset = size; last >= size; offset += size) {
+        const page = await fetchPage(offset, size);
+        last = page.items.length;
+        yield fresh(page.items);
+      }
+      return;
+    }
+
+    const firstTotal = total;
+    let moved = false;
+    const note = (page: CallPage) => {
+      if (page.total === undefined) return;
+      if (page.total !== firstTotal) moved = true;
+      if (page.total > total!) {
+        total = page.total;
+        opts.onTotal?.(total);
+      }
+    };
+    let next = size;
+    let tail = 0;
+    for (;;) {
+      const window: Array<Promise<CallPage>> = [];
+      const launch = () => {
+        while (window.length < opts.concurrency && next < total!) {
+          const p = fetchPage(next, size);
+          // Awaited in order later; until then a failure must not count as unhandled.
+          p.catch(() => {});
+          window.push(p);
+          next += size;
+        }
+      };
+      launch();
+      while (window.length > 0) {
+        const page = await window.shift()!;
+        note(page);
+        launch();
+        yield fresh(page.items);
+      }
+      // Nothing changed while we read: the planned pages were the whole list.
+      if (!moved || tail >= MAX_TAIL_PAGES) return;
+      const page = await fetchPage(next, size);
+      note(page);
+      next += size;
+      tail++;
+      const added = fresh(page.items);
+      if (added.length > 0) yield added;
+      if (page.items.length === 0 || added.length === 0) return;
+    }
+  } finally {
+    opts.signal?.removeEventListener('abort', onAbort);
+    // Pages still in flight when the consumer stops (an error, Ctrl-C) are cancelled.
+    ac.abort();
+  }
+}
+
+/** The page size the server really uses: it may cap the 200 asked for, and say so or not. */
+function pageSizeOf(first: CallPage, requested: number): number {
+  if (first.limit !== undefined && first.limit >= 1 && first.limit <= requested) return first.limit;
+  const n = first.items.length;
+  if (first.total !== undefined && n > 0 && n < requested && n < first.total) return n;
+  return requested;
+}

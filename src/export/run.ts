@@ -1,0 +1,148 @@
+/**
+ * `call export`: pages (in order, a few at a time) → optional transcripts → CSV or
+ * JSONL text → stdout or a temporary file renamed at the end, with recordings alongside
+ * and the incremental state saved last. Memory holds a few pages, never the export.
+ */
+import type { Context } from '../context.js';
+import type { ApiClient } from '../api/client.js';
+import { getCall, type Call, type CallFilters } from '../api/calls.js';
+import { FailureError, InterruptedError } from '../errors.js';
+import { csvHeader, csvRow, planColumns, type CsvPlan } from './csv.js';
+import { limiter } from './limiter.js';
+import { callPages } from './pages.js';
+import { Progress } from './progress.js';
+import { RecordingQueue, type RecordingResult } from './recordings.js';
+import { openSink } from './sink.js';
+import { MarkTracker, readState, writeState, type ExportState } from './state.js';
+
+export interface ExportOptions {
+  filters: CallFilters;
+  format: 'csv' | 'jsonl';
+  out?: string;
+  transcripts?: boolean;
+  recordingsDir?: string;
+  /** With sinceLast: where the high-water mark lives. */
+  statePath?: string;
+  sinceLast?: boolean;
+  concurrency: number;
+  recordingConcurrency?: number;
+}
+
+export interface ExportSummary {
+  rows: number;
+  /** Calls the server counted as matching. */
+  total?: number;
+  /** Calls still in progress, left for the next incremental run. */
+  held: number;
+  recordings?: RecordingResult;
+  state?: ExportState;
+  ms: number;
+}
+
+export async function runExport(ctx: Context, opts: ExportOptions): Promise<ExportSummary> {
+  const started = performance.now();
+  const filters: CallFilters = { ...opts.filters };
+  let tracker: MarkTracker | undefined;
+  if (opts.sinceLast && opts.statePath) {
+    const previous = await readState(opts.statePath);
+    if (previous && (!filters.since || Date.parse(previous.mark) > Date.parse(filters.since))) filters.since = previous.mark;
+    tracker = new MarkTracker(previous, ctx.now().getTime());
+  }
+  const api = await ctx.api();
+
+  // Stops everything this run started (pages in flight, downloads) on failure or Ctrl-C.
+  const run = new AbortController();
+  const onAbort = () => run.abort(ctx.signal.reason);
+  if (ctx.signal.aborted) onAbort();
+  ctx.signal.addEventListener('abort', onAbort, { once: true });
+
+  const recordings = opts.recordingsDir
+    ? await RecordingQueue.open(api, opts.recordingsDir, opts.recordingConcurrency ?? 3, run.signal)
+    : undefined;
+  const sink = await openSink(ctx, opts.out);
+  const progress = new Progress(ctx.io.stderr, {
+    unit: 'rows',
+    label: 'Exporting',
+    // On a terminal only, and not when the rows themselves go to that terminal.
+    enabled: Boolean(ctx.io.stderr.isTTY) && (sink.toFile || !ctx.io.stdout.isTTY),
+  });
+  const detail = limiter(opts.concurrency);
+  let plan: CsvPlan | undefined;
+  let rows = 0;
+  let held = 0;
+  let total: number | undefined;
+
+  try {
+    const pages = callPages(api, {
+      filters, concurrency: opts.concurrency, signal: run.signal,
+      onTotal: (t) => {
+        total = t;
+        progress.setTotal(t);
+      },
+    });
+    for await (const page of pages) {
+      let calls = page;
+      if (tracker) {
+        calls = [];
+        for (const c of page) {
+          const verdict = tracker.decide(c);
+          if (verdict === 'export') calls.push(c);
+          else if (verdict === 'live') held++;
+        }
+      }
+      if (opts.transcripts && calls.length > 0) calls = await withTranscripts(api, calls, detail, run.signal);
+      let text = '';
+      if (opts.format === 'csv') {
+        if (!plan) {
+          plan = planColumns(calls.length > 0 ? calls : page, { transcripts: opts.transcripts });
+          text += csvHeader(plan);
+        }
+        for (const c of calls) text += csvRow(c, plan);
+      } else {
+        for (const c of calls) text += `${JSON.stringify(c)}\n`;
+      }
+      if (text) await sink.write(text);
+      rows += calls.length;
+      progress.add(page.length);
+      if (recordings) for (const c of calls) await recordings.add(c);
+      if (run.signal.aborted) throw run.signal.reason;
+    }
+    if (opts.format === 'csv' && !plan) await sink.write(csvHeader(planColumns([], { transcripts: opts.transcripts })));
+    const recResult = await recordings?.finish();
+    if (run.signal.aborted) throw run.signal.reason;
+    await sink.commit();
+    progress.clear();
+    if (recResult && recResult.failed.length > 0) {
+      const first = recResult.failed[0]!;
+      throw new FailureError(
+        `${recResult.failed.length} recording${recResult.failed.length === 1 ? '' : 's'} could not be downloaded (first: ${first.callId}: ${first.message}).`,
+        { hint: 'The export itself is complete. Run it again to retry: recordings already saved are skipped.' },
+      );
+    }
+    let state: ExportState | undefined;
+    if (tracker && opts.statePath) {
+      state = tracker.next(opts.filters, rows, ctx.now());
+      await writeState(opts.statePath, state).catch((err: Error) => {
+        throw new FailureError(`the export is complete, but the state file ${opts.statePath} could not be written: ${err.message}`);
+      });
+    }
+    return { rows, total, held, recordings: recResult, state, ms: performance.now() - started };
+  } catch (err) {
+    run.abort(err);
+    progress.clear();
+    await recordings?.finish().catch(() => {});
+    await sink.discard();
+    if (ctx.signal.aborted) throw new InterruptedError(opts.out ? `Interrupted: ${opts.out} was not written.` : 'Interrupted.');
+    throw err;
+  } finally {
+    ctx.signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/** Each call with its transcript, fetched a few at a time, in the page's order. */
+async function withTranscripts(api: ApiClient, calls: Call[], run: ReturnType<typeof limiter>, signal: AbortSignal): Promise<Call[]> {
+  return Promise.all(calls.map((c) => run(async () => {
+    const { call } = await getCall(api, c.call_id, signal);
+    return { ...c, transcript: Array.isArray(call.transcript) ? call.transcript : [] };
+  })));
+}

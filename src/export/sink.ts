@@ -1,0 +1,83 @@
+/**
+ * Where an export's text goes: stdout, or --out through a temporary file renamed only
+ * on success. Writes wait for the stream to drain, so memory stays flat however many
+ * rows pass through.
+ */
+import type { Writable } from 'node:stream';
+import type { Context } from '../context.js';
+import { FailureError, SilentExit } from '../errors.js';
+import { openAtomic, type AtomicFile } from './atomic-file.js';
+
+export interface Sink {
+  write(text: string): Promise<void>;
+  /** The output is complete: rename into place (a file) or just flush (stdout). */
+  commit(): Promise<void>;
+  /** Something failed: remove the temporary file. */
+  discard(): Promise<void>;
+  /** Whether the output is a file (the terminal stays free for a progress bar). */
+  readonly toFile: boolean;
+}
+
+export async function openSink(ctx: Context, out: string | undefined): Promise<Sink> {
+  if (!out || out === '-') return streamSink(ctx.io.stdout as Writable, false);
+  let file: AtomicFile;
+  try {
+    file = await openAtomic(out);
+  } catch (err) {
+    throw new FailureError(`cannot write ${out}: ${(err as Error).message}`, { cause: err });
+  }
+  const sink = streamSink(file.stream, true);
+  return {
+    toFile: true,
+    write: sink.write,
+    async commit() {
+      try {
+        await file.commit();
+      } catch (err) {
+        throw new FailureError(`cannot finish ${out}: ${(err as Error).message}`, { cause: err });
+      }
+    },
+    discard: () => file.discard(),
+  };
+}
+
+function streamSink(stream: Writable, toFile: boolean): Sink {
+  let failure: Error | undefined;
+  const onError = (err: Error) => {
+    failure = err;
+  };
+  stream.on('error', onError);
+  const check = () => {
+    if (!failure) return;
+    // The reader went away (`| head`): that is how pipes end, not an error worth a message.
+    if ((failure as NodeJS.ErrnoException).code === 'EPIPE') throw new SilentExit(0);
+    throw new FailureError(`cannot write the export: ${failure.message}`, { cause: failure });
+  };
+  return {
+    toFile,
+    async write(text: string) {
+      check();
+      if (!stream.write(text)) {
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            stream.off('drain', done);
+            stream.off('error', done);
+            stream.off('close', done);
+            resolve();
+          };
+          stream.on('drain', done);
+          stream.on('error', done);
+          stream.on('close', done);
+        });
+        check();
+      }
+    },
+    async commit() {
+      check();
+      stream.off('error', onError);
+    },
+    async discard() {
+      stream.off('error', onError);
+    },
+  };
+}

@@ -1,0 +1,116 @@
+/**
+ * startSandbox: the emulator of the whole service on node:http, for `voicectl sandbox`,
+ * `voicectl demo` and tests (port 0, a large time scale).
+ */
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { routes, setups } from './routes/index.js';
+import { createSandboxServer, type LoggedRequest } from './server.js';
+import { installSimulation } from './simulation.js';
+import { loadState, Persister, snapshot } from './state.js';
+import { ALL_SCOPES, DEFAULT_PLAN, World, type KeyDef, type Plan } from './world.js';
+
+export type { KeyDef, Plan } from './world.js';
+export { World } from './world.js';
+
+export interface SandboxOptions {
+  /** Default 4010; tests pass 0 for a free port. */
+  port?: number;
+  host?: string;
+  timeScale?: number;
+  seed?: number;
+  keys?: KeyDef[];
+  plan?: Partial<Plan>;
+  stateFile?: string;
+  allowLocalWebhooks?: boolean;
+  latencyMs?: number;
+  /** Where the sandbox reports internal trouble (failed state writes, listener errors). */
+  log?: (line: string) => void;
+}
+
+export interface Sandbox {
+  url: string;
+  port: number;
+  /** A full-scope key (the generated default, or the first full-scope key of `keys`). */
+  apiKey: string;
+  world: World;
+  requests: LoggedRequest[];
+  close(): Promise<void>;
+}
+
+/** Raised when the port is taken, with a message a user can act on. */
+export class PortInUseError extends Error {}
+
+export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
+  const saved = opts.stateFile ? await loadState(opts.stateFile) : undefined;
+  const keys = opts.keys ? opts.keys.map((k) => ({ ...k, scopes: [...k.scopes] })) : [];
+  let defaultKey = keys.find((k) => ALL_SCOPES.every((s) => k.scopes.includes(s)));
+  let generated: KeyDef | undefined;
+  if (!defaultKey) {
+    generated = saved?.default_key && !keys.some((k) => k.key === saved.default_key!.key)
+      ? saved.default_key
+      : { key: `sk_sandbox_${randomBytes(16).toString('hex')}`, org: keys[0]?.org ?? 'org_sandbox', scopes: [...ALL_SCOPES] };
+    keys.push(generated);
+    defaultKey = generated;
+  }
+  const plan: Plan = { ...DEFAULT_PLAN, ...opts.plan };
+  const world = new World({
+    timeScale: opts.timeScale,
+    seed: opts.seed ?? saved?.seed,
+    keys,
+    plan,
+    allowLocalWebhooks: opts.allowLocalWebhooks,
+    startAt: saved ? Math.max(saved.saved_at, Date.now()) : undefined,
+    secret: saved?.secret,
+    log: opts.log,
+  });
+  if (saved) world.loadOrgs(saved.orgs);
+
+  let persister: Persister | undefined;
+  if (opts.stateFile) {
+    persister = new Persister(opts.stateFile, () => snapshot(world, generated), (err) => world.log(`sandbox: could not write state: ${err.message}`));
+    const p = persister;
+    world.onChange(() => p.markDirty());
+  }
+
+  installSimulation(world);
+  for (const setup of setups) setup(world);
+
+  const requests: LoggedRequest[] = [];
+  const server = createSandboxServer(world, routes, { latencyMs: opts.latencyMs, publicOrg: defaultKey.org }, requests);
+  const host = opts.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    const onError = (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EADDRINUSE') reject(new PortInUseError(`port ${opts.port ?? 4010} on ${host} is already in use; pick another with --port`));
+      else if (err.code === 'EACCES') reject(new PortInUseError(`not allowed to listen on port ${opts.port ?? 4010} on ${host}; pick a port above 1024 with --port`));
+      else reject(err);
+    };
+    server.once('error', onError);
+    server.listen(opts.port ?? 4010, host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  }).catch(async (err) => {
+    await world.close();
+    throw err;
+  });
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  const url = `http://${urlHost}:${port}`;
+  world.baseUrl = url;
+  world.resume();
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await world.close();
+      await persister?.close();
+    })();
+    return closing;
+  };
+  return { url, port, apiKey: defaultKey.key, world, requests, close };
+}

@@ -1,0 +1,141 @@
+/**
+ * The HTTP side: node:http, route matching, X-API-Key authentication and scopes, JSON
+ * bodies, the error envelope, --latency, and the request log tests assert on.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { errorBody, HttpError, Router, type Reply, type Route, type SandboxRequest } from './router.js';
+import type { KeyDef, World } from './world.js';
+
+export interface LoggedRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+}
+
+export interface ServerOptions {
+  latencyMs?: number;
+  /** Organization that public routes see. */
+  publicOrg: string;
+  /** The request log keeps the most recent entries only, so a benchmark cannot exhaust memory. */
+  logLimit?: number;
+}
+
+/** A reply whose body is already JSON text (the calls list builds its page from cached strings). */
+export interface JsonReply extends Reply {
+  json?: string;
+}
+
+const MAX_JSON_BODY = 32 * 1024 * 1024;
+
+export function createSandboxServer(world: World, routes: Route[], opts: ServerOptions, requests: LoggedRequest[]): Server {
+  const router = new Router(routes);
+  const publicKey: KeyDef = { key: '', org: opts.publicOrg, scopes: [] };
+  const logLimit = opts.logLimit ?? 5000;
+  const server = createServer((req, res) => {
+    void serve(req, res).catch((err: unknown) => {
+      world.log(`sandbox: ${(err as Error).stack ?? String(err)}`);
+      if (!res.headersSent) send(res, { status: 500, body: errorBody(500, 'internal sandbox error') });
+      else res.destroy();
+    });
+  });
+
+  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const method = req.method ?? 'GET';
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    const query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
+    const logged: LoggedRequest = { method, path, query: Object.fromEntries(query), headers: req.headers, body: undefined };
+    requests.push(logged);
+    if (requests.length > logLimit) requests.splice(0, requests.length - logLimit);
+
+    const reply: JsonReply = await dispatch(req, method, path, query, logged).catch((err: unknown): JsonReply => {
+      if (err instanceof HttpError) return { status: err.status, body: errorBody(err.status, err.message, err.extra) };
+      throw err;
+    });
+    // Anything that may have changed state schedules a --state write.
+    if (method !== 'GET' && method !== 'HEAD' && reply.status < 400) world.changed();
+    if (opts.latencyMs) await sleep(opts.latencyMs);
+    if (!reply.stream && !req.complete) req.resume();
+    send(res, reply);
+  }
+
+  async function dispatch(req: IncomingMessage, method: string, path: string, query: URLSearchParams, logged: LoggedRequest): Promise<JsonReply> {
+    const { match, allowed } = router.match(method, path);
+    if (!match) {
+      if (allowed.length) throw new HttpError(405, `${method} is not allowed on ${path}`, { allowed });
+      throw new HttpError(404, `no such endpoint: ${method} ${path}`, { code: 'not_found' });
+    }
+    const { route, params } = match;
+    let key = publicKey;
+    if (route.scope !== null) {
+      const header = req.headers['x-api-key'];
+      const given = Array.isArray(header) ? header[0] : header;
+      if (!given) throw new HttpError(401, 'missing API key: send it in the X-API-Key header', { code: 'unauthorized' });
+      const found = world.keys.get(given.trim());
+      if (!found) throw new HttpError(401, 'invalid API key', { code: 'unauthorized' });
+      if (!found.scopes.includes(route.scope)) {
+        throw new HttpError(403, `this API key lacks the scope "${route.scope}"`, { code: 'insufficient_scope', scope: route.scope });
+      }
+      key = found;
+    }
+    const body = route.rawBody ? undefined : await readJson(req);
+    logged.body = body;
+    const host = req.headers.host;
+    const sreq: SandboxRequest = {
+      method, path, params, query, headers: req.headers, body, raw: req,
+      org: world.org(key.org), key,
+      baseUrl: host ? `http://${host}` : world.baseUrl,
+    };
+    return route.handle(sreq, world);
+  }
+
+  return server;
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_JSON_BODY) throw new HttpError(413, `request body over ${MAX_JSON_BODY / 1024 / 1024} MB`);
+    chunks.push(chunk as Buffer);
+  }
+  if (size === 0) return undefined;
+  const type = String(req.headers['content-type'] ?? '');
+  if (!/^application\/([\w.+-]*\+)?json\b/i.test(type)) {
+    throw new HttpError(415, `expected Content-Type: application/json, got ${type ? `"${type}"` : 'none'}`);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new HttpError(400, `request body is not valid JSON: ${(err as Error).message}`, { code: 'invalid_json' });
+  }
+}
+
+function send(res: ServerResponse, reply: JsonReply): void {
+  const headers: Record<string, string> = { ...reply.headers };
+  if (reply.stream) {
+    res.writeHead(reply.status, headers);
+    reply.stream.on('error', () => res.destroy());
+    reply.stream.pipe(res);
+    return;
+  }
+  if (reply.body instanceof Buffer) {
+    headers['content-length'] = String(reply.body.length);
+    res.writeHead(reply.status, headers);
+    res.end(reply.body);
+    return;
+  }
+  const text = reply.json ?? (reply.body === undefined ? '' : JSON.stringify(reply.body));
+  if (text) {
+    headers['content-type'] ??= 'application/json; charset=utf-8';
+    headers['content-length'] = String(Buffer.byteLength(text));
+  }
+  res.writeHead(reply.status, headers);
+  res.end(text);
+}

@@ -1,0 +1,110 @@
+/**
+ * --state FILE: the world written as JSON, atomically (a temporary file renamed over
+ * the old one, so a crash never leaves half a file), debounced so a running campaign
+ * does not rewrite the file on every call, and read back at start.
+ */
+import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import type { KeyDef, OrgState, World } from './world.js';
+
+export interface SavedState {
+  version: 1;
+  /** Simulated time at the save: the clock resumes from here, so in-flight calls keep their remaining time. */
+  saved_at: number;
+  seed: number;
+  secret: string;
+  /** The generated full-scope key, reused on restart when --keys is not given. */
+  default_key?: KeyDef;
+  orgs: OrgState[];
+}
+
+export class StateFileError extends Error {}
+
+export async function loadState(file: string): Promise<SavedState | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new StateFileError(`cannot read the state file ${file}: ${(err as Error).message}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new StateFileError(`the state file ${file} is not valid JSON (${(err as Error).message}); move it away to start fresh`);
+  }
+  const s = data as Partial<SavedState>;
+  if (!s || typeof s !== 'object' || s.version !== 1 || !Array.isArray(s.orgs) || typeof s.saved_at !== 'number') {
+    throw new StateFileError(`the state file ${file} is not a voicectl sandbox state; move it away to start fresh`);
+  }
+  return s as SavedState;
+}
+
+export function snapshot(world: World, defaultKey?: KeyDef): SavedState {
+  return {
+    version: 1,
+    saved_at: world.clock.now(),
+    seed: world.seed,
+    secret: world.secret,
+    default_key: defaultKey,
+    orgs: [...world.orgs.values()],
+  };
+}
+
+/** Writes the state after changes settle; the interval grows with the time a write takes. */
+export class Persister {
+  private dirty = false;
+  private timer?: NodeJS.Timeout;
+  private writing?: Promise<void>;
+  private lastCost = 0;
+  private closed = false;
+
+  constructor(
+    private readonly file: string,
+    private readonly take: () => SavedState,
+    private readonly onError: (err: Error) => void,
+  ) {}
+
+  markDirty(): void {
+    this.dirty = true;
+    if (this.timer || this.closed) return;
+    const delay = Math.min(5000, Math.max(100, this.lastCost * 5));
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.flush().catch((err: Error) => this.onError(err));
+    }, delay);
+  }
+
+  async flush(): Promise<void> {
+    while (this.writing) await this.writing;
+    if (!this.dirty) return;
+    this.dirty = false;
+    this.writing = this.write().finally(() => {
+      this.writing = undefined;
+    });
+    await this.writing;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.flush();
+  }
+
+  private async write(): Promise<void> {
+    const started = Date.now();
+    const text = JSON.stringify(this.take());
+    const tmp = `${this.file}.${process.pid}.tmp`;
+    try {
+      await writeFile(tmp, text);
+      await rename(tmp, this.file);
+    } catch (err) {
+      await unlink(tmp).catch(() => {});
+      this.dirty = true;
+      throw err;
+    } finally {
+      this.lastCost = Date.now() - started;
+    }
+  }
+}

@@ -1,0 +1,265 @@
+/**
+ * The sandbox's whole state: keys, plan, organizations, simulated clock, seeded
+ * randomness and the event bus. Organization data is plain JSON (records and arrays)
+ * so --state can write it with JSON.stringify; fast lookups live in derived indexes
+ * (CallIndex) rebuilt on load.
+ */
+import { randomUUID } from 'node:crypto';
+import { SimClock } from './clock.js';
+import { CallIndex } from './call-index.js';
+import { Rng, randomSeed } from './rng.js';
+import { emptyKb, type KbState } from './kb-store.js';
+import { emptyWebhooks, type WebhookState } from './webhook-store.js';
+
+export interface KeyDef {
+  key: string;
+  org: string;
+  scopes: string[];
+  daily_dispatch_cap?: number;
+}
+
+export interface Plan {
+  agent_limit: number;
+  active_agent_limit: number;
+  languages: string[];
+}
+
+export const ALL_SCOPES = ['agents:read', 'agents:write', 'calls:write', 'calls:dispatch', 'calls:read', 'webhooks:manage'];
+
+export const DEFAULT_PLAN: Plan = {
+  agent_limit: 20,
+  active_agent_limit: 3,
+  languages: ['en-IN', 'hi-IN', 'ta-IN', 'te-IN', 'kn-IN', 'ml-IN', 'mr-IN', 'bn-IN', 'gu-IN', 'en-US', 'en-GB'],
+};
+
+export interface Agent {
+  id: string;
+  name: string;
+  status: string;
+  language: string;
+  voice_name: string;
+  greeting: string;
+  call_purpose: string;
+  prompt: string;
+  tools: string[];
+  kb_item_ids: string[];
+  direction: string;
+  /** Inbound agents are assigned a number when created. */
+  phone_number: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type ContactStatus = 'pending' | 'initiated' | 'completed' | 'no_answer' | 'failed';
+export const CONTACT_STATUSES: ContactStatus[] = ['pending', 'initiated', 'completed', 'no_answer', 'failed'];
+
+export interface Contact {
+  phone_number: string;
+  name: string;
+  extra: unknown;
+  status: ContactStatus;
+  call_id?: string;
+}
+
+export interface Campaign {
+  id: string;
+  name: string;
+  agent_id: string | null;
+  campaign_prompt?: string;
+  kb_item_ids?: string[];
+  status: 'draft' | 'running' | 'completed';
+  created_at: string;
+  launched_at: string | null;
+  completed_at: string | null;
+  contacts: Contact[];
+  contacts_by_status: Record<ContactStatus, number>;
+  /** Internal: the key that launched it (its daily cap governs later dispatch rounds). */
+  _key?: string;
+  /** Internal: simulated time of the next dispatch round when the cap left contacts pending. */
+  _resume_at?: number;
+  /** Internal: the script (agent snapshot) of the latest dispatch round. */
+  _script?: string;
+}
+
+/** What the agent was when a call was placed: later edits and deletion do not change past calls. */
+export interface Script {
+  agent_name: string;
+  greeting: string;
+  call_purpose: string;
+  prompt: string;
+  campaign_prompt: string;
+  language: string;
+  tools: string[];
+}
+
+export interface Call {
+  call_id: string;
+  campaign_id: string | null;
+  agent_id: string | null;
+  agent_name: string;
+  direction: string;
+  phone_number: string;
+  status: string;
+  end_reason: string | null;
+  outcome: string | null;
+  summary: string | null;
+  error: string | null;
+  duration_seconds: number | null;
+  start_time: string;
+  end_time: string | null;
+  has_recording: boolean;
+  contact: { name: string; extra: unknown };
+  /** Internal (never sent): start in simulated ms, for the sorted indexes. */
+  _start: number;
+  /** Internal: seed of this call's fate and transcript. */
+  _seed: number;
+  /** Internal: id in OrgState.scripts. */
+  _script: string;
+  /** Internal: index of the contact in its campaign, or -1. */
+  _ci: number;
+}
+
+export interface OrgState {
+  id: string;
+  agents: Record<string, Agent>;
+  campaigns: Record<string, Campaign>;
+  calls: Record<string, Call>;
+  scripts: Record<string, Script>;
+  /** Calls placed so far, part of each call's seed, so re-running a campaign varies. */
+  seq: number;
+  /** Dispatches per key per simulated UTC day, for daily_dispatch_cap. */
+  dispatched: Record<string, { day: string; count: number }>;
+  /** Knowledge-base files, folders and indexing jobs (kb-store.ts). */
+  kb: KbState;
+  /** Webhook endpoints and deliveries (webhook-store.ts). */
+  webhooks: WebhookState;
+}
+
+export function newOrg(id: string): OrgState {
+  return { id, agents: {}, campaigns: {}, calls: {}, scripts: {}, seq: 0, dispatched: {}, kb: emptyKb(), webhooks: emptyWebhooks() };
+}
+
+export type EventType = 'call.ended' | 'call.recording_ready' | 'campaign.completed' | (string & {});
+export type EventListener = (orgId: string, type: EventType, data: unknown) => void;
+
+export interface WorldOptions {
+  timeScale?: number;
+  seed?: number;
+  keys: KeyDef[];
+  plan: Plan;
+  allowLocalWebhooks?: boolean;
+  /** Simulated time to start from (a reloaded state continues where it stopped). */
+  startAt?: number;
+  /** Secret signing recording links; kept in --state so links survive a restart. */
+  secret?: string;
+  log?: (line: string) => void;
+}
+
+export class World {
+  readonly clock: SimClock;
+  readonly keys = new Map<string, KeyDef>();
+  readonly plan: Plan;
+  readonly orgs = new Map<string, OrgState>();
+  readonly options: { allowLocalWebhooks: boolean; seed?: number };
+  readonly seed: number;
+  readonly secret: string;
+  /** Base URL of the running server, set by startSandbox. */
+  baseUrl = '';
+  private readonly rng: Rng;
+  private readonly indexes = new Map<string, CallIndex>();
+  private readonly listeners: EventListener[] = [];
+  private readonly resumers: Array<() => void> = [];
+  private readonly closers: Array<() => Promise<void> | void> = [];
+  private readonly dirtyListeners: Array<() => void> = [];
+  readonly log: (line: string) => void;
+
+  constructor(opts: WorldOptions) {
+    this.clock = new SimClock(opts.timeScale ?? 1, opts.startAt ?? Date.now());
+    this.seed = opts.seed ?? randomSeed();
+    this.options = { allowLocalWebhooks: opts.allowLocalWebhooks ?? false, seed: opts.seed };
+    this.rng = new Rng(`world:${this.seed}`);
+    this.plan = opts.plan;
+    this.secret = opts.secret ?? randomUUID().replace(/-/g, '');
+    this.log = opts.log ?? (() => {});
+    for (const k of opts.keys) {
+      this.keys.set(k.key, k);
+      this.org(k.org);
+    }
+  }
+
+  /** Seeded when --seed is given, so ids and outcomes repeat run to run. */
+  random(): number {
+    return this.rng.next();
+  }
+
+  uuid(): string {
+    return this.options.seed === undefined ? randomUUID() : this.rng.uuid();
+  }
+
+  /** The organization, created empty on first use. */
+  org(id: string): OrgState {
+    let org = this.orgs.get(id);
+    if (!org) {
+      org = newOrg(id);
+      this.orgs.set(id, org);
+    }
+    return org;
+  }
+
+  /** Replaces the organizations with reloaded ones; indexes are rebuilt. */
+  loadOrgs(orgs: OrgState[]): void {
+    for (const o of orgs) this.orgs.set(o.id, { ...newOrg(o.id), ...o });
+    this.indexes.clear();
+  }
+
+  /** The derived call indexes of an organization (built lazily, kept in step by the simulation). */
+  calls(org: OrgState): CallIndex {
+    let idx = this.indexes.get(org.id);
+    if (!idx) {
+      idx = new CallIndex(org);
+      this.indexes.set(org.id, idx);
+    }
+    return idx;
+  }
+
+  emit(orgId: string, type: EventType, data: unknown): void {
+    for (const l of this.listeners) {
+      try {
+        l(orgId, type, data);
+      } catch (err) {
+        this.log(`event listener failed on ${type}: ${(err as Error).message}`);
+      }
+    }
+  }
+
+  onEvent(fn: EventListener): void {
+    this.listeners.push(fn);
+  }
+
+  /** Runs after --state is loaded (or at start without it): re-arm timers from stored due times. */
+  onResume(fn: () => void): void {
+    this.resumers.push(fn);
+  }
+
+  resume(): void {
+    for (const fn of this.resumers) fn();
+  }
+
+  onClose(fn: () => Promise<void> | void): void {
+    this.closers.push(fn);
+  }
+
+  /** Something persistent changed; --state schedules a write. */
+  changed(): void {
+    for (const fn of this.dirtyListeners) fn();
+  }
+
+  onChange(fn: () => void): void {
+    this.dirtyListeners.push(fn);
+  }
+
+  async close(): Promise<void> {
+    this.clock.close();
+    for (const fn of this.closers.splice(0).reverse()) await fn();
+  }
+}

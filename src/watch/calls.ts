@@ -1,0 +1,80 @@
+/**
+ * Reading calls as `GET /calls` lists them, tolerating missing fields: the spec leaves
+ * call status, end_reason and outcome open, so "finished" is read from several signs.
+ */
+
+export interface ListedCall {
+  call_id: string;
+  [key: string]: unknown;
+}
+
+/** Statuses that mean the call is still under way (none are promised by the spec). */
+const IN_PROGRESS = new Set([
+  'initiated', 'queued', 'pending', 'scheduled', 'dialing', 'dialling', 'ringing', 'in_progress', 'in-progress',
+  'inprogress', 'ongoing', 'active', 'running', 'connecting', 'connected', 'started', 'live',
+]);
+
+export function str(v: unknown): string | undefined {
+  return typeof v === 'string' && v.trim() !== '' ? v : undefined;
+}
+
+export function num(v: unknown): number | undefined {
+  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
+  return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
+}
+
+/** The call's id, or undefined for an item that is not a call we can track. */
+export function callId(item: unknown): string | undefined {
+  if (item === null || typeof item !== 'object') return undefined;
+  const r = item as Record<string, unknown>;
+  const id = r.call_id ?? r.id;
+  return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+}
+
+/**
+ * A call has finished when it has an end time, or a status that is not an in-progress
+ * one, or (with no status at all) an outcome or a duration.
+ */
+export function isFinished(call: Record<string, unknown>): boolean {
+  if (str(call.end_time)) return true;
+  const status = str(call.status)?.toLowerCase();
+  if (status) return !IN_PROGRESS.has(status);
+  return str(call.outcome) !== undefined || str(call.end_reason) !== undefined || (num(call.duration_seconds) ?? 0) > 0;
+}
+
+/** What the call came to, in one word: its outcome, else its end reason, else its status. */
+export function outcomeLabel(call: Record<string, unknown>): string {
+  return str(call.outcome) ?? str(call.end_reason) ?? str(call.status) ?? 'unknown';
+}
+
+export function timeMs(v: unknown): number | undefined {
+  const s = str(v);
+  if (!s) return undefined;
+  const t = Date.parse(s);
+  return Number.isNaN(t) ? undefined : t;
+}
+
+/** When the call ended, or else started: the order in which finished calls are shown. */
+export function finishedAt(call: Record<string, unknown>): number | undefined {
+  return timeMs(call.end_time) ?? timeMs(call.start_time);
+}
+
+export function formatDuration(seconds: number | undefined): string {
+  if (seconds === undefined) return '-';
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
+}
+
+/** Local wall-clock time, HH:MM:SS, for the live view. */
+export function clockTime(ms: number | undefined): string {
+  if (ms === undefined) return '--:--:--';
+  const d = new Date(ms);
+  return [d.getHours(), d.getMinutes(), d.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':');
+}
+
+export function oneLine(s: string): string {
+  return s.replace(/\s+/g, ' ').trim();
+}

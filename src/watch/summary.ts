@@ -1,0 +1,141 @@
+/**
+ * What a watch has seen, kept as counters rather than calls (a 10,000-contact campaign
+ * must not hold 10,000 call objects), and the final summary made from them.
+ */
+import type { ChalkInstance } from 'chalk';
+import { finishedAt, formatDuration, num, outcomeLabel, str } from './calls.js';
+import { formatPercent } from './fail-if.js';
+
+/** Contact statuses in the order they are shown: finished ones first, then the rest. */
+export const STATUS_ORDER = ['completed', 'no_answer', 'failed', 'initiated', 'pending'] as const;
+const FINISHED_STATUSES = ['completed', 'no_answer', 'failed'];
+
+export class Tally {
+  calls = 0;
+  outcomes: Record<string, number> = {};
+  /** Calls that connected (a positive duration), for the average duration. */
+  connectedCalls = 0;
+  connectedSeconds = 0;
+  /** Calls whose own status says completed: connect rate when contacts_by_status is missing. */
+  completedCalls = 0;
+  /** The latest finished calls, newest last, for the live view. */
+  readonly recent: Array<Record<string, unknown>> = [];
+
+  constructor(private readonly keepRecent = 50) {}
+
+  add(call: Record<string, unknown>): void {
+    this.calls++;
+    const label = outcomeLabel(call);
+    this.outcomes[label] = (this.outcomes[label] ?? 0) + 1;
+    const d = num(call.duration_seconds);
+    if (d !== undefined && d > 0) {
+      this.connectedCalls++;
+      this.connectedSeconds += d;
+    }
+    if (str(call.status)?.toLowerCase() === 'completed') this.completedCalls++;
+    insertByTime(this.recent, call);
+    if (this.recent.length > this.keepRecent) this.recent.shift();
+  }
+}
+
+function insertByTime(list: Array<Record<string, unknown>>, call: Record<string, unknown>): void {
+  const t = finishedAt(call) ?? Number.POSITIVE_INFINITY;
+  let i = list.length;
+  while (i > 0 && (finishedAt(list[i - 1]!) ?? Number.POSITIVE_INFINITY) > t) i--;
+  list.splice(i, 0, call);
+}
+
+/** contacts_by_status read defensively: numbers only. */
+export function statusCounts(raw: unknown): Record<string, number> {
+  const out: Record<string, number> = {};
+  if (raw && typeof raw === 'object' && !Array.isArray(raw)) {
+    for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
+      const n = num(v);
+      if (n !== undefined) out[k] = n;
+    }
+  }
+  return out;
+}
+
+export function totalOf(counts: Record<string, number>): number {
+  return Object.values(counts).reduce((a, b) => a + b, 0);
+}
+
+export function finishedOf(counts: Record<string, number>): number {
+  return FINISHED_STATUSES.reduce((a, k) => a + (counts[k] ?? 0), 0);
+}
+
+export interface Summary {
+  campaign_id: string;
+  name?: string;
+  status?: string;
+  total_contacts: number;
+  contacts_by_status: Record<string, number>;
+  /** Finished calls reported by the watch. */
+  calls: number;
+  /** Finished calls by outcome (or end reason, or status, when there is no outcome), most first. */
+  outcomes: Record<string, number>;
+  connected: number;
+  /** connected / finished contacts, 0..1; null when nothing finished. */
+  connect_rate: number | null;
+  /** Mean duration of calls that connected (duration above zero); null when none did. */
+  average_duration_seconds: number | null;
+}
+
+export function summarize(campaign: { id: string; name?: unknown; status?: unknown; contacts_by_status?: unknown }, tally: Tally): Summary {
+  const counts = statusCounts(campaign.contacts_by_status);
+  const haveCounts = Object.keys(counts).length > 0;
+  const finished = haveCounts ? finishedOf(counts) : tally.calls;
+  const connected = haveCounts ? counts.completed ?? 0 : tally.completedCalls;
+  const outcomes = Object.fromEntries(Object.entries(tally.outcomes).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])));
+  return {
+    campaign_id: campaign.id,
+    name: str(campaign.name),
+    status: str(campaign.status),
+    total_contacts: haveCounts ? totalOf(counts) : tally.calls,
+    contacts_by_status: counts,
+    calls: tally.calls,
+    outcomes,
+    connected,
+    connect_rate: finished > 0 ? connected / finished : null,
+    average_duration_seconds: tally.connectedCalls > 0 ? round2(tally.connectedSeconds / tally.connectedCalls) : null,
+  };
+}
+
+function round2(n: number): number {
+  return Math.round(n * 100) / 100;
+}
+
+/** The final summary as text lines, for the terminal and plain output. */
+export function formatSummary(s: Summary, c: ChalkInstance): string[] {
+  const lines: string[] = [];
+  const title = s.name ? `"${s.name}"` : s.campaign_id;
+  lines.push(c.bold(`Campaign ${title} ${s.status ?? 'finished'}: ${s.total_contacts} contacts, ${s.calls} finished calls`));
+  const statusNames = orderedStatuses(s.contacts_by_status).filter((k) => s.contacts_by_status[k]! > 0 || FINISHED_STATUSES.includes(k));
+  if (statusNames.length > 0) {
+    lines.push('Contacts');
+    lines.push(...aligned(statusNames.map((k) => [k, s.contacts_by_status[k] ?? 0]), s.total_contacts));
+  }
+  const outcomes = Object.entries(s.outcomes);
+  if (outcomes.length > 0) {
+    lines.push('Outcomes');
+    lines.push(...aligned(outcomes, s.calls));
+  }
+  const finished = finishedOf(s.contacts_by_status) || s.calls;
+  lines.push(`Connect rate      ${s.connect_rate === null ? '-' : `${formatPercent(s.connect_rate * 100)} (${s.connected} of ${finished})`}`);
+  lines.push(`Average duration  ${s.average_duration_seconds === null ? '-' : `${formatDuration(s.average_duration_seconds)} per connected call`}`);
+  return lines;
+}
+
+function aligned(rows: Array<[string, number]>, base: number): string[] {
+  const w = Math.max(...rows.map(([k]) => k.length));
+  const nw = Math.max(...rows.map(([, n]) => String(n).length));
+  return rows.map(([k, n]) => `  ${k.padEnd(w)}  ${String(n).padStart(nw)}${base > 0 ? `  ${formatPercent((n / base) * 100).padStart(6)}` : ''}`);
+}
+
+/** Known statuses in display order, then any others the server sent. */
+export function orderedStatuses(counts: Record<string, number>): string[] {
+  const known = STATUS_ORDER.filter((k) => k in counts);
+  const extra = Object.keys(counts).filter((k) => !(STATUS_ORDER as readonly string[]).includes(k)).sort();
+  return [...known, ...extra];
+}

@@ -1,0 +1,298 @@
+/**
+ * The HTTP server behind `voicectl listen`: verifies each delivery over its raw bytes,
+ * drops duplicates by Service-Event-Id, appends accepted events to the log (on disk
+ * before the 2xx), and answers well inside the service's 10-second limit. It prints
+ * nothing: the command receives callbacks and decides what to show.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { diagnose } from './diagnose.js';
+import type { EventLog } from './event-log.js';
+import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, verify } from './signature.js';
+
+export const DEFAULT_MAX_BODY = 1024 * 1024;
+/** Bodies up to this size are read and discarded before the 413, so the sender sees the answer. */
+const DRAIN_LIMIT = 8 * 1024 * 1024;
+
+export interface ReceiverOptions {
+  host?: string;
+  port?: number;
+  /** The secrets a signature may match; null accepts unsigned requests (--skip-verify). */
+  secrets: readonly string[] | null;
+  /** Asked after a mismatch: secrets saved since start (a rotation), if any. */
+  reloadSecrets?: () => readonly string[] | undefined;
+  toleranceSec?: number;
+  maxBodyBytes?: number;
+  /** How many event ids are remembered for de-duplication. */
+  dedupeCapacity?: number;
+  /** A log write slower than this is answered 503 so the service retries. */
+  ackDeadlineMs?: number;
+  log?: EventLog;
+  now?: () => number;
+  onEvent?: (event: AcceptedEvent) => void;
+  onDuplicate?: (info: { id: string; type?: string; at: Date }) => void;
+  onReject?: (rejection: Rejection) => void;
+}
+
+export interface AcceptedEvent {
+  id: string;
+  type: string;
+  event: Record<string, unknown>;
+  /** The body exactly as received. */
+  raw: Buffer;
+  /** The service's headers, for relaying to the user's app. */
+  headers: Record<string, string>;
+  receivedAt: Date;
+  verified: boolean;
+}
+
+export interface Rejection {
+  status: number;
+  reason: string;
+  message: string;
+  likely?: string;
+  id?: string;
+  type?: string;
+  at: Date;
+}
+
+export interface ReceiverStats {
+  accepted: number;
+  duplicates: number;
+  rejected: number;
+}
+
+type Outcome = { status: number; body: Record<string, unknown> };
+
+export class Receiver {
+  readonly stats: ReceiverStats = { accepted: 0, duplicates: 0, rejected: 0 };
+  private readonly server: http.Server;
+  private readonly seen = new Set<string>();
+  private readonly inflight = new Map<string, Promise<Outcome>>();
+  private readonly pending = new Set<Promise<unknown>>();
+  private secrets: string[] | null;
+  private lastReload = 0;
+
+  constructor(private readonly opts: ReceiverOptions) {
+    this.secrets = opts.secrets ? [...opts.secrets] : null;
+    this.server = http.createServer((req, res) => {
+      const p = this.handle(req, res).catch((err: unknown) => {
+        if (!res.headersSent) this.send(res, { status: 500, body: { error: `internal error: ${(err as Error).message}` } });
+      });
+      this.pending.add(p);
+      void p.finally(() => this.pending.delete(p));
+    });
+    // A sender that trickles its body must not hold the answer past the service's 10 s.
+    this.server.requestTimeout = 9_000;
+    this.server.headersTimeout = 9_000;
+  }
+
+  async start(): Promise<{ host: string; port: number }> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(this.opts.port ?? 4242, this.opts.host ?? '127.0.0.1', () => {
+        this.server.off('error', reject);
+        resolve();
+      });
+    });
+    const a = this.server.address() as AddressInfo;
+    return { host: a.address, port: a.port };
+  }
+
+  /** Stops accepting, lets requests in progress finish (their log writes included). */
+  async close(): Promise<void> {
+    const closed = new Promise<void>((r) => this.server.close(() => r()));
+    this.server.closeIdleConnections();
+    await Promise.allSettled([...this.pending]);
+    this.server.closeAllConnections();
+    await closed;
+  }
+
+  private now(): number {
+    return this.opts.now ? this.opts.now() : Date.now();
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end(req.method === 'GET' ? 'voicectl listen is running: POST signed webhook events here.\n' : undefined);
+      return;
+    }
+    if (req.method !== 'POST') {
+      res.writeHead(405, { allow: 'POST, GET, HEAD', 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: 'POST webhook events here' }));
+      return;
+    }
+    const ids = { id: header(req, EVENT_ID_HEADER), type: header(req, EVENT_TYPE_HEADER) };
+    const max = this.opts.maxBodyBytes ?? DEFAULT_MAX_BODY;
+    const raw = await readBody(req, max);
+    if (raw === 'too-large' || raw === 'abandon') {
+      this.reject(res, 413, 'body_too_large', `the body is over ${max} bytes`, 'this is not an event the service sends; check what is posting here', ids, raw === 'abandon');
+      return;
+    }
+    const sig = header(req, SIGNATURE_HEADER);
+    let verified = false;
+    if (this.secrets) {
+      const tolerance = { toleranceSec: this.opts.toleranceSec, now: this.now() };
+      let result = verify(this.secrets, raw, sig, tolerance);
+      if (!result.ok && result.reason === 'signature_mismatch' && this.reload()) result = verify(this.secrets, raw, sig, tolerance);
+      if (!result.ok) {
+        const d = diagnose(result, this.secrets, raw, sig);
+        this.reject(res, d.status, d.reason, d.message, d.likely, ids);
+        return;
+      }
+      verified = true;
+    }
+    let event: unknown;
+    try {
+      event = JSON.parse(raw.toString('utf8'));
+    } catch {
+      this.reject(res, 400, 'invalid_json', 'the body is not JSON', undefined, ids);
+      return;
+    }
+    if (!event || typeof event !== 'object' || Array.isArray(event)) {
+      this.reject(res, 400, 'not_an_event', 'the body is not a JSON object', undefined, ids);
+      return;
+    }
+    const body = event as Record<string, unknown>;
+    const id = ids.id ?? (typeof body.id === 'string' ? body.id : undefined);
+    const type = typeof body.type === 'string' ? body.type : ids.type ?? 'unknown';
+    if (!id) {
+      this.reject(res, 400, 'no_event_id', `no ${EVENT_ID_HEADER} header and no "id" in the body`, undefined, { type });
+      return;
+    }
+    if (this.seen.has(id) || this.inflight.has(id)) {
+      const earlier = this.inflight.get(id);
+      const outcome = earlier ? await earlier : undefined;
+      if (!outcome || outcome.status < 300) {
+        this.stats.duplicates++;
+        this.send(res, { status: 200, body: { received: true, duplicate: true, id } });
+        this.opts.onDuplicate?.({ id, type, at: new Date(this.now()) });
+        return;
+      }
+      // The first copy failed to log: this retry is processed as new (below).
+    }
+    const accepted: AcceptedEvent = {
+      id, type, event: body, raw, verified, receivedAt: new Date(this.now()),
+      headers: relayHeaders(req),
+    };
+    const work = this.store(accepted);
+    this.inflight.set(id, work);
+    const outcome = await work;
+    this.send(res, outcome);
+    if (outcome.status < 300) this.opts.onEvent?.(accepted);
+  }
+
+  /** Log write (bounded by the ack deadline) and de-duplication memory. */
+  private async store(e: AcceptedEvent): Promise<Outcome> {
+    const log = this.opts.log;
+    const write = (log ? log.append(logLine(e.raw)) : Promise.resolve()).then(
+      () => {
+        this.remember(e.id);
+        return { status: 200, body: { received: true, id: e.id } } as Outcome;
+      },
+      (err: Error) => {
+        const message = `could not write the event to ${log?.path}: ${err.message}`;
+        this.opts.onReject?.({ status: 500, reason: 'log_write_failed', message, likely: 'not acknowledged; the service will retry', id: e.id, type: e.type, at: new Date(this.now()) });
+        this.stats.rejected++;
+        return { status: 500, body: { error: message } } as Outcome;
+      },
+    );
+    void write.finally(() => this.inflight.delete(e.id));
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<Outcome>((resolve) => {
+      timer = setTimeout(() => resolve({ status: 503, body: { error: 'the log write is slow; not acknowledged, retry later' } }), this.opts.ackDeadlineMs ?? 8_000);
+    });
+    const outcome = await Promise.race([write, deadline]);
+    clearTimeout(timer);
+    if (outcome.status === 200) this.stats.accepted++;
+    return outcome;
+  }
+
+  private remember(id: string): void {
+    this.seen.add(id);
+    const cap = this.opts.dedupeCapacity ?? 10_000;
+    if (this.seen.size > cap) this.seen.delete(this.seen.values().next().value!);
+  }
+
+  /** Adds secrets saved since start (at most once a second); true when there was a new one. */
+  private reload(): boolean {
+    if (!this.opts.reloadSecrets || !this.secrets || this.now() - this.lastReload < 1000) return false;
+    this.lastReload = this.now();
+    const fresh = (this.opts.reloadSecrets() ?? []).filter((s) => s && !this.secrets!.includes(s));
+    if (fresh.length === 0) return false;
+    // Keep the old ones too: retries signed before the rotation may still arrive.
+    this.secrets = [...fresh, ...this.secrets].slice(0, 4);
+    return true;
+  }
+
+  private reject(res: http.ServerResponse, status: number, reason: string, message: string, likely: string | undefined, ids: { id?: string; type?: string }, close = false): void {
+    this.stats.rejected++;
+    this.send(res, { status, body: { error: message, reason, ...(likely ? { likely } : {}) } }, close);
+    this.opts.onReject?.({ status, reason, message, likely, id: ids.id, type: ids.type, at: new Date(this.now()) });
+  }
+
+  private send(res: http.ServerResponse, outcome: Outcome, close = false): void {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (close) headers.connection = 'close';
+    res.writeHead(outcome.status, headers);
+    res.end(JSON.stringify(outcome.body));
+  }
+}
+
+function header(req: http.IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name.toLowerCase()];
+  const s = Array.isArray(v) ? v.join(',') : v;
+  return s === undefined || s === '' ? undefined : s;
+}
+
+/** The headers a receiver needs to verify, relayed as the service sent them. */
+function relayHeaders(req: http.IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of [SIGNATURE_HEADER, EVENT_ID_HEADER, EVENT_TYPE_HEADER, 'Content-Type', 'User-Agent']) {
+    const v = header(req, name);
+    if (v !== undefined) out[name] = v;
+  }
+  out['Content-Type'] ??= 'application/json';
+  return out;
+}
+
+/**
+ * One NDJSON line: the body itself when it is already one line (the exact bytes), or
+ * compacted when the sender pretty-printed it.
+ */
+function logLine(raw: Buffer): string {
+  const text = raw.toString('utf8');
+  return /[\r\n]/.test(text) ? JSON.stringify(JSON.parse(text)) : text.trim();
+}
+
+function readBody(req: http.IncomingMessage, max: number): Promise<Buffer | 'too-large' | 'abandon'> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > DRAIN_LIMIT) {
+    req.resume();
+    return Promise.resolve('abandon');
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > DRAIN_LIMIT && !settled) {
+        settled = true;
+        resolve('abandon');
+      } else if (size <= max) chunks.push(c);
+    });
+    req.on('end', () => {
+      if (settled) return;
+      settled = true;
+      resolve(size > max ? 'too-large' : Buffer.concat(chunks, size));
+    });
+    req.on('error', (err) => {
+      if (!settled) {
+        settled = true;
+        reject(err);
+      }
+    });
+  });
+}

@@ -1,0 +1,147 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { configPath, inspectConfig, maskKey, maskProfile, readProfile } from '../../src/config/profiles.js';
+import { checkKey, checkProfileName, normalizeValue, openStore } from '../../src/config/store.js';
+import { FailureError, UsageError } from '../../src/errors.js';
+import { tempDir } from './harness.js';
+
+const posix = process.platform !== 'win32';
+const cleanups: (() => void)[] = [];
+afterEach(() => cleanups.splice(0).forEach((f) => f()));
+
+function env(): { VOICECTL_CONFIG_DIR: string } {
+  const t = tempDir();
+  cleanups.push(t.remove);
+  // A directory that does not exist yet, so the store has to create it.
+  return { VOICECTL_CONFIG_DIR: join(t.dir, 'nested', 'voicectl') };
+}
+
+const mode = (p: string) => statSync(p).mode & 0o777;
+
+describe('openStore', () => {
+  it('creates the file where readConfig looks, with mode 0600, in a directory with mode 0700', async () => {
+    const e = env();
+    const store = await openStore(e);
+    store.update('default', { base_url: 'http://127.0.0.1:9/v1', api_key: 'sk_abc_1234' });
+    expect(store.path).toBe(configPath(e));
+    expect(existsSync(configPath(e))).toBe(true);
+    if (posix) {
+      expect(mode(configPath(e))).toBe(0o600);
+      expect(mode(e.VOICECTL_CONFIG_DIR)).toBe(0o700);
+    }
+    expect(readProfile(e, 'default')).toEqual({ base_url: 'http://127.0.0.1:9/v1', api_key: 'sk_abc_1234' });
+  });
+
+  it.runIf(posix)('tightens an existing, looser file to 0600 when it writes', async () => {
+    const e = env();
+    mkdirSync(e.VOICECTL_CONFIG_DIR, { recursive: true });
+    writeFileSync(configPath(e), JSON.stringify({ profiles: { default: { timeout: '5' } } }), { mode: 0o644 });
+    chmodSync(configPath(e), 0o644);
+    const store = await openStore(e);
+    store.update('default', { default_country: 'IN' });
+    expect(mode(configPath(e))).toBe(0o600);
+    expect(readProfile(e, 'default')).toEqual({ timeout: '5', default_country: 'IN' });
+  });
+
+  it('sets, reads back and unsets keys per profile, leaving other profiles alone', async () => {
+    const e = env();
+    const store = await openStore(e);
+    store.update('default', { base_url: 'https://a.example/v1' });
+    store.update('staging.eu', { base_url: 'https://b.example/v1', timeout: '60' });
+    store.update('default', { api_key: 'sk_default_9999' });
+    expect(store.profile('default')).toEqual({ base_url: 'https://a.example/v1', api_key: 'sk_default_9999' });
+    // A dotted name is one profile, not a path into the file.
+    expect(readProfile(e, 'staging.eu')).toEqual({ base_url: 'https://b.example/v1', timeout: '60' });
+
+    store.update('staging.eu', { timeout: undefined });
+    expect(readProfile(e, 'staging.eu')).toEqual({ base_url: 'https://b.example/v1' });
+    store.update('staging.eu', { base_url: undefined });
+    // An emptied profile disappears from the file.
+    expect(JSON.parse(readFileSync(configPath(e), 'utf8')).profiles).not.toHaveProperty(['staging.eu']);
+    expect(readProfile(e, 'default').api_key).toBe('sk_default_9999');
+  });
+
+  it('keeps keys it does not know about in the file', async () => {
+    const e = env();
+    mkdirSync(e.VOICECTL_CONFIG_DIR, { recursive: true });
+    writeFileSync(configPath(e), JSON.stringify({ editor: 'vim', profiles: { default: { custom: 'x' } } }));
+    const store = await openStore(e);
+    store.update('default', { timeout: '10' });
+    const file = JSON.parse(readFileSync(configPath(e), 'utf8'));
+    expect(file.editor).toBe('vim');
+    expect(file.profiles.default).toEqual({ custom: 'x', timeout: '10' });
+  });
+
+  it('refuses a broken file with a message naming it, instead of overwriting it', async () => {
+    const e = env();
+    mkdirSync(e.VOICECTL_CONFIG_DIR, { recursive: true });
+    writeFileSync(configPath(e), '{"profiles": {');
+    const err = await openStore(e).catch((x: unknown) => x);
+    expect(err).toBeInstanceOf(FailureError);
+    expect((err as Error).message).toContain(e.VOICECTL_CONFIG_DIR);
+    expect((err as Error).message).toContain('not valid JSON');
+    expect(readFileSync(configPath(e), 'utf8')).toBe('{"profiles": {');
+    expect(inspectConfig(e).problem).toContain('not valid JSON');
+  });
+
+  it('refuses profile names that are not plain words', async () => {
+    const store = await openStore(env());
+    expect(() => store.update('__proto__', { timeout: '1' })).toThrow(UsageError);
+    expect(() => checkProfileName('has space')).toThrow(UsageError);
+    expect(checkProfileName('prod-eu_2.b')).toBe('prod-eu_2.b');
+  });
+});
+
+describe('keys and values', () => {
+  it('accepts the profile keys (and base-url for base_url); an unknown key lists the valid ones', () => {
+    expect(checkKey('base_url')).toBe('base_url');
+    expect(checkKey('base-url')).toBe('base_url');
+    expect(checkKey('API_KEY')).toBe('api_key');
+    let err: unknown;
+    try {
+      checkKey('colour');
+    } catch (x) {
+      err = x;
+    }
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as UsageError).message).toContain('"colour"');
+    for (const k of ['base_url', 'api_key', 'default_country', 'timeout']) expect((err as UsageError).hint).toContain(k);
+  });
+
+  it('base_url must be an http(s) URL; a trailing slash is dropped', async () => {
+    expect(await normalizeValue('base_url', ' https://api.example.com/v1/ ')).toBe('https://api.example.com/v1');
+    expect(await normalizeValue('base_url', 'http://127.0.0.1:4010')).toBe('http://127.0.0.1:4010');
+    for (const bad of ['ftp://x.example', 'api.example.com', '', 'http://']) {
+      await expect(normalizeValue('base_url', bad)).rejects.toBeInstanceOf(UsageError);
+    }
+  });
+
+  it('default_country is an ISO 3166 alpha-2 code, uppercased', async () => {
+    expect(await normalizeValue('default_country', 'in')).toBe('IN');
+    expect(await normalizeValue('default_country', 'Us')).toBe('US');
+    for (const bad of ['IND', 'I', 'ZZ', 'UK', '91']) {
+      await expect(normalizeValue('default_country', bad)).rejects.toBeInstanceOf(UsageError);
+    }
+  });
+
+  it('timeout is a positive number of seconds', async () => {
+    expect(await normalizeValue('timeout', '45')).toBe('45');
+    expect(await normalizeValue('timeout', '2.5')).toBe('2.5');
+    for (const bad of ['0', '-3', 'soon', '']) {
+      await expect(normalizeValue('timeout', bad)).rejects.toBeInstanceOf(UsageError);
+    }
+  });
+
+  it('api_key is trimmed and may not contain spaces or line breaks', async () => {
+    expect(await normalizeValue('api_key', 'sk_live_abcd\n')).toBe('sk_live_abcd');
+    await expect(normalizeValue('api_key', 'sk live')).rejects.toBeInstanceOf(UsageError);
+    await expect(normalizeValue('api_key', '  ')).rejects.toBeInstanceOf(UsageError);
+  });
+
+  it('masks keys to their last four characters', () => {
+    expect(maskKey('sk_live_abcdef1234')).toBe('****1234');
+    expect(maskKey('abc')).toBe('****');
+    expect(maskProfile({ api_key: 'sk_live_abcdef1234', base_url: 'https://x/v1' })).toEqual({ base_url: 'https://x/v1', api_key: '****1234' });
+  });
+});

@@ -1,0 +1,58 @@
+/**
+ * End-to-end helpers: run the built bin/voicectl.js with execa against a sandbox on a
+ * free loopback port, with a throwaway config directory and no terminal.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa, type Options } from 'execa';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+
+export const BIN = fileURLToPath(new URL('../../bin/voicectl.js', import.meta.url));
+
+export interface RunResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface Harness {
+  sandbox: Sandbox;
+  configDir: string;
+  env: Record<string, string>;
+  run(args: string[], options?: { input?: string; env?: Record<string, string | undefined>; timeout?: number }): Promise<RunResult>;
+  close(): Promise<void>;
+}
+
+export function baseEnv(configDir: string): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: configDir,
+    FORCE_COLOR: '0',
+    CI: 'true',
+    VOICECTL_CONFIG_DIR: configDir,
+  };
+}
+
+/** Runs the CLI once with exactly the given environment (nothing inherited). */
+export async function runCli(args: string[], env: Record<string, string | undefined>, options: Options = {}): Promise<RunResult> {
+  const r = await execa(process.execPath, [BIN, ...args], { reject: false, extendEnv: false, env, timeout: 60_000, ...options });
+  return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout ?? ''), stderr: String(r.stderr ?? '') };
+}
+
+export async function harness(opts: SandboxOptions = {}): Promise<Harness> {
+  const sandbox = await startSandbox({ port: 0, timeScale: 600, seed: 7, ...opts });
+  const configDir = mkdtempSync(join(tmpdir(), 'voicectl-test-'));
+  const env = { ...baseEnv(configDir), VOICECTL_BASE_URL: sandbox.url, VOICECTL_API_KEY: sandbox.apiKey };
+  return {
+    sandbox,
+    configDir,
+    env,
+    run: (args, o = {}) => runCli(args, { ...env, ...o.env }, { input: o.input, timeout: o.timeout }),
+    async close() {
+      await sandbox.close();
+      rmSync(configDir, { recursive: true, force: true });
+    },
+  };
+}
