@@ -12,7 +12,13 @@ rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 await build({
   // Stable entry points: the CLI, the `voicectl/webhooks` export, and the sandbox (benchmarks start it in process).
   entryPoints: Object.fromEntries(
-    Object.entries({ main: 'src/main.ts', 'webhooks/signature': 'src/webhooks/signature.ts', 'sandbox/index': 'src/sandbox/index.ts' })
+    Object.entries({
+      main: 'src/main.ts',
+      'webhooks/signature': 'src/webhooks/signature.ts',
+      'sandbox/index': 'src/sandbox/index.ts',
+      // The phone-check worker thread is started from its own file (src/contacts/pool.ts).
+      'contacts/phone-worker': 'src/contacts/phone-worker.ts',
+    })
       .filter(([, file]) => existsSync(file)),
   ),
   outdir: 'dist',

@@ -9,11 +9,18 @@ import type { Context } from './context.js';
 import { packageRoot } from './paths.js';
 import { GLOBAL_ATTRIBUTES, globalOptions } from './commands/shared.js';
 import { agentCommand } from './commands/agent/index.js';
+import { campaignCommand } from './commands/campaign/index.js';
+import { contactsCommand } from './commands/contacts/index.js';
+import { watchCommand } from './commands/watch/index.js';
+import { callCommand } from './commands/call/index.js';
 import { voiceCommand } from './commands/voice/index.js';
 import { loginCommand } from './commands/login/index.js';
 import { configCommand } from './commands/config/index.js';
 import { completionCommand } from './commands/completion/index.js';
 import { sandboxCommand } from './commands/sandbox/index.js';
+import { webhookCommand } from './commands/webhook/index.js';
+import { listenCommand } from './commands/listen/index.js';
+import { triggerCommand } from './commands/trigger/index.js';
 
 declare const __VOICECTL_VERSION__: string | undefined;
 
@@ -36,6 +43,13 @@ export function buildProgram(ctx: Context): Command {
   program.addCommand(configCommand(ctx));
   program.addCommand(voiceCommand(ctx));
   program.addCommand(agentCommand(ctx));
+  program.addCommand(contactsCommand(ctx));
+  program.addCommand(campaignCommand(ctx));
+  program.addCommand(watchCommand(ctx));
+  program.addCommand(callCommand(ctx));
+  program.addCommand(webhookCommand(ctx));
+  program.addCommand(listenCommand(ctx));
+  program.addCommand(triggerCommand(ctx));
   program.addCommand(completionCommand(ctx));
   program.addCommand(sandboxCommand(ctx));
 

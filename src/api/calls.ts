@@ -128,12 +128,19 @@ export function findRecordingLink(body: unknown, depth = 0): RecordingLink | und
 }
 
 /**
- * Opens the recording for streaming. The key goes only to the service's own origin:
- * a link on a storage host is signed, and must never receive X-API-Key.
+ * Opens the recording for streaming. The link is signed and needs no key, so none is
+ * sent: a link on a storage host must never receive X-API-Key. Only a link on the
+ * service's own origin that answers 401 without one is asked again with it.
  */
-export function openRecording(api: ApiClient, url: string, signal?: AbortSignal): Promise<RawResponse> {
-  const sameOrigin = new URL(url).origin === new URL(api.baseUrl).origin;
-  return api.stream('GET', url, { anonymous: !sameOrigin, signal, headers: { accept: '*/*' } });
+export async function openRecording(api: ApiClient, url: string, signal?: AbortSignal): Promise<RawResponse> {
+  const options = { signal, headers: { accept: '*/*' } };
+  try {
+    return await api.stream('GET', url, { ...options, anonymous: true });
+  } catch (err) {
+    const sameOrigin = new URL(url).origin === new URL(api.baseUrl).origin;
+    if (!(err instanceof ApiError) || err.status !== 401 || !sameOrigin) throw err;
+    return api.stream('GET', url, { ...options, anonymous: false });
+  }
 }
 
 function withExpiry(url: string, expiresAt: string | undefined): RecordingLink {

@@ -3,7 +3,8 @@
  * functions are added by the campaign commands. Keep one small function per endpoint.
  */
 import type { ApiClient } from './client.js';
-import { extractList, unwrap } from './envelope.js';
+import { ApiError } from './errors.js';
+import { extractList, unwrap, type ListPage } from './envelope.js';
 
 export interface Campaign {
   id: string;
@@ -34,4 +35,58 @@ export async function listContacts(api: ApiClient, id: string, options: { signal
   const path = `/campaigns/${encodeURIComponent(id)}/contacts`;
   const body = await api.get(path, { signal: options.signal });
   return extractList<CampaignContact>(body, 'contacts', api.url(path)).items;
+}
+
+/** What POST /campaigns/json takes (spec section 4). */
+export interface CampaignDraft {
+  name: string;
+  agent_id: string;
+  campaign_prompt?: string;
+  kb_item_ids?: string[];
+  contacts: Array<{ phone_number: string; name?: string; extra?: unknown }>;
+}
+
+/** POST /campaigns/json: the created campaign, in status draft. Never retried (the client's rule for POST). */
+export async function createCampaign(api: ApiClient, draft: CampaignDraft, options: { signal?: AbortSignal } = {}): Promise<Campaign> {
+  const body = await api.post('/campaigns/json', draft, { signal: options.signal });
+  return unwrap<Campaign>(body, 'campaign');
+}
+
+/**
+ * POST /campaigns/{id}/launch. The spec does not show the response: it is returned as
+ * received (an object, something else, or undefined for an empty body).
+ */
+export async function launchCampaign(api: ApiClient, id: string, options: { signal?: AbortSignal } = {}): Promise<unknown> {
+  const body = await api.post(`/campaigns/${encodeURIComponent(id)}/launch`, undefined, { signal: options.signal });
+  return body === undefined ? undefined : unwrap<unknown>(body, 'campaign');
+}
+
+export interface CampaignFilters {
+  status?: string;
+}
+
+/**
+ * GET /campaigns, one page. The spec says the service lists campaigns without showing
+ * the endpoint; callers turn a 404/405/501 here into "this service does not list
+ * campaigns" (see isListUnsupported).
+ */
+export async function listCampaigns(
+  api: ApiClient,
+  filters: CampaignFilters = {},
+  page: { limit?: number; offset?: number } = {},
+  signal?: AbortSignal,
+): Promise<ListPage<Campaign>> {
+  const body = await api.get('/campaigns', { query: { ...filters, limit: page.limit, offset: page.offset }, signal });
+  return extractList<Campaign>(body, 'campaigns', api.url('/campaigns'));
+}
+
+/** Every campaign, page after page. */
+export function allCampaigns(api: ApiClient, filters: CampaignFilters = {}, options: { offset?: number; signal?: AbortSignal } = {}): AsyncGenerator<Campaign> {
+  return api.paginate<Campaign>('/campaigns', 'campaigns', { query: { ...filters }, limit: 200, ...options });
+}
+
+/** True when an error from GET /campaigns means the server has no such endpoint. */
+export function isListUnsupported(err: unknown): boolean {
+  return err instanceof ApiError && err.kind === 'http' && [404, 405, 501].includes(err.status ?? 0)
+    && /\/campaigns\/?(\?|$)/.test(err.url);
 }

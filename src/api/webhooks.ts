@@ -56,10 +56,15 @@ export async function testEndpoint(api: ApiClient, id: string): Promise<unknown>
   return api.post(path(id, '/test'));
 }
 
-export async function listDeliveries(api: ApiClient, id: string): Promise<WebhookDelivery[]> {
+/** One page (the server's default size unless `limit` is given): most servers list newest first. */
+export async function listDeliveries(api: ApiClient, id: string, options: { limit?: number } = {}): Promise<{ items: WebhookDelivery[]; total?: number }> {
   const url = path(id, '/deliveries');
-  const body = await api.get(url);
-  return extractList<WebhookDelivery>(body, 'deliveries', api.url(url)).items;
+  const body = await api.get(url, { query: { limit: options.limit } });
+  return extractList<WebhookDelivery>(body, 'deliveries', api.url(url));
+}
+
+export function allDeliveries(api: ApiClient, id: string): AsyncGenerator<WebhookDelivery> {
+  return api.paginate<WebhookDelivery>(path(id, '/deliveries'), 'deliveries');
 }
 
 /** The new secret, from `{secret}`, `{endpoint: {secret}}` or similar; undefined if none came back. */

@@ -5,6 +5,7 @@
 import type { Writable } from 'node:stream';
 import type { ApiClient } from '../api/client.js';
 import { openRecording } from '../api/calls.js';
+import { FailureError } from '../errors.js';
 import { openAtomic } from './atomic-file.js';
 
 export interface DownloadProgress {
@@ -37,7 +38,7 @@ export async function downloadToFile(
     file = await openAtomic(path);
   } catch (err) {
     await res.body.dump().catch(() => {});
-    throw err;
+    throw new FailureError(`cannot write ${path}: ${(err as Error).message}`, { cause: err });
   }
   try {
     const got = await pump(res.body, file.stream, res.headers, progress, signal);

@@ -2,11 +2,24 @@
  * Questions to a person, through @inquirer/prompts on the context's streams (so tests
  * answer by writing to stdin). Loaded only when a command asks something.
  */
+import { Writable } from 'node:stream';
 import type { Context } from '../context.js';
 import { InterruptedError, UsageError } from '../errors.js';
 
+/**
+ * Inquirer ends its output stream after each prompt; process.stderr ignores that, any
+ * other stream (a test's, a pipe's) would close for good. So each prompt writes through
+ * a stream that forwards to stderr and never ends it.
+ */
 function streams(ctx: Context) {
-  return { input: ctx.io.stdin as NodeJS.ReadableStream, output: ctx.io.stderr as NodeJS.WritableStream, clearPromptOnDone: false };
+  const target = ctx.io.stderr;
+  const output = new Writable({
+    write(chunk, _encoding, done) {
+      target.write(chunk, done);
+    },
+  });
+  Object.assign(output, { isTTY: target.isTTY, columns: target.columns ?? 80, rows: (target as { rows?: number }).rows ?? 24 });
+  return { input: ctx.io.stdin as NodeJS.ReadableStream, output: output as NodeJS.WritableStream, clearPromptOnDone: false };
 }
 
 /** Turns inquirer's "user pressed Ctrl-C" into exit 130. */

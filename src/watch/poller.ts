@@ -2,26 +2,28 @@
  * One poll of a campaign: its status and counts, and the calls that finished since the
  * last poll, each reported exactly once.
  *
- * Why it costs a bounded number of requests per tick, even for 10,000 contacts:
+ * Why a tick costs a bounded number of requests, even for 10,000 contacts:
  *
- * 1. GET /campaigns/{id}: one request, gives status and contacts_by_status.
+ * 1. GET /campaigns/{id}: one request, for status and contacts_by_status.
  * 2. New calls: GET /calls?campaign_id=…&since=<latest start_time seen>&limit=200,
- *    paged by offset. `since` is inclusive on most servers, so the calls at the cursor
- *    come back again and are dropped by call_id. Only calls started since the previous
- *    poll are read, at most MAX_PAGES pages per tick; a longer backlog (a launch that
- *    dialed thousands at once) resumes at the same offset on the next tick. Calls are
- *    only ever added, so resuming may repeat an item (deduped) but never skips one.
- * 3. Calls that were still in progress when read are remembered (id and start time
- *    only). They are read again only when contacts_by_status counts more finished
- *    contacts than calls reported so far: then one listing since the oldest
- *    in-progress start time picks them up, stopping as soon as the counts agree, again
- *    at most MAX_PAGES pages per tick and resumable. Calls finish roughly in the order
- *    they started, so the first page usually settles it.
+ *    paged by offset, at most MAX_PAGES pages per tick. `since` is inclusive on most
+ *    servers, so the calls at the cursor come back and are dropped by call_id. A
+ *    backlog longer than that (a launch that dialed thousands at once) resumes at the
+ *    same offset next tick: calls are only ever added, so resuming may repeat an item
+ *    (deduped) but does not skip one. When many calls share one start time (a server
+ *    that dials a whole campaign in the same instant), the cursor cannot move; the
+ *    scan then stays at the end of the listing instead of reading it again from 0.
+ * 3. Calls still in progress when read are remembered (id and start time only). They
+ *    are re-read only when contacts_by_status counts more finished contacts than
+ *    calls reported so far: a listing since the oldest in-progress start time, which
+ *    stops as soon as the counts agree, again at most MAX_PAGES pages per tick. Where
+ *    it stopped is kept, so the next re-check goes on from there (round the listing)
+ *    rather than re-reading its first pages.
  *
- * So a running tick is at most 1 + 2 x MAX_PAGES requests, and typically 2 or 3. Once
+ * So a running tick is at most 1 + 2 x MAX_PAGES requests, and typically 2 to 4. Once
  * the campaign reports `completed` the page limits are lifted for a final sweep, so the
- * summary covers every call; if the counts still disagree after the in-progress window,
- * one full listing of the campaign's calls settles it.
+ * summary covers every call; if the counts still disagree after the in-progress
+ * window, one full listing of the campaign's calls settles it.
  */
 import type { Campaign } from '../api/campaigns.js';
 import { callId, finishedAt, isFinished, str, timeMs, type ListedCall } from './calls.js';
@@ -62,6 +64,9 @@ interface Scan {
   offset: number;
 }
 
+/** How a scan ended: the listing ran out, the caller had enough, or the page limit cut it. */
+type ScanEnd = 'end' | 'enough' | 'cut';
+
 const COMPLETED = new Set(['completed', 'complete', 'finished', 'done']);
 /** Statuses some servers use for a campaign that stopped without completing. */
 const ENDED = new Set(['cancelled', 'canceled', 'stopped', 'aborted', 'failed', 'archived', 'deleted']);
@@ -86,6 +91,7 @@ export class Poller {
   private newest?: { ms: number; raw: string };
   private newScan: Scan = { offset: 0 };
   private recheck?: Scan;
+  private recheckCut = false;
   /** The server's finished count when the in-progress calls were last settled. */
   private settledAt = 0;
   private requests = 0;
@@ -115,45 +121,51 @@ export class Poller {
     const serverFinished = finishedOf(counts);
     const unaccounted = () => (haveCounts ? serverFinished - this.reported.size : 0);
 
-    if (this.newScan.offset === 0) this.newScan.since = this.newest?.raw ?? this.newScan.since;
-    if (await this.scan(this.newScan, pages, finished, signal)) this.newScan = { since: this.newest?.raw, offset: 0 };
+    if ((await this.scan(this.newScan, pages, finished, signal)) === 'end') {
+      // Stay at the end of this listing unless the cursor can move on.
+      if (this.newest && this.newest.raw !== this.newScan.since) this.newScan = { since: this.newest.raw, offset: 0 };
+    }
 
     // Without counts there is no telling whether anything finished: re-read the
     // in-progress window every tick (still page-limited).
-    const due = haveCounts ? unaccounted() > 0 && (this.recheck !== undefined || serverFinished > this.settledAt || final) : this.inProgress.size > 0;
-    if (due) {
-      if (!this.recheck) {
-        if (this.inProgress.size > 0) this.recheck = { since: this.oldestInProgress(), offset: 0 };
-        else if (final) this.recheck = { offset: 0 };
-      }
-      if (this.recheck) {
-        const stop = haveCounts ? () => unaccounted() <= 0 : undefined;
-        const windowed = this.recheck.since !== undefined;
-        if (await this.scan(this.recheck, pages, finished, signal, stop)) {
-          this.recheck = undefined;
-          this.settledAt = serverFinished;
-          // A finished call that started before every in-progress one and was never
-          // listed (late to appear): only a full listing finds it, and only once it matters.
-          if (final && windowed && unaccounted() > 0) await this.scan({ offset: 0 }, pages, finished, signal, stop);
-        }
-      }
-    }
+    const due = haveCounts
+      ? unaccounted() > 0 && (final || this.recheckCut || serverFinished > this.settledAt)
+      : this.inProgress.size > 0;
+    if (due) await this.settle(final, pages, finished, haveCounts ? () => unaccounted() <= 0 : undefined, signal);
+    if (!this.recheckCut) this.settledAt = serverFinished;
+
     finished.sort((a, b) => (finishedAt(a) ?? 0) - (finishedAt(b) ?? 0));
     return { campaign, counts, finished, unaccounted: Math.max(0, unaccounted()), requests: this.requests };
   }
 
-  /** Reads pages of a scan; true when the listing is exhausted (or `stop` says enough). */
-  private async scan(scan: Scan, maxPages: number, out: ListedCall[], signal?: AbortSignal, stop?: () => boolean): Promise<boolean> {
+  /** Re-reads the in-progress window (or, in the final sweep, everything) until `enough`. */
+  private async settle(final: boolean, pages: number, out: ListedCall[], enough: (() => boolean) | undefined, signal?: AbortSignal): Promise<void> {
+    if (!this.recheck) {
+      if (this.inProgress.size > 0) this.recheck = { since: this.oldestInProgress(), offset: 0 };
+      else if (final) this.recheck = { offset: 0 };
+      else return;
+    }
+    const windowed = this.recheck.since !== undefined;
+    const end = await this.scan(this.recheck, pages, out, signal, enough);
+    this.recheckCut = end === 'cut';
+    if (end !== 'end') return;
+    this.recheck = undefined;
+    // A finished call that started before every in-progress one and was never listed
+    // (late to appear): only a full listing finds it, and only at the end does it matter.
+    if (final && windowed && !enough?.()) await this.scan({ offset: 0 }, pages, out, signal, enough);
+  }
+
+  private async scan(scan: Scan, maxPages: number, out: ListedCall[], signal?: AbortSignal, enough?: () => boolean): Promise<ScanEnd> {
     for (let page = 0; page < maxPages; page++) {
-      if (stop?.()) return true;
+      if (enough?.()) return 'enough';
       const res = await this.source.calls({ since: scan.since, limit: PAGE_SIZE, offset: scan.offset }, signal);
       this.requests++;
       for (const item of res.items) this.observe(item, out);
       scan.offset += res.items.length;
-      if (res.items.length === 0) return true;
-      if (res.total !== undefined ? scan.offset >= res.total : res.items.length < PAGE_SIZE) return true;
+      if (res.items.length === 0) return 'end';
+      if (res.total !== undefined ? scan.offset >= res.total : res.items.length < PAGE_SIZE) return 'end';
     }
-    return stop?.() ?? false;
+    return enough?.() ? 'enough' : 'cut';
   }
 
   private observe(item: unknown, out: ListedCall[]): void {

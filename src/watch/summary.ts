@@ -13,11 +13,13 @@ const FINISHED_STATUSES = ['completed', 'no_answer', 'failed'];
 export class Tally {
   calls = 0;
   outcomes: Record<string, number> = {};
-  /** Calls that connected (a positive duration), for the average duration. */
+  /** Calls that connected, for the connect rate (without counts) and the average duration. */
   connectedCalls = 0;
-  connectedSeconds = 0;
-  /** Calls whose own status says completed: connect rate when contacts_by_status is missing. */
-  completedCalls = 0;
+  private connectedTimed = 0;
+  private connectedSeconds = 0;
+  /** Every finished call with a duration: the fallback when no call reads as connected. */
+  private timed = 0;
+  private seconds = 0;
   /** The latest finished calls, newest last, for the live view. */
   readonly recent: Array<Record<string, unknown>> = [];
 
@@ -28,14 +30,36 @@ export class Tally {
     const label = outcomeLabel(call);
     this.outcomes[label] = (this.outcomes[label] ?? 0) + 1;
     const d = num(call.duration_seconds);
-    if (d !== undefined && d > 0) {
-      this.connectedCalls++;
-      this.connectedSeconds += d;
+    const connected = isConnected(call);
+    if (connected) this.connectedCalls++;
+    if (d !== undefined && d >= 0) {
+      this.timed++;
+      this.seconds += d;
+      if (connected) {
+        this.connectedTimed++;
+        this.connectedSeconds += d;
+      }
     }
-    if (str(call.status)?.toLowerCase() === 'completed') this.completedCalls++;
     insertByTime(this.recent, call);
     if (this.recent.length > this.keepRecent) this.recent.shift();
   }
+
+  /**
+   * Mean duration of connected calls (ringing out on an unanswered call is not a
+   * conversation); of all timed calls when none reads as connected.
+   */
+  averageDuration(): { seconds: number; of: 'connected' | 'all' } | undefined {
+    if (this.connectedTimed > 0) return { seconds: this.connectedSeconds / this.connectedTimed, of: 'connected' };
+    if (this.timed > 0) return { seconds: this.seconds / this.timed, of: 'all' };
+    return undefined;
+  }
+}
+
+/** A call that reached someone: its status says completed (or, with no status, it has an outcome). */
+export function isConnected(call: Record<string, unknown>): boolean {
+  const status = str(call.status)?.toLowerCase();
+  if (status) return status === 'completed';
+  return str(call.outcome) !== undefined;
 }
 
 function insertByTime(list: Array<Record<string, unknown>>, call: Record<string, unknown>): void {
@@ -78,15 +102,17 @@ export interface Summary {
   connected: number;
   /** connected / finished contacts, 0..1; null when nothing finished. */
   connect_rate: number | null;
-  /** Mean duration of calls that connected (duration above zero); null when none did. */
+  /** Mean duration of the calls that connected (of all calls when none reads as connected); null without durations. */
   average_duration_seconds: number | null;
+  average_duration_of: 'connected_calls' | 'all_calls' | null;
 }
 
 export function summarize(campaign: { id: string; name?: unknown; status?: unknown; contacts_by_status?: unknown }, tally: Tally): Summary {
   const counts = statusCounts(campaign.contacts_by_status);
   const haveCounts = Object.keys(counts).length > 0;
   const finished = haveCounts ? finishedOf(counts) : tally.calls;
-  const connected = haveCounts ? counts.completed ?? 0 : tally.completedCalls;
+  const connected = haveCounts ? counts.completed ?? 0 : tally.connectedCalls;
+  const avg = tally.averageDuration();
   const outcomes = Object.fromEntries(Object.entries(tally.outcomes).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])));
   return {
     campaign_id: campaign.id,
@@ -98,7 +124,8 @@ export function summarize(campaign: { id: string; name?: unknown; status?: unkno
     outcomes,
     connected,
     connect_rate: finished > 0 ? connected / finished : null,
-    average_duration_seconds: tally.connectedCalls > 0 ? round2(tally.connectedSeconds / tally.connectedCalls) : null,
+    average_duration_seconds: avg ? round2(avg.seconds) : null,
+    average_duration_of: avg ? (avg.of === 'connected' ? 'connected_calls' : 'all_calls') : null,
   };
 }
 
@@ -123,7 +150,7 @@ export function formatSummary(s: Summary, c: ChalkInstance): string[] {
   }
   const finished = finishedOf(s.contacts_by_status) || s.calls;
   lines.push(`Connect rate      ${s.connect_rate === null ? '-' : `${formatPercent(s.connect_rate * 100)} (${s.connected} of ${finished})`}`);
-  lines.push(`Average duration  ${s.average_duration_seconds === null ? '-' : `${formatDuration(s.average_duration_seconds)} per connected call`}`);
+  lines.push(`Average duration  ${s.average_duration_seconds === null ? '-' : `${formatDuration(s.average_duration_seconds)} per ${s.average_duration_of === 'connected_calls' ? 'connected call' : 'call'}`}`);
   return lines;
 }
 

@@ -76,7 +76,7 @@ function mismatch(secrets: readonly string[], raw: Buffer, header: string | unde
   if (secrets.some((s) => given.has(createHmac('sha256', s).update(raw).digest('hex')))) {
     return `${several}the sender signed the body alone; the service signs "<t>.<body>"`;
   }
-  return `${several}the body is intact JSON, so most likely the secret is not this endpoint's, or it was rotated (the current one is what \`voicectl webhook rotate-secret\` printed last)`;
+  return `${several}the body is well-formed JSON and no re-serialization of it matches, so most likely the secret is wrong (another endpoint's, or rotated: the current one is what \`voicectl webhook rotate-secret\` printed last), or the body's content was altered`;
 }
 
 /** json.dumps' default output (", " and ": " separators, non-ASCII escaped): a common re-serializer. */

@@ -17,6 +17,7 @@ export class EventLog {
   private writing = false;
   private closed = false;
   private idle?: () => void;
+  private closing?: Promise<void>;
 
   private constructor(readonly path: string, private readonly handle: FileHandle) {}
 
@@ -59,9 +60,12 @@ export class EventLog {
   }
 
   /** Waits for queued appends, then closes the file. */
-  async close(): Promise<void> {
-    this.closed = true;
-    if (this.writing) await new Promise<void>((r) => { this.idle = r; });
-    await this.handle.close();
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.closed = true;
+      if (this.writing) await new Promise<void>((r) => { this.idle = r; });
+      await this.handle.close();
+    })();
+    return this.closing;
   }
 }

@@ -72,6 +72,7 @@ export class Receiver {
   private readonly pending = new Set<Promise<unknown>>();
   private secrets: string[] | null;
   private lastReload = 0;
+  private closing?: Promise<void>;
 
   constructor(private readonly opts: ReceiverOptions) {
     this.secrets = opts.secrets ? [...opts.secrets] : null;
@@ -100,12 +101,15 @@ export class Receiver {
   }
 
   /** Stops accepting, lets requests in progress finish (their log writes included). */
-  async close(): Promise<void> {
-    const closed = new Promise<void>((r) => this.server.close(() => r()));
-    this.server.closeIdleConnections();
-    await Promise.allSettled([...this.pending]);
-    this.server.closeAllConnections();
-    await closed;
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      const closed = new Promise<void>((r) => this.server.close(() => r()));
+      this.server.closeIdleConnections();
+      await Promise.allSettled([...this.pending]);
+      this.server.closeAllConnections();
+      await closed;
+    })();
+    return this.closing;
   }
 
   private now(): number {
@@ -161,52 +165,72 @@ export class Receiver {
       this.reject(res, 400, 'no_event_id', `no ${EVENT_ID_HEADER} header and no "id" in the body`, undefined, { type });
       return;
     }
-    if (this.seen.has(id) || this.inflight.has(id)) {
-      const earlier = this.inflight.get(id);
-      const outcome = earlier ? await earlier : undefined;
-      if (!outcome || outcome.status < 300) {
-        this.stats.duplicates++;
-        this.send(res, { status: 200, body: { received: true, duplicate: true, id } });
-        this.opts.onDuplicate?.({ id, type, at: new Date(this.now()) });
+    if (this.seen.has(id)) {
+      this.duplicate(res, id, type);
+      return;
+    }
+    const earlier = this.inflight.get(id);
+    if (earlier) {
+      // A retry that overtook the first copy's log write: answer as that write turns out.
+      const outcome = await this.bounded(earlier);
+      if (outcome.status < 300) {
+        this.duplicate(res, id, type);
         return;
       }
-      // The first copy failed to log: this retry is processed as new (below).
+      if (outcome.status === 503 || this.seen.has(id) || this.inflight.has(id)) {
+        this.send(res, outcome);
+        return;
+      }
+      // The first copy could not be logged: process this one as new.
     }
     const accepted: AcceptedEvent = {
       id, type, event: body, raw, verified, receivedAt: new Date(this.now()),
       headers: relayHeaders(req),
     };
-    const work = this.store(accepted);
-    this.inflight.set(id, work);
-    const outcome = await work;
+    const write = this.write(accepted);
+    this.inflight.set(id, write);
+    const outcome = await this.bounded(write);
     this.send(res, outcome);
     if (outcome.status < 300) this.opts.onEvent?.(accepted);
   }
 
-  /** Log write (bounded by the ack deadline) and de-duplication memory. */
-  private async store(e: AcceptedEvent): Promise<Outcome> {
+  private duplicate(res: http.ServerResponse, id: string, type: string): void {
+    this.stats.duplicates++;
+    this.send(res, { status: 200, body: { received: true, duplicate: true, id } });
+    this.opts.onDuplicate?.({ id, type, at: new Date(this.now()) });
+  }
+
+  /** The log append; once it is on disk the id is remembered, even if the answer went out late. */
+  private write(e: AcceptedEvent): Promise<Outcome> {
     const log = this.opts.log;
     const write = (log ? log.append(logLine(e.raw)) : Promise.resolve()).then(
-      () => {
+      (): Outcome => {
         this.remember(e.id);
-        return { status: 200, body: { received: true, id: e.id } } as Outcome;
+        this.stats.accepted++;
+        return { status: 200, body: { received: true, id: e.id } };
       },
-      (err: Error) => {
+      (err: Error): Outcome => {
         const message = `could not write the event to ${log?.path}: ${err.message}`;
-        this.opts.onReject?.({ status: 500, reason: 'log_write_failed', message, likely: 'not acknowledged; the service will retry', id: e.id, type: e.type, at: new Date(this.now()) });
         this.stats.rejected++;
-        return { status: 500, body: { error: message } } as Outcome;
+        this.opts.onReject?.({ status: 500, reason: 'log_write_failed', message, likely: 'not acknowledged; the service will retry', id: e.id, type: e.type, at: new Date(this.now()) });
+        return { status: 500, body: { error: message } };
       },
     );
     void write.finally(() => this.inflight.delete(e.id));
+    return write;
+  }
+
+  /** The answer must go out well inside the service's 10 s: a slower write is answered 503. */
+  private async bounded(write: Promise<Outcome>): Promise<Outcome> {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<Outcome>((resolve) => {
       timer = setTimeout(() => resolve({ status: 503, body: { error: 'the log write is slow; not acknowledged, retry later' } }), this.opts.ackDeadlineMs ?? 8_000);
     });
-    const outcome = await Promise.race([write, deadline]);
-    clearTimeout(timer);
-    if (outcome.status === 200) this.stats.accepted++;
-    return outcome;
+    try {
+      return await Promise.race([write, deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private remember(id: string): void {

@@ -25,22 +25,24 @@ export function newEventId(): string {
 
 export function sampleEvent(type: WebhookEventType, options: SampleOptions = {}): WebhookEvent {
   const now = options.now ?? new Date();
-  const envelope = { id: options.eventId ?? newEventId(), created_at: now.toISOString() };
+  const id = options.eventId ?? newEventId();
+  const createdAt = now.toISOString();
   const campaignId = randomUUID();
   const agentId = randomUUID();
   switch (type) {
     case 'call.ended':
-      return { ...envelope, type, data: (options.data as CallEventData | undefined) ?? sampleCall(now, campaignId, agentId, false) };
+      return { id, type, created_at: createdAt, data: (options.data as CallEventData | undefined) ?? sampleCall(now, campaignId, agentId, false) };
     case 'call.recording_ready':
       return {
-        ...envelope,
+        id,
         type,
+        created_at: createdAt,
         data: (options.data as (CallEventData & { has_recording: true }) | undefined) ?? { ...sampleCall(new Date(now.getTime() - 40_000), campaignId, agentId, true), has_recording: true },
       };
     case 'campaign.completed':
-      return { ...envelope, type, data: (options.data as CampaignEventData | undefined) ?? sampleCampaign(now, campaignId, agentId) };
+      return { id, type, created_at: createdAt, data: (options.data as CampaignEventData | undefined) ?? sampleCampaign(now, campaignId, agentId) };
     case 'ping':
-      return { ...envelope, type, data: (options.data as PingEventData | undefined) ?? samplePing() };
+      return { id, type, created_at: createdAt, data: (options.data as PingEventData | undefined) ?? samplePing() };
   }
 }
 

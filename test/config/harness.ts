@@ -44,6 +44,9 @@ export async function runCli(argv: string[], options: RunOptions = {}): Promise<
   let err = '';
   stdout.on('data', (c: Buffer) => { out += c.toString(); });
   stderr.on('data', (c: Buffer) => { err += c.toString(); });
+  // Like process.stderr, which pipe() never ends: inquirer ends its output after each
+  // prompt, and a second prompt must still be able to write.
+  stderr.end = ((..._args: unknown[]) => stderr) as typeof stderr.end;
   if (options.tty) {
     stdin.isTTY = true;
     stdout.isTTY = true;

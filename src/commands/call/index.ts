@@ -16,7 +16,7 @@ export function callCommand(ctx: Context): Command {
   call
     .command('list')
     .alias('ls')
-    .description('List calls, newest filters first: campaign, time, status')
+    .description('List calls, filtered by campaign, start time or status')
     .option('--campaign <id>', 'only calls of this campaign')
     .option('--since <time>', 'calls that started at or after this time', time)
     .option('--until <time>', 'calls that started before this time', time)

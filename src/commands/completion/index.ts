@@ -10,12 +10,14 @@ export function completionCommand(ctx: Context): Command {
     .description('Print a shell completion script for bash, zsh or fish')
     .addArgument(new Argument('<shell>', 'the shell to complete for').choices(SHELLS))
     .addHelpText('after', `
-Install:
-  bash  voicectl completion bash > ~/.local/share/bash-completion/completions/voicectl
-        (or add  source <(voicectl completion bash)  to ~/.bashrc)
-  zsh   voicectl completion zsh > "\${fpath[1]}/_voicectl"
-        (or add  source <(voicectl completion zsh)  to ~/.zshrc, after compinit)
+Install (then open a new shell):
+  bash  mkdir -p ~/.local/share/bash-completion/completions
+        voicectl completion bash > ~/.local/share/bash-completion/completions/voicectl
+        (or add  eval "$(voicectl completion bash)"  to ~/.bashrc)
+  zsh   mkdir -p ~/.zsh/completions
+        voicectl completion zsh > ~/.zsh/completions/_voicectl
+        and in ~/.zshrc, before compinit:  fpath=(~/.zsh/completions $fpath)
   fish  voicectl completion fish > ~/.config/fish/completions/voicectl.fish
-Then open a new shell.`)
+`)
     .action(lazy(ctx, () => import('./print.js')));
 }

@@ -1,64 +1,22 @@
 import type { Context } from '../../context.js';
-import { listDeliveries, type WebhookDelivery } from '../../api/webhooks.js';
+import { allDeliveries, listDeliveries, type WebhookDelivery } from '../../api/webhooks.js';
+import { attemptsOf, lastCodeOf, nextRetryOf, pick, when } from './delivery-fields.js';
 import { printList, type Column } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
 
-/**
- * The spec names what a delivery record shows but not its fields, so each column reads
- * the first of several plausible names. `attempts` may also be a list of attempt records.
- */
-function pick(row: WebhookDelivery, names: string[]): unknown {
-  for (const n of names) {
-    const path = n.split('.');
-    let v: unknown = row;
-    for (const p of path) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[p] : undefined;
-    if (v !== undefined && v !== null && v !== '') return v;
-  }
-  return undefined;
-}
-
-function attemptList(row: WebhookDelivery): Record<string, unknown>[] | undefined {
-  for (const k of ['attempts', 'attempt_log', 'history']) {
-    const v = row[k];
-    if (Array.isArray(v)) return v.filter((a) => a && typeof a === 'object') as Record<string, unknown>[];
-  }
-  return undefined;
-}
-
-export function attemptsOf(row: WebhookDelivery): unknown {
-  const list = attemptList(row);
-  if (list) return list.length;
-  return pick(row, ['attempts', 'attempt_count', 'attempts_count', 'num_attempts', 'attempt', 'tries']);
-}
-
-export function lastCodeOf(row: WebhookDelivery): unknown {
-  const direct = pick(row, [
-    'last_response_code', 'last_status_code', 'last_response_status', 'last_status', 'response_status',
-    'response_code', 'status_code', 'http_status', 'last_response.status', 'last_response.status_code', 'last_attempt.status_code',
-    'last_attempt.response_code', 'last_attempt.status',
-  ]);
-  if (direct !== undefined) return direct;
-  const last = attemptList(row)?.at(-1);
-  return last ? pick(last, ['response_code', 'status_code', 'response_status', 'http_status', 'status']) : undefined;
-}
-
-export function nextRetryOf(row: WebhookDelivery): unknown {
-  return pick(row, ['next_retry_at', 'next_attempt_at', 'next_retry', 'next_attempt', 'retry_at', 'scheduled_at', 'next_retry_time']);
-}
-
-function when(value: unknown, now: Date): string {
-  if (typeof value !== 'string' && typeof value !== 'number') return '';
-  const t = typeof value === 'number' ? (value < 1e12 ? value * 1000 : value) : Date.parse(value);
-  if (!Number.isFinite(t)) return String(value);
-  const iso = new Date(t).toISOString().replace(/\.\d{3}Z$/, 'Z');
-  const s = Math.round((t - now.getTime()) / 1000);
-  const rel = Math.abs(s) < 60 ? `${Math.abs(s)}s` : Math.abs(s) < 3600 ? `${Math.round(Math.abs(s) / 60)}m` : `${(Math.abs(s) / 3600).toFixed(1)}h`;
-  return `${iso} (${s >= 0 ? `in ${rel}` : `${rel} ago`})`;
-}
-
-export default async function webhookDeliveries(ctx: Context, id: string): Promise<void> {
+export default async function webhookDeliveries(ctx: Context, id: string, opts: { all?: boolean; limit?: number }): Promise<void> {
   const api = await ctx.api();
-  const rows = await withSpinner(ctx, 'Fetching deliveries', () => listDeliveries(api, id));
+  let rows: WebhookDelivery[];
+  let total: number | undefined;
+  if (opts.all) {
+    rows = await withSpinner(ctx, 'Fetching deliveries', async () => {
+      const out: WebhookDelivery[] = [];
+      for await (const d of allDeliveries(api, id)) out.push(d);
+      return out;
+    });
+  } else {
+    ({ items: rows, total } = await withSpinner(ctx, 'Fetching deliveries', () => listDeliveries(api, id, { limit: opts.limit })));
+  }
   const now = ctx.now();
   const columns: Column<WebhookDelivery>[] = [
     { header: 'ID', get: (r) => pick(r, ['id', 'delivery_id']) },
@@ -70,4 +28,7 @@ export default async function webhookDeliveries(ctx: Context, id: string): Promi
     { header: 'NEXT RETRY', get: (r) => when(nextRetryOf(r), now) },
   ];
   await printList(ctx, rows, columns, { empty: `No deliveries for endpoint ${id} yet.` });
+  if (!ctx.machineOutput && total !== undefined && total > rows.length) {
+    ctx.info(ctx.errColor.dim(`Showing ${rows.length} of ${total}. Use --all for every delivery.`));
+  }
 }

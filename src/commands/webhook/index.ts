@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { commaList, group, lazy } from '../shared.js';
+import { commaList, group, lazy, pageLimit } from '../shared.js';
 
 // Spelled out rather than imported from signature.ts: start-up loads this file, not node:crypto.
 const EVENTS_HELP = 'comma-separated event types (call.ended, call.recording_ready, campaign.completed, ping); default: all';
@@ -44,6 +44,8 @@ export function webhookCommand(ctx: Context): Command {
     .command('deliveries')
     .description('Show an endpoint\'s deliveries: status, attempts, last response code, next retry')
     .argument('<id>', 'endpoint id')
+    .option('--all', 'every page, not just the first')
+    .option('--limit <n>', 'page size, 1 to 200', pageLimit)
     .action(lazy(ctx, () => import('./deliveries.js')));
 
   webhook

@@ -1,15 +1,27 @@
 import type { Context } from '../../context.js';
 import { testEndpoint } from '../../api/webhooks.js';
 import { withSpinner } from '../../io/spinner.js';
+import { attemptsOf, lastCodeOf, pick } from './delivery-fields.js';
 
 export default async function webhookTest(ctx: Context, id: string): Promise<void> {
   const api = await ctx.api();
   const answer = await withSpinner(ctx, 'Sending a ping', () => testEndpoint(api, id));
   if (ctx.machineOutput) {
-    ctx.out(JSON.stringify(answer && typeof answer === 'object' ? answer : { id, ping: 'sent' }));
+    ctx.out(JSON.stringify(answer && typeof answer === 'object' ? answer : { id, ping: 'sent' }, null, 2));
     return;
   }
-  ctx.info(ctx.errColor.green(`Asked the service to send a ping event to endpoint ${id}.`));
-  if (answer && typeof answer === 'object') ctx.out(JSON.stringify(answer, null, 2));
-  ctx.info(ctx.errColor.dim(`See whether it arrived: voicectl webhook deliveries ${id}`));
+  const c = ctx.errColor;
+  ctx.info(c.green(`Asked the service to send a ping event to endpoint ${id}.`));
+  // The answer's shape is not in the spec; when it describes the delivery, say how it went.
+  if (answer && typeof answer === 'object' && !Array.isArray(answer)) {
+    const a = answer as Record<string, unknown>;
+    const d = (a.delivery && typeof a.delivery === 'object' ? a.delivery : a) as Record<string, unknown>;
+    const event = pick(a, ['event_id', 'event.id', 'id']);
+    const status = pick(d, ['status', 'state']);
+    const code = lastCodeOf(d);
+    const attempts = attemptsOf(d);
+    const parts = [event ? `event ${event}` : '', status ? `status ${status}` : '', code !== undefined ? `response ${code}` : '', attempts !== undefined ? `attempts ${attempts}` : ''].filter(Boolean);
+    if (parts.length) ctx.out(parts.join('  '));
+  }
+  ctx.info(c.dim(`Delivery history: voicectl webhook deliveries ${id}`));
 }

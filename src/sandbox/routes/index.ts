@@ -9,6 +9,7 @@ import { agentRoutes } from './agents.js';
 import { campaignRoutes } from './campaigns.js';
 import { callRoutes } from './calls.js';
 import { kbRoutes } from './kb.js';
+import { setupWebhooks, webhookRoutes } from './webhooks.js';
 
 export const routes: Route[] = [
   ...voiceRoutes,
@@ -16,6 +17,7 @@ export const routes: Route[] = [
   ...campaignRoutes,
   ...callRoutes,
   ...kbRoutes,
+  ...webhookRoutes,
 ];
 
 /**
@@ -23,4 +25,4 @@ export const routes: Route[] = [
  * to world.onEvent, register world.onResume / world.onClose. Add one entry per feature
  * (for example webhook deliveries, knowledge-base indexing).
  */
-export const setups: Array<(world: World) => void> = [];
+export const setups: Array<(world: World) => void> = [setupWebhooks];

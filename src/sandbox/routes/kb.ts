@@ -25,7 +25,7 @@ export const kbRoutes: Route[] = [
         if (!(err instanceof TooLargeError)) throw err;
         // Answer now; the connection is closed after a short drain instead of reading the rest.
         lingerThenClose(req.raw);
-        return { status: 413, headers: { connection: 'close' }, body: errorBody(413, err.message, { code: 'file_too_large' }) };
+        return { status: 413, body: errorBody(413, err.message, { code: 'file_too_large' }) };
       }
       const name = cleanFileName(upload.fileName);
       const format = formatOf(name);

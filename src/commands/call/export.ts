@@ -1,0 +1,69 @@
+import { extname } from 'node:path';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { runExport } from '../../export/run.js';
+import { filtersFrom } from './list.js';
+
+interface Flags {
+  campaign?: string;
+  since?: Date;
+  until?: Date;
+  status?: string;
+  format?: 'csv' | 'jsonl';
+  out?: string;
+  transcripts?: boolean;
+  recordings?: string;
+  sinceLast?: boolean;
+  state?: string;
+  concurrency?: number;
+}
+
+const MAX_CONCURRENCY = 32;
+
+export default async function callExport(ctx: Context, flags: Flags): Promise<void> {
+  if (flags.sinceLast && !flags.state) {
+    throw new UsageError('--since-last needs --state FILE, where the last run\'s high-water mark is kept.', {
+      hint: 'For example: voicectl call export --since-last --state .voicectl-export.json --out calls.csv',
+    });
+  }
+  if (flags.state && !flags.sinceLast) {
+    throw new UsageError('--state is only used with --since-last.', { hint: 'Add --since-last to export only calls newer than the last run.' });
+  }
+  if (flags.concurrency !== undefined && flags.concurrency > MAX_CONCURRENCY) {
+    throw new UsageError(`--concurrency is at most ${MAX_CONCURRENCY}.`);
+  }
+  if (flags.since && flags.until && flags.since.getTime() >= flags.until.getTime()) {
+    throw new UsageError('--since must be before --until.');
+  }
+  const format = flags.format ?? formatFrom(ctx, flags.out);
+  const summary = await runExport(ctx, {
+    filters: filtersFrom(flags),
+    format,
+    out: flags.out,
+    transcripts: flags.transcripts,
+    recordingsDir: flags.recordings,
+    sinceLast: flags.sinceLast,
+    statePath: flags.state,
+    concurrency: flags.concurrency ?? 6,
+  });
+
+  const c = ctx.errColor;
+  const where = flags.out && flags.out !== '-' ? ` to ${flags.out}` : '';
+  const parts = [`Exported ${summary.rows.toLocaleString('en-US')} call${summary.rows === 1 ? '' : 's'}${where} in ${(summary.ms / 1000).toFixed(1)}s`];
+  if (summary.held > 0) parts.push(`${summary.held} still in progress, left for the next run`);
+  if (summary.recordings) {
+    const r = summary.recordings;
+    parts.push(`${r.downloaded} recording${r.downloaded === 1 ? '' : 's'} downloaded${r.skipped ? `, ${r.skipped} already there` : ''}`);
+  }
+  ctx.info(c.green(`${parts.join('; ')}.`));
+  if (summary.state) ctx.info(c.dim(`Next --since-last run starts at ${summary.state.mark} (${flags.state}).`));
+}
+
+/** --out's extension picks the format (calls.jsonl), then -o jsonl|csv, then CSV. */
+function formatFrom(ctx: Context, out: string | undefined): 'csv' | 'jsonl' {
+  const ext = out ? extname(out).toLowerCase() : '';
+  if (ext === '.jsonl' || ext === '.ndjson') return 'jsonl';
+  if (ext === '.csv') return 'csv';
+  if (ctx.opts.output === 'jsonl' || ctx.opts.output === 'json' || ctx.opts.json) return 'jsonl';
+  return 'csv';
+}

@@ -1,0 +1,60 @@
+/** How calls look in tables, shared by the call verbs. */
+import type { Call } from '../../api/calls.js';
+import type { Column } from '../../io/output.js';
+
+/** "2024-05-01 09:30:12" in UTC, the zone the API answers in (the table says so in its header). */
+export function shortTime(iso: unknown): string {
+  if (typeof iso !== 'string' || iso === '') return '';
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return iso;
+  return new Date(t).toISOString().slice(0, 19).replace('T', ' ');
+}
+
+export function duration(seconds: unknown): string {
+  const n = typeof seconds === 'string' ? Number(seconds) : seconds;
+  if (typeof n !== 'number' || !Number.isFinite(n)) return '';
+  const s = Math.round(n);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m ${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, '0')}m`;
+}
+
+export function callColumns(terminalWidth: number | undefined): Column<Call>[] {
+  // The summary takes what the other columns leave of the terminal (they need about 110).
+  const summaryMax = Math.max(20, (terminalWidth ?? 160) - 112);
+  return [
+    { header: 'TIME (UTC)', get: (c) => shortTime(c.start_time) },
+    { header: 'CALL ID', key: 'call_id' },
+    { header: 'NUMBER', key: 'phone_number' },
+    { header: 'STATUS', key: 'status' },
+    { header: 'OUTCOME', key: 'outcome', max: 24 },
+    { header: 'DURATION', get: (c) => duration(c.duration_seconds) },
+    { header: 'SUMMARY', key: 'summary', max: summaryMax },
+  ];
+}
+
+/** Columns for -o csv of `call list`: every spec field, untruncated. */
+export const CALL_CSV_COLUMNS: Column<Call>[] = [
+  'call_id', 'campaign_id', 'agent_id', 'agent_name', 'direction', 'phone_number', 'status', 'end_reason', 'outcome',
+  'summary', 'error', 'duration_seconds', 'start_time', 'end_time', 'has_recording',
+].map((k) => ({ header: k, key: k }));
+
+export const CALL_FIELDS: Column<Call>[] = [
+  { header: 'call id', key: 'call_id' },
+  { header: 'status', key: 'status' },
+  { header: 'outcome', key: 'outcome' },
+  { header: 'summary', key: 'summary' },
+  { header: 'number', key: 'phone_number' },
+  { header: 'contact', get: (c) => c.contact?.name },
+  { header: 'extra', get: (c) => (c.contact?.extra === undefined || c.contact?.extra === null ? undefined : JSON.stringify(c.contact.extra)) },
+  { header: 'direction', key: 'direction' },
+  { header: 'agent', get: (c) => [c.agent_name, c.agent_id ? `(${c.agent_id})` : ''].filter(Boolean).join(' ') },
+  { header: 'campaign', key: 'campaign_id' },
+  { header: 'started', get: (c) => (c.start_time ? `${shortTime(c.start_time)} UTC` : '') },
+  { header: 'ended', get: (c) => (c.end_time ? `${shortTime(c.end_time)} UTC` : '') },
+  { header: 'duration', get: (c) => duration(c.duration_seconds) },
+  { header: 'end reason', key: 'end_reason' },
+  { header: 'error', key: 'error' },
+  { header: 'recording', get: (c) => (c.has_recording ? 'yes (voicectl call recording ID)' : 'no') },
+];

@@ -1,0 +1,31 @@
+import type { Context } from '../../context.js';
+import { getCall } from '../../api/calls.js';
+import { printObject } from '../../io/output.js';
+import { transcriptTurns } from '../../export/transcript.js';
+import { CALL_FIELDS } from './fields.js';
+import { wrap } from './wrap.js';
+
+export default async function callGet(ctx: Context, callId: string): Promise<void> {
+  const api = await ctx.api();
+  const { call, raw } = await getCall(api, callId, ctx.signal);
+  // Machine output is the object exactly as the service sent it, transcript included.
+  if (ctx.format === 'json') return ctx.out(JSON.stringify(raw, null, 2));
+  if (ctx.format === 'jsonl') return ctx.out(JSON.stringify(raw));
+  await printObject(ctx, call, CALL_FIELDS);
+  if (ctx.format !== 'table') return;
+  const turns = transcriptTurns(call);
+  ctx.out();
+  if (turns.length === 0) {
+    ctx.out(ctx.color.dim('No transcript.'));
+    return;
+  }
+  ctx.out(ctx.color.bold('Transcript'));
+  const width = ctx.io.stdout.isTTY ? ctx.io.stdout.columns : undefined;
+  for (const t of turns) {
+    const label = `${t.time ? `${t.time} ` : ''}${t.speaker}:`;
+    const styled = `${t.time ? `${ctx.color.dim(t.time)} ` : ''}${t.speaker === 'Agent' ? ctx.color.cyan(`${t.speaker}:`) : ctx.color.green(`${t.speaker}:`)}`;
+    const lines = wrap(t.text, width ? Math.max(20, width - label.length - 1) : undefined);
+    ctx.out(`${styled} ${lines[0] ?? ''}`);
+    for (const l of lines.slice(1)) ctx.out(`${' '.repeat(label.length + 1)}${l}`);
+  }
+}

@@ -1,0 +1,61 @@
+import type { Context } from '../../context.js';
+import type { Campaign } from '../../api/campaigns.js';
+import { safeCell } from '../../export/csv.js';
+import { printObject, type Column } from '../../io/output.js';
+import { withSpinner } from '../../io/spinner.js';
+import { CAMPAIGN_CSV_COLUMNS, countLines, statusCounts } from './fields.js';
+import { readCampaign } from './read.js';
+
+const FIELDS: Column<Campaign>[] = [
+  { header: 'id', key: 'id' },
+  { header: 'name', key: 'name' },
+  { header: 'status', key: 'status' },
+  { header: 'agent', get: (c) => (c.agent_id === null ? '(deleted)' : c.agent_id) },
+];
+const OPTIONAL: Column<Campaign>[] = [
+  { header: 'prompt', key: 'campaign_prompt' },
+  { header: 'kb items', key: 'kb_item_ids' },
+  { header: 'created', key: 'created_at' },
+  { header: 'launched', key: 'launched_at' },
+  { header: 'completed', key: 'completed_at' },
+];
+
+export default async function campaignGet(ctx: Context, id: string): Promise<void> {
+  const api = await ctx.api();
+  const campaign = await withSpinner(ctx, 'Fetching the campaign', () => readCampaign(api, id, ctx.signal));
+  if (ctx.format === 'csv') {
+    ctx.out(CAMPAIGN_CSV_COLUMNS.map((c) => c.header).join(','));
+    ctx.out(CAMPAIGN_CSV_COLUMNS.map((col) => safeCell(col.get ? col.get(campaign) : campaign[col.key!])).join(','));
+    return;
+  }
+  if (ctx.machineOutput) {
+    await printObject(ctx, campaign, FIELDS);
+    return;
+  }
+  const shown = [...FIELDS, ...OPTIONAL.filter((f) => present(campaign[f.key!]))];
+  await printObject(ctx, campaign, shown);
+  const counts = statusCounts(campaign.contacts_by_status);
+  if (counts.length > 0) {
+    ctx.out(ctx.color.bold('contacts'));
+    for (const line of countLines(counts, { bars: Boolean(ctx.io.stdout.isTTY), color: ctx.color })) ctx.out(line);
+  }
+  const next = nextStep(campaign);
+  if (next) ctx.info(ctx.errColor.dim(next));
+}
+
+function present(v: unknown): boolean {
+  return v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && v.length === 0);
+}
+
+function nextStep(c: Campaign): string | undefined {
+  switch (c.status) {
+    case 'draft':
+      return `Launch it: voicectl campaign launch ${c.id}`;
+    case 'running':
+      return `Follow it: voicectl watch ${c.id}`;
+    case 'completed':
+      return `Results: voicectl call export --campaign ${c.id} --out calls.csv`;
+    default:
+      return undefined;
+  }
+}

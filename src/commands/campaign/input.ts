@@ -1,0 +1,76 @@
+/**
+ * The contacts a `campaign create` sends, from --csv (a spreadsheet, through the same
+ * validation as `contacts validate`) or --contacts (a JSON array). Local only: nothing
+ * here sends a request.
+ */
+import { basename } from 'node:path';
+import type { Report } from '../../contacts/index.js';
+import { UsageError } from '../../errors.js';
+
+export interface InputContact {
+  /** Spreadsheet row (header = row 1), or the JSON item's number from 1. */
+  row: number;
+  phone_number: string;
+  name?: string;
+  extra?: unknown;
+}
+
+export interface ContactsInput {
+  kind: 'csv' | 'json';
+  path: string;
+  fileName: string;
+  report: Report;
+  contacts: InputContact[];
+  /** "row 9" for a spreadsheet, "item 3" for a JSON array. */
+  where(row: number): string;
+}
+
+export interface InputFlags {
+  csv?: string;
+  contacts?: string;
+  defaultCountry?: string;
+  phoneColumn?: string;
+  nameColumn?: string;
+  keepDuplicates?: boolean;
+}
+
+export async function readContactsInput(flags: InputFlags, defaultCountry: string | undefined, signal?: AbortSignal): Promise<ContactsInput> {
+  if (flags.csv !== undefined && flags.contacts !== undefined) {
+    throw new UsageError('Pass either --csv or --contacts, not both.');
+  }
+  if (flags.csv !== undefined) {
+    // The spreadsheet readers (papaparse, read-excel-file, libphonenumber's full metadata) load only here.
+    const { validateContactsFile } = await import('../../contacts/index.js');
+    const result = await validateContactsFile(flags.csv, {
+      defaultCountry,
+      phoneColumn: flags.phoneColumn,
+      nameColumn: flags.nameColumn,
+      keepDuplicates: flags.keepDuplicates,
+      collectInvalidRows: false,
+      signal,
+    });
+    return { kind: 'csv', path: flags.csv, fileName: basename(flags.csv), report: result.report, contacts: result.contacts, where: (row) => `row ${row}` };
+  }
+  if (flags.contacts !== undefined) {
+    if (flags.phoneColumn !== undefined || flags.nameColumn !== undefined) {
+      throw new UsageError('--phone-column and --name-column apply to --csv; a --contacts JSON file uses the fields phone_number and name.');
+    }
+    const { validateContactsJson } = await import('./json-contacts.js');
+    const result = await validateContactsJson(flags.contacts, { defaultCountry, keepDuplicates: flags.keepDuplicates });
+    if (result.report.total_rows === 0) throw new UsageError(`${basename(flags.contacts)} holds no contacts.`);
+    return { kind: 'json', path: flags.contacts, fileName: basename(flags.contacts), report: result.report, contacts: result.contacts, where: (row) => `item ${row}` };
+  }
+  throw new UsageError('Say where the contacts are: --csv FILE (a spreadsheet: .csv or .xlsx) or --contacts FILE.json.');
+}
+
+/** The body's contact: phone_number, name when there is one, extra when it holds anything. */
+export function toWire(c: InputContact): { phone_number: string; name?: string; extra?: unknown } {
+  const out: { phone_number: string; name?: string; extra?: unknown } = { phone_number: c.phone_number };
+  if (c.name !== undefined) out.name = c.name;
+  if (c.extra !== undefined && !(isPlainObject(c.extra) && Object.keys(c.extra).length === 0)) out.extra = c.extra;
+  return out;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}

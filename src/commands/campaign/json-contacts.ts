@@ -1,0 +1,116 @@
+/**
+ * `--contacts FILE.json`: an array of {phone_number, name, extra} checked exactly like
+ * a spreadsheet's rows (the same phone rules, duplicates, report), where the "row" of
+ * item i is i + 1 and messages call it "item N".
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { UsageError } from '../../errors.js';
+import { createPhoneCheck, isE164, resolveDefaultCountry, type Report, type RowError, type DuplicateRow } from '../../contacts/index.js';
+
+export interface JsonContact {
+  /** The item's number in the array, from 1. */
+  row: number;
+  phone_number: string;
+  name?: string;
+  extra?: unknown;
+}
+
+export interface JsonValidation {
+  report: Report;
+  contacts: JsonContact[];
+}
+
+export interface JsonOptions {
+  defaultCountry?: string;
+  keepDuplicates?: boolean;
+}
+
+export async function validateContactsJson(path: string, options: JsonOptions = {}): Promise<JsonValidation> {
+  const items = await readItems(path);
+  const check = createPhoneCheck(resolveDefaultCountry(options.defaultCountry));
+  const errors: RowError[] = [];
+  const duplicateRows: DuplicateRow[] = [];
+  const contacts: JsonContact[] = [];
+  const firstRowOf = new Map<string, number>();
+  let total = 0;
+  items.forEach((item, i) => {
+    const row = i + 1;
+    total++;
+    const fail = (column: string, value: unknown, message: string) => errors.push({ row, column, value: shown(value), message });
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) {
+      fail('', item, 'is not an object: each item is {"phone_number": "...", "name": "...", "extra": {...}}');
+      return;
+    }
+    const r = item as Record<string, unknown>;
+    const raw = r.phone_number;
+    if (raw === undefined || raw === null) {
+      const alias = ['phone', 'mobile', 'number', 'phoneNumber'].find((k) => r[k] !== undefined);
+      fail('phone_number', '', `has no phone_number${alias ? ` (it has "${alias}": rename it to "phone_number")` : ''}`);
+      return;
+    }
+    if (typeof raw !== 'string' && typeof raw !== 'number') {
+      fail('phone_number', raw, 'phone_number must be a string such as "+919876543210"');
+      return;
+    }
+    if (r.name !== undefined && r.name !== null && typeof r.name !== 'string') {
+      fail('name', r.name, 'name must be a string');
+      return;
+    }
+    const result = check(String(raw));
+    if (!isE164(result)) {
+      fail('phone_number', raw, result);
+      return;
+    }
+    const first = firstRowOf.get(result);
+    if (first !== undefined) {
+      duplicateRows.push({ row, first_row: first, phone_number: result });
+      if (!options.keepDuplicates) return;
+    } else {
+      firstRowOf.set(result, row);
+    }
+    const contact: JsonContact = { row, phone_number: result };
+    if (typeof r.name === 'string' && r.name.trim() !== '') contact.name = r.name.trim();
+    if (r.extra !== undefined && r.extra !== null) contact.extra = r.extra;
+    contacts.push(contact);
+  });
+  const invalid = errors.length;
+  return {
+    report: { total_rows: total, valid: total - invalid, invalid, duplicates: duplicateRows.length, errors, duplicate_rows: duplicateRows },
+    contacts,
+  };
+}
+
+/** The array itself, or the `contacts` array of an object (a body saved from --dry-run). */
+async function readItems(path: string): Promise<unknown[]> {
+  const name = basename(path);
+  let text: string;
+  try {
+    if ((await stat(path)).isDirectory()) throw new UsageError(`${path} is a directory, not a JSON file.`);
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new UsageError(`File not found: ${path}`, { hint: 'Check the path; it is read relative to the current directory.' });
+    throw new UsageError(`Cannot read ${path}: ${(err as Error).message}`);
+  }
+  if (text.trim() === '') throw new UsageError(`${name} is empty.`, { hint: 'It should hold a JSON array: [{"phone_number": "+919876543210", "name": "Asha"}]' });
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (err) {
+    throw new UsageError(`${name} is not valid JSON: ${(err as Error).message}`);
+  }
+  if (Array.isArray(parsed)) return parsed;
+  if (parsed && typeof parsed === 'object' && Array.isArray((parsed as { contacts?: unknown }).contacts)) {
+    return (parsed as { contacts: unknown[] }).contacts;
+  }
+  throw new UsageError(`${name} does not hold an array of contacts.`, {
+    hint: 'Write it as [{"phone_number": "+919876543210", "name": "Asha", "extra": {"city": "Pune"}}, ...], or use --csv for a spreadsheet.',
+  });
+}
+
+function shown(v: unknown): string {
+  if (v === undefined || v === null) return '';
+  return typeof v === 'string' ? v : JSON.stringify(v);
+}

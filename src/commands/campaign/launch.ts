@@ -1,0 +1,60 @@
+import type { Context } from '../../context.js';
+import type { ApiClient } from '../../api/client.js';
+import type { Campaign } from '../../api/campaigns.js';
+import { ApiError } from '../../api/errors.js';
+import { printObject } from '../../io/output.js';
+import { withSpinner } from '../../io/spinner.js';
+import { pendingContacts } from './fields.js';
+import { confirmLaunch, launch, notDraft, plural } from './launch-flow.js';
+import { readCampaign, readContacts } from './read.js';
+
+export default async function campaignLaunch(ctx: Context, id: string): Promise<void> {
+  const api = await ctx.api();
+  const campaign = await lookUp(ctx, api, id);
+  if (campaign?.status && campaign.status !== 'draft') throw notDraft(id, campaign.name, campaign.status);
+  const dial = campaign ? pendingContacts(campaign) ?? await countPending(ctx, api, id) : undefined;
+  await confirmLaunch(ctx, [{ id, name: campaign?.name, dial }]);
+
+  const res = await withSpinner(ctx, 'Launching', () => launch(ctx, api, id));
+  const label = campaign?.name ? `"${campaign.name}" (${id})` : id;
+  ctx.info(ctx.errColor.green(`✓ Launched ${label}${dial !== undefined ? `: dialing ${plural(dial, 'contact')}` : ''}.`));
+  const launched: Campaign = isCampaign(res) ? res : { ...campaign, id, status: 'running' };
+  await printObject(ctx, ctx.machineOutput ? launched : { ...launched, dialing: dial }, [
+    { header: 'id', key: 'id' },
+    { header: 'name', key: 'name' },
+    { header: 'status', key: 'status' },
+    { header: 'dialing', key: 'dialing' },
+  ]);
+  ctx.info(ctx.errColor.dim(`Next: follow it live with \`voicectl watch ${id}\`; results with \`voicectl call export --campaign ${id}\`.`));
+}
+
+/**
+ * The campaign before launching, for the confirmation. A key made only to launch may
+ * lack calls:read: then the launch goes ahead with what is known (the id).
+ */
+async function lookUp(ctx: Context, api: ApiClient, id: string): Promise<Campaign | undefined> {
+  try {
+    return await withSpinner(ctx, 'Fetching the campaign', () => readCampaign(api, id, ctx.signal));
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 403) {
+      ctx.warn(`cannot read campaign ${id} to show what will be dialed (403: ${err.message}).`);
+      return undefined;
+    }
+    throw err;
+  }
+}
+
+/** Pending contacts from the contact list, when the campaign came without counts. */
+async function countPending(ctx: Context, api: ApiClient, id: string): Promise<number | undefined> {
+  try {
+    const contacts = await readContacts(api, id, ctx.signal);
+    return contacts.filter((c) => c.status === undefined || c.status === 'pending').length;
+  } catch {
+    // Only the confirmation's count is lost; the launch itself does not need it.
+    return undefined;
+  }
+}
+
+function isCampaign(v: unknown): v is Campaign {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) && typeof (v as { id?: unknown }).id === 'string';
+}

@@ -1,0 +1,55 @@
+import type { Context } from '../../context.js';
+import { allCampaigns, isListUnsupported, listCampaigns, type Campaign } from '../../api/campaigns.js';
+import type { ApiError } from '../../api/errors.js';
+import { FailureError } from '../../errors.js';
+import { safeCell } from '../../export/csv.js';
+import { printList } from '../../io/output.js';
+import { withSpinner } from '../../io/spinner.js';
+import { CAMPAIGN_CSV_COLUMNS, campaignColumns } from './fields.js';
+
+interface Flags {
+  status?: string;
+  all?: boolean;
+  limit?: number;
+  offset?: number;
+}
+
+export default async function campaignList(ctx: Context, flags: Flags): Promise<void> {
+  const api = await ctx.api();
+  const filters = { status: flags.status };
+  let campaigns: Campaign[];
+  let total: number | undefined;
+  try {
+    if (flags.all) {
+      campaigns = await withSpinner(ctx, 'Fetching campaigns', async () => {
+        const out: Campaign[] = [];
+        for await (const c of allCampaigns(api, filters, { offset: flags.offset, signal: ctx.signal })) out.push(c);
+        return out;
+      });
+    } else {
+      ({ items: campaigns, total } = await withSpinner(ctx, 'Fetching campaigns', () =>
+        listCampaigns(api, filters, { limit: flags.limit, offset: flags.offset }, ctx.signal)));
+    }
+  } catch (err) {
+    if (isListUnsupported(err)) {
+      throw new FailureError(`This service does not list campaigns (GET /campaigns answered HTTP ${(err as ApiError).status}).`, {
+        hint: 'Read one campaign by its id instead: `voicectl campaign get ID` (the id is printed by `voicectl campaign create`).',
+      });
+    }
+    throw err;
+  }
+  // A server that ignores ?status= would otherwise list everything under the filter's name.
+  if (flags.status) campaigns = campaigns.filter((c) => c.status === undefined || c.status === flags.status);
+  if (ctx.format === 'csv') {
+    // Campaign names are people's text: escaped against formula injection.
+    ctx.out(CAMPAIGN_CSV_COLUMNS.map((c) => c.header).join(','));
+    for (const c of campaigns) ctx.out(CAMPAIGN_CSV_COLUMNS.map((col) => safeCell(col.get ? col.get(c) : c[col.key!])).join(','));
+  } else {
+    await printList(ctx, campaigns, campaignColumns(), {
+      empty: flags.status ? `No ${flags.status} campaigns.` : 'No campaigns yet. Create one with `voicectl campaign create`.',
+    });
+  }
+  if (!ctx.machineOutput && total !== undefined && total > (flags.offset ?? 0) + campaigns.length) {
+    ctx.info(ctx.errColor.dim(`Showing ${campaigns.length} of ${total}. Use --all for every campaign.`));
+  }
+}

@@ -1,0 +1,122 @@
+import { resolve } from 'node:path';
+import type { Context } from '../../context.js';
+import { SilentExit } from '../../errors.js';
+import { validateContactsFile, writeErrorsCsv, type ValidationResult } from '../../contacts/index.js';
+import { csvLine, printTable, truncate } from '../../io/output.js';
+
+interface Options {
+  defaultCountry?: string;
+  phoneColumn?: string;
+  nameColumn?: string;
+  keepDuplicates?: boolean;
+  errorsOut?: string;
+}
+
+/** Problems shown in the terminal table; --errors-out and --json have them all. */
+const SHOWN = 20;
+
+export default async function contactsValidate(ctx: Context, file: string, opts: Options): Promise<void> {
+  const progress = progressLine(ctx);
+  let result: ValidationResult;
+  try {
+    result = await validateContactsFile(resolve(ctx.cwd, file), {
+      defaultCountry: opts.defaultCountry ?? ctx.settings().defaultCountry,
+      phoneColumn: opts.phoneColumn,
+      nameColumn: opts.nameColumn,
+      keepDuplicates: opts.keepDuplicates,
+      collectContacts: false,
+      collectInvalidRows: opts.errorsOut !== undefined,
+      onProgress: progress.update,
+      signal: ctx.signal,
+    });
+  } finally {
+    progress.done();
+  }
+  const { report } = result;
+
+  if (opts.errorsOut !== undefined) {
+    await writeErrorsCsv(resolve(ctx.cwd, opts.errorsOut), result);
+    ctx.info(report.invalid > 0
+      ? `Wrote ${plural(report.invalid, 'bad row')} to ${opts.errorsOut} (original cells plus an "error" column).`
+      : `No bad rows; ${opts.errorsOut} has only the header.`);
+  }
+
+  switch (ctx.format) {
+    case 'json':
+      ctx.out(JSON.stringify(report, null, 2));
+      break;
+    case 'jsonl':
+      ctx.out(JSON.stringify(report));
+      break;
+    case 'csv':
+      ctx.out(csvLine(['row', 'column', 'value', 'message']));
+      for (const e of report.errors) ctx.out(csvLine([String(e.row), e.column, e.value, e.message], true));
+      break;
+    case 'table':
+      await printSummary(ctx, file, result, opts);
+  }
+  if (report.invalid > 0) throw new SilentExit(2);
+}
+
+async function printSummary(ctx: Context, file: string, result: ValidationResult, opts: Options): Promise<void> {
+  const { report } = result;
+  const c = ctx.color;
+  const parts = [
+    `${plural(report.total_rows, 'row')}`,
+    c.green(`${fmt(report.valid)} valid`),
+    report.invalid > 0 ? c.red(`${fmt(report.invalid)} invalid`) : `0 invalid`,
+    report.duplicates > 0
+      ? c.yellow(`${plural(report.duplicates, 'duplicate')} ${opts.keepDuplicates ? 'kept' : 'dropped'}`)
+      : '0 duplicates',
+  ];
+  ctx.out(`${report.invalid > 0 ? c.red('✗') : c.green('✓')} ${file}: ${parts.join(', ')} (phone column "${result.phoneColumn}")`);
+
+  if (report.errors.length > 0) {
+    ctx.out();
+    await printTable(ctx, ['ROW', 'COLUMN', 'VALUE', 'PROBLEM'], report.errors.slice(0, SHOWN).map((e) => [
+      String(e.row), truncate(e.column, 20), truncate(e.value, 24), e.message,
+    ]));
+    if (report.errors.length > SHOWN) {
+      const more = report.errors.length - SHOWN;
+      ctx.out(c.dim(`… and ${plural(more, 'more problem')}. ${opts.errorsOut ? `All are in ${opts.errorsOut}.` : 'Pass --errors-out bad-rows.csv to get every bad row, or --json for the full report.'}`));
+    }
+  }
+  if (report.duplicate_rows.length > 0) {
+    ctx.out();
+    const shown = report.duplicate_rows.slice(0, 5).map((d) => `row ${d.row} repeats row ${d.first_row} (${d.phone_number})`);
+    const rest = report.duplicate_rows.length - shown.length;
+    ctx.out(`${c.yellow('Duplicates')}${opts.keepDuplicates ? ' (kept)' : ' (dropped)'}: ${shown.join('; ')}${rest > 0 ? `; and ${fmt(rest)} more` : ''}.`);
+  }
+  if (report.invalid > 0) {
+    ctx.out();
+    ctx.out(c.dim('Fix these rows and run again: a campaign is not created while any row is invalid (or use campaign create --skip-invalid).'));
+  }
+}
+
+/** "Checked 120,000 rows…" on a terminal's stderr for large files; nothing otherwise. */
+function progressLine(ctx: Context): { update(p: { rows: number }): void; done(): void } {
+  if (!ctx.interactiveStderr) return { update() {}, done() {} };
+  const started = Date.now();
+  let last = 0;
+  let shown = false;
+  return {
+    update({ rows }) {
+      const now = Date.now();
+      if (now - started < 500 || now - last < 100) return;
+      last = now;
+      shown = true;
+      ctx.io.stderr.write(`\r${ctx.errColor.dim(`Checked ${fmt(rows)} rows…`)}\x1b[K`);
+    },
+    done() {
+      if (shown) ctx.io.stderr.write('\r\x1b[K');
+    },
+  };
+}
+
+function fmt(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+function plural(n: number, word: string): string {
+  return `${fmt(n)} ${word}${n === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,68 @@
+/** What `listen` prints: one line per event, and the lines about forwards and rejections. */
+import type { ChalkInstance } from 'chalk';
+import type { AcceptedEvent, Rejection } from '../../webhooks/receiver.js';
+import type { PostResult } from '../../webhooks/forward.js';
+
+export function clock(d: Date): string {
+  return d.toTimeString().slice(0, 8);
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : undefined;
+}
+
+/** The ids and the status/outcome of an event, by type. */
+export function eventDetails(type: string, data: unknown): string {
+  const d = data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
+  const parts: string[] = [];
+  if (type.startsWith('call.')) {
+    if (str(d.call_id)) parts.push(`call ${d.call_id}`);
+    if (str(d.campaign_id)) parts.push(`campaign ${d.campaign_id}`);
+    if (str(d.phone_number)) parts.push(String(d.phone_number));
+    const outcome = [str(d.status), str(d.outcome)].filter(Boolean).join('/');
+    if (outcome) parts.push(outcome);
+    if (typeof d.duration_seconds === 'number') parts.push(`${Math.round(d.duration_seconds)}s`);
+    if (type === 'call.recording_ready') parts.push(d.has_recording === false ? 'no recording' : 'recording ready');
+  } else if (type === 'campaign.completed') {
+    if (str(d.id)) parts.push(`campaign ${d.id}`);
+    if (str(d.name)) parts.push(JSON.stringify(d.name));
+    if (str(d.status)) parts.push(String(d.status));
+    const counts = d.contacts_by_status;
+    if (counts && typeof counts === 'object') {
+      const nonzero = Object.entries(counts as Record<string, unknown>).filter(([, n]) => typeof n === 'number' && n > 0);
+      if (nonzero.length) parts.push(nonzero.map(([k, n]) => `${k}=${n}`).join(' '));
+    }
+  } else {
+    for (const k of ['endpoint_id', 'id', 'message']) if (str(d[k])) parts.push(k === 'message' ? String(d[k]) : `${k.replace('_id', '')} ${d[k]}`);
+  }
+  return parts.join('  ');
+}
+
+export function eventLine(c: ChalkInstance, e: AcceptedEvent): string {
+  const verified = e.verified ? '' : ` ${c.yellow('(unverified)')}`;
+  return `${c.dim(clock(e.receivedAt))}  ${c.green('200')}  ${c.bold(e.type.padEnd(20))}  ${e.id}  ${eventDetails(e.type, e.event.data)}${verified}`.trimEnd();
+}
+
+/** The NDJSON record: the event as sent, with when it arrived. */
+export function eventJson(e: AcceptedEvent): string {
+  return JSON.stringify({ received_at: e.receivedAt.toISOString(), verified: e.verified, ...e.event });
+}
+
+export function rejectLine(c: ChalkInstance, r: Rejection): string {
+  const who = [r.type, r.id].filter(Boolean).join(' ');
+  const likely = r.likely ? `\n          ${c.dim('likely:')} ${r.likely}` : '';
+  return `${c.dim(clock(r.at))}  ${c.red(String(r.status))}  ${c.red('rejected')}${who ? ` ${who}` : ''}: ${r.message}${likely}`;
+}
+
+export function forwardLine(c: ChalkInstance, id: string, target: string, r: PostResult, at: Date): string {
+  const ms = `${Math.round(r.ms)} ms`;
+  if (r.status === undefined) return `${c.dim(clock(at))}  ${c.red('---')}  ${c.dim('forward')} ${id} → ${target}: ${c.red(r.error ?? 'failed')} (${ms})`;
+  const status = r.ok ? c.green(String(r.status)) : c.red(String(r.status));
+  const body = !r.ok && r.body ? `  ${c.dim(oneLine(r.body, 160))}` : '';
+  return `${c.dim(clock(at))}  ${status}  ${c.dim('forward')} ${id} → ${target} in ${ms}${body}`;
+}
+
+export function oneLine(s: string, max: number): string {
+  const flat = s.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}

@@ -1,0 +1,158 @@
+import type { Context } from '../../context.js';
+import { FailureError, UsageError } from '../../errors.js';
+import { EventLog } from '../../webhooks/event-log.js';
+import { EventPoster } from '../../webhooks/forward.js';
+import { Receiver, type AcceptedEvent } from '../../webhooks/receiver.js';
+import { EVENT_TYPES } from '../../webhooks/signature.js';
+import { isLoopbackUrl } from '../../webhooks/url-policy.js';
+import { eventJson, eventLine, forwardLine, rejectLine } from './format.js';
+import { resolveSecret } from './secret-source.js';
+
+export interface ListenOptions {
+  port: number;
+  host: string;
+  secret?: string;
+  endpoint?: string;
+  skipVerify?: boolean;
+  forwardTo?: string;
+  log?: string;
+  events?: string[];
+  replay?: string;
+}
+
+export default async function listen(ctx: Context, opts: ListenOptions): Promise<void> {
+  const events = checkFilter(opts.events);
+  const forwardTo = opts.forwardTo !== undefined ? checkForwardUrl(opts.forwardTo) : undefined;
+  if (opts.replay !== undefined) {
+    if (!forwardTo) throw new UsageError('--replay needs --forward-to: the app to re-send the events to.');
+    const source = resolveSecret(ctx, { ...opts, skipVerify: false });
+    const { replay } = await import('./replay.js');
+    await replay(ctx, { file: opts.replay, target: forwardTo, secret: source!.secrets[0]!, events });
+    return;
+  }
+  const registerCmd = (port: number) => `voicectl webhook create --url http://${urlHost(opts.host)}:${port}/ --allow-local --save-secret`;
+  const source = resolveSecret(ctx, opts, registerCmd(opts.port || 4242));
+  const c = ctx.errColor;
+  const out = ctx.color;
+
+  let log: EventLog | undefined;
+  if (opts.log) {
+    try {
+      log = await EventLog.open(opts.log);
+    } catch (err) {
+      throw new FailureError(`Cannot open the log file ${opts.log}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`);
+    }
+    ctx.onClose(() => log!.close());
+  }
+  const poster = forwardTo ? new EventPoster(forwardTo) : undefined;
+  if (poster) ctx.onClose(() => poster.close());
+  const forwards = new Set<Promise<void>>();
+  const shown = (type: string) => !events || events.includes(type);
+
+  const receiver = new Receiver({
+    host: opts.host,
+    port: opts.port,
+    secrets: source?.secrets ?? null,
+    reloadSecrets: source?.reload,
+    log,
+    onEvent: (e) => {
+      if (!shown(e.type)) return;
+      if (ctx.machineOutput) ctx.out(eventJson(e));
+      else ctx.out(eventLine(out, e));
+      // After the answer has gone out: a slow or absent app never delays the acknowledgement.
+      if (poster) {
+        const p = forward(ctx, poster, e).finally(() => forwards.delete(p));
+        forwards.add(p);
+      }
+    },
+    onDuplicate: (d) => {
+      if (shown(d.type ?? '')) ctx.info(c.dim(`${d.at.toTimeString().slice(0, 8)}  200  duplicate ${d.id} (already received; not processed again)`));
+    },
+    onReject: (r) => ctx.info(rejectLine(c, r)),
+  });
+  let bound: { host: string; port: number };
+  try {
+    bound = await receiver.start();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') {
+      throw new FailureError(`Port ${opts.port} on ${opts.host} is already in use.`, { hint: 'Stop whatever holds it, or pick another with --port (0 picks a free one).' });
+    }
+    if (code === 'EACCES') throw new FailureError(`Not allowed to listen on port ${opts.port}.`, { hint: 'Ports below 1024 need privileges; use --port 4242.' });
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new FailureError(`Cannot listen on ${opts.host}: no such address on this machine.`);
+    throw err;
+  }
+  ctx.onClose(() => receiver.close());
+
+  banner(ctx, bound.port, source, { log: opts.log, forwardTo, events, register: registerCmd(bound.port), host: opts.host });
+
+  await new Promise<void>((resolve) => {
+    if (ctx.signal.aborted) resolve();
+    else ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await receiver.close();
+  // Forwards in flight get a moment to report; their requests time out on their own.
+  await Promise.race([Promise.allSettled([...forwards]), new Promise((r) => setTimeout(r, 2000).unref())]);
+  await log?.close();
+  const s = receiver.stats;
+  ctx.info('');
+  ctx.info(`Stopped. Received ${s.accepted} event${s.accepted === 1 ? '' : 's'}${s.duplicates ? `, ${s.duplicates} duplicate${s.duplicates === 1 ? '' : 's'}` : ''}${s.rejected ? `, rejected ${s.rejected} request${s.rejected === 1 ? '' : 's'}` : ''}.${opts.log ? ` Log: ${opts.log}` : ''}`);
+}
+
+async function forward(ctx: Context, poster: EventPoster, e: AcceptedEvent): Promise<void> {
+  const r = await poster.post(e.raw, e.headers);
+  ctx.info(forwardLine(ctx.errColor, e.id, poster.url.href, r, new Date()));
+}
+
+function banner(
+  ctx: Context,
+  port: number,
+  source: ReturnType<typeof resolveSecret>,
+  o: { log?: string; forwardTo?: string; events?: string[]; register: string; host: string },
+): void {
+  const c = ctx.errColor;
+  const url = `http://${urlHost(o.host)}:${port}/`;
+  ctx.info(`${c.green('Ready.')} Listening for webhook events on ${c.bold(url)}`);
+  ctx.info(source ? `  Verifying signatures with ${source.from}.` : `  ${c.yellow('Not verifying signatures (--skip-verify): anyone who can reach this port can post events.')}`);
+  if (o.log) ctx.info(`  Logging every accepted event to ${o.log} (on disk before it is acknowledged).`);
+  if (o.forwardTo) ctx.info(`  Forwarding each event to ${o.forwardTo}, raw body and signature headers unchanged.`);
+  if (o.events) ctx.info(`  Showing${o.forwardTo ? ' and forwarding' : ''} only ${o.events.join(', ')}.`);
+  ctx.info('');
+  ctx.info(c.dim('The service delivers only to public HTTPS URLs. To receive its events here, expose this port'));
+  ctx.info(c.dim(`through a tunnel, e.g. \`cloudflared tunnel --url ${url}\` or \`ngrok http ${port}\`, and register`));
+  ctx.info(c.dim('the tunnel\'s address: voicectl webhook create --url https://<tunnel-host>/ --save-secret'));
+  const base = ctx.settings().baseUrl;
+  if (isLoopbackUrl(base)) {
+    ctx.info('');
+    ctx.info(`The base URL ${base} is a local sandbox. Register this listener there with:`);
+    ctx.info(`  ${c.bold(o.register)}`);
+    ctx.info(c.dim(source?.fromProfile
+      ? '(the sandbox must run with --allow-local-webhooks; listen picks up a secret saved with --save-secret)'
+      : '(the sandbox must run with --allow-local-webhooks; then restart listen with the secret it prints, or with --endpoint ID)'));
+  }
+  ctx.info('');
+  ctx.info(c.dim('Press Ctrl-C to stop.'));
+}
+
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+function checkFilter(events: string[] | undefined): string[] | undefined {
+  if (!events) return undefined;
+  const unknown = events.filter((e) => !(EVENT_TYPES as readonly string[]).includes(e));
+  if (unknown.length) throw new UsageError(`Unknown event type: ${unknown.join(', ')}.`, { hint: `Event types: ${EVENT_TYPES.join(', ')}.` });
+  return events.length ? events : undefined;
+}
+
+export function checkForwardUrl(raw: string): string {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new UsageError(`"${raw}" is not a URL.`, { hint: 'For example: --forward-to http://localhost:3000/webhooks' });
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError(`"${raw}" is not an http(s) URL.`);
+  return u.href;
+}

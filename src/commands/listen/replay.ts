@@ -1,0 +1,66 @@
+/**
+ * `listen --replay FILE --forward-to URL`: re-sends the events of a --log file, in order,
+ * each signed afresh with the current time, so an app can be re-run against real traffic
+ * (the original signatures would be past the 5-minute tolerance).
+ */
+import { readFile } from 'node:fs/promises';
+import type { Context } from '../../context.js';
+import { FailureError, InterruptedError, UsageError } from '../../errors.js';
+import { EventPoster } from '../../webhooks/forward.js';
+import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, sign } from '../../webhooks/signature.js';
+import { forwardLine } from './format.js';
+
+export async function replay(ctx: Context, o: { file: string; target: string; secret: string; events?: string[] }): Promise<void> {
+  let text: string;
+  try {
+    text = await readFile(o.file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UsageError(`Cannot read ${o.file}: ${code === 'ENOENT' ? 'no such file' : code ?? (err as Error).message}.`);
+  }
+  const poster = new EventPoster(o.target);
+  ctx.onClose(() => poster.close());
+  const c = ctx.errColor;
+  let sent = 0;
+  let ok = 0;
+  let skipped = 0;
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    if (ctx.signal.aborted) throw new InterruptedError(`Interrupted after replaying ${sent} events.`);
+    const line = lines[i]!.replace(/\r$/, '');
+    if (line.trim() === '') continue;
+    let event: Record<string, unknown>;
+    try {
+      const parsed = JSON.parse(line) as unknown;
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
+      event = parsed as Record<string, unknown>;
+    } catch {
+      skipped++;
+      ctx.warn(`${o.file}:${i + 1} is not a JSON event; skipped.`);
+      continue;
+    }
+    const type = typeof event.type === 'string' ? event.type : 'unknown';
+    if (o.events && !o.events.includes(type)) continue;
+    const id = typeof event.id === 'string' ? event.id : `line-${i + 1}`;
+    // The line is sent as is: these are the bytes the service sent and the log kept.
+    const body = Buffer.from(line, 'utf8');
+    const r = await poster.post(body, {
+      'Content-Type': 'application/json',
+      'User-Agent': 'voicectl-replay',
+      [EVENT_ID_HEADER]: id,
+      [EVENT_TYPE_HEADER]: type,
+      [SIGNATURE_HEADER]: sign(o.secret, body, Math.floor(ctx.now().getTime() / 1000)),
+    });
+    sent++;
+    if (r.ok) ok++;
+    if (ctx.machineOutput) {
+      ctx.out(JSON.stringify({ id, type, status: r.status ?? null, ok: r.ok, duration_ms: Math.round(r.ms), ...(r.error ? { error: r.error } : {}) }));
+    } else {
+      ctx.out(`${type.padEnd(20)}  ${forwardLine(ctx.color, id, o.target, r, new Date()).replace(/^\S+\s+/, '')}`);
+    }
+  }
+  const failed = sent - ok;
+  const summary = `Replayed ${sent} event${sent === 1 ? '' : 's'} from ${o.file} to ${o.target}: ${ok} acknowledged (2xx)${failed ? `, ${failed} not` : ''}${skipped ? `, ${skipped} unreadable line${skipped === 1 ? '' : 's'} skipped` : ''}.`;
+  if (failed > 0) throw new FailureError(summary, { hint: 'The lines above show each answer; fix the app and replay again.' });
+  ctx.info(sent === 0 ? c.yellow(summary) : c.green(summary));
+}

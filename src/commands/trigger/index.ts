@@ -1,0 +1,14 @@
+import { Argument, Command } from 'commander';
+import type { Context } from '../../context.js';
+import { lazy } from '../shared.js';
+
+export function triggerCommand(ctx: Context): Command {
+  return new Command('trigger')
+    .description('Send a realistic, correctly signed sample event to any URL (to test your receiver)')
+    // Spelled out rather than imported from signature.ts: start-up loads this file, not node:crypto.
+    .addArgument(new Argument('<event-type>', 'the event to send').choices(['call.ended', 'call.recording_ready', 'campaign.completed', 'ping']))
+    .requiredOption('--to <url>', 'the receiver\'s URL, e.g. http://localhost:3000/webhooks')
+    .option('--secret <secret>', 'the signing secret your receiver verifies with (or VOICECTL_WEBHOOK_SECRET)')
+    .option('--data <file>', 'JSON file whose object replaces the sample\'s `data` ("-" reads stdin)')
+    .action(lazy(ctx, () => import('./trigger.js')));
+}

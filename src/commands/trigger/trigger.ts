@@ -1,0 +1,77 @@
+import { readFile } from 'node:fs/promises';
+import type { Context } from '../../context.js';
+import { FailureError, UsageError } from '../../errors.js';
+import { EventPoster } from '../../webhooks/forward.js';
+import { sampleEvent } from '../../webhooks/samples.js';
+import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, sign, type WebhookEventType } from '../../webhooks/signature.js';
+import { checkForwardUrl } from '../listen/listen.js';
+import { oneLine } from '../listen/format.js';
+
+interface Opts {
+  to: string;
+  secret?: string;
+  data?: string;
+}
+
+export default async function trigger(ctx: Context, type: WebhookEventType, opts: Opts): Promise<void> {
+  const url = checkForwardUrl(opts.to);
+  const secret = opts.secret ?? ctx.env.VOICECTL_WEBHOOK_SECRET;
+  if (!secret || secret.trim() === '') {
+    throw new UsageError('trigger needs --secret: the secret your receiver verifies signatures with.', {
+      hint: 'Pass --secret (or set VOICECTL_WEBHOOK_SECRET). For `voicectl listen`, use the same secret you started it with.',
+    });
+  }
+  const data = opts.data !== undefined ? await readData(ctx, opts.data) : undefined;
+  const event = sampleEvent(type, { now: ctx.now(), data });
+  const body = Buffer.from(JSON.stringify(event), 'utf8');
+  const poster = new EventPoster(url, { keepAlive: false });
+  ctx.onClose(() => poster.close());
+  const r = await poster.post(body, {
+    'Content-Type': 'application/json',
+    'User-Agent': 'voicectl-trigger',
+    [EVENT_ID_HEADER]: event.id,
+    [EVENT_TYPE_HEADER]: event.type,
+    [SIGNATURE_HEADER]: sign(secret, body, Math.floor(ctx.now().getTime() / 1000)),
+  });
+  const ms = Math.round(r.ms);
+  if (ctx.machineOutput) {
+    ctx.out(JSON.stringify({ url, status: r.status ?? null, ok: r.ok, duration_ms: ms, ...(r.error ? { error: r.error } : {}), response: r.body ?? null, event }, null, 2));
+  } else {
+    const c = ctx.color;
+    const status = r.status === undefined ? c.red('no answer') : r.ok ? c.green(String(r.status)) : c.red(String(r.status));
+    ctx.out(`${event.type} ${event.id} → ${url}: ${status} in ${ms} ms`);
+    if (!r.ok && r.body) ctx.info(`${ctx.errColor.dim('The receiver answered:')} ${oneLine(r.body, 400)}`);
+  }
+  if (r.status === undefined) throw new FailureError(`${url} did not answer: ${r.error}.`);
+  if (!r.ok) {
+    throw new FailureError(`The receiver answered ${r.status}, not 2xx: the service would retry this delivery.`, {
+      hint: r.status === 401 || r.status === 400 ? 'Check that the receiver uses the same secret and verifies the raw body bytes.' : undefined,
+    });
+  }
+}
+
+async function readData(ctx: Context, file: string): Promise<Record<string, unknown>> {
+  let text: string;
+  try {
+    text = file === '-' ? await readStream(ctx.io.stdin) : await readFile(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UsageError(`Cannot read --data ${file}: ${code === 'ENOENT' ? 'no such file' : code ?? (err as Error).message}.`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (err) {
+    throw new UsageError(`--data ${file} is not valid JSON: ${(err as Error).message}.`);
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new UsageError(`--data ${file} must hold a JSON object (it replaces the event's data object).`);
+  }
+  return parsed as Record<string, unknown>;
+}
+
+async function readStream(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of stream) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,54 @@
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { getCampaign } from '../../api/campaigns.js';
+import { listCalls } from '../../api/calls.js';
+import { FailIfSyntaxError, parseFailIf, type Condition } from '../../watch/fail-if.js';
+import type { WatchSource } from '../../watch/poller.js';
+import { runWatch } from '../../watch/session.js';
+import type { WatchView } from '../../watch/view.js';
+import { JsonView, PlainView } from '../../watch/view-lines.js';
+import { TerminalView } from '../../watch/view-terminal.js';
+
+interface WatchFlags {
+  interval: number;
+  timeout?: number;
+  failIf?: string[];
+}
+
+export default async function watch(ctx: Context, campaignId: string, flags: WatchFlags): Promise<void> {
+  // Everything the user typed is checked before the first request (exit 2).
+  const failIf = parseConditions(flags.failIf ?? []);
+  if (ctx.format === 'csv') throw new UsageError('watch has no CSV output.', { hint: 'Use --json for one JSON object per line.' });
+  if (campaignId.trim() === '') throw new UsageError('the campaign id is empty.');
+
+  const api = await ctx.api();
+  const source: WatchSource = {
+    campaign: (signal) => getCampaign(api, campaignId, { signal }),
+    calls: (q, signal) => listCalls(api, { campaign_id: campaignId, since: q.since }, { limit: q.limit, offset: q.offset }, signal),
+  };
+  const view = pickView(ctx, campaignId);
+  // The terminal must come back however the command ends.
+  ctx.onClose(() => view.close());
+  await runWatch(ctx, source, view, {
+    campaignId,
+    intervalMs: Math.round(flags.interval * 1000),
+    timeoutMs: flags.timeout === undefined ? undefined : Math.round(flags.timeout * 1000),
+    failIf,
+  });
+}
+
+function parseConditions(exprs: string[]): Condition[] {
+  try {
+    return exprs.flatMap((e) => parseFailIf(e));
+  } catch (err) {
+    if (err instanceof FailIfSyntaxError) throw new UsageError(`--fail-if: ${err.message}`);
+    throw err;
+  }
+}
+
+/** The live view needs a real terminal on stdout; logs and pipes get one line per change. */
+function pickView(ctx: Context, campaignId: string): WatchView {
+  if (ctx.machineOutput) return new JsonView(ctx);
+  if (ctx.io.stdout.isTTY && ctx.env.TERM !== 'dumb') return new TerminalView(ctx, campaignId);
+  return new PlainView(ctx);
+}

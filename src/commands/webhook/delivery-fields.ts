@@ -1,0 +1,56 @@
+/** Reading delivery records whose field names the spec leaves open. */
+import type { WebhookDelivery } from '../../api/webhooks.js';
+
+/**
+ * The spec names what a delivery record shows but not its fields, so each column reads
+ * the first of several plausible names. `attempts` may also be a list of attempt records.
+ */
+export function pick(row: WebhookDelivery, names: string[]): unknown {
+  for (const n of names) {
+    const path = n.split('.');
+    let v: unknown = row;
+    for (const p of path) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[p] : undefined;
+    if (v !== undefined && v !== null && v !== '') return v;
+  }
+  return undefined;
+}
+
+function attemptList(row: WebhookDelivery): Record<string, unknown>[] | undefined {
+  for (const k of ['attempts', 'attempt_log', 'history']) {
+    const v = row[k];
+    if (Array.isArray(v)) return v.filter((a) => a && typeof a === 'object') as Record<string, unknown>[];
+  }
+  return undefined;
+}
+
+export function attemptsOf(row: WebhookDelivery): unknown {
+  const list = attemptList(row);
+  if (list) return list.length;
+  return pick(row, ['attempts', 'attempt_count', 'attempts_count', 'num_attempts', 'attempt', 'tries']);
+}
+
+export function lastCodeOf(row: WebhookDelivery): unknown {
+  const direct = pick(row, [
+    'last_response_code', 'last_status_code', 'last_response_status', 'last_status', 'response_status',
+    'response_code', 'status_code', 'http_status', 'last_response.status', 'last_response.status_code', 'last_attempt.status_code',
+    'last_attempt.response_code', 'last_attempt.status',
+  ]);
+  if (direct !== undefined) return direct;
+  const last = attemptList(row)?.at(-1);
+  return last ? pick(last, ['response_code', 'status_code', 'response_status', 'http_status', 'status']) : undefined;
+}
+
+export function nextRetryOf(row: WebhookDelivery): unknown {
+  return pick(row, ['next_retry_at', 'next_attempt_at', 'next_retry', 'next_attempt', 'retry_at', 'scheduled_at', 'next_retry_time']);
+}
+
+export function when(value: unknown, now: Date): string {
+  if (typeof value !== 'string' && typeof value !== 'number') return '';
+  const t = typeof value === 'number' ? (value < 1e12 ? value * 1000 : value) : Date.parse(value);
+  if (!Number.isFinite(t)) return String(value);
+  const iso = new Date(t).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const s = Math.round((t - now.getTime()) / 1000);
+  const rel = Math.abs(s) < 60 ? `${Math.abs(s)}s` : Math.abs(s) < 3600 ? `${Math.round(Math.abs(s) / 60)}m` : `${(Math.abs(s) / 3600).toFixed(1)}h`;
+  return `${iso} (${s >= 0 ? `in ${rel}` : `${rel} ago`})`;
+}
+

@@ -1,0 +1,24 @@
+/**
+ * A worker thread that checks batches of phone cells for the pool in pool.ts. Parsing
+ * with the full metadata is most of an import's time, and it parallelizes cleanly.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { createPhoneCheck } from './phone.js';
+
+export interface PhoneBatch {
+  id: number;
+  phones: string[];
+}
+
+export interface PhoneResults {
+  id: number;
+  results: string[];
+}
+
+const check = createPhoneCheck((workerData as { defaultCountry?: Parameters<typeof createPhoneCheck>[0] }).defaultCountry);
+
+parentPort!.on('message', (batch: PhoneBatch) => {
+  const results = new Array<string>(batch.phones.length);
+  for (let i = 0; i < batch.phones.length; i++) results[i] = check(batch.phones[i]!);
+  parentPort!.postMessage({ id: batch.id, results } satisfies PhoneResults);
+});

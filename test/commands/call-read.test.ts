@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Papa from 'papaparse';
+import { fakeServer, makeCall, send, type FakeServer } from '../export/fake-server.js';
+import { runInProcess } from '../export/harness.js';
+
+let s: FakeServer;
+let wrapped: FakeServer;
+beforeAll(async () => {
+  const calls = Array.from({ length: 120 }, (_, i) => makeCall(i));
+  calls[3] = makeCall(3, { summary: '=HYPERLINK("http://evil","click"), then more text that is quite long indeed', contact: { name: '@boss', extra: {} } });
+  s = await fakeServer(calls);
+  wrapped = await fakeServer(calls, {
+    beforePage: (_o, _n, res) => {
+      send(res, 200, { data: { calls: calls.slice(0, 2) }, meta: { total: 2 } });
+      return true;
+    },
+  });
+});
+afterAll(async () => {
+  await s.close();
+  await wrapped.close();
+});
+const env = (x: FakeServer = s) => ({ VOICECTL_BASE_URL: x.url, VOICECTL_API_KEY: 'sk_test' });
+
+describe('call list', () => {
+  it('prints a table with a hint when more calls match', async () => {
+    const r = await runInProcess(['call', 'list', '-o', 'table', '--limit', '5'], { env: env(), columns: 140 });
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^TIME \(UTC\)\s+CALL ID\s+NUMBER\s+STATUS\s+OUTCOME\s+DURATION\s+SUMMARY/);
+    expect(lines).toHaveLength(6);
+    expect(lines[1]).toContain('2024-05-01 09:00:00');
+    expect(lines[1]).toContain('1m 00s');
+    expect(r.stderr).toContain('Showing 5 of 120');
+    expect(lines.every((l) => l.length <= 140)).toBe(true);
+  });
+
+  it('prints the API objects as a JSON array', async () => {
+    const r = await runInProcess(['calls', 'ls', '--json', '--offset', '10', '--limit', '2'], { env: env() });
+    const list = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
+    expect(list.map((c) => c.call_id)).toEqual(['call_000010', 'call_000011']);
+    expect(list[0]).toEqual(makeCall(10));
+  });
+
+  it('reads every page with --all', async () => {
+    const r = await runInProcess(['call', 'list', '--all', '--json'], { env: env() });
+    expect((JSON.parse(r.stdout) as unknown[]).length).toBe(120);
+  });
+
+  it('sends the filters, relative times counted back from now in UTC', async () => {
+    const r = await runInProcess(['call', 'list', '--json', '--campaign', 'camp_1', '--status', 'completed', '--since', '90m', '--until', '2024-05-01'], {
+      env: env(), now: () => new Date('2024-05-01T12:00:00Z'),
+    });
+    expect(r.code).toBe(0);
+    const q = s.requests.filter((x) => x.path === '/calls').at(-1)!.query;
+    expect(Object.fromEntries(q)).toMatchObject({ campaign_id: 'camp_1', status: 'completed', since: '2024-05-01T10:30:00.000Z', until: '2024-05-01T00:00:00.000Z' });
+  });
+
+  it('rejects a time it cannot read with exit 2, before any request', async () => {
+    const before = s.requests.length;
+    const r = await runInProcess(['call', 'list', '--since', 'last tuesday'], { env: env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('is not a time');
+    expect(s.requests.length).toBe(before);
+  });
+
+  it('writes CSV with formula escaping', async () => {
+    const r = await runInProcess(['call', 'list', '-o', 'csv', '--limit', '5'], { env: env() });
+    const rows = Papa.parse<Record<string, string>>(r.stdout, { header: true, skipEmptyLines: true }).data;
+    expect(rows[3]!.summary!.startsWith('\'=HYPERLINK')).toBe(true);
+    expect(rows[0]!.phone_number).toBe('+919800000000');
+  });
+
+  it('reads another envelope shape', async () => {
+    const r = await runInProcess(['call', 'list', '--json'], { env: env(wrapped) });
+    expect((JSON.parse(r.stdout) as Array<{ call_id: string }>).map((c) => c.call_id)).toEqual(['call_000000', 'call_000001']);
+  });
+});
+
+describe('call get', () => {
+  it('shows the fields and the transcript as a conversation', async () => {
+    const r = await runInProcess(['call', 'get', 'call_000007', '-o', 'table'], { env: env() });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/call id\s+call_000007/);
+    expect(r.stdout).toMatch(/outcome\s+requirements_gathered/);
+    expect(r.stdout).toContain('Transcript');
+    expect(r.stdout).toContain('00:00 Agent: Hello call_000007');
+  });
+
+  it('prints the object exactly as the API returned it with --json', async () => {
+    const r = await runInProcess(['call', 'get', 'call_000007', '--json'], { env: env() });
+    const obj = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(obj).toEqual({ ...makeCall(7), transcript: [{ role: 'agent', text: 'Hello call_000007', timestamp: makeCall(7).start_time }] });
+  });
+
+  it('exits 4 for an unknown call', async () => {
+    const r = await runInProcess(['call', 'get', 'nope'], { env: env() });
+    expect(r.code).toBe(4);
+  });
+});

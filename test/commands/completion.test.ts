@@ -1,0 +1,153 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import type { Command } from 'commander';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { completionScript } from '../../src/commands/completion/print.js';
+import { SHELLS, type Shell } from '../../src/commands/completion/index.js';
+import { Context } from '../../src/context.js';
+import { buildProgram } from '../../src/program.js';
+import { runCli, tempDir } from '../config/harness.js';
+
+const ctx = new Context({ io: { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough() }, env: {} });
+
+interface Node {
+  words: string[];
+  names: string[];
+  flags: string[];
+  children: Node[];
+}
+
+/** The program as commander holds it, walked here independently of the generator. */
+function walk(cmd: Command, words: string[] = ['voicectl']): Node {
+  const flags = cmd.options.flatMap((o) => [o.short, o.long].filter((f): f is string => Boolean(f)));
+  return {
+    words,
+    names: [cmd.name(), ...cmd.aliases()],
+    flags: [...new Set([...flags, '-h', '--help'])],
+    // Hidden commands are left out of completion on purpose.
+    children: cmd.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden).map((c) => walk(c, [...words, c.name()])),
+  };
+}
+const all = (n: Node): Node[] => [n, ...n.children.flatMap(all)];
+const tree = walk(buildProgram(ctx));
+const nodes = all(tree);
+const sorted = (xs: string[]) => [...new Set(xs)].sort();
+
+const dir = tempDir('voicectl-completion-');
+const files = {} as Record<Shell, string>;
+beforeAll(() => {
+  for (const shell of SHELLS) {
+    files[shell] = join(dir.dir, `voicectl.${shell}`);
+    writeFileSync(files[shell], completionScript(ctx, shell));
+  }
+});
+afterAll(() => dir.remove());
+
+const has = (bin: string) => spawnSync(bin, ['--version'], { stdio: 'ignore' }).status === 0;
+
+/** Candidates bash's completion function offers for the words typed (the last is the one being completed). */
+function bashComplete(words: string[]): string[] {
+  const out = execFileSync('bash', ['-c', 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _voicectl; printf "%s\\n" "${COMPREPLY[@]}"', '_', files.bash, ...words], { encoding: 'utf8' });
+  return out.split('\n').filter(Boolean);
+}
+
+/** zsh's candidates, with the completion builtins replaced by printers (no terminal needed). */
+function zshComplete(words: string[]): string[] {
+  const stubs = [
+    'compdef() { :; }', 'compset() { :; }', '_files() { print -- "<files>"; }',
+    'compadd() { print -l -- ${(P)2}; }', '_describe() { local e; for e in "${(@P)4}"; do print -- "${e%%:*}"; done; }',
+  ].join('\n');
+  const out = execFileSync('zsh', ['-c', `${stubs}\nsource "$1"; shift; words=("$@"); CURRENT=$#; _voicectl`, '_', files.zsh, ...words], { encoding: 'utf8' });
+  return out.split('\n').filter(Boolean);
+}
+
+function fishComplete(line: string): string[] {
+  const out = execFileSync('fish', ['-c', 'source $argv[1]; complete -C"$argv[2]"', files.fish, line], { encoding: 'utf8' });
+  return out.split('\n').filter(Boolean).map((l) => l.split('\t')[0]!);
+}
+
+describe('completion scripts', () => {
+  it.each(SHELLS)('%s: the script names every command, alias and flag of the program', (shell) => {
+    const script = completionScript(ctx, shell);
+    for (const node of nodes) {
+      if (node.words.length > 1) expect(script, `${shell}: command ${node.words.join(' ')}`).toContain(node.words.join(' '));
+      for (const name of node.names.slice(1)) expect(script, `${shell}: alias ${name}`).toMatch(new RegExp(`[\\s']${name}[\\s']`));
+      for (const flag of node.flags) expect(script, `${shell}: flag ${flag}`).toMatch(new RegExp(`[\\s'(]${flag}[\\s':)]`));
+    }
+    // The global options are there too, on every command that takes them.
+    for (const flag of ['--base-url', '--api-key', '--profile', '--json', '--output', '--no-input', '--debug', '--yes', '--no-color', '--timeout']) {
+      expect(script).toContain(flag);
+    }
+  });
+
+  it('covers the commands this program has (so the checks above check something)', () => {
+    const paths = nodes.map((n) => n.words.join(' '));
+    expect(paths).toEqual(expect.arrayContaining(['voicectl login', 'voicectl config set', 'voicectl agent create', 'voicectl completion']));
+  });
+
+  it('`voicectl completion <shell>` prints the script on stdout; another shell is exit 2', async () => {
+    const env = { VOICECTL_CONFIG_DIR: dir.dir };
+    const bash = await runCli(['completion', 'bash'], { env });
+    expect(bash.code).toBe(0);
+    expect(bash.stdout).toContain('complete -o default -F _voicectl voicectl');
+    const bad = await runCli(['completion', 'tcsh'], { env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('bash, zsh, fish');
+  });
+});
+
+describe('bash completion, run in bash', () => {
+  it('completes groups with their aliases, verbs, and flags', () => {
+    expect(sorted(bashComplete(['voicectl', 'ag']))).toEqual(['agent', 'agents']);
+    expect(bashComplete(['voicectl', 'agent', 'cr'])).toEqual(['create']);
+    expect(bashComplete(['voicectl', 'agent', 'create', '--na'])).toEqual(['--name']);
+  });
+
+  it('offers, for every command, exactly its subcommands or its flags', () => {
+    for (const node of nodes) {
+      const typed = node.words;
+      if (node.children.length > 0) {
+        expect(sorted(bashComplete([...typed, ''])), typed.join(' ')).toEqual(sorted(node.children.flatMap((c) => c.names)));
+      }
+      expect(sorted(bashComplete([...typed, '-'])), `${typed.join(' ')} -`).toEqual(sorted(node.flags));
+    }
+  });
+
+  it('skips flags and their values on the way, and completes flag values and argument choices', () => {
+    expect(sorted(bashComplete(['voicectl', '--profile', 'staging', 'ag']))).toEqual(['agent', 'agents']);
+    expect(bashComplete(['voicectl', 'agents', 'ls', '--limit', '5', '--al'])).toEqual(['--all']);
+    expect(sorted(bashComplete(['voicectl', 'agent', 'list', '-o', '']))).toEqual(['csv', 'json', 'jsonl', 'table']);
+    // bash splits `--output=js` at "=".
+    expect(sorted(bashComplete(['voicectl', 'agent', 'list', '--output', '=', 'js']))).toEqual(['json', 'jsonl']);
+    expect(sorted(bashComplete(['voicectl', 'completion', '']))).toEqual(['bash', 'fish', 'zsh']);
+    expect(bashComplete(['voicectl', 'config', 'set', 'def'])).toEqual(['default_country']);
+    // A free value (a name, a URL): nothing offered, so bash falls back to file names.
+    expect(bashComplete(['voicectl', 'agent', 'create', '--name', ''])).toEqual([]);
+  });
+});
+
+describe.runIf(has('zsh'))('zsh completion, run in zsh', () => {
+  it('offers the right candidates (zsh itself filters them by prefix)', () => {
+    expect(zshComplete(['voicectl', 'ag'])).toEqual(expect.arrayContaining(['agent', 'agents', 'config']));
+    expect(zshComplete(['voicectl', 'agent', 'cr'])).toEqual(expect.arrayContaining(['create', 'list', 'rm']));
+    expect(zshComplete(['voicectl', 'agent', 'create', '--na'])).toEqual(expect.arrayContaining(['--name', '--api-key']));
+    expect(zshComplete(['voicectl', '--profile', 'x', 'agent', 'list', '-o', ''])).toEqual(['table', 'json', 'jsonl', 'csv']);
+    expect(zshComplete(['voicectl', 'agent', 'get', ''])).toEqual(['<files>']);
+  });
+
+  it('passes zsh -n', () => {
+    expect(spawnSync('zsh', ['-n', files.zsh]).status).toBe(0);
+  });
+});
+
+describe.runIf(has('fish'))('fish completion, run in fish', () => {
+  it('completes groups, verbs, flags and values', () => {
+    expect(sorted(fishComplete('voicectl ag'))).toEqual(['agent', 'agents']);
+    expect(fishComplete('voicectl agent cr')).toEqual(['create']);
+    expect(fishComplete('voicectl agent create --na')).toEqual(['--name']);
+    expect(sorted(fishComplete('voicectl agent list --output='))).toEqual(['--output=csv', '--output=json', '--output=jsonl', '--output=table']);
+    expect(sorted(fishComplete('voicectl completion '))).toEqual(['bash', 'fish', 'zsh']);
+  });
+});

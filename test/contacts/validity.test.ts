@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { getCountries, getCountryCallingCode, getExampleNumber, parsePhoneNumberWithError, type PhoneNumber } from 'libphonenumber-js/max';
+import examples from 'libphonenumber-js/mobile/examples';
+import { PlanValidity } from '../../src/contacts/validity.js';
+
+/** A small deterministic generator, so a failure names numbers that can be checked again. */
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+describe('PlanValidity', () => {
+  it('answers exactly as PhoneNumber.isValid() for numbers from every country', () => {
+    const random = rng(42);
+    const validity = new PlanValidity();
+    let compared = 0;
+    let valid = 0;
+    const mismatches: string[] = [];
+    for (const country of getCountries()) {
+      const cc = getCountryCallingCode(country);
+      const example = getExampleNumber(country, examples)?.nationalNumber ?? '2015550123';
+      for (let i = 0; i < 40; i++) {
+        // Mutate the example's tail, and vary its length, so both valid and invalid numbers come up.
+        const keep = Math.floor(random() * example.length);
+        let digits = example.slice(0, keep);
+        const len = example.length + Math.floor(random() * 5) - 2;
+        while (digits.length < len) digits += String(Math.floor(random() * 10));
+        let phone: PhoneNumber;
+        try {
+          phone = parsePhoneNumberWithError(`+${cc}${digits}`);
+        } catch {
+          continue;
+        }
+        compared++;
+        const expected = phone.isValid();
+        if (expected) valid++;
+        if (validity.isValid(phone) !== expected) mismatches.push(`+${cc}${digits}`);
+      }
+    }
+    expect(mismatches).toEqual([]);
+    expect(compared).toBeGreaterThan(5000);
+    // The comparison means something only if both answers occur often.
+    expect(valid).toBeGreaterThan(compared / 10);
+    expect(compared - valid).toBeGreaterThan(compared / 5);
+  });
+
+  it('agrees on national, non-geographic and shared-calling-code numbers', () => {
+    const validity = new PlanValidity();
+    const samples: Array<[string, string | undefined]> = [
+      ['098765 43210', 'IN'], ['0 80 2222 3333', 'IN'], ['1800 425 1234', 'IN'], ['98765', 'IN'],
+      ['+1 415 555 2671', undefined], ['+1 555 555 5555', undefined], ['+44 7911 123456', undefined],
+      ['+44 1624 756789', undefined], ['+800 1234 5678', undefined], ['+882 1234 5678', undefined],
+      ['+7 701 123 4567', undefined], ['+7 912 345 6789', undefined], ['+61 4 1234 5678', undefined],
+    ];
+    for (const [text, country] of samples) {
+      const phone = parsePhoneNumberWithError(text, country as never);
+      expect(validity.isValid(phone), text).toBe(phone.isValid());
+    }
+  });
+});

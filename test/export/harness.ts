@@ -1,0 +1,55 @@
+/**
+ * Runs voicectl in process with fake streams (the same run() as the binary), so tests
+ * can hand it a clock, an abort signal, or a terminal on stderr.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { Context } from '../../src/context.js';
+import { run } from '../../src/main.js';
+
+export interface InProcessResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface InProcessOptions {
+  env?: Record<string, string | undefined>;
+  now?: () => Date;
+  signal?: AbortSignal;
+  stderrTTY?: boolean;
+  columns?: number;
+}
+
+export async function runInProcess(argv: string[], opts: InProcessOptions = {}): Promise<InProcessResult> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const stdin = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
+  stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
+  Object.assign(stderr, { isTTY: opts.stderrTTY ?? false, columns: opts.columns });
+  Object.assign(stdout, { isTTY: false, columns: opts.columns });
+  const config = mkdtempSync(join(tmpdir(), 'voicectl-call-'));
+  try {
+    const ctx = new Context({
+      io: { stdin, stdout, stderr },
+      env: { FORCE_COLOR: '0', CI: 'true', VOICECTL_CONFIG_DIR: config, ...opts.env },
+      now: opts.now,
+      signal: opts.signal,
+      sleep: async () => {},
+    });
+    const code = await run(argv, ctx);
+    return { code, stdout: out, stderr: err };
+  } finally {
+    rmSync(config, { recursive: true, force: true });
+  }
+}
+
+export function tempDir(): { dir: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'voicectl-export-'));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}

@@ -1,0 +1,200 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { FakeCampaign, fakeServer, kind, type FakeOptions, type FakeServer } from './fake-campaign.js';
+import { finalScreen, runWatchCli, stripAnsi } from './harness.js';
+
+let server: FakeServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function start(opts: FakeOptions): Promise<FakeServer> {
+  server = await fakeServer(new FakeCampaign(opts));
+  return server;
+}
+
+function env(s: FakeServer) {
+  return { VOICECTL_BASE_URL: s.url, VOICECTL_API_KEY: 'sk_test' };
+}
+
+function expected(contacts: number) {
+  const counts = { completed: 0, no_answer: 0, failed: 0 };
+  for (let i = 0; i < contacts; i++) counts[kind(i)]++;
+  return counts;
+}
+
+describe('watch --json', () => {
+  it('prints NDJSON: progress, each finished call once, and a completed summary matching the campaign', async () => {
+    const s = await start({ contacts: 230, dialPerStep: 60 });
+    const r = await runWatchCli(['watch', s.campaign.id, '--json'], { env: env(s) });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+    const calls = events.filter((e) => e.type === 'call');
+    expect(calls.map((c) => c.call_id).sort()).toEqual(s.campaign.allCallIds().sort());
+    expect(calls.every((c) => c.end_time && c.phone_number && c.contact)).toBe(true);
+    expect(events[0]).toMatchObject({ type: 'progress', campaign_id: s.campaign.id, name: 'Spring renewals', status: 'running', total: 230 });
+    const done = events.at(-1)!;
+    expect(done.type).toBe('completed');
+    expect(done.summary.contacts_by_status).toEqual({ pending: 0, initiated: 0, ...expected(230) });
+    expect(done.summary.calls).toBe(230);
+    expect(done.summary.connect_rate).toBeCloseTo(expected(230).completed / 230);
+    expect(events.filter((e) => e.type === 'completed')).toHaveLength(1);
+    // The interval is the default 2 s.
+    expect(r.sleeps.every((ms) => ms === 2000)).toBe(true);
+  });
+
+  it('says a draft has not been launched, and waits for the launch', async () => {
+    const s = await start({ contacts: 20, draftReads: 3 });
+    const r = await runWatchCli(['campaign', 'watch', s.campaign.id, '--json', '--interval', '1'], { env: env(s) });
+    expect(r.code).toBe(0);
+    expect(r.stderr.match(/is a draft: it has not been launched/g)).toHaveLength(1);
+    expect(r.stderr).toContain(`voicectl campaign launch ${s.campaign.id}`);
+    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(events[0]).toMatchObject({ type: 'progress', status: 'draft' });
+    expect(events.filter((e) => e.type === 'call')).toHaveLength(20);
+    expect(r.sleeps.slice(0, 3)).toEqual([1000, 1000, 1000]);
+  });
+});
+
+describe('watch off a terminal', () => {
+  it('prints one line per change and the final summary', async () => {
+    const s = await start({ contacts: 40, dialPerStep: 15 });
+    const r = await runWatchCli(['campaigns', 'watch', s.campaign.id], { env: env(s) });
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines.filter((l) => l.startsWith('call  '))).toHaveLength(40);
+    expect(lines.find((l) => l.startsWith('call  call_00000'))).toMatch(/^call {2}call_00000 {2}2025-03-01T10:\d\d:\d\dZ {2}\+919870000000 {2}requirements_gathered {2}1m00s {2}Call 0 summary/);
+    expect(lines.filter((l) => l.startsWith('progress  ')).length).toBeGreaterThan(2);
+    expect(r.stdout).toContain('Campaign "Spring renewals" completed: 40 contacts, 40 finished calls');
+    expect(r.stdout).toMatch(/Connect rate {6}80\.0% \(32 of 40\)/);
+    expect(r.stdout).not.toContain('\x1b[');
+  });
+});
+
+describe('watch on a terminal', () => {
+  it('redraws in place, ends with the summary on screen and the cursor shown', async () => {
+    const s = await start({ contacts: 120, dialPerStep: 30 });
+    const r = await runWatchCli(['watch', s.campaign.id], { env: env(s), tty: { columns: 72, rows: 30 } });
+    expect(r.code).toBe(0);
+    expect(r.stdout.startsWith('\x1b[?25l')).toBe(true);
+    expect(r.stdout.lastIndexOf('\x1b[?25h')).toBeGreaterThan(r.stdout.lastIndexOf('\x1b[?25l'));
+    expect(r.stdout).toMatch(/\x1b\[\d+A/);
+    const screen = finalScreen(r.stdout).map(stripAnsi);
+    const text = screen.join('\n');
+    expect(text).toContain('Campaign Spring renewals  completed');
+    expect(text).toContain('120/120 finished');
+    expect(text).toContain('Latest finished calls');
+    expect(text).toContain('Campaign "Spring renewals" completed: 120 contacts, 120 finished calls');
+    expect(text).toMatch(/Connect rate {6}80\.0%/);
+    // Drawn once: a redraw that lost count of its lines would leave a second header.
+    expect(screen.filter((l) => l.startsWith('Campaign Spring renewals'))).toHaveLength(1);
+    expect(Math.max(...screen.map((l) => [...l].length))).toBeLessThanOrEqual(72);
+    expect(r.stderr).toBe('');
+  });
+
+  it('restores the cursor on Ctrl-C and exits 130', async () => {
+    const s = await start({ contacts: 50, dialPerStep: 5 });
+    const r = await runWatchCli(['watch', s.campaign.id], { env: env(s), tty: { columns: 80, rows: 24 }, interruptAtSleep: 3 });
+    expect(r.code).toBe(130);
+    expect(r.stdout.endsWith('\x1b[?25h')).toBe(true);
+    expect(r.stderr).toContain('Interrupted');
+  });
+});
+
+describe('watch exit codes', () => {
+  it('--fail-if exits 1 and names the line that was crossed', async () => {
+    const s = await start({ contacts: 100, dialPerStep: 50 });
+    const r = await runWatchCli(['watch', s.campaign.id, '--fail-if', 'failed>5%,no_answer>=50', '--fail-if', 'requirements_gathered<10'], { env: env(s) });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('crossed --fail-if: failed>5%: failed contacts = 10 (10.0% of 100 contacts)');
+    expect(r.stderr).not.toContain('no_answer>=50:');
+    expect(r.stdout).toMatch(/FAIL {2}--fail-if failed>5%/);
+    expect(r.stdout).toMatch(/ok {4}--fail-if no_answer>=50/);
+    expect(r.stdout).toMatch(/ok {4}--fail-if requirements_gathered<10: calls with outcome requirements_gathered = 60/);
+  });
+
+  it('--fail-if that holds exits 0, and --json reports the checks', async () => {
+    const s = await start({ contacts: 100, dialPerStep: 50 });
+    const r = await runWatchCli(['watch', s.campaign.id, '--json', '--fail-if', 'failed>10%,completed<50%'], { env: env(s) });
+    expect(r.code).toBe(0);
+    const done = JSON.parse(r.stdout.trim().split('\n').at(-1)!);
+    expect(done.fail_if).toEqual([
+      { condition: 'failed>10%', name: 'failed', count: 10, percent: 10, crossed: false },
+      { condition: 'completed<50%', name: 'completed', count: 80, percent: 80, crossed: false },
+    ]);
+  });
+
+  it('a bad --fail-if is exit 2 before any request', async () => {
+    const s = await start({ contacts: 5 });
+    const r = await runWatchCli(['watch', s.campaign.id, '--fail-if', 'failed>>5'], { env: env(s) });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--fail-if: cannot read "failed>>5"');
+    expect(s.requests).toHaveLength(0);
+  });
+
+  it('a bad --interval is exit 2', async () => {
+    const r = await runWatchCli(['watch', 'x', '--interval', '0']);
+    expect(r.code).toBe(2);
+  });
+
+  it('--timeout ends the watch with exit 1 and says how far it got', async () => {
+    const s = await start({ contacts: 10, dialPerStep: 1 });
+    const r = await runWatchCli(['watch', s.campaign.id, '--timeout', '7', '--interval', '2'], { env: env(s) });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/error: timed out after 7s: campaign "Spring renewals" is still running \(\d+ of 10 contacts finished\)/);
+    expect(r.sleeps).toEqual([2000, 2000, 2000, 1000]);
+  });
+
+  it('a campaign that does not exist is exit 4', async () => {
+    const s = await start({ contacts: 5 });
+    const r = await runWatchCli(['watch', 'no-such-campaign'], { env: env(s) });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain('no campaign with id no-such-campaign');
+    expect(s.requests).toHaveLength(1);
+  });
+
+  it('a refused key is exit 3, not retried', async () => {
+    const s = await start({ contacts: 5 });
+    const r = await runWatchCli(['watch', s.campaign.id], { env: { ...env(s), VOICECTL_API_KEY: 'wrong' } });
+    expect(r.code).toBe(3);
+    expect(s.requests).toHaveLength(1);
+  });
+});
+
+describe('watch through poll failures', () => {
+  it('shows a failed poll as a warning, backs off, and recovers', async () => {
+    const s = await start({ contacts: 60, dialPerStep: 20 });
+    s.failNext(3, 500, /^\/campaigns\//);
+    const r = await runWatchCli(['watch', s.campaign.id, '--json'], { env: env(s) });
+    expect(r.code).toBe(0);
+    expect(r.stderr.match(/warning: poll failed/g)).toHaveLength(3);
+    expect(r.stderr).toContain('GET /campaigns/0b6f9f43-5a0e-4c53-9d7e-1f1f7f0c0a01 answered HTTP 500: the database is having a moment');
+    expect(r.stderr).toContain('(3 times in a row)');
+    expect(r.stderr).toContain('Polling recovered.');
+    // Backoff doubles: 2 s, 4 s, 8 s (random() is 0.5: no jitter), then the interval again.
+    expect(r.sleeps.slice(0, 4)).toEqual([2000, 4000, 8000, 2000]);
+    const calls = r.stdout.trim().split('\n').map((l) => JSON.parse(l)).filter((e) => e.type === 'call');
+    expect(calls).toHaveLength(60);
+  });
+
+  it('keeps going when listing calls fails mid-watch, and still reports each call once', async () => {
+    const s = await start({ contacts: 60, dialPerStep: 20 });
+    const r0 = runWatchCli(['watch', s.campaign.id, '--json'], { env: env(s) });
+    s.failNext(2, 503, /^\/calls$/);
+    const r = await r0;
+    expect(r.code).toBe(0);
+    const calls = r.stdout.trim().split('\n').map((l) => JSON.parse(l)).filter((e) => e.type === 'call');
+    expect(new Set(calls.map((c) => c.call_id)).size).toBe(60);
+    expect(calls).toHaveLength(60);
+  });
+
+  it('shows the warning inside the live view on a terminal', async () => {
+    const s = await start({ contacts: 30, dialPerStep: 10 });
+    s.failNext(1, 500, /^\/campaigns\//);
+    const r = await runWatchCli(['watch', s.campaign.id], { env: env(s), tty: { columns: 100, rows: 30 } });
+    expect(r.code).toBe(0);
+    expect(stripAnsi(r.stdout)).toContain('⚠ poll failed: GET /campaigns/');
+    expect(r.stderr).toBe('');
+  });
+});

@@ -1,0 +1,170 @@
+/**
+ * Helpers for the receiver tests: signed posts over loopback, a stand-in for the user's
+ * app, and `voicectl listen` run in process (fake streams, Ctrl-C by AbortController).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { Context, type Env } from '../../src/context.js';
+import { InterruptedError } from '../../src/errors.js';
+import { run } from '../../src/main.js';
+import { sign } from '../../src/webhooks/signature.js';
+
+export const SECRET = 'whsec_test_receiver_0123456789';
+
+export interface Reply {
+  status: number;
+  body: string;
+  json: Record<string, unknown>;
+}
+
+/** POSTs exactly these bytes; keep-alive off so every request is independent. */
+export function post(port: number, body: string | Buffer, headers: Record<string, string> = {}, path = '/'): Promise<Reply> {
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': String(bytes.length), ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let json: Record<string, unknown> = {};
+        try {
+          json = JSON.parse(text) as Record<string, unknown>;
+        } catch {
+          // not every answer is JSON
+        }
+        resolve({ status: res.statusCode ?? 0, body: text, json });
+      });
+    });
+    req.on('error', reject);
+    req.end(bytes);
+  });
+}
+
+let counter = 0;
+
+export function event(type = 'call.ended', extra: Record<string, unknown> = {}): { id: string; body: string } {
+  const id = `evt_test_${process.pid}_${++counter}`;
+  const data = type.startsWith('call.')
+    ? { call_id: `call_${counter}`, campaign_id: 'c1', status: 'completed', outcome: 'requirements_gathered', summary: 'Asked for the brochure. नमस्ते', contact: { name: 'Asha', extra: { lead: counter } } }
+    : { message: 'hi' };
+  return { id, body: JSON.stringify({ id, type, created_at: new Date().toISOString(), data: { ...data, ...extra } }) };
+}
+
+export function signedHeaders(id: string, type: string, body: string | Buffer, opts: { secret?: string; t?: number } = {}): Record<string, string> {
+  return {
+    'Service-Event-Id': id,
+    'Service-Event-Type': type,
+    'Service-Signature': sign(opts.secret ?? SECRET, body, opts.t ?? Math.floor(Date.now() / 1000)),
+  };
+}
+
+export function sendEvent(port: number, type = 'call.ended', opts: { secret?: string } = {}): Promise<Reply & { id: string; sent: string }> {
+  const e = event(type);
+  return post(port, e.body, signedHeaders(e.id, type, e.body, opts)).then((r) => ({ ...r, id: e.id, sent: e.body }));
+}
+
+export interface AppRequest {
+  raw: Buffer;
+  headers: http.IncomingHttpHeaders;
+}
+
+/** The user's app: records what it receives; `hold` keeps requests waiting until released. */
+export async function startApp(opts: { status?: number; hold?: boolean; host?: string } = {}) {
+  const received: AppRequest[] = [];
+  const held: http.ServerResponse[] = [];
+  const waiters: Array<() => void> = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({ raw: Buffer.concat(chunks), headers: req.headers });
+      waiters.splice(0).forEach((w) => w());
+      if (opts.hold) held.push(res);
+      else res.writeHead(opts.status ?? 200).end('ok');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, opts.host ?? '127.0.0.1', () => r()));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    received,
+    /** Resolves once `n` requests have arrived. */
+    async waitFor(n: number): Promise<void> {
+      while (received.length < n) await new Promise<void>((r) => waiters.push(r));
+    },
+    release(): void {
+      for (const res of held.splice(0)) res.writeHead(200).end('ok');
+    },
+    async close(): Promise<void> {
+      for (const res of held.splice(0)) res.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+export function tempDir(): { dir: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'voicectl-listen-'));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface Running {
+  port: number;
+  stdout(): string;
+  stderr(): string;
+  /** Waits until stderr or stdout contains the text. */
+  waitForOutput(text: string | RegExp, stream?: 'stdout' | 'stderr'): Promise<void>;
+  /** Ctrl-C; resolves with the exit code. */
+  stop(): Promise<number>;
+  done: Promise<number>;
+}
+
+/** Runs a voicectl command in process, like bin/voicectl.js but with fake streams. */
+export function runInProcess(argv: string[], env: Env) {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  const listeners = new Set<() => void>();
+  stdout.on('data', (c: Buffer) => { out += c.toString(); listeners.forEach((l) => l()); });
+  stderr.on('data', (c: Buffer) => { err += c.toString(); listeners.forEach((l) => l()); });
+  const interrupt = new AbortController();
+  const ctx = new Context({ io: { stdin: new PassThrough(), stdout, stderr }, env: { FORCE_COLOR: '0', ...env }, signal: interrupt.signal });
+  const done = run(argv, ctx);
+  const waitForOutput = (text: string | RegExp, stream?: 'stdout' | 'stderr') => new Promise<void>((resolve, reject) => {
+    const check = () => {
+      const hay = stream === 'stdout' ? out : stream === 'stderr' ? err : out + err;
+      if (typeof text === 'string' ? hay.includes(text) : text.test(hay)) {
+        listeners.delete(check);
+        resolve();
+      }
+    };
+    listeners.add(check);
+    check();
+    void done.then(() => {
+      if (listeners.has(check)) reject(new Error(`command ended before printing ${String(text)}:\n${out}\n${err}`));
+    });
+  });
+  return {
+    stdout: () => out,
+    stderr: () => err,
+    waitForOutput,
+    done,
+    stop: async () => {
+      interrupt.abort(new InterruptedError());
+      return done;
+    },
+  };
+}
+
+/** `voicectl listen --port 0 …` in process, resolved once it is ready. */
+export async function startListen(args: string[], env: Env = {}): Promise<Running> {
+  const r = runInProcess(['listen', '--port', '0', ...args], env);
+  await r.waitForOutput(/Listening for webhook events on http:\/\/[^:]+:\d+\//, 'stderr');
+  const port = Number(/Listening for webhook events on http:\/\/[^/]+:(\d+)\//.exec(r.stderr())![1]);
+  return { ...r, port };
+}
