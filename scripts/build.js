@@ -1,15 +1,16 @@
 // Builds dist/ for bin/voicectl.js: an ESM bundle with code splitting, so start-up
 // loads one small file (commander and chalk inside it) and every verb, the sandbox and
 // the heavy libraries (left in node_modules) load only when a command needs them.
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const bundled = new Set(['commander', 'chalk']);
 const external = Object.keys(pkg.dependencies).filter((d) => !bundled.has(d));
 
-rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
-await build({
+const result = await build({
+  metafile: true,
   // Stable entry points: the CLI, the `voicectl/webhooks` export, and the sandbox (benchmarks start it in process).
   entryPoints: Object.fromEntries(
     Object.entries({
@@ -35,3 +36,12 @@ await build({
   // commander is CommonJS: its require() of node built-ins needs a real require in ESM.
   banner: { js: "import { createRequire as __voicectlRequire } from 'node:module'; const require = __voicectlRequire(import.meta.url);" },
 });
+
+// Chunks of earlier builds are removed once they are old enough that no build running at
+// the same time (tests build too) can still need them.
+const produced = new Set(Object.keys(result.metafile.outputs).map((f) => resolve(f)));
+const chunks = resolve('dist/chunks');
+for (const name of existsSync(chunks) ? readdirSync(chunks) : []) {
+  const file = join(chunks, name);
+  if (!produced.has(file) && Date.now() - statSync(file).mtimeMs > 10 * 60_000) rmSync(file, { force: true });
+}

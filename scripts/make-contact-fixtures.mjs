@@ -35,6 +35,9 @@ const junk = Buffer.alloc(512);
 for (let i = 0; i < junk.length; i++) junk[i] = (i * 73 + 11) % 256;
 writeFileSync(`${dir}binary.csv`, junk);
 
+// An Excel 97-2003 workbook starts with the OLE2 signature; the rest does not matter here.
+writeFileSync(`${dir}old-excel.xls`, Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(504)]));
+
 writeXlsx(`${dir}workbook.xlsx`, [
   // [row number, cells]; a row left out is an empty row in the sheet.
   [1, ['Full Name', 'Phone', 'Customer ID', 'Pincode', 'Signed up', 'Plan']],

@@ -121,12 +121,12 @@ function invalidReason(text: string, phone: PhoneNumber, defaultCountry: Country
     : '';
   switch (validatePhoneNumberLength(text, { defaultCountry })) {
     case 'TOO_SHORT':
-      return `too short for ${where}: ${digits} digit${digits === 1 ? '' : 's'} after the country code${foreignHint}`;
+      return `too short for ${where}: ${digits} digit${digits === 1 ? '' : 's'} after the country code`;
     case 'TOO_LONG':
       if (TWO_NUMBERS.test(text)) return 'holds more than one number: put one number in the cell';
       return `too long for ${where}: ${digits} digits after the country code${foreignHint}`;
     case 'INVALID_LENGTH':
-      return `has the wrong number of digits for ${where} (${digits} after the country code)${foreignHint}`;
+      return `has the wrong number of digits for ${where} (${digits} after the country code)`;
     default:
       return `not a valid phone number in ${where}${foreignHint}`;
   }

@@ -162,7 +162,8 @@ function errorText(err: unknown): string {
 }
 
 function timeoutError(opts: WatchOptions, last: TickResult | undefined, lastError: string | undefined): FailureError {
-  const after = formatDuration((opts.timeoutMs ?? 0) / 1000);
+  const seconds = (opts.timeoutMs ?? 0) / 1000;
+  const after = seconds < 60 ? `${Number(seconds.toFixed(1))}s` : formatDuration(seconds);
   let where = 'no poll succeeded';
   if (last) {
     const name = str(last.campaign.name);

@@ -232,13 +232,16 @@ describe('DELETE /kb/items/{id}', () => {
     expect((await api('GET', '/kb/items')).body.items.some((i: { name: string }) => i.name === 'handbook')).toBe(false);
   });
 
-  it('detaches deleted files from agents', async () => {
+  it('detaches deleted files from agents and campaigns', async () => {
     const keep = await upload('keep.txt', 'kept document', 'agent-docs');
     const drop = await upload('drop.txt', 'dropped document', 'agent-docs');
     const agent = await api('POST', '/agents', { name: 'KB agent', voice_name: 'Priya', greeting: 'Hi', call_purpose: 'test', prompt: 'p', tools: [], kb_item_ids: [keep.body.item.id, drop.body.item.id] });
     expect(agent.status).toBe(201);
+    const campaign = await api('POST', '/campaigns/json', { name: 'KB campaign', agent_id: agent.body.id, kb_item_ids: [drop.body.item.id, keep.body.item.id], contacts: [{ phone_number: '+919876543210', name: 'A' }] });
+    expect(campaign.status).toBe(201);
     expect((await api('DELETE', `/kb/items/${drop.body.item.id}`)).status).toBe(200);
     expect((await api('GET', `/agents/${agent.body.id}`)).body.kb_item_ids).toEqual([keep.body.item.id]);
+    expect((await api('GET', `/campaigns/${campaign.body.id}`)).body.kb_item_ids).toEqual([keep.body.item.id]);
     const folder = (await api('GET', '/kb/items')).body.items.find((i: { name: string }) => i.name === 'agent-docs');
     await api('DELETE', `/kb/items/${folder.id}`);
     expect((await api('GET', `/agents/${agent.body.id}`)).body.kb_item_ids).toEqual([]);

@@ -211,6 +211,14 @@ describe('test pings, redirects and retries', () => {
     await call(sb, 'DELETE', `/webhooks/endpoints/${ep.id}`);
   });
 
+  it('counts a receiver that does not answer in time as a failed attempt', async () => {
+    const rx = await receiver(() => null);
+    const ep = await endpoint(sb, rx.url);
+    const sent = await call(sb, 'POST', `/webhooks/endpoints/${ep.id}/test`);
+    expect(sent.body.delivery).toMatchObject({ status: 'pending', attempts: 1, last_response_code: null, last_error: expect.stringMatching(/no answer within 2 s/) });
+    await call(sb, 'DELETE', `/webhooks/endpoints/${ep.id}`);
+  });
+
   it('counts a refused connection as a failed attempt', async () => {
     const rx = await receiver();
     const url = rx.url;
@@ -226,8 +234,8 @@ describe('test pings, redirects and retries', () => {
 describe('deletion and rotation while retries are pending', () => {
   let sb: Sandbox;
   beforeAll(async () => {
-    // One simulated minute is one real second: long enough to act between attempts.
-    sb = await startSandbox({ port: 0, timeScale: 60, allowLocalWebhooks: true });
+    // One simulated minute is half a real second: long enough to act between attempts.
+    sb = await startSandbox({ port: 0, timeScale: 120, allowLocalWebhooks: true });
   });
   afterAll(async () => {
     await sb?.close();

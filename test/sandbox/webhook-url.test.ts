@@ -71,3 +71,13 @@ describe('checkWebhookUrl', () => {
     expect(await checkWebhookUrl('http://169.254.169.254/h', local)).toMatchObject({ ok: false });
   });
 });
+
+describe('attemptTimeoutMs', () => {
+  it('is 10 s in real time, shortened under a large time scale but never below 2 s', async () => {
+    const { attemptTimeoutMs } = await import('../../src/sandbox/deliveries.js');
+    expect(attemptTimeoutMs(1)).toBe(10_000);
+    expect(attemptTimeoutMs(0.5)).toBe(10_000);
+    expect(attemptTimeoutMs(2)).toBe(5000);
+    expect(attemptTimeoutMs(600)).toBe(2000);
+  });
+});

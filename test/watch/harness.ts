@@ -24,6 +24,8 @@ export interface WatchRunOptions {
   tty?: { columns: number; rows: number };
   /** Ctrl-C during this sleep (1-based). */
   interruptAtSleep?: number;
+  /** Real clock and real sleeps (against the sandbox, whose own clock runs in real time). */
+  realTime?: boolean;
 }
 
 type FakeOut = PassThrough & { isTTY?: boolean; columns?: number; rows?: number };
@@ -48,19 +50,22 @@ export async function runWatchCli(argv: string[], opts: WatchRunOptions = {}): P
   const interrupt = new AbortController();
   let clock = Date.parse('2025-03-01T10:00:00Z');
   const sleeps: number[] = [];
-  const ctx = new Context({
-    io: { stdin, stdout, stderr },
-    env: { FORCE_COLOR: '0', VOICECTL_CONFIG_DIR: configDir, HOME: configDir, ...opts.env },
+  const fakeTime = opts.realTime ? {} : {
     now: () => new Date(clock),
-    random: () => 0.5,
-    signal: interrupt.signal,
-    sleep: async (ms, signal) => {
+    sleep: async (ms: number, signal?: AbortSignal) => {
       sleeps.push(ms);
       if (sleeps.length === opts.interruptAtSleep) interrupt.abort(new InterruptedError());
       if (signal?.aborted) throw signal.reason;
       clock += ms;
       await new Promise((r) => setImmediate(r));
     },
+  };
+  const ctx = new Context({
+    io: { stdin, stdout, stderr },
+    env: { FORCE_COLOR: '0', VOICECTL_CONFIG_DIR: configDir, HOME: configDir, ...opts.env },
+    random: () => 0.5,
+    signal: interrupt.signal,
+    ...fakeTime,
   });
   try {
     const code = await run(argv, ctx);

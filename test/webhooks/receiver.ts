@@ -10,8 +10,8 @@ export interface Received {
   json: any;
 }
 
-/** What to answer the n-th request (0-based): a status, or a status with headers. */
-export type Responder = (req: Received, n: number) => number | { status: number; headers?: Record<string, string> };
+/** What to answer the n-th request (0-based): a status, a status with headers, or null to never answer. */
+export type Responder = (req: Received, n: number) => number | { status: number; headers?: Record<string, string> } | null;
 
 export interface Receiver {
   url: string;
@@ -38,6 +38,7 @@ export async function startReceiver(respond: Responder = () => 200): Promise<Rec
       const n = received.length;
       received.push(r);
       const answer = respond(r, n);
+      if (answer === null) return;
       const { status, headers } = typeof answer === 'number' ? { status: answer, headers: {} } : answer;
       res.writeHead(status, { 'content-type': 'text/plain', ...headers });
       res.end('ok');

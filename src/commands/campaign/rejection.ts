@@ -11,7 +11,7 @@ import type { InputContact } from './input.js';
 /** `contacts[7]`, `contacts.7`, `contacts/7` (JSON pointer), `body.contacts.7.phone_number`. */
 const ARRAY_PATH = /contacts\s*(?:\[\s*(\d+)\s*\]|[./](\d+)\b)/i;
 /** "row 8", "row #8", "contact 8", "item 8": ordinals as people write them. */
-const ORDINAL = /\b(?:row|contact|item|record|line)\s*(?:#|no\.?|number)?\s*(\d+)\b/i;
+const ORDINAL = /\b(?:row|contact|item|record)\s*(?:#|no\.?|number)?\s*(\d+)\b/i;
 
 /**
  * The index (from 0) in `sent` that the error names, or undefined when it names none
@@ -40,7 +40,7 @@ export function rejectedIndex(err: ApiError, sent: ReadonlyArray<{ phone_number:
   }
   let ordinal: number | undefined;
   for (const obj of objectsIn(body)) {
-    ordinal = int(obj.row) ?? int(obj.row_number) ?? int(obj.line);
+    ordinal = int(obj.row) ?? int(obj.row_number);
     if (ordinal !== undefined) break;
   }
   if (ordinal === undefined) {

@@ -1,0 +1,157 @@
+import type { Context } from '../../context.js';
+import { resolveAgent } from '../../api/agents.js';
+import type { CampaignDraft } from '../../api/campaigns.js';
+import { assertCampaignSize, partName, splitContacts } from '../../contacts/report.js';
+import { UsageError } from '../../errors.js';
+import { printList, printObject } from '../../io/output.js';
+import { withSpinner } from '../../io/spinner.js';
+import { createAll, launchAll, shellQuote, type Created, type Part } from './create-run.js';
+import { printDryRun } from './dry-run.js';
+import { readContactsInput, toWire, type ContactsInput, type InputFlags } from './input.js';
+import { confirmLaunch, plural } from './launch-flow.js';
+import { printDuplicates, printProblems, printSkipped, summaryLine } from './problems.js';
+
+export interface CreateFlags extends InputFlags {
+  name: string;
+  agent: string;
+  campaignPrompt?: string;
+  kb?: string[];
+  skipInvalid?: boolean;
+  split?: boolean;
+  splitFrom?: number;
+  dryRun?: boolean;
+  launch?: boolean;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export default async function campaignCreate(ctx: Context, flags: CreateFlags): Promise<void> {
+  const name = flags.name.trim();
+  if (name === '') throw new UsageError('--name is empty: give the campaign a name.');
+  if (flags.splitFrom !== undefined && !flags.split) throw new UsageError('--split-from goes with --split.');
+  const defaultCountry = flags.defaultCountry ?? ctx.settings().defaultCountry;
+
+  // Everything local first: a bad file is exit 2 before any request.
+  const input = await withSpinner(ctx, 'Checking contacts', () => readContactsInput(flags, defaultCountry, ctx.signal));
+  if (input.report.invalid > 0 && !flags.skipInvalid) rejectInvalid(ctx, input);
+  ctx.info(summaryLine(input));
+  if (flags.skipInvalid) printSkipped(ctx, input);
+  printDuplicates(ctx, input, Boolean(flags.keepDuplicates));
+  if (input.contacts.length === 0) throw new UsageError(`${input.fileName} has no valid contacts to send.`);
+
+  if (!flags.split) assertCampaignSize(input.contacts.length);
+  const chunks = flags.split ? splitContacts(input.contacts) : [input.contacts];
+  const start = (flags.splitFrom ?? 1) - 1;
+  if (start >= chunks.length) {
+    throw new UsageError(`--split-from ${flags.splitFrom}: the file makes only ${plural(chunks.length, 'part')}.`);
+  }
+  if (flags.launch && !flags.dryRun) {
+    await confirmLaunch(ctx, chunks.slice(start).map((c, i) => ({ name: partName(name, start + i, chunks.length), dial: c.length })), {
+      declined: 'Cancelled: nothing was created or launched.',
+    });
+  }
+
+  // A dry run needs no request for an agent given by id; a name is looked up (a read).
+  const api = flags.dryRun && UUID.test(flags.agent) ? undefined : await ctx.api();
+  const agent = api ? await withSpinner(ctx, 'Finding the agent', () => resolveAgent(api, flags.agent)) : { id: flags.agent, name: undefined };
+
+  const parts: Part[] = chunks.map((contacts, index) => {
+    const draft: CampaignDraft = { name: partName(name, index, chunks.length), agent_id: agent.id, contacts: contacts.map(toWire) };
+    if (flags.campaignPrompt !== undefined) draft.campaign_prompt = flags.campaignPrompt;
+    if (flags.kb !== undefined) draft.kb_item_ids = flags.kb;
+    return { index, draft, contacts };
+  });
+  const todo = parts.slice(start);
+
+  if (flags.dryRun) {
+    await printDryRun(ctx, todo, agent.name ? `"${agent.name}" (${agent.id})` : agent.id, input.where);
+    ctx.info(ctx.errColor.yellow('Dry run: nothing was sent.'));
+    return;
+  }
+
+  const client = api!;
+  const create = () => createAll(ctx, client, todo, {
+    parts: parts.length,
+    fileName: input.fileName,
+    where: input.where,
+    resume: (from) => resumeCommand(ctx, flags, agent.id, defaultCountry, from),
+  });
+  // Several parts print a line each as they are created; a spinner would fight with them.
+  const created = todo.length === 1 ? await withSpinner(ctx, 'Creating the campaign', create) : await create();
+
+  let launched: unknown[] | undefined;
+  if (flags.launch) launched = await launchAll(ctx, client, created);
+  await printCreated(ctx, created, launched);
+}
+
+function rejectInvalid(ctx: Context, input: ContactsInput): never {
+  if (ctx.format === 'json') ctx.out(JSON.stringify(input.report, null, 2));
+  printProblems(ctx, input);
+  const { invalid, valid } = input.report;
+  const unit = input.kind === 'csv' ? 'row' : 'item';
+  throw new UsageError(`${plural(invalid, unit)} of ${input.fileName} ${invalid === 1 ? 'is' : 'are'} invalid, so nothing was sent.`, {
+    hint: `Fix ${invalid === 1 ? 'it' : 'them'} and run the command again, or add --skip-invalid to create the campaign with the ${plural(valid, `valid ${unit}`)}.`
+      + (input.kind === 'csv' ? ` \`voicectl contacts validate ${shellQuote(input.path)} --errors-out bad-rows.csv\` writes every bad row to a file to fix in a spreadsheet.` : ''),
+  });
+}
+
+async function printCreated(ctx: Context, created: Created[], launched: unknown[] | undefined): Promise<void> {
+  const objects = created.map((c, i) => {
+    const after = launched?.[i];
+    return isCampaign(after) ? after : launched ? { ...c.campaign, status: c.campaign.status === 'draft' ? 'running' : c.campaign.status } : c.campaign;
+  });
+  if (ctx.machineOutput) {
+    if (ctx.format === 'json') ctx.out(JSON.stringify(objects.length === 1 ? objects[0] : objects, null, 2));
+    else await printList(ctx, objects, ROW_COLUMNS);
+  } else {
+    const rows = created.map((c, i) => ({
+      id: c.id ?? '',
+      name: (objects[i]!.name as string | undefined) ?? c.draft.name,
+      status: (objects[i]!.status as string | undefined) ?? (launched ? 'running' : 'draft'),
+      contacts: c.contacts.length,
+    }));
+    if (rows.length === 1) {
+      if (!launched) ctx.info(ctx.errColor.green(`✓ Created campaign "${rows[0]!.name}" with ${plural(rows[0]!.contacts, 'contact')}. Nothing is dialed until it is launched.`));
+      await printObject(ctx, rows[0]!, ROW_COLUMNS);
+    } else {
+      await printList(ctx, rows, ROW_COLUMNS);
+    }
+  }
+  const ids = created.map((c) => c.id).filter((id): id is string => Boolean(id));
+  if (ids.length === 0) return;
+  const next = launched
+    ? ids.map((id) => `voicectl watch ${id}`)
+    : ids.map((id) => `voicectl campaign launch ${id}`);
+  ctx.info(ctx.errColor.dim(`Next: ${next.length === 1 ? next[0] : `\n  ${next.join('\n  ')}`}`));
+}
+
+const ROW_COLUMNS = [
+  { header: 'id', key: 'id' },
+  { header: 'name', key: 'name' },
+  { header: 'status', key: 'status' },
+  { header: 'contacts', get: (r: Record<string, unknown>) => r.contacts ?? r.contacts_count },
+];
+
+function isCampaign(v: unknown): v is Record<string, unknown> & { id: string } {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) && typeof (v as { id?: unknown }).id === 'string';
+}
+
+/** The command that creates parts `from`.. of this split: the same input and flags, the agent by id. */
+function resumeCommand(ctx: Context, flags: CreateFlags, agentId: string, defaultCountry: string | undefined, from: number): string {
+  const args = ['voicectl', 'campaign', 'create', '--name', flags.name, '--agent', agentId];
+  if (flags.csv !== undefined) args.push('--csv', flags.csv);
+  if (flags.contacts !== undefined) args.push('--contacts', flags.contacts);
+  if (defaultCountry) args.push('--default-country', defaultCountry);
+  if (flags.phoneColumn !== undefined) args.push('--phone-column', flags.phoneColumn);
+  if (flags.nameColumn !== undefined) args.push('--name-column', flags.nameColumn);
+  if (flags.campaignPrompt !== undefined) args.push('--campaign-prompt', flags.campaignPrompt);
+  if (flags.kb !== undefined) args.push('--kb', flags.kb.join(','));
+  if (flags.skipInvalid) args.push('--skip-invalid');
+  if (flags.keepDuplicates) args.push('--keep-duplicates');
+  args.push('--split', '--split-from', String(from));
+  if (flags.launch) args.push('--launch');
+  // The same service and profile; never the key (it would land in shell history).
+  if (ctx.opts.baseUrl) args.push('--base-url', ctx.opts.baseUrl);
+  if (ctx.opts.profile) args.push('--profile', ctx.opts.profile);
+  return args.map(shellQuote).join(' ');
+}
