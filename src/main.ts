@@ -22,6 +22,13 @@ export async function main(argv: string[], init: Partial<ContextInit> = {}): Pro
   };
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigint);
+  // `voicectl watch … | head`: a reader that closed the pipe has all it wants; stop
+  // quietly, as Unix tools do, instead of dying on an unhandled EPIPE. Left in place
+  // after run() returns: the error of a buffered write can arrive later.
+  const onStdoutError = (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(EXIT.OK);
+  };
+  process.stdout.on('error', onStdoutError);
   const ctx = new Context({
     io: { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },
     env: process.env,

@@ -9,6 +9,7 @@ import type { Context } from './context.js';
 import { packageRoot } from './paths.js';
 import { GLOBAL_ATTRIBUTES, globalOptions } from './commands/shared.js';
 import { agentCommand } from './commands/agent/index.js';
+import { kbCommand } from './commands/kb/index.js';
 import { campaignCommand } from './commands/campaign/index.js';
 import { contactsCommand } from './commands/contacts/index.js';
 import { watchCommand } from './commands/watch/index.js';
@@ -18,6 +19,7 @@ import { loginCommand } from './commands/login/index.js';
 import { configCommand } from './commands/config/index.js';
 import { completionCommand } from './commands/completion/index.js';
 import { sandboxCommand } from './commands/sandbox/index.js';
+import { demoCommand } from './commands/demo/index.js';
 import { webhookCommand } from './commands/webhook/index.js';
 import { listenCommand } from './commands/listen/index.js';
 import { triggerCommand } from './commands/trigger/index.js';
@@ -43,6 +45,7 @@ export function buildProgram(ctx: Context): Command {
   program.addCommand(configCommand(ctx));
   program.addCommand(voiceCommand(ctx));
   program.addCommand(agentCommand(ctx));
+  program.addCommand(kbCommand(ctx));
   program.addCommand(contactsCommand(ctx));
   program.addCommand(campaignCommand(ctx));
   program.addCommand(watchCommand(ctx));
@@ -52,6 +55,7 @@ export function buildProgram(ctx: Context): Command {
   program.addCommand(triggerCommand(ctx));
   program.addCommand(completionCommand(ctx));
   program.addCommand(sandboxCommand(ctx));
+  program.addCommand(demoCommand(ctx));
 
   finish(program, ctx);
 

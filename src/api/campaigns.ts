@@ -26,8 +26,16 @@ export interface CampaignContact {
 
 /** GET /campaigns/{id}: the campaign with `status` and `contacts_by_status`. */
 export async function getCampaign(api: ApiClient, id: string, options: { signal?: AbortSignal } = {}): Promise<Campaign> {
-  const body = await api.get(`/campaigns/${encodeURIComponent(id)}`, { signal: options.signal });
-  return unwrap<Campaign>(body, 'campaign');
+  const path = `/campaigns/${encodeURIComponent(id)}`;
+  const body = await api.get(path, { signal: options.signal });
+  const campaign = unwrap<Campaign>(body, 'campaign');
+  if (!campaign || typeof campaign !== 'object' || Array.isArray(campaign)) {
+    throw new ApiError({
+      kind: 'unexpected', method: 'GET', url: api.url(path), body: JSON.stringify(body) ?? '',
+      message: `expected a campaign object for ${id}, got ${body === undefined ? 'an empty body' : Array.isArray(body) ? 'a list' : typeof body}`,
+    });
+  }
+  return campaign;
 }
 
 /** GET /campaigns/{id}/contacts: every contact as a plain array (no pagination, per the spec). */

@@ -114,7 +114,7 @@ function parseFailure(code: string, text: string, defaultCountry: CountryCode | 
 }
 
 function invalidReason(text: string, phone: PhoneNumber, defaultCountry: CountryCode | undefined): string {
-  const where = phone.country ? countryLabel(phone.country) : `+${phone.countryCallingCode}`;
+  const where = phone.country ? countryLabel(phone.country) : `country code +${phone.countryCallingCode}`;
   const digits = phone.nationalNumber.length;
   const foreignHint = !hasPlus(text) && defaultCountry
     ? '; a number from another country needs "+" and its country code'
@@ -128,7 +128,7 @@ function invalidReason(text: string, phone: PhoneNumber, defaultCountry: Country
     case 'INVALID_LENGTH':
       return `has the wrong number of digits for ${where} (${digits} after the country code)`;
     default:
-      return `not a valid phone number in ${where}${foreignHint}`;
+      return `not a valid phone number ${phone.country ? 'in' : 'for'} ${where}${foreignHint}`;
   }
 }
 

@@ -54,3 +54,31 @@ export async function password(ctx: Context, message: string): Promise<string> {
 }
 
 export { streams as promptStreams, asked };
+
+export interface SelectChoice<T> {
+  value: T;
+  name?: string;
+  description?: string;
+  short?: string;
+  disabled?: boolean | string;
+}
+
+export async function select<T>(ctx: Context, message: string, choices: SelectChoice<T>[], options: { default?: T; pageSize?: number } = {}): Promise<T> {
+  const { select: ask } = await import('@inquirer/prompts');
+  return asked(ask<T>({ message, choices, default: options.default, pageSize: options.pageSize ?? 12, loop: false }, { ...streams(ctx), signal: ctx.signal }));
+}
+
+export interface CheckboxChoice<T> extends SelectChoice<T> {
+  checked?: boolean;
+}
+
+export async function checkbox<T>(ctx: Context, message: string, choices: CheckboxChoice<T>[], options: { pageSize?: number; required?: boolean } = {}): Promise<T[]> {
+  const { checkbox: ask } = await import('@inquirer/prompts');
+  return asked(ask<T>({ message, choices, pageSize: options.pageSize ?? 12, loop: false, required: options.required }, { ...streams(ctx), signal: ctx.signal }));
+}
+
+/** Opens $VISUAL or $EDITOR on the text; callers check that one is set first. */
+export async function editor(ctx: Context, message: string, options: { default?: string; postfix?: string; validate?: (v: string) => true | string } = {}): Promise<string> {
+  const { editor: ask } = await import('@inquirer/prompts');
+  return asked(ask({ message, default: options.default, postfix: options.postfix ?? '.md', validate: options.validate }, { ...streams(ctx), signal: ctx.signal }));
+}

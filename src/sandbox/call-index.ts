@@ -31,7 +31,8 @@ export class CallIndex {
   private byCampaign = new Map<string, Call[]>();
   private version = 0;
   private filtered = new Map<string, { version: number; items: Call[] }>();
-  private json = new WeakMap<Call, string>();
+  // A Map, not a WeakMap: calls are never deleted, and 100,000 ephemerons slow every GC.
+  private json = new Map<Call, string>();
 
   constructor(org: OrgState) {
     this.rebuild(Object.values(org.calls));
@@ -64,7 +65,7 @@ export class CallIndex {
 
   /** Every cached view is stale (for example after an agent was deleted). */
   touchAll(): void {
-    this.json = new WeakMap();
+    this.json.clear();
     this.version++;
   }
 

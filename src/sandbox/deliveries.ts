@@ -80,7 +80,7 @@ export class Deliveries {
         _body: body, _due: now, _seq: ++state.seq,
       };
       state.deliveries[d.id] = d;
-      return this.attempt(org, d.id).then(() => d);
+      return this.attempt(org, d.id).catch((err: unknown) => this.report(err)).then(() => d);
     });
     this.world.changed();
     return { eventId, attempts };
@@ -103,7 +103,7 @@ export class Deliveries {
     this.timers.get(d.id)?.();
     this.timers.set(d.id, this.world.clock.at(d._due ?? this.world.clock.now(), () => {
       this.timers.delete(d.id);
-      void this.attempt(org, d.id);
+      this.attempt(org, d.id).catch((err: unknown) => this.report(err));
     }));
   }
 
@@ -117,8 +117,9 @@ export class Deliveries {
       const ep = Object.hasOwn(state.endpoints, d.endpoint_id) ? state.endpoints[d.endpoint_id] : undefined;
       // Deleted or closed while waiting for a slot: nothing to send, nothing to record.
       if (!ep || this.closed || state.deliveries[id] !== d) return;
-      if (!ep.enabled) result = { ok: false, status: null, error: 'endpoint disabled' };
-      else result = await this.post(ep, d);
+      // Disabled since the event: like an event occurring while disabled, the retry is not sent.
+      if (!ep.enabled) return this.settle(org, d, 'failed', 'endpoint disabled; remaining retries dropped');
+      result = await this.post(ep, d);
     } finally {
       this.release();
     }
@@ -128,18 +129,26 @@ export class Deliveries {
     d.attempts++;
     d.last_attempt_at = new Date(now).toISOString();
     d.last_response_code = result.status;
-    d.last_error = result.ok ? null : result.error;
-    if (result.ok || d.attempts >= MAX_ATTEMPTS || result.error === 'endpoint disabled') {
-      d.status = result.ok ? 'delivered' : 'failed';
-      d.next_retry_at = null;
-      delete d._body;
-      delete d._due;
-      this.finished(org, d.endpoint_id);
-    } else {
-      d._due = now + RETRY_DELAYS_MS[d.attempts - 1]!;
-      d.next_retry_at = new Date(d._due).toISOString();
-      this.arm(org, d);
-    }
+    if (result.ok) return this.settle(org, d, 'delivered', null);
+    if (d.attempts >= MAX_ATTEMPTS) return this.settle(org, d, 'failed', result.error);
+    d.last_error = result.error;
+    d._due = now + RETRY_DELAYS_MS[d.attempts - 1]!;
+    d.next_retry_at = new Date(d._due).toISOString();
+    this.arm(org, d);
+    this.world.changed();
+  }
+
+  private report(err: unknown): void {
+    this.world.log(`sandbox: webhook delivery failed unexpectedly: ${(err as Error).stack ?? String(err)}`);
+  }
+
+  private settle(org: OrgState, d: Delivery, status: 'delivered' | 'failed', error: string | null): void {
+    d.status = status;
+    d.last_error = error;
+    d.next_retry_at = null;
+    delete d._body;
+    delete d._due;
+    this.finished(org, d.endpoint_id);
     this.world.changed();
   }
 

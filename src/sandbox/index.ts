@@ -114,3 +114,5 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   };
   return { url, port, apiKey: defaultKey.key, world, requests, close };
 }
+
+export { seedCalls, type SeedOptions } from './seed.js';

@@ -5,7 +5,7 @@
  * completes when no contact is pending or initiated. Every due time is derived from
  * stored data, so a reloaded --state re-arms the same timers.
  */
-import { callRng, decideFate, rngOf, type Fate } from './fate.js';
+import { callIdFor, decideFate, rngOf, type Fate } from './fate.js';
 import { summarize } from './transcript.js';
 import { callView, campaignView, scriptOf } from './views.js';
 import type { Call, Campaign, ContactStatus, OrgState, Script, World } from './world.js';
@@ -112,10 +112,9 @@ function setContact(campaign: Campaign, index: number, status: ContactStatus): v
 function dial(world: World, org: OrgState, campaign: Campaign, index: number, scriptId: string, now: number): void {
   const contact = campaign.contacts[index]!;
   const seq = ++org.seq;
-  const rng = callRng(world, org.id, seq, contact.phone_number);
   const script = org.scripts[scriptId]!;
   const call: Call = {
-    call_id: `call_${rng.hex(24)}`,
+    call_id: callIdFor(world, org.id, seq, contact.phone_number),
     campaign_id: campaign.id,
     agent_id: campaign.agent_id,
     agent_name: script.agent_name,

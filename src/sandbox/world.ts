@@ -222,6 +222,11 @@ export class World {
     return idx;
   }
 
+  /** After bulk changes: the index is rebuilt from the plain data on next use. */
+  dropCallIndex(org: OrgState): void {
+    this.indexes.delete(org.id);
+  }
+
   emit(orgId: string, type: EventType, data: unknown): void {
     for (const l of this.listeners) {
       try {

@@ -68,6 +68,11 @@ export function formatDuration(seconds: number | undefined): string {
   return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
 }
 
+/** A wait or a limit in seconds: "0.5s", "8s", "2m00s". */
+export function formatSeconds(seconds: number): string {
+  return seconds < 10 ? `${Number(seconds.toFixed(1))}s` : formatDuration(seconds);
+}
+
 /** Local wall-clock time, HH:MM:SS, for the live view. */
 export function clockTime(ms: number | undefined): string {
   if (ms === undefined) return '--:--:--';

@@ -51,8 +51,13 @@ export function buildFrame(s: Snapshot | undefined, o: FrameOptions): FrameLine[
       lines.push([...bar(s.counts, s.total, barWidth, c), { text: `  ${pct}%  ${s.finished}/${s.total} finished` }]);
       lines.push(legend(s.counts, c));
     }
-    lines.push([{ text: rateText(s), style: c.dim }]);
-    if (s.notice) lines.push([{ text: s.notice, style: c.yellow }]);
+    if (s.status !== 'draft') lines.push([{ text: rateText(s), style: c.dim }]);
+    // The header already names the campaign and says draft: say only what is awaited.
+    if (s.status === 'draft') {
+      lines.push([{ text: 'Not launched yet; waiting for:', style: c.yellow }]);
+      lines.push([{ text: `  voicectl campaign launch ${s.campaignId}`, style: c.yellow }]);
+    }
+    else if (s.notice) lines.push([{ text: s.notice, style: c.yellow }]);
   }
   if (o.problem) lines.push([{ text: `⚠ ${o.problem}`, style: c.yellow }]);
   if (s) {
@@ -62,14 +67,13 @@ export function buildFrame(s: Snapshot | undefined, o: FrameOptions): FrameLine[
     if (s.recent.length === 0) lines.push([{ text: 'No finished calls yet.', style: c.dim }]);
     else if (room > 0) {
       lines.push([{ text: 'Latest finished calls', style: c.bold }]);
-      lines.push(...callRows(recent, c));
+      lines.push(...callRows(recent, c, o.width - 1));
     }
   }
   return lines.slice(0, Math.max(1, o.height - 1)).map((l) => fit(l, o.width - 1));
 }
 
 function rateText(s: Snapshot): string {
-  if (s.status === 'draft') return 'not dialing: the campaign has not been launched';
   const rate = s.callsPerMinute === undefined ? 'measuring rate…' : `${s.callsPerMinute.toFixed(1)} calls/min`;
   const left = s.total - s.finished;
   const eta = left <= 0 ? 'nothing left' : s.etaSeconds === undefined ? 'time left unknown' : `about ${formatDuration(s.etaSeconds)} left`;
@@ -127,18 +131,21 @@ function legend(counts: Record<string, number>, c: ChalkInstance): Line {
   return out;
 }
 
-function callRows(calls: ReadonlyArray<Record<string, unknown>>, c: ChalkInstance): Line[] {
+function callRows(calls: ReadonlyArray<Record<string, unknown>>, c: ChalkInstance, width: number): Line[] {
   const phoneW = Math.max(...calls.map((x) => (str(x.phone_number) ?? '-').length));
   const outcomeW = Math.min(24, Math.max(...calls.map((x) => outcomeLabel(x).length)));
+  // A summary cut to a few letters says nothing: on a narrow terminal leave it out.
+  const withSummary = width - (10 + phoneW + 2 + outcomeW + 10) >= 16;
   return calls.map((call) => {
     const outcome = outcomeLabel(call);
-    return [
+    const row: Line = [
       { text: `${clockTime(finishedAt(call))}  `, style: c.dim },
       { text: `${(str(call.phone_number) ?? '-').padEnd(phoneW)}  ` },
       { text: cut(outcome, outcomeW).padEnd(outcomeW), style: statusColor(outcomeColorKey(call), c) },
-      { text: `  ${formatDuration(num(call.duration_seconds)).padStart(6)}  ` },
-      { text: oneLine(str(call.summary) ?? ''), style: c.dim },
+      { text: `  ${formatDuration(num(call.duration_seconds)).padStart(6)}` },
     ];
+    if (withSummary) row.push({ text: `  ${oneLine(str(call.summary) ?? '')}`, style: c.dim });
+    return row;
   });
 }
 

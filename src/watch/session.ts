@@ -7,7 +7,7 @@
 import { ApiError } from '../api/errors.js';
 import type { Context } from '../context.js';
 import { CliError, FailureError, InterruptedError, NotFoundError } from '../errors.js';
-import { formatDuration, str } from './calls.js';
+import { formatSeconds, str } from './calls.js';
 import { describeResult, evaluateFailIf, type Condition } from './fail-if.js';
 import { Poller, campaignState, type TickResult, type WatchSource } from './poller.js';
 import { RateMeter } from './rate.js';
@@ -38,8 +38,12 @@ export async function runWatch(ctx: Context, source: WatchSource, view: WatchVie
   try {
     for (;;) {
       let delay = opts.intervalMs;
+      // A poll in flight at the deadline is cut short too (its own retries could take minutes).
+      const signal = deadline === undefined
+        ? ctx.signal
+        : AbortSignal.any([ctx.signal, AbortSignal.timeout(Math.max(1, deadline - ctx.now().getTime()))]);
       try {
-        const r = await poller.tick(ctx.signal);
+        const r = await poller.tick(signal);
         if (failures > 0) view.problem(undefined);
         failures = 0;
         lastError = undefined;
@@ -55,13 +59,14 @@ export async function runWatch(ctx: Context, source: WatchSource, view: WatchVie
         }
       } catch (err) {
         if (ctx.signal.aborted) throw new InterruptedError();
+        if (signal.aborted) throw timeoutError(opts, last, lastError);
         const fatal = fatalError(err, opts.campaignId, last !== undefined);
         if (fatal) throw fatal;
         failures++;
         const cap = Math.max(opts.intervalMs, MAX_BACKOFF_MS);
         delay = Math.round(Math.min(cap, opts.intervalMs * 2 ** (failures - 1)) * (0.8 + 0.4 * ctx.random()));
         lastError = errorText(err);
-        view.problem(`poll failed${failures > 1 ? ` (${failures} times in a row)` : ''}: ${lastError}; retrying in ${formatDuration(delay / 1000)}`);
+        view.problem(`poll failed${failures > 1 ? ` (${failures} times in a row)` : ''}: ${lastError}; retrying in ${formatSeconds(delay / 1000)}`);
       }
       if (deadline !== undefined) {
         const left = deadline - ctx.now().getTime();
@@ -100,7 +105,7 @@ function snapshotOf(ctx: Context, r: TickResult, poller: Poller, rate: RateMeter
     elapsedMs: now - started,
     recent: poller.tally.recent,
     notice: draft
-      ? `Campaign ${id} is a draft: it has not been launched. Waiting for \`voicectl campaign launch ${id}\` (Ctrl-C to stop).`
+      ? `Campaign ${id} is a draft: it has not been launched. Waiting for \`voicectl campaign launch ${id}\`; Ctrl-C stops.`
       : undefined,
   };
 }
@@ -162,8 +167,7 @@ function errorText(err: unknown): string {
 }
 
 function timeoutError(opts: WatchOptions, last: TickResult | undefined, lastError: string | undefined): FailureError {
-  const seconds = (opts.timeoutMs ?? 0) / 1000;
-  const after = seconds < 60 ? `${Number(seconds.toFixed(1))}s` : formatDuration(seconds);
+  const after = formatSeconds((opts.timeoutMs ?? 0) / 1000);
   let where = 'no poll succeeded';
   if (last) {
     const name = str(last.campaign.name);

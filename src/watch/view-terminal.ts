@@ -26,7 +26,16 @@ export class TerminalView implements WatchView {
   private readonly restoreOnExit = () => {
     this.out.write(SHOW_CURSOR);
   };
-  private readonly onResize = () => this.draw();
+  private readonly onResize = () => {
+    // Narrower than the frame: the terminal re-wraps the old lines and may scroll some
+    // out of reach of cursor-up, so start again from the top of a clear screen.
+    const width = this.out.columns ?? 80;
+    if (this.drawn.some((l) => l.width > width - 1)) {
+      this.out.write('\x1b[H\x1b[2J');
+      this.drawn = [];
+    }
+    this.draw();
+  };
 
   constructor(private readonly ctx: Context, private readonly campaignId: string) {
     this.out = ctx.io.stdout;

@@ -192,6 +192,9 @@ export class Receiver {
     const outcome = await this.bounded(write);
     this.send(res, outcome);
     if (outcome.status < 300) this.opts.onEvent?.(accepted);
+    else if (outcome.status === 503) {
+      this.opts.onReject?.({ status: 503, reason: 'log_write_slow', message: 'the log write is slow', likely: 'not acknowledged; the service will retry (check the disk)', id, type, at: new Date(this.now()) });
+    }
   }
 
   private duplicate(res: http.ServerResponse, id: string, type: string): void {

@@ -40,12 +40,13 @@ async function campaign(contacts: number, launch = true): Promise<string> {
   return c.id;
 }
 
+/** The campaign's calls as the server lists them, by call_id (a listing may repeat an item). */
 async function callsOf(id: string): Promise<Array<Record<string, any>>> {
-  const all: Array<Record<string, any>> = [];
+  const all = new Map<string, Record<string, any>>();
   for (let offset = 0; ; offset += 200) {
     const page = await api('GET', `/calls?campaign_id=${id}&limit=200&offset=${offset}`);
-    all.push(...page.calls);
-    if (offset + 200 >= page.total) return all;
+    for (const c of page.calls) all.set(c.call_id, c);
+    if (offset + 200 >= page.total) return [...all.values()];
   }
 }
 

@@ -65,6 +65,20 @@ describe('call export: pages', () => {
     for (const c of many(900)) expect(got).toContain(c.call_id);
   });
 
+  it('keeps every call exactly once while calls join the middle of a filtered list', async () => {
+    const s = await server(many(1000), {
+      beforePage: (_offset, n) => {
+        // 150 calls that started early (they just finished, say) join between existing ones.
+        if (n === 2) s.calls.splice(100, 0, ...many(150, 5000).map((c, i) => ({ ...c, start_time: many(1, 100)[0]!.start_time, call_id: `call_mid_${i}` })));
+      },
+    });
+    const r = await runInProcess(['call', 'export', '--format', 'jsonl', '--concurrency', '3'], { env: env(s) });
+    expect(r.code).toBe(0);
+    const got = ids(r.stdout);
+    expect(new Set(got).size).toBe(got.length);
+    for (const c of many(1000)) expect(got).toContain(c.call_id);
+  });
+
   it('follows a server that caps the page size without saying so', async () => {
     const s = await server(many(230), { maxLimit: 50, hideLimit: true });
     const r = await runInProcess(['call', 'export', '--format', 'jsonl'], { env: env(s) });

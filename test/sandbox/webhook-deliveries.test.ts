@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { RETRY_DELAYS_MS } from '../../src/sandbox/webhook-store.js';
 import { referenceCheck } from '../webhooks/reference-hmac.js';
-import { startReceiver, type Receiver, type Received, type Responder } from '../webhooks/receiver.js';
+import { startReceiver, type Receiver, type Received, type Responder } from '../webhooks/capture-server.js';
 
 type Res = { status: number; body: any };
 const receivers: Receiver[] = [];
@@ -285,8 +285,9 @@ describe('deletion and rotation while retries are pending', () => {
     await call(sb, 'PATCH', `/webhooks/endpoints/${ep.id}`, { enabled: false });
     expect((await call(sb, 'POST', `/webhooks/endpoints/${ep.id}/test`)).status).toBe(409);
     const [d] = await deliveriesUntil(sb, ep.id, (l) => l[0]?.status !== 'pending');
-    expect(d).toMatchObject({ status: 'failed', attempts: 2, last_error: 'endpoint disabled' });
-    expect(Date.parse(d.last_attempt_at)).toBeGreaterThanOrEqual(Date.parse(sent.body.delivery.next_retry_at));
+    // The retry came due while disabled: dropped, not sent, not counted as an attempt.
+    expect(d).toMatchObject({ status: 'failed', attempts: 1, last_response_code: 500, next_retry_at: null, last_error: expect.stringMatching(/endpoint disabled/) });
+    expect(sb.world.clock.now()).toBeGreaterThanOrEqual(Date.parse(sent.body.delivery.next_retry_at));
     expect(rx.received).toHaveLength(1);
     await call(sb, 'DELETE', `/webhooks/endpoints/${ep.id}`);
   });

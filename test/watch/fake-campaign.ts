@@ -151,7 +151,7 @@ export interface FakeServer {
   url: string;
   campaign: FakeCampaign;
   requests: Array<{ method: string; path: string; query: URLSearchParams }>;
-  /** Answers the next n requests matching `path` with a status instead. */
+  /** Answers the next n requests matching `path` with a status instead (0: never answers). */
   failNext(n: number, status: number, match?: RegExp): void;
   close(): Promise<void>;
 }
@@ -169,6 +169,7 @@ export async function fakeServer(campaign: FakeCampaign): Promise<FakeServer> {
     };
     if (failures.n > 0 && failures.match.test(url.pathname)) {
       failures.n--;
+      if (failures.status === 0) return;
       return send(failures.status, { error: 'the database is having a moment', status_code: failures.status });
     }
     if (req.headers['x-api-key'] !== 'sk_test') return send(401, { error: 'invalid API key', status_code: 401 });

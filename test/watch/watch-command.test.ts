@@ -57,6 +57,17 @@ describe('watch --json', () => {
   });
 });
 
+describe('watch with fields missing', () => {
+  it('follows a campaign without contacts_by_status to completion by its status', async () => {
+    const s = await start({ contacts: 45, dialPerStep: 20, omitCounts: true });
+    const r = await runWatchCli(['watch', s.campaign.id, '--json'], { env: env(s) });
+    expect(r.code).toBe(0);
+    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(events.filter((e) => e.type === 'call')).toHaveLength(45);
+    expect(events.at(-1).summary).toMatchObject({ total_contacts: 45, calls: 45, contacts_by_status: {}, connected: 37 });
+  });
+});
+
 describe('watch off a terminal', () => {
   it('prints one line per change and the final summary', async () => {
     const s = await start({ contacts: 40, dialPerStep: 15 });
@@ -144,6 +155,14 @@ describe('watch exit codes', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/error: timed out after 7s: campaign "Spring renewals" is still running \(\d+ of 10 contacts finished\)/);
     expect(r.sleeps).toEqual([2000, 2000, 2000, 1000]);
+  });
+
+  it('--timeout also cuts short a poll that hangs', async () => {
+    const s = await start({ contacts: 10 });
+    s.failNext(1, 0);
+    const r = await runWatchCli(['watch', s.campaign.id, '--timeout', '0.2'], { env: env(s) });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('error: timed out after 0.2s: no poll succeeded.');
   });
 
   it('a campaign that does not exist is exit 4', async () => {

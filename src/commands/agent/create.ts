@@ -1,5 +1,5 @@
 import type { Context } from '../../context.js';
-import { createAgent, type AgentFields } from '../../api/agents.js';
+import { createAgent, type Agent, type AgentFields } from '../../api/agents.js';
 import { UsageError } from '../../errors.js';
 import { printObject } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
@@ -11,6 +11,11 @@ export default async function agentCreate(ctx: Context, opts: AgentFlags & { fil
   const fromFile = opts.file ? await fieldsFromFile(opts.file) : {};
   const fields: AgentFields = { ...fromFile, ...(await fieldsFromFlags(opts)) };
   const missing = REQUIRED_FIELDS.filter((k) => fields[k] === undefined || fields[k] === '');
+  if (missing.length > 0 && ctx.canPrompt()) {
+    // The wizard and inquirer load only when a person is there to answer.
+    const { default: wizard } = await import('./wizard.js');
+    return printCreated(ctx, await wizard(ctx, fields));
+  }
   if (missing.length > 0) {
     throw new UsageError(`Missing ${missing.map((k) => FLAG_FOR_FIELD[k]).join(', ')}.`, {
       hint: 'Give every field as a flag, or put them in a JSON file and pass --file agent.json.',
@@ -19,6 +24,10 @@ export default async function agentCreate(ctx: Context, opts: AgentFlags & { fil
   fields.tools ??= [];
   const api = await ctx.api();
   const agent = await withSpinner(ctx, 'Creating agent', () => createAgent(api, fields));
+  await printCreated(ctx, agent);
+}
+
+async function printCreated(ctx: Context, agent: Agent): Promise<void> {
   await printObject(ctx, agent, AGENT_FIELDS);
   if (!ctx.machineOutput) {
     ctx.info(ctx.errColor.green(`Created agent ${agent.name ?? ''} (${agent.id}).`));

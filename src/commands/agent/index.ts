@@ -47,7 +47,9 @@ export function agentCommand(ctx: Context): Command {
       .command('update')
       .description('Change an agent; sends only the fields given')
       .argument('<agent>', 'agent id or exact name')
-      .option('--status <status>', 'agent status, for example active'),
+      .option('--status <status>', 'agent status, for example active')
+      .option('--kb-add <ids>', 'attach knowledge-base items, keeping the ones attached (repeatable)', commaList)
+      .option('--kb-remove <ids>', 'detach knowledge-base items, keeping the others (repeatable)', commaList),
   ).action(lazy(ctx, () => import('./update.js')));
 
   agent

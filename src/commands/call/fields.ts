@@ -56,5 +56,5 @@ export const CALL_FIELDS: Column<Call>[] = [
   { header: 'duration', get: (c) => duration(c.duration_seconds) },
   { header: 'end reason', key: 'end_reason' },
   { header: 'error', key: 'error' },
-  { header: 'recording', get: (c) => (c.has_recording ? 'yes (voicectl call recording ID)' : 'no') },
+  { header: 'recording', get: (c) => (c.has_recording ? `yes: voicectl call recording ${c.call_id}` : 'not (yet) saved') },
 ];

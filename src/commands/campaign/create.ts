@@ -65,7 +65,7 @@ export default async function campaignCreate(ctx: Context, flags: CreateFlags): 
 
   if (flags.dryRun) {
     await printDryRun(ctx, todo, agent.name ? `"${agent.name}" (${agent.id})` : agent.id, input.where);
-    ctx.info(ctx.errColor.yellow('Dry run: nothing was sent.'));
+    ctx.info(ctx.errColor.yellow(`Dry run: nothing was sent${flags.launch ? ' and nothing launched' : ''}.`));
     return;
   }
 

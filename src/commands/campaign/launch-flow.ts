@@ -23,12 +23,13 @@ export function plural(n: number, word: string): string {
   return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
 }
 
-function describeTargets(targets: LaunchTarget[]): string {
+function describeTargets(targets: LaunchTarget[]): { what: string; dial?: number } {
   const dial = targets.every((t) => t.dial !== undefined) ? targets.reduce((n, t) => n + t.dial!, 0) : undefined;
+  const one = targets[0]!;
   const what = targets.length === 1
-    ? `"${targets[0]!.name ?? targets[0]!.id}"${targets[0]!.name && targets[0]!.id ? ` (${targets[0]!.id})` : ''}`
+    ? (one.name ? `"${one.name}"${one.id ? ` (${one.id})` : ''}` : `campaign ${one.id}`)
     : `${targets.length} campaigns (${targets.map((t) => `"${t.name ?? t.id}"`).join(', ')})`;
-  return `${what}${dial !== undefined ? `, dialing ${plural(dial, 'contact')}` : ''}`;
+  return { what, dial };
 }
 
 /**
@@ -37,14 +38,15 @@ function describeTargets(targets: LaunchTarget[]): string {
  */
 export async function confirmLaunch(ctx: Context, targets: LaunchTarget[], options: { declined?: string } = {}): Promise<void> {
   if (ctx.opts.yes) return;
-  const what = describeTargets(targets);
+  const { what, dial } = describeTargets(targets);
+  const dials = dial !== undefined ? `dials ${plural(dial, 'contact')}` : 'dials every pending contact';
   if (!ctx.canPrompt()) {
     const why = ctx.opts.input === false ? '--no-input is set' : 'no one is at a terminal to confirm';
-    throw new UsageError(`Launching ${what} places real calls that use the account balance: pass --yes to confirm (${why}).`, {
-      hint: 'Add --yes (or -y) to launch without asking.',
+    throw new UsageError(`Launching ${what} ${dials}: real calls that use the account balance. Pass --yes to confirm (${why}).`, {
+      hint: 'Add --yes (or -y) to launch without being asked.',
     });
   }
-  const ok = await confirm(ctx, `Launch ${what}? These are real calls that use the account balance.`, { flag: '--yes' });
+  const ok = await confirm(ctx, `Launch ${what}? It ${dials}: real calls that use the account balance.`, { flag: '--yes' });
   if (!ok) throw new FailureError(options.declined ?? 'Cancelled: nothing was launched.');
 }
 

@@ -40,7 +40,9 @@ export default async function listen(ctx: Context, opts: ListenOptions): Promise
     try {
       log = await EventLog.open(opts.log);
     } catch (err) {
-      throw new FailureError(`Cannot open the log file ${opts.log}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`);
+      const code = (err as NodeJS.ErrnoException).code;
+      const why = code === 'ENOENT' ? 'its directory does not exist' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : code ?? (err as Error).message;
+      throw new FailureError(`Cannot open the log file ${opts.log}: ${why}.`);
     }
     ctx.onClose(() => log!.close());
   }

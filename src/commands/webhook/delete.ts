@@ -4,7 +4,7 @@ import { FailureError } from '../../errors.js';
 import { confirm } from '../../io/prompter.js';
 
 export default async function webhookDelete(ctx: Context, id: string): Promise<void> {
-  const ok = await confirm(ctx, `Delete webhook endpoint ${id}? Its pending retries are dropped.`);
+  const ok = await confirm(ctx, `Delete webhook endpoint ${id} (its pending retries are dropped)?`);
   if (!ok) throw new FailureError('Cancelled: nothing deleted.');
   const api = await ctx.api();
   await deleteEndpoint(api, id);

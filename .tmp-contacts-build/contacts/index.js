@@ -1,0 +1,12 @@
+/**
+ * Contacts from spreadsheets: what `contacts validate` and `campaign create --csv` share.
+ *
+ *   const { report, contacts } = await validateContactsFile('leads.csv', { defaultCountry: 'IN' });
+ *
+ * File-level problems (missing file, empty, no phone column, unbalanced quotes, binary or
+ * not UTF-8 ...) are thrown as UsageError; bad rows are in `report.errors`.
+ */
+export { validateContactsFile } from './validate.js';
+export { assertCampaignSize, MAX_CONTACTS_PER_CAMPAIGN, partName, splitContacts, writeErrorsCsv, } from './report.js';
+export { checkPhone, countryLabel, createPhoneCheck, isE164, resolveDefaultCountry } from './phone.js';
+export { normalizeHeader } from './columns.js';

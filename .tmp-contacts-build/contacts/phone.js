@@ -1,0 +1,141 @@
+/**
+ * Phone numbers: E.164 normalization and validity with libphonenumber-js and its full
+ * ("max") metadata, and for every number that fails a reason a person understands.
+ *
+ * A check returns one string: the E.164 number (always starting with "+") when the
+ * number is valid, otherwise the reason (never starting with "+"). One string is cheap
+ * to send between worker threads and to cache.
+ */
+import { ParseError, getCountryCallingCode, isSupportedCountry, parsePhoneNumberWithError, validatePhoneNumberLength, } from 'libphonenumber-js/max';
+import { UsageError } from '../errors.js';
+import { PlanValidity } from './validity.js';
+/** True when a check's result is a normalized number rather than a reason. */
+export function isE164(result) {
+    return result.charCodeAt(0) === 43; // "+"
+}
+/** `9.19876E+11`: what Excel writes for a long number in a cell not formatted as text. */
+const SCIENTIFIC = /^[+-]?\d+(?:[.,]\d+)?[eE][+-]?\d+$/;
+/** Two numbers in one cell, as CRMs export them: "98765 43210 / 91234 56789". */
+const TWO_NUMBERS = /\d[\d\s().-]{5,}\d\s*(?:[/,;|&]|\bor\b|\band\b)\s*\+?\d[\d\s().-]{5,}\d/i;
+const LETTERS = /\p{L}/u;
+const CACHE_LIMIT = 50_000;
+/**
+ * The country for numbers written without "+": a two-letter code libphonenumber knows.
+ * Throws a UsageError naming the flag otherwise.
+ */
+export function resolveDefaultCountry(value) {
+    if (value === undefined || value.trim() === '')
+        return undefined;
+    const cc = value.trim().toUpperCase();
+    if (!isSupportedCountry(cc)) {
+        throw new UsageError(`"${value}" is not a country code libphonenumber knows.`, {
+            hint: 'Use a two-letter ISO 3166 code, for example --default-country IN, US or GB.',
+        });
+    }
+    return cc;
+}
+/**
+ * A checker for one run. Results are cached by the exact cell text, so repeated
+ * numbers (duplicates, test rows) are parsed once; the answer is the same either way.
+ */
+export function createPhoneCheck(defaultCountry) {
+    const validity = new PlanValidity();
+    const cache = new Map();
+    return (raw) => {
+        let result = cache.get(raw);
+        if (result === undefined) {
+            result = checkPhone(raw, defaultCountry, validity);
+            if (cache.size >= CACHE_LIMIT)
+                cache.clear();
+            cache.set(raw, result);
+        }
+        return result;
+    };
+}
+/** The number as libphonenumber reads it; `validity` may be shared between calls. */
+export function checkPhone(raw, defaultCountry, validity = new PlanValidity()) {
+    const text = cleanCell(raw);
+    if (text === '')
+        return 'phone number is empty';
+    if (SCIENTIFIC.test(text)) {
+        return `Excel turned this number into scientific notation (${text}), so its last digits are lost: format the phone column as Text and export the file again`;
+    }
+    let phone;
+    try {
+        // extract: false: the whole cell must be the number, so "call 98765 43210 after 6pm" is not silently read as a number.
+        phone = parsePhoneNumberWithError(text, { defaultCountry, extract: false });
+    }
+    catch (err) {
+        if (err instanceof ParseError)
+            return parseFailure(err.message, text, defaultCountry);
+        throw err;
+    }
+    if (!validity.isValid(phone))
+        return invalidReason(text, phone, defaultCountry);
+    if (phone.ext)
+        return `has an extension (ext. ${phone.ext}), which a campaign cannot dial: remove it`;
+    return phone.number;
+}
+/**
+ * Trims the cell and drops one leading apostrophe: spreadsheet users type '+91… to keep
+ * the "+", and voicectl's own --errors-out file writes it that way too.
+ */
+function cleanCell(raw) {
+    let s = raw.trim();
+    if (s.charCodeAt(0) === 39)
+        s = s.slice(1).trim();
+    return s;
+}
+function parseFailure(code, text, defaultCountry) {
+    switch (code) {
+        case 'INVALID_COUNTRY':
+            if (hasPlus(text))
+                return 'the country code after "+" does not exist';
+            return 'has no country code: write it as +<country code><number>, or pass --default-country (for example --default-country IN)';
+        case 'TOO_SHORT':
+            return 'too short to be a phone number';
+        case 'TOO_LONG':
+            return TWO_NUMBERS.test(text) ? 'holds more than one number: put one number in the cell' : 'too long to be a phone number';
+        case 'INVALID_LENGTH':
+            return `has the wrong number of digits${defaultCountry ? ` for ${countryLabel(defaultCountry)}` : ''}`;
+        default:
+            if (TWO_NUMBERS.test(text))
+                return 'holds more than one number: put one number in the cell';
+            return LETTERS.test(text) ? 'not a phone number (it contains letters)' : 'not a phone number';
+    }
+}
+function invalidReason(text, phone, defaultCountry) {
+    const where = phone.country ? countryLabel(phone.country) : `country code +${phone.countryCallingCode}`;
+    const digits = phone.nationalNumber.length;
+    const foreignHint = !hasPlus(text) && defaultCountry
+        ? '; a number from another country needs "+" and its country code'
+        : '';
+    switch (validatePhoneNumberLength(text, { defaultCountry })) {
+        case 'TOO_SHORT':
+            return `too short for ${where}: ${digits} digit${digits === 1 ? '' : 's'} after the country code`;
+        case 'TOO_LONG':
+            if (TWO_NUMBERS.test(text))
+                return 'holds more than one number: put one number in the cell';
+            return `too long for ${where}: ${digits} digits after the country code${foreignHint}`;
+        case 'INVALID_LENGTH':
+            return `has the wrong number of digits for ${where} (${digits} after the country code)`;
+        default:
+            return `not a valid phone number ${phone.country ? 'in' : 'for'} ${where}${foreignHint}`;
+    }
+}
+function hasPlus(text) {
+    return /^[+＋]/.test(text);
+}
+let regionNames;
+/** "India (+91)". */
+export function countryLabel(country) {
+    regionNames ??= new Intl.DisplayNames(['en'], { type: 'region' });
+    let name;
+    try {
+        name = regionNames.of(country);
+    }
+    catch {
+        name = undefined;
+    }
+    return `${name && name !== country ? name : country} (+${getCountryCallingCode(country)})`;
+}

@@ -1,0 +1,81 @@
+/**
+ * A pool of worker threads checking phone batches (phone-worker.ts). The caller keeps
+ * file order; the pool only spreads the parsing over the machine's cores.
+ */
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { FailureError } from '../errors.js';
+/**
+ * The built worker: beside this file when compiled file by file, or in dist/contacts/
+ * when this code sits in a bundle chunk (scripts/build.js). Absent when running from
+ * the TypeScript sources (tests), and then phones are checked on the main thread.
+ */
+function workerFile() {
+    for (const rel of ['./phone-worker.js', '../contacts/phone-worker.js', './contacts/phone-worker.js']) {
+        const path = fileURLToPath(new URL(rel, import.meta.url));
+        if (existsSync(path))
+            return path;
+    }
+    return undefined;
+}
+/** How many workers a large file gets: one per core, none on a single core or without the compiled worker. */
+export function defaultPoolSize() {
+    const cores = availableParallelism();
+    return cores > 1 && workerFile() ? cores : 0;
+}
+export class PhonePool {
+    slots = [];
+    pending = new Map();
+    nextId = 0;
+    failure;
+    constructor(size, defaultCountry) {
+        const file = workerFile();
+        if (!file)
+            throw new FailureError('The phone-check worker is missing; run `npm run build`.');
+        for (let i = 0; i < size; i++) {
+            const worker = new Worker(file, { workerData: { defaultCountry } });
+            const slot = { worker, busy: 0 };
+            worker.on('message', (msg) => {
+                const p = this.pending.get(msg.id);
+                if (!p)
+                    return;
+                this.pending.delete(msg.id);
+                slot.busy--;
+                p.resolve(msg.results);
+            });
+            worker.on('error', (err) => this.fail(err));
+            worker.on('exit', (code) => {
+                if (code !== 0 && this.failure === undefined)
+                    this.fail(new Error(`a phone-check worker stopped (exit ${code})`));
+            });
+            this.slots.push(slot);
+        }
+    }
+    /** The results for `phones`, in the same order. */
+    check(phones) {
+        if (this.failure !== undefined)
+            return Promise.reject(this.failure);
+        const slot = this.slots.reduce((a, b) => (b.busy < a.busy ? b : a));
+        const id = this.nextId++;
+        return new Promise((resolve, reject) => {
+            this.pending.set(id, { resolve, reject, worker: slot });
+            slot.busy++;
+            slot.worker.postMessage({ id, phones });
+        });
+    }
+    async close() {
+        this.failure ??= new Error('pool closed');
+        await Promise.all(this.slots.map((s) => s.worker.terminate()));
+        this.slots = [];
+    }
+    fail(err) {
+        if (this.failure !== undefined)
+            return;
+        this.failure = new FailureError(`Checking phone numbers failed: ${err?.message ?? String(err)}`);
+        for (const p of this.pending.values())
+            p.reject(this.failure);
+        this.pending.clear();
+    }
+}

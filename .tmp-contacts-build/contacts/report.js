@@ -1,0 +1,81 @@
+/**
+ * What validation produces: the report object of CLI.md, the contacts to send, the bad
+ * rows as the user wrote them, and the helpers campaign commands need on top (the
+ * --errors-out CSV, the 10,000-contact limit and --split).
+ */
+import { randomBytes } from 'node:crypto';
+import { open, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { FailureError, UsageError } from '../errors.js';
+/** The service takes at most this many contacts in one campaign (api-spec, Limits). */
+export const MAX_CONTACTS_PER_CAMPAIGN = 10_000;
+/** Throws when there are more contacts than one campaign takes, pointing at --split. */
+export function assertCampaignSize(count, max = MAX_CONTACTS_PER_CAMPAIGN) {
+    if (count > max) {
+        throw new UsageError(`The file has ${count.toLocaleString('en-US')} valid contacts; a campaign takes at most ${max.toLocaleString('en-US')}.`, {
+            hint: `Pass --split to create ${Math.ceil(count / max)} campaigns named "NAME (1/${Math.ceil(count / max)})" and so on, or split the file.`,
+        });
+    }
+}
+/** Contacts in file order, cut into the fewest near-equal parts of at most `max`. */
+export function splitContacts(contacts, max = MAX_CONTACTS_PER_CAMPAIGN) {
+    if (contacts.length === 0)
+        return [];
+    const parts = Math.ceil(contacts.length / max);
+    const out = [];
+    let start = 0;
+    for (let p = 0; p < parts; p++) {
+        const size = Math.ceil((contacts.length - start) / (parts - p));
+        out.push(contacts.slice(start, start + size));
+        start += size;
+    }
+    return out;
+}
+/** "Diwali offer (2/3)"; a single part keeps the name as it is. */
+export function partName(name, index, parts) {
+    return parts <= 1 ? name : `${name} (${index + 1}/${parts})`;
+}
+/**
+ * Writes every bad row as CSV: the original cells plus an `error` column, with the
+ * file's own delimiter, a UTF-8 byte-order mark and CRLF so Excel opens it as it is.
+ * Cells a spreadsheet would run as formulas are prefixed with a quote. The file is
+ * written beside the target and renamed, so a failed write never leaves half a file.
+ */
+export async function writeErrorsCsv(path, result) {
+    const d = result.delimiter;
+    let width = result.headers.length;
+    for (const r of result.invalidRows)
+        width = Math.max(width, r.cells.length);
+    const header = [...result.headers];
+    while (header.length < width)
+        header.push('');
+    const lines = [[...header, 'error'].map((c) => safeCell(c, d)).join(d)];
+    for (const r of result.invalidRows) {
+        const cells = [...r.cells];
+        while (cells.length < width)
+            cells.push('');
+        lines.push([...cells, `row ${r.row}: ${r.message}`].map((c) => safeCell(c, d)).join(d));
+    }
+    const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+    try {
+        const fh = await open(tmp, 'w');
+        try {
+            await fh.writeFile(`\uFEFF${lines.join('\r\n')}\r\n`, 'utf8');
+        }
+        finally {
+            await fh.close();
+        }
+        await rename(tmp, path);
+    }
+    catch (err) {
+        await rm(tmp, { force: true }).catch(() => undefined);
+        throw new FailureError(`Could not write ${path}: ${err?.message ?? String(err)}`);
+    }
+}
+/** RFC 4180 quoting for any of the three delimiters, with formula-injection escaping. */
+function safeCell(value, delimiter) {
+    let s = value;
+    if (s.length > 0 && /^[=+\-@\t\r]/.test(s))
+        s = `'${s}`;
+    return s.includes(delimiter) || /["\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}

@@ -1,0 +1,216 @@
+/**
+ * validateContactsFile: reads a CSV or .xlsx file, maps its columns, checks every phone
+ * number and returns the report, the contacts to send and the bad rows. Nothing here
+ * prints or sends anything; file-level problems are thrown as UsageError (exit 2).
+ */
+import { UsageError } from '../errors.js';
+import { extraOf, mapColumns, nameOf } from './columns.js';
+import { readCsv } from './csv.js';
+import { createPhoneCheck, isE164, resolveDefaultCountry } from './phone.js';
+import { PhoneSet } from './phone-set.js';
+import { defaultPoolSize, PhonePool } from './pool.js';
+import { emptyFile, openSource } from './source.js';
+import { readXlsx } from './xlsx.js';
+/** Below this size a file is checked faster on the main thread than workers start up. */
+const POOL_MIN_BYTES = 1024 * 1024;
+/** Batches in flight before reading pauses, and the level at which it resumes. */
+const MAX_QUEUED = 8;
+const RESUME_AT = 4;
+export async function validateContactsFile(path, options = {}) {
+    const defaultCountry = resolveDefaultCountry(options.defaultCountry);
+    const source = await openSource(path);
+    const workers = options.workers ?? (source.size >= POOL_MIN_BYTES ? defaultPoolSize() : 0);
+    const run = new Run(source.name, options, workers > 0 ? new PhonePool(workers, defaultCountry) : undefined, createPhoneCheck(defaultCountry));
+    try {
+        let delimiter = ',';
+        if (source.kind === 'xlsx')
+            await readXlsx(source, run);
+        else
+            ({ delimiter } = await readCsv(source, run, options.signal));
+        return await run.finish(delimiter);
+    }
+    finally {
+        await run.close();
+    }
+}
+function waiter() {
+    let resolve;
+    let reject;
+    const promise = new Promise((res, rej) => {
+        resolve = res;
+        reject = rej;
+    });
+    // Someone may stop waiting before it settles (a failed read); that is not an unhandled rejection.
+    promise.catch(() => undefined);
+    return { promise, resolve, reject };
+}
+/** One validation: receives records in file order and keeps the counts, in file order too. */
+class Run {
+    fileName;
+    options;
+    pool;
+    check;
+    columns;
+    total = 0;
+    checked = 0;
+    valid = 0;
+    errors = [];
+    duplicateRows = [];
+    contacts = [];
+    invalidRows = [];
+    seen = new PhoneSet();
+    /** Batches sent to the pool, oldest first; each is counted only when those before it are. */
+    queue = [];
+    paused;
+    idle;
+    failure;
+    onAbort = () => this.fail(this.options.signal.reason);
+    constructor(fileName, options, pool, check) {
+        this.fileName = fileName;
+        this.options = options;
+        this.pool = pool;
+        this.check = check;
+        options.signal?.addEventListener('abort', this.onAbort, { once: true });
+    }
+    records(records, firstRow) {
+        if (this.failure !== undefined)
+            throw this.failure;
+        const batch = { rows: [], cells: [], phones: [] };
+        for (let i = 0; i < records.length; i++) {
+            const cells = records[i];
+            if (isBlank(cells))
+                continue;
+            if (!this.columns) {
+                this.columns = mapColumns(cells, this.options, this.fileName);
+                continue;
+            }
+            batch.rows.push(firstRow + i);
+            batch.cells.push(cells);
+            batch.phones.push(cells[this.columns.phone] ?? '');
+        }
+        if (batch.rows.length === 0)
+            return;
+        this.total += batch.rows.length;
+        if (!this.pool) {
+            this.accept(batch, batch.phones.map(this.check));
+            return;
+        }
+        const entry = { batch };
+        this.queue.push(entry);
+        this.pool.check(batch.phones).then((results) => {
+            entry.results = results;
+            this.drain();
+        }, (err) => this.fail(err));
+        if (this.queue.length >= MAX_QUEUED) {
+            this.paused ??= waiter();
+            return this.paused.promise;
+        }
+    }
+    async finish(delimiter) {
+        if (this.queue.length > 0) {
+            this.idle ??= waiter();
+            await this.idle.promise;
+        }
+        if (this.failure !== undefined)
+            throw this.failure;
+        const columns = this.columns;
+        if (!columns)
+            throw emptyFile(this.fileName);
+        if (this.total === 0) {
+            throw new UsageError(`${this.fileName} has a header row but no contacts below it.`, { hint: 'Add one contact per row under the header, or check that you exported the right sheet.' });
+        }
+        const invalid = this.errors.length;
+        return {
+            report: {
+                total_rows: this.total,
+                valid: this.valid,
+                invalid,
+                duplicates: this.duplicateRows.length,
+                errors: this.errors,
+                duplicate_rows: this.duplicateRows,
+            },
+            contacts: this.contacts,
+            invalidRows: this.invalidRows,
+            headers: columns.headers,
+            phoneColumn: columns.headers[columns.phone],
+            nameColumns: [columns.name, columns.firstName, columns.lastName].filter((i) => i !== undefined).map((i) => columns.headers[i]),
+            delimiter,
+        };
+    }
+    async close() {
+        this.options.signal?.removeEventListener('abort', this.onAbort);
+        await this.pool?.close();
+    }
+    drain() {
+        while (this.queue.length > 0 && this.queue[0].results) {
+            const { batch, results } = this.queue.shift();
+            this.accept(batch, results);
+        }
+        if (this.paused && this.queue.length <= RESUME_AT) {
+            this.paused.resolve();
+            this.paused = undefined;
+        }
+        if (this.idle && this.queue.length === 0) {
+            this.idle.resolve();
+            this.idle = undefined;
+        }
+    }
+    fail(err) {
+        if (this.failure !== undefined)
+            return;
+        this.failure = err;
+        this.paused?.reject(err);
+        this.idle?.reject(err);
+    }
+    accept(batch, results) {
+        const columns = this.columns;
+        const width = columns.headers.length;
+        const phoneHeader = columns.headers[columns.phone];
+        const collect = this.options.collectContacts !== false;
+        for (let i = 0; i < batch.rows.length; i++) {
+            const row = batch.rows[i];
+            const cells = batch.cells[i];
+            let message;
+            let column = phoneHeader;
+            let value = batch.phones[i];
+            const stray = cells.length > width ? cells.findIndex((c, idx) => idx >= width && c.trim() !== '') : -1;
+            if (stray !== -1) {
+                column = '(row)';
+                value = cells[stray];
+                message = `has ${cells.length} cells but the header has ${width}: a value probably contains an unquoted separator, which shifts the columns; quote that value or remove the separator`;
+            }
+            else if (!isE164(results[i])) {
+                message = results[i];
+            }
+            if (message !== undefined) {
+                this.errors.push({ row, column, value, message });
+                if (this.options.collectInvalidRows !== false)
+                    this.invalidRows.push({ row, cells, message });
+                continue;
+            }
+            const phone = results[i];
+            this.valid++;
+            const first = this.seen.firstRowOrAdd(phone, row);
+            if (first !== undefined) {
+                this.duplicateRows.push({ row, first_row: first, phone_number: phone });
+                if (!this.options.keepDuplicates)
+                    continue;
+            }
+            if (collect) {
+                const name = nameOf(columns, cells);
+                const contact = name === undefined
+                    ? { row, phone_number: phone, extra: extraOf(columns, cells) }
+                    : { row, phone_number: phone, name, extra: extraOf(columns, cells) };
+                this.contacts.push(contact);
+            }
+        }
+        this.checked += batch.rows.length;
+        this.options.onProgress?.({ rows: this.checked });
+    }
+}
+function isBlank(cells) {
+    for (const c of cells)
+        if (c.trim() !== '')
+            return false;
+    return true;
+}

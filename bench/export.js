@@ -1,0 +1,95 @@
+// `call export` budget (issue 5): 100,000 calls from an in-process sandbox on loopback,
+// exported to CSV by the built binary in a child process. Whole-process wall time under
+// 4 s and peak RSS under 150 MB; then, against a sandbox answering with 20 ms latency,
+// the concurrent export at least 3x faster than --concurrency 1, run side by side
+// (interleaved) and compared by median.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { seedCalls, startSandbox } from '../dist/sandbox/index.js';
+
+const bin = fileURLToPath(new URL('../bin/voicectl.js', import.meta.url));
+const CALLS = Number(process.env.BENCH_EXPORT_CALLS ?? 100_000);
+const LATENCY_CALLS = Number(process.env.BENCH_EXPORT_LATENCY_CALLS ?? 20_000);
+const RUNS = Number(process.env.BENCH_EXPORT_RUNS ?? 3);
+const BUDGET = { wallMs: 4000, rssMb: 150, speedup: 3 };
+// Reports the child's peak RSS as it exits; the export itself is untouched.
+const PEAK = "data:text/javascript,process.on('exit',()=>process.stderr.write('\\nPEAK_RSS_KB='+process.resourceUsage().maxRSS+'\\n'))";
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+async function seeded(n, latencyMs) {
+  const sb = await startSandbox({ port: 0, seed: 5, latencyMs });
+  seedCalls(sb.world, sb.world.keys.get(sb.apiKey).org, n);
+  return sb;
+}
+
+/** One export in a child process: wall time from spawn to exit, the child's peak RSS. */
+function exportOnce(sb, out, extra = []) {
+  return new Promise((resolve, reject) => {
+    const env = { PATH: process.env.PATH ?? '', HOME: tmpdir(), CI: 'true', FORCE_COLOR: '0', VOICECTL_BASE_URL: sb.url, VOICECTL_API_KEY: sb.apiKey, VOICECTL_CONFIG_DIR: tmpdir() };
+    const t0 = performance.now();
+    const child = spawn(process.execPath, ['--import', PEAK, bin, 'call', 'export', '--format', 'csv', '--out', out, ...extra], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (c) => { err += c; });
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      const ms = performance.now() - t0;
+      if (code !== 0) return reject(new Error(`export exited ${code}: ${err}`));
+      const kb = Number(/PEAK_RSS_KB=(\d+)/.exec(err)?.[1] ?? NaN);
+      resolve({ ms, rssMb: kb / 1024, bytes: statSync(out).size });
+    });
+  });
+}
+
+export async function benchExport() {
+  const dir = mkdtempSync(join(tmpdir(), 'voicectl-bench-export-'));
+  try {
+    const out = join(dir, 'calls.csv');
+    let sb = await seeded(CALLS, 0);
+    await exportOnce(sb, out); // warm the file cache and the sandbox's JSON cache
+    const plain = [];
+    for (let i = 0; i < RUNS; i++) plain.push(await exportOnce(sb, out));
+    await sb.close();
+
+    sb = await seeded(LATENCY_CALLS, 20);
+    const conc = [];
+    const serial = [];
+    for (let i = 0; i < RUNS; i++) {
+      conc.push(await exportOnce(sb, out));
+      serial.push(await exportOnce(sb, out, ['--concurrency', '1']));
+    }
+    await sb.close();
+
+    const wallMs = median(plain.map((r) => r.ms));
+    const rssMb = Math.max(...plain.map((r) => r.rssMb));
+    const concMs = median(conc.map((r) => r.ms));
+    const serialMs = median(serial.map((r) => r.ms));
+    return {
+      calls: CALLS, runs: RUNS, wallMs, rssMb, csvMb: plain[0].bytes / 1024 / 1024,
+      latencyCalls: LATENCY_CALLS, concMs, serialMs, speedup: serialMs / concMs,
+      ok: wallMs < BUDGET.wallMs && rssMb < BUDGET.rssMb && serialMs / concMs >= BUDGET.speedup,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const r = await benchExport();
+  const verdict = (ok) => (ok ? 'OK' : 'OVER BUDGET');
+  console.log(`call export, ${r.calls.toLocaleString('en-US')} calls to CSV (${r.csvMb.toFixed(1)} MB), loopback, median of ${r.runs}:`);
+  console.log(`  whole process   ${(r.wallMs / 1000).toFixed(2)} s    budget < ${BUDGET.wallMs / 1000} s    ${verdict(r.wallMs < BUDGET.wallMs)}`);
+  console.log(`  peak RSS        ${r.rssMb.toFixed(0)} MB     budget < ${BUDGET.rssMb} MB   ${verdict(r.rssMb < BUDGET.rssMb)}`);
+  console.log(`with --latency 20, ${r.latencyCalls.toLocaleString('en-US')} calls, interleaved, median of ${r.runs}:`);
+  console.log(`  concurrent (default)  ${(r.concMs / 1000).toFixed(2)} s`);
+  console.log(`  --concurrency 1       ${(r.serialMs / 1000).toFixed(2)} s`);
+  console.log(`  speed-up              ${r.speedup.toFixed(1)}x   budget >= ${BUDGET.speedup}x   ${verdict(r.speedup >= BUDGET.speedup)}`);
+  process.exitCode = r.ok ? 0 : 1;
+}

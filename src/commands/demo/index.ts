@@ -1,0 +1,15 @@
+import { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { lazy } from '../shared.js';
+
+export function demoCommand(ctx: Context): Command {
+  return new Command('demo')
+    .description('Run a whole campaign against a built-in sandbox: no key, no network, no balance used')
+    .option('--out <file>', 'where to write the CSV export of the calls (default: a new temporary directory)')
+    .addHelpText('after', `
+Starts a local sandbox of the service, creates an agent, builds a campaign from the bundled
+fixtures/leads.csv (Indian and international numbers, checked like \`campaign create\` does),
+launches it, follows it to completion in simulated time, prints the calls and writes a CSV
+export. Your saved profile and API key are never read or changed.`)
+    .action(lazy(ctx, () => import('./demo.js')));
+}

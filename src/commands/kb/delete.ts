@@ -1,0 +1,61 @@
+import type { ApiClient } from '../../api/client.js';
+import { ApiError } from '../../api/errors.js';
+import { deleteItem, getItem, isFolder, listItems, type KbItem } from '../../api/kb.js';
+import type { Context } from '../../context.js';
+import { FailureError, NotFoundError } from '../../errors.js';
+import { confirm } from '../../io/prompter.js';
+
+/**
+ * What the id is, when the service says: a one-item read (not in the spec, so a failure
+ * only means "unknown"), else the top-level listing.
+ */
+async function describeTarget(api: ApiClient, id: string): Promise<KbItem | undefined> {
+  try {
+    const item = await getItem(api, id);
+    if (item) return item;
+  } catch (err) {
+    if (err instanceof ApiError && (err.status === 401 || err.status === 403)) throw err;
+  }
+  try {
+    return (await listItems(api)).find((i) => String(i.id) === id);
+  } catch {
+    return undefined;
+  }
+}
+
+export default async function kbDelete(ctx: Context, id: string): Promise<void> {
+  const api = await ctx.api();
+  const item = await describeTarget(api, id);
+  const label = item?.path ?? item?.name;
+  const question = !item
+    ? `Delete knowledge-base item ${id}? If it is a folder, everything in it is deleted too, and agents stop using those documents.`
+    : isFolder(item)
+      ? `Delete the folder "${label}" (${id}) and everything in it? Agents stop using those documents.`
+      : `Delete "${label}" (${id})? Agents that use it stop using it.`;
+  const ok = await confirm(ctx, question);
+  if (!ok) throw new FailureError('Cancelled: nothing deleted.');
+
+  let res: unknown;
+  try {
+    res = await deleteItem(api, id);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) {
+      throw new NotFoundError(`No knowledge-base item ${id} (or it belongs to another organization).`, { hint: 'List items with `voicectl kb list`.' });
+    }
+    throw err;
+  }
+  const body = res && typeof res === 'object' && !Array.isArray(res) ? (res as Record<string, unknown>) : {};
+  const deletedIds = Array.isArray(body.deleted_ids) ? body.deleted_ids.map(String) : undefined;
+  if (ctx.machineOutput) {
+    ctx.out(JSON.stringify({ ...body, id, deleted: true, ...(deletedIds ? { deleted_ids: deletedIds } : {}) }, null, ctx.format === 'json' ? 2 : undefined));
+    return;
+  }
+  const c = ctx.errColor;
+  const folder = item ? isFolder(item) : body.type === 'folder';
+  if (folder) {
+    const inside = deletedIds ? deletedIds.length - 1 : undefined;
+    ctx.info(c.green(`Deleted the folder ${label ?? id}${inside !== undefined ? ` and the ${inside} item${inside === 1 ? '' : 's'} in it` : ' and everything in it'}.`));
+  } else {
+    ctx.info(c.green(`Deleted ${label ?? id} (${id}).`));
+  }
+}

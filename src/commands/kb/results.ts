@@ -1,0 +1,59 @@
+/** The end of `kb upload`: the results as a table (file, id, what happened) or JSON. */
+import type { Context } from '../../context.js';
+import { cell, printList, type Column } from '../../io/output.js';
+import type { SkippedFile } from './collect.js';
+import { indexed } from './indexing.js';
+import type { UploadOutcome } from './uploader.js';
+
+/** What happened to one file, in words. */
+export function describeOutcome(o: UploadOutcome): string {
+  if (o.status === 'failed') return `upload failed: ${o.error}`;
+  const replaced = o.replaced ? 'replaced the existing file (same id); ' : '';
+  if (!o.index) return `${replaced}${o.replaced ? 'indexing' : 'uploaded, indexing'}${o.job_id ? ` (job ${o.job_id})` : ''}`;
+  if (indexed(o.index)) {
+    const n = o.index.chunks_indexed;
+    return `${replaced}${n === undefined ? 'indexed' : `${n} chunk${n === 1 ? '' : 's'} indexed`}`;
+  }
+  return `${replaced}indexing failed: ${o.index.error ?? o.index.status}`;
+}
+
+export function failed(o: UploadOutcome): boolean {
+  return o.status === 'failed' || (o.index !== undefined && !indexed(o.index));
+}
+
+const COLUMNS: Column<UploadOutcome>[] = [
+  { header: 'FILE', key: 'path', max: 60 },
+  { header: 'ID', get: (o) => o.id ?? '-' },
+  { header: 'RESULT', get: describeOutcome },
+];
+
+/** JSON and CSV readers get every field; the skipped files are part of the results. */
+export async function printResults(ctx: Context, outcomes: UploadOutcome[], skipped: SkippedFile[]): Promise<void> {
+  if (ctx.machineOutput) {
+    const rows = [...outcomes.map(jsonRow), ...skipped.map((s) => ({ file: s.display, status: 'skipped', error: s.reason }))];
+    if (ctx.format === 'csv') {
+      await printList(ctx, rows, ['file', 'path', 'id', 'status', 'replaced', 'job_id', 'chunks_indexed', 'error'].map((k) => ({ header: k, get: (r: Record<string, unknown>) => cell(r[k]) })));
+    } else {
+      await printList(ctx, rows, []);
+    }
+    return;
+  }
+  await printList(ctx, outcomes, COLUMNS, { empty: 'Nothing was uploaded.' });
+}
+
+/** A flat result for scripts: the outcome, the item as the service returned it, and the indexing result. */
+function jsonRow(o: UploadOutcome): Record<string, unknown> {
+  const row: Record<string, unknown> = { file: o.file, path: o.path, folder: o.folder, name: o.name, status: o.status };
+  row.size_bytes = o.size_bytes;
+  if (o.id !== undefined) row.id = o.id;
+  if (o.status === 'uploaded' || o.status === 'replaced') row.replaced = Boolean(o.replaced);
+  if (o.job_id !== undefined) row.job_id = o.job_id;
+  if (o.index) {
+    row.index_status = o.index.status;
+    row.chunks_indexed = o.index.chunks_indexed ?? null;
+    if (o.index.error) row.error = o.index.error;
+  }
+  if (o.error !== undefined) row.error = o.error;
+  if (o.item) row.item = o.item;
+  return row;
+}

@@ -1,0 +1,58 @@
+import type { Context } from '../../context.js';
+import { SilentExit, UsageError } from '../../errors.js';
+import { collectFiles, type SkippedFile } from './collect.js';
+import { ACCEPTED_LIST } from './formats.js';
+import { waitForJobs } from './indexing.js';
+import { failed, printResults } from './results.js';
+import { uploadAll, type UploadOutcome } from './uploader.js';
+
+export interface UploadFlags {
+  folder?: string;
+  wait?: boolean;
+  concurrency?: number;
+}
+
+export function reportSkipped(ctx: Context, skipped: SkippedFile[], hidden: number): void {
+  const c = ctx.errColor;
+  if (skipped.length > 0) {
+    ctx.info(c.yellow(`Skipping ${skipped.length} file${skipped.length === 1 ? '' : 's'}:`));
+    for (const s of skipped) ctx.info(`  ${s.display}: ${s.reason}`);
+  }
+  if (hidden > 0) ctx.info(c.dim(`Left out ${hidden} hidden file${hidden === 1 ? '' : 's'} or folder${hidden === 1 ? '' : 's'} (names starting with a dot).`));
+}
+
+export default async function kbUpload(ctx: Context, paths: string[], opts: UploadFlags): Promise<void> {
+  const plan = await collectFiles(ctx.cwd, paths, opts.folder);
+  reportSkipped(ctx, plan.skipped, plan.hidden);
+  if (plan.files.length === 0) {
+    throw new UsageError('Nothing to upload: no file passed the checks.', { hint: `Accepted formats: ${ACCEPTED_LIST}, up to 50 MB each.` });
+  }
+  const api = await ctx.api();
+  const outcomes = await uploadAll(ctx, api, plan.files, { concurrency: opts.concurrency });
+
+  if (opts.wait) {
+    const withJobs = outcomes.filter((o): o is UploadOutcome & { job_id: string } => o.job_id !== undefined);
+    const results = await waitForJobs(ctx, api, withJobs.map((o) => o.job_id), {
+      label: (done, total) => `Indexing ${total} document${total === 1 ? '' : 's'}: ${done} done`,
+    });
+    for (const o of withJobs) o.index = results.get(o.job_id);
+    for (const o of outcomes) {
+      if (o.status !== 'failed' && !o.job_id) o.index = { status: 'unknown', error: 'the service returned no indexing job to follow' };
+    }
+  }
+
+  await printResults(ctx, outcomes, plan.skipped);
+  const bad = outcomes.filter(failed).length;
+  if (!ctx.machineOutput) {
+    const c = ctx.errColor;
+    const replaced = outcomes.filter((o) => o.replaced).length;
+    const ok = outcomes.length - bad;
+    const parts = [`${ok} of ${outcomes.length} file${outcomes.length === 1 ? '' : 's'} ${opts.wait ? 'uploaded and indexed' : 'uploaded'}`];
+    if (replaced > 0) parts.push(`${replaced} replaced an existing file of the same name and kept its id`);
+    if (plan.skipped.length > 0) parts.push(`${plan.skipped.length} skipped`);
+    ctx.info((bad ? c.red : c.green)(`${parts.join('; ')}.`));
+    const job = outcomes.find((o) => o.job_id)?.job_id;
+    if (!opts.wait && job) ctx.info(c.dim(`Indexing runs in the background: voicectl kb status ${job} --wait (or upload with --wait).`));
+  }
+  if (bad > 0) throw new SilentExit(1);
+}

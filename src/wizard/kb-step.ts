@@ -1,0 +1,108 @@
+/**
+ * The knowledge-base question: tick documents already in the knowledge base, after
+ * optionally uploading files or folders from here (the uploads come pre-ticked).
+ */
+import type { ApiClient } from '../api/client.js';
+import { isFolder, listItems, type KbItem } from '../api/kb.js';
+import type { Context } from '../context.js';
+import { collectFiles } from '../commands/kb/collect.js';
+import { formatBytes } from '../commands/kb/formats.js';
+import { reportSkipped } from '../commands/kb/upload.js';
+import { uploadAll } from '../commands/kb/uploader.js';
+import { UsageError } from '../errors.js';
+import { checkbox, input, select } from '../io/prompter.js';
+import { withSpinner } from '../io/spinner.js';
+
+/** Enough for any knowledge base a person would tick through; beyond it, use --kb. */
+const MAX_FOLDERS = 50;
+const MAX_ITEMS = 500;
+
+/** Every file, walking folders breadth first, within the caps above. */
+async function allDocuments(ctx: Context, api: ApiClient): Promise<KbItem[]> {
+  const files: KbItem[] = [];
+  const queue: Array<string | undefined> = [undefined];
+  let folders = 0;
+  while (queue.length > 0 && folders < MAX_FOLDERS && files.length < MAX_ITEMS) {
+    const folder = queue.shift();
+    folders++;
+    for (const item of await listItems(api, folder, ctx.signal)) {
+      if (isFolder(item)) queue.push(String(item.path ?? (folder ? `${folder}/${item.name}` : item.name)));
+      else files.push(item);
+    }
+  }
+  return files;
+}
+
+type Choice = 'pick' | 'upload' | 'none' | 'keep';
+
+/** `names` learns the path of every document seen, for the review screen. */
+export async function askDocuments(ctx: Context, current: string[] | undefined, names: Map<string, string>): Promise<string[] | undefined> {
+  const api = await ctx.api();
+  let docs: KbItem[];
+  try {
+    docs = await withSpinner(ctx, 'Reading the knowledge base', () => allDocuments(ctx, api));
+  } catch (err) {
+    if (ctx.signal.aborted) throw err;
+    ctx.warn(`could not read the knowledge base (${(err as Error).message}); documents can be attached later with \`voicectl agent update --kb-add\`.`);
+    return current;
+  }
+  const learn = () => {
+    for (const d of docs) names.set(String(d.id), String(d.path ?? d.name ?? d.id));
+  };
+  learn();
+  const uploaded: string[] = [];
+  for (;;) {
+    const choices: Array<{ value: Choice; name: string }> = [];
+    if (docs.length > 0) choices.push({ value: 'pick', name: `Choose from the knowledge base (${docs.length} document${docs.length === 1 ? '' : 's'})` });
+    choices.push({ value: 'upload', name: docs.length > 0 ? 'Upload files first, then choose' : 'Upload files or folders now' });
+    if (current?.length) choices.push({ value: 'keep', name: `Keep the ${current.length} attached` });
+    choices.push({ value: 'none', name: 'No documents' });
+    const how: Choice = uploaded.length > 0 ? 'pick' : await select<Choice>(ctx, 'Knowledge-base documents the agent can search', choices);
+    if (how === 'none') return [];
+    if (how === 'keep') return current;
+    if (how === 'upload') {
+      uploaded.push(...(await uploadFromHere(ctx, api)));
+      docs = await allDocuments(ctx, api).catch(() => docs);
+      learn();
+      if (uploaded.length === 0) continue;
+    }
+    const ticked = new Set([...(current ?? []), ...uploaded]);
+    return checkbox(ctx, 'Documents  (space to tick, enter to go on)', docs.map((d) => ({
+      value: String(d.id),
+      name: `${d.path ?? d.name ?? d.id}${typeof d.size_bytes === 'number' ? ctx.errColor.dim(`  ${formatBytes(d.size_bytes)}`) : ''}`,
+      short: String(d.path ?? d.name ?? d.id),
+      checked: ticked.has(String(d.id)),
+    })), { pageSize: 15 });
+  }
+}
+
+/** Asks for paths until an empty answer, then uploads them as `kb upload` would; returns the new ids. */
+async function uploadFromHere(ctx: Context, api: ApiClient): Promise<string[]> {
+  const paths: string[] = [];
+  for (;;) {
+    const answer = (await input(ctx, paths.length ? 'Another file or folder (empty when done)' : 'File or folder to upload (empty to go back)')).trim();
+    if (!answer) break;
+    paths.push(answer.replace(/^(['"])(.*)\1$/, '$2'));
+  }
+  if (paths.length === 0) return [];
+  const folder = (await input(ctx, 'Folder in the knowledge base (empty for the top level)')).trim();
+  let plan;
+  try {
+    plan = await collectFiles(ctx.cwd, paths, folder || undefined);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    ctx.warn(err.message);
+    return [];
+  }
+  reportSkipped(ctx, plan.skipped, plan.hidden);
+  if (plan.files.length === 0) return [];
+  const outcomes = await uploadAll(ctx, api, plan.files);
+  const c = ctx.errColor;
+  // On a terminal the progress display has already listed each file.
+  if (!ctx.interactiveStderr) {
+    for (const o of outcomes) ctx.info(o.status === 'failed' ? `${c.red('✗')} ${o.path}: ${o.error}` : `${o.replaced ? 'replaced (same id)' : 'uploaded'} ${o.path}`);
+  }
+  const ok = outcomes.filter((o) => o.id !== undefined);
+  ctx.info(c.green(`Uploaded ${ok.length} of ${outcomes.length}; indexing continues in the background.`));
+  return ok.map((o) => o.id!);
+}

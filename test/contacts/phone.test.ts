@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { checkPhone, countryLabel, createPhoneCheck, isE164, resolveDefaultCountry } from '../../src/contacts/phone.js';
+import { UsageError } from '../../src/errors.js';
+
+describe('checkPhone: valid numbers become E.164', () => {
+  it.each([
+    ['098765 43210', '+919876543210'],
+    ['+91-98765-43210', '+919876543210'],
+    ['9876543210', '+919876543210'],
+    ['91 98765 43210', '+919876543210'],
+    ['0091 98765 43210', '+919876543210'],
+    ['0 80 2222 3333', '+918022223333'], // Bengaluru landline
+    ['(022) 2345 6789', '+912223456789'], // Mumbai landline
+    ['1800 425 1234', '+9118004251234'], // toll-free
+    ['+44 20 7946 0958', '+442079460958'],
+    ['+1 (415) 555-2671', '+14155552671'],
+    ['+1 800 555 0199', '+18005550199'],
+    ['  +91 98765 43210  ', '+919876543210'],
+    ["'+91 98765 43210", '+919876543210'], // the apostrophe spreadsheets (and --errors-out) put before "+"
+    ['+91\u00a098765\u00a043210', '+919876543210'], // non-breaking spaces from a web page
+  ])('%j -> %s', (raw, e164) => {
+    expect(checkPhone(raw, 'IN')).toBe(e164);
+  });
+
+  it('reads numbers with "+" without a default country', () => {
+    expect(checkPhone('+91 98765 43210')).toBe('+919876543210');
+    expect(checkPhone('+65 8123 4567')).toBe('+6581234567');
+  });
+});
+
+describe('checkPhone: a reason for every invalid number', () => {
+  it.each([
+    ['', 'phone number is empty'],
+    ['   ', 'phone number is empty'],
+    ['call me', 'not a phone number (it contains letters)'],
+    ['---', 'not a phone number'],
+    ['98765', 'too short for India (+91): 5 digits after the country code'],
+    ['98765432101234', 'too long for India (+91): 14 digits after the country code; a number from another country needs "+" and its country code'],
+    // Valid with the default ("min") metadata, not with the full metadata.
+    ['056370 63157', 'not a valid phone number in India (+91); a number from another country needs "+" and its country code'],
+    ['+44 7700 900123', 'not a valid phone number for country code +44'],
+    ['+1 555 555 5555', 'not a valid phone number for country code +1'],
+    ['+999 1234 5678', 'the country code after "+" does not exist'],
+    ['98765 43210 / 91234 56780', 'holds more than one number: put one number in the cell'],
+    ['+91 80 2222 3333 ext 12', 'has an extension (ext. 12), which a campaign cannot dial: remove it'],
+  ])('%j', (raw, reason) => {
+    const result = checkPhone(raw, 'IN');
+    expect(isE164(result)).toBe(false);
+    expect(result).toBe(reason);
+  });
+
+  it.each(['9.19876E+11', '9.19876e+11', '9,19876E+11', '9E+11', '+9.19876E+11'])('scientific notation %j: digits are lost', (raw) => {
+    expect(checkPhone(raw, 'IN')).toBe(
+      `Excel turned this number into scientific notation (${raw}), so its last digits are lost: format the phone column as Text and export the file again`,
+    );
+  });
+
+  it('without a default country, a number without "+" says to pass one', () => {
+    expect(checkPhone('098765 43210')).toBe(
+      'has no country code: write it as +<country code><number>, or pass --default-country (for example --default-country IN)',
+    );
+  });
+
+  it('never returns a reason that could be mistaken for a number', () => {
+    for (const raw of ['', 'x', '1', '+1', '+999', '12345678901234567890', '9.1E+11']) {
+      const r = checkPhone(raw, 'IN');
+      expect(isE164(r)).toBe(false);
+    }
+  });
+});
+
+describe('createPhoneCheck', () => {
+  it('gives the same answers as checkPhone, also for repeated cells', () => {
+    const check = createPhoneCheck('IN');
+    for (const raw of ['098765 43210', '98765', '098765 43210', 'abc', '98765']) {
+      expect(check(raw)).toBe(checkPhone(raw, 'IN'));
+    }
+  });
+});
+
+describe('resolveDefaultCountry', () => {
+  it('upper-cases known codes and passes undefined through', () => {
+    expect(resolveDefaultCountry('in')).toBe('IN');
+    expect(resolveDefaultCountry(' gb ')).toBe('GB');
+    expect(resolveDefaultCountry(undefined)).toBeUndefined();
+    expect(resolveDefaultCountry('')).toBeUndefined();
+  });
+
+  it('refuses codes libphonenumber does not know, naming the flag', () => {
+    expect(() => resolveDefaultCountry('XX')).toThrow(UsageError);
+    expect(() => resolveDefaultCountry('India')).toThrow(/not a country code/);
+    try {
+      resolveDefaultCountry('ZZ');
+    } catch (err) {
+      expect((err as UsageError).hint).toMatch(/--default-country IN/);
+    }
+  });
+
+  it('labels countries with their name and calling code', () => {
+    expect(countryLabel('IN')).toBe('India (+91)');
+    expect(countryLabel('GB')).toBe('United Kingdom (+44)');
+  });
+});
