@@ -12,7 +12,7 @@ import { seedCalls, startSandbox } from '../dist/sandbox/index.js';
 
 const bin = fileURLToPath(new URL('../bin/voicectl.js', import.meta.url));
 const CALLS = Number(process.env.BENCH_EXPORT_CALLS ?? 100_000);
-const LATENCY_CALLS = Number(process.env.BENCH_EXPORT_LATENCY_CALLS ?? 20_000);
+const LATENCY_CALLS = Number(process.env.BENCH_EXPORT_LATENCY_CALLS ?? CALLS);
 const RUNS = Number(process.env.BENCH_EXPORT_RUNS ?? 3);
 const BUDGET = { wallMs: 4000, rssMb: 150, speedup: 3 };
 // Reports the child's peak RSS as it exits; the export itself is untouched.

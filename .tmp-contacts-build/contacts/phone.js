@@ -8,6 +8,7 @@
  */
 import { ParseError, getCountryCallingCode, isSupportedCountry, parsePhoneNumberWithError, validatePhoneNumberLength, } from 'libphonenumber-js/max';
 import { UsageError } from '../errors.js';
+import { countryName } from './country-names.js';
 import { PlanValidity } from './validity.js';
 /** True when a check's result is a normalized number rather than a reason. */
 export function isE164(result) {
@@ -126,16 +127,7 @@ function invalidReason(text, phone, defaultCountry) {
 function hasPlus(text) {
     return /^[+＋]/.test(text);
 }
-let regionNames;
 /** "India (+91)". */
 export function countryLabel(country) {
-    regionNames ??= new Intl.DisplayNames(['en'], { type: 'region' });
-    let name;
-    try {
-        name = regionNames.of(country);
-    }
-    catch {
-        name = undefined;
-    }
-    return `${name && name !== country ? name : country} (+${getCountryCallingCode(country)})`;
+    return `${countryName(country)} (+${getCountryCallingCode(country)})`;
 }

@@ -75,7 +75,8 @@ class Run {
     records(records, firstRow) {
         if (this.failure !== undefined)
             throw this.failure;
-        const batch = { rows: [], cells: [], phones: [] };
+        const keepCells = this.options.collectContacts !== false || this.options.collectInvalidRows !== false;
+        const batch = { rows: [], cells: keepCells ? [] : undefined, phones: [] };
         for (let i = 0; i < records.length; i++) {
             const cells = records[i];
             if (isBlank(cells))
@@ -84,8 +85,14 @@ class Run {
                 this.columns = mapColumns(cells, this.options, this.fileName);
                 continue;
             }
+            const width = this.columns.headers.length;
+            if (cells.length > width) {
+                const stray = cells.findIndex((c, idx) => idx >= width && c.trim() !== '');
+                if (stray !== -1)
+                    (batch.shifted ??= new Map()).set(batch.rows.length, { value: cells[stray], cellCount: cells.length });
+            }
             batch.rows.push(firstRow + i);
-            batch.cells.push(cells);
+            batch.cells?.push(cells);
             batch.phones.push(cells[this.columns.phone] ?? '');
         }
         if (batch.rows.length === 0)
@@ -164,28 +171,24 @@ class Run {
     }
     accept(batch, results) {
         const columns = this.columns;
-        const width = columns.headers.length;
         const phoneHeader = columns.headers[columns.phone];
         const collect = this.options.collectContacts !== false;
+        const collectInvalid = this.options.collectInvalidRows !== false;
         for (let i = 0; i < batch.rows.length; i++) {
             const row = batch.rows[i];
-            const cells = batch.cells[i];
+            const shifted = batch.shifted?.get(i);
             let message;
-            let column = phoneHeader;
-            let value = batch.phones[i];
-            const stray = cells.length > width ? cells.findIndex((c, idx) => idx >= width && c.trim() !== '') : -1;
-            if (stray !== -1) {
-                column = '(row)';
-                value = cells[stray];
-                message = `has ${cells.length} cells but the header has ${width}: a value probably contains an unquoted separator, which shifts the columns; quote that value or remove the separator`;
+            if (shifted) {
+                message = `has ${shifted.cellCount} cells but the header has ${columns.headers.length}: a value probably contains an unquoted separator, which shifts the columns; quote that value or remove the separator`;
+                this.errors.push({ row, column: '(row)', value: shifted.value, message });
             }
             else if (!isE164(results[i])) {
                 message = results[i];
+                this.errors.push({ row, column: phoneHeader, value: batch.phones[i], message });
             }
             if (message !== undefined) {
-                this.errors.push({ row, column, value, message });
-                if (this.options.collectInvalidRows !== false)
-                    this.invalidRows.push({ row, cells, message });
+                if (collectInvalid)
+                    this.invalidRows.push({ row, cells: batch.cells[i], message });
                 continue;
             }
             const phone = results[i];
@@ -197,6 +200,7 @@ class Run {
                     continue;
             }
             if (collect) {
+                const cells = batch.cells[i];
                 const name = nameOf(columns, cells);
                 const contact = name === undefined
                     ? { row, phone_number: phone, extra: extraOf(columns, cells) }

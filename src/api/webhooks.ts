@@ -41,7 +41,8 @@ export async function listEndpoints(api: ApiClient): Promise<WebhookEndpoint[]> 
 export async function createEndpoint(api: ApiClient, fields: { url: string; events?: string[] }): Promise<WebhookEndpoint> {
   const body: Record<string, unknown> = { url: fields.url };
   if (fields.events && fields.events.length > 0) body.events = fields.events;
-  return unwrap<WebhookEndpoint>(await api.post(BASE, body), 'endpoint');
+  const res = await api.post(BASE, body);
+  return asEndpoint(res) ?? unwrap<WebhookEndpoint>(res, 'endpoint');
 }
 
 /** PATCH with only the fields given. Returns the endpoint when the server sends one back. */
@@ -90,7 +91,14 @@ export function findSecret(body: unknown): string | undefined {
   return undefined;
 }
 
+/** The endpoint object, bare or wrapped as {endpoint}, {webhook}, {data} or {result}. */
 function asEndpoint(body: unknown): WebhookEndpoint | undefined {
-  const e = unwrap<WebhookEndpoint | undefined>(body, 'endpoint');
-  return e && typeof e === 'object' && !Array.isArray(e) && 'id' in e ? e : undefined;
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const o = body as Record<string, unknown>;
+  if ('id' in o) return o as WebhookEndpoint;
+  for (const k of ['endpoint', 'webhook', 'webhook_endpoint', 'data', 'result']) {
+    const inner = o[k];
+    if (inner && typeof inner === 'object' && !Array.isArray(inner) && 'id' in inner) return inner as WebhookEndpoint;
+  }
+  return undefined;
 }

@@ -16,6 +16,7 @@ import {
   type PhoneNumber,
 } from 'libphonenumber-js/max';
 import { UsageError } from '../errors.js';
+import { countryName } from './country-names.js';
 import { PlanValidity } from './validity.js';
 
 export type PhoneCheck = (raw: string) => string;
@@ -136,16 +137,7 @@ function hasPlus(text: string): boolean {
   return /^[+＋]/.test(text);
 }
 
-let regionNames: Intl.DisplayNames | undefined;
-
 /** "India (+91)". */
 export function countryLabel(country: CountryCode): string {
-  regionNames ??= new Intl.DisplayNames(['en'], { type: 'region' });
-  let name: string | undefined;
-  try {
-    name = regionNames.of(country);
-  } catch {
-    name = undefined;
-  }
-  return `${name && name !== country ? name : country} (+${getCountryCallingCode(country)})`;
+  return `${countryName(country)} (+${getCountryCallingCode(country)})`;
 }

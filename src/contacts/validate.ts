@@ -54,8 +54,11 @@ export async function validateContactsFile(path: string, options: ValidateOption
 
 interface Batch {
   rows: number[];
-  cells: string[][];
+  /** The rows' cells, kept only when contacts or bad rows are collected. */
+  cells: string[][] | undefined;
   phones: string[];
+  /** Rows (by index in the batch) with a non-empty cell beyond the header's width. */
+  shifted?: Map<number, { value: string; cellCount: number }>;
 }
 
 interface Waiter {
@@ -105,7 +108,8 @@ class Run implements RecordSink {
 
   records(records: string[][], firstRow: number): Promise<void> | void {
     if (this.failure !== undefined) throw this.failure;
-    const batch: Batch = { rows: [], cells: [], phones: [] };
+    const keepCells = this.options.collectContacts !== false || this.options.collectInvalidRows !== false;
+    const batch: Batch = { rows: [], cells: keepCells ? [] : undefined, phones: [] };
     for (let i = 0; i < records.length; i++) {
       const cells = records[i]!;
       if (isBlank(cells)) continue;
@@ -113,8 +117,13 @@ class Run implements RecordSink {
         this.columns = mapColumns(cells, this.options, this.fileName);
         continue;
       }
+      const width = this.columns.headers.length;
+      if (cells.length > width) {
+        const stray = cells.findIndex((c, idx) => idx >= width && c.trim() !== '');
+        if (stray !== -1) (batch.shifted ??= new Map()).set(batch.rows.length, { value: cells[stray]!, cellCount: cells.length });
+      }
       batch.rows.push(firstRow + i);
-      batch.cells.push(cells);
+      batch.cells?.push(cells);
       batch.phones.push(cells[this.columns.phone] ?? '');
     }
     if (batch.rows.length === 0) return;
@@ -194,26 +203,22 @@ class Run implements RecordSink {
 
   private accept(batch: Batch, results: string[]): void {
     const columns = this.columns!;
-    const width = columns.headers.length;
     const phoneHeader = columns.headers[columns.phone]!;
     const collect = this.options.collectContacts !== false;
+    const collectInvalid = this.options.collectInvalidRows !== false;
     for (let i = 0; i < batch.rows.length; i++) {
       const row = batch.rows[i]!;
-      const cells = batch.cells[i]!;
+      const shifted = batch.shifted?.get(i);
       let message: string | undefined;
-      let column = phoneHeader;
-      let value = batch.phones[i]!;
-      const stray = cells.length > width ? cells.findIndex((c, idx) => idx >= width && c.trim() !== '') : -1;
-      if (stray !== -1) {
-        column = '(row)';
-        value = cells[stray]!;
-        message = `has ${cells.length} cells but the header has ${width}: a value probably contains an unquoted separator, which shifts the columns; quote that value or remove the separator`;
+      if (shifted) {
+        message = `has ${shifted.cellCount} cells but the header has ${columns.headers.length}: a value probably contains an unquoted separator, which shifts the columns; quote that value or remove the separator`;
+        this.errors.push({ row, column: '(row)', value: shifted.value, message });
       } else if (!isE164(results[i]!)) {
         message = results[i]!;
+        this.errors.push({ row, column: phoneHeader, value: batch.phones[i]!, message });
       }
       if (message !== undefined) {
-        this.errors.push({ row, column, value, message });
-        if (this.options.collectInvalidRows !== false) this.invalidRows.push({ row, cells, message });
+        if (collectInvalid) this.invalidRows.push({ row, cells: batch.cells![i]!, message });
         continue;
       }
       const phone = results[i]!;
@@ -224,6 +229,7 @@ class Run implements RecordSink {
         if (!this.options.keepDuplicates) continue;
       }
       if (collect) {
+        const cells = batch.cells![i]!;
         const name = nameOf(columns, cells);
         const contact: Contact = name === undefined
           ? { row, phone_number: phone, extra: extraOf(columns, cells) }

@@ -9,6 +9,7 @@
 import type { ApiClient } from '../api/client.js';
 import { listCalls, type Call, type CallFilters, type CallPage } from '../api/calls.js';
 import { itemKey } from '../api/envelope.js';
+import { IdSet } from './id-set.js';
 
 export interface PagerOptions {
   filters: CallFilters;
@@ -27,15 +28,12 @@ export async function* callPages(api: ApiClient, opts: PagerOptions): AsyncGener
   const onAbort = () => ac.abort(opts.signal?.reason);
   if (opts.signal?.aborted) onAbort();
   opts.signal?.addEventListener('abort', onAbort, { once: true });
-  const seen = new Set<string>();
+  const seen = new IdSet();
   const fresh = (items: Call[]): Call[] => {
     const out: Call[] = [];
     for (const item of items) {
       const id = itemKey(item);
-      if (id !== undefined) {
-        if (seen.has(id)) continue;
-        seen.add(id);
-      }
+      if (id !== undefined && !seen.add(id)) continue;
       out.push(item);
     }
     return out;

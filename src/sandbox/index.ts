@@ -24,6 +24,8 @@ export interface SandboxOptions {
   stateFile?: string;
   allowLocalWebhooks?: boolean;
   latencyMs?: number;
+  /** Simulated time at start (ms or ISO string; default now): tests pin it to stay clear of midnight. */
+  startAt?: number | string;
   /** Where the sandbox reports internal trouble (failed state writes, listener errors). */
   log?: (line: string) => void;
 }
@@ -36,6 +38,13 @@ export interface Sandbox {
   world: World;
   requests: LoggedRequest[];
   close(): Promise<void>;
+}
+
+function startTime(at: number | string | undefined): number | undefined {
+  if (at === undefined) return undefined;
+  const ms = typeof at === 'number' ? at : Date.parse(at);
+  if (!Number.isFinite(ms)) throw new RangeError(`startAt is not a time: ${String(at)}`);
+  return ms;
 }
 
 /** Raised when the port is taken, with a message a user can act on. */
@@ -60,11 +69,16 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     keys,
     plan,
     allowLocalWebhooks: opts.allowLocalWebhooks,
-    startAt: saved ? Math.max(saved.saved_at, Date.now()) : undefined,
+    // Simulated time never runs backwards: a reloaded state continues from where it stopped (or later).
+    startAt: saved ? Math.max(saved.saved_at, startTime(opts.startAt) ?? Date.now()) : startTime(opts.startAt),
     secret: saved?.secret,
     log: opts.log,
   });
-  if (saved) world.loadOrgs(saved.orgs);
+  if (saved) {
+    world.loadOrgs(saved.orgs);
+    // The same seed continues its sequence; a different --seed starts its own.
+    if (saved.rng && saved.seed === world.seed) world.rngState = saved.rng;
+  }
 
   let persister: Persister | undefined;
   if (opts.stateFile) {

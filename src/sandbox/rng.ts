@@ -13,6 +13,15 @@ export class Rng {
     for (let i = 0; i < 12; i++) this.next();
   }
 
+  /** The generator's position, to continue the same sequence after a restart. */
+  get state(): [number, number, number, number] {
+    return [this.a, this.b, this.c, this.d];
+  }
+
+  set state(s: [number, number, number, number]) {
+    [this.a, this.b, this.c, this.d] = s;
+  }
+
   /** A float in [0, 1). */
   next(): number {
     let { a, b, c, d } = this;

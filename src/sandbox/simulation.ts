@@ -135,10 +135,12 @@ function dial(world: World, org: OrgState, campaign: Campaign, index: number, sc
     _script: scriptId,
     _ci: index,
   };
+  // The index is built from org.calls on first use: take it before the call is stored, or it would hold the call twice.
+  const calls = world.calls(org);
   org.calls[call.call_id] = call;
+  calls.add(call);
   contact.call_id = call.call_id;
-  setContact(campaign, index, 'initiated');
-  world.calls(org).add(call);
+  setContact(campaign, call._ci, 'initiated');
   armEnd(world, org, call);
 }
 

@@ -12,6 +12,8 @@ export interface SavedState {
   saved_at: number;
   seed: number;
   secret: string;
+  /** Position of the seeded generator. */
+  rng?: [number, number, number, number];
   /** The generated full-scope key, reused on restart when --keys is not given. */
   default_key?: KeyDef;
   orgs: OrgState[];
@@ -46,6 +48,7 @@ export function snapshot(world: World, defaultKey?: KeyDef): SavedState {
     saved_at: world.clock.now(),
     seed: world.seed,
     secret: world.secret,
+    rng: world.rngState,
     default_key: defaultKey,
     orgs: [...world.orgs.values()],
   };

@@ -192,6 +192,15 @@ export class World {
     return this.rng.next();
   }
 
+  /** Saved with --state: a reloaded seeded world must not hand out the ids it already gave. */
+  get rngState(): [number, number, number, number] {
+    return this.rng.state;
+  }
+
+  set rngState(s: [number, number, number, number]) {
+    this.rng.state = s;
+  }
+
   uuid(): string {
     return this.options.seed === undefined ? randomUUID() : this.rng.uuid();
   }

@@ -95,6 +95,12 @@ export class Poller {
   /** The server's finished count when the in-progress calls were last settled. */
   private settledAt = 0;
   private requests = 0;
+  /**
+   * Finished calls found and not yet handed out. A member, not a local: a tick that
+   * fails half-way has already marked what it found as reported, and the next tick
+   * must still hand those calls out.
+   */
+  private found: ListedCall[] = [];
 
   constructor(private readonly source: WatchSource) {}
 
@@ -112,8 +118,7 @@ export class Poller {
     this.requests++;
     const counts = statusCounts(campaign.contacts_by_status);
     const state = campaignState(campaign, counts);
-    const finished: ListedCall[] = [];
-    if (state === 'draft') return { campaign, counts, finished, unaccounted: 0, requests: this.requests };
+    if (state === 'draft') return { campaign, counts, finished: this.found.splice(0), unaccounted: 0, requests: this.requests };
 
     const final = state !== 'running';
     const pages = final ? Number.POSITIVE_INFINITY : MAX_PAGES;
@@ -121,7 +126,7 @@ export class Poller {
     const serverFinished = finishedOf(counts);
     const unaccounted = () => (haveCounts ? serverFinished - this.reported.size : 0);
 
-    if ((await this.scan(this.newScan, pages, finished, signal)) === 'end') {
+    if ((await this.scan(this.newScan, pages, this.found, signal)) === 'end') {
       // Stay at the end of this listing unless the cursor can move on.
       if (this.newest && this.newest.raw !== this.newScan.since) this.newScan = { since: this.newest.raw, offset: 0 };
     }
@@ -131,10 +136,10 @@ export class Poller {
     const due = haveCounts
       ? unaccounted() > 0 && (final || this.recheckCut || serverFinished > this.settledAt)
       : this.inProgress.size > 0;
-    if (due) await this.settle(final, pages, finished, haveCounts ? () => unaccounted() <= 0 : undefined, signal);
+    if (due) await this.settle(final, pages, this.found, haveCounts ? () => unaccounted() <= 0 : undefined, signal);
     if (!this.recheckCut) this.settledAt = serverFinished;
 
-    finished.sort((a, b) => (finishedAt(a) ?? 0) - (finishedAt(b) ?? 0));
+    const finished = this.found.splice(0).sort((a, b) => (finishedAt(a) ?? 0) - (finishedAt(b) ?? 0));
     return { campaign, counts, finished, unaccounted: Math.max(0, unaccounted()), requests: this.requests };
   }
 

@@ -27,7 +27,7 @@ const cases = files
 
 describe('contact fixtures', () => {
   it('has an expected report for every fixture, and a fixture for every expected report', () => {
-    const inputs = files.filter((f) => !f.endsWith('.json'));
+    const inputs = files.filter((f) => !f.endsWith('.json') && f !== 'README.md');
     expect(cases.map((c) => c.input).sort()).toEqual(inputs.sort());
     expect(cases.length).toBeGreaterThanOrEqual(20);
   });

@@ -22,8 +22,9 @@ const launches = () => h.sandbox.requests.filter((r) => r.method === 'POST' && r
 
 async function waitCompleted(campaignId: string): Promise<Record<string, unknown>> {
   for (let i = 0; i < 100; i++) {
-    const r = await h.run(['campaign', 'get', campaignId, '--json']);
-    const c = JSON.parse(r.stdout) as Record<string, unknown>;
+    // Polled over HTTP, not through the CLI: only the outcome is under test here.
+    const res = await fetch(`${h.sandbox.url}/campaigns/${campaignId}`, { headers: { 'x-api-key': h.sandbox.apiKey } });
+    const c = (await res.json()) as Record<string, unknown>;
     if (c.status === 'completed') return c;
     await new Promise((res) => setTimeout(res, 200));
   }

@@ -151,15 +151,15 @@ export interface FakeServer {
   url: string;
   campaign: FakeCampaign;
   requests: Array<{ method: string; path: string; query: URLSearchParams }>;
-  /** Answers the next n requests matching `path` with a status instead (0: never answers). */
-  failNext(n: number, status: number, match?: RegExp): void;
+  /** Answers n requests matching `match`, after `skip` of them, with a status instead (0: never answers). */
+  failNext(n: number, status: number, match?: RegExp, skip?: number): void;
   close(): Promise<void>;
 }
 
 /** The fake behind node:http: GET /campaigns/{id} (one step per read) and GET /calls. */
 export async function fakeServer(campaign: FakeCampaign): Promise<FakeServer> {
   const requests: FakeServer['requests'] = [];
-  let failures = { n: 0, status: 500, match: /./ };
+  let failures = { n: 0, status: 500, match: /./, skip: 0 };
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://x');
     requests.push({ method: req.method ?? 'GET', path: url.pathname, query: url.searchParams });
@@ -167,7 +167,7 @@ export async function fakeServer(campaign: FakeCampaign): Promise<FakeServer> {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
     };
-    if (failures.n > 0 && failures.match.test(url.pathname)) {
+    if (failures.n > 0 && failures.match.test(url.pathname) && failures.skip-- <= 0) {
       failures.n--;
       if (failures.status === 0) return;
       return send(failures.status, { error: 'the database is having a moment', status_code: failures.status });
@@ -191,8 +191,8 @@ export async function fakeServer(campaign: FakeCampaign): Promise<FakeServer> {
     url: `http://127.0.0.1:${port}`,
     campaign,
     requests,
-    failNext(n, status, match = /./) {
-      failures = { n, status, match };
+    failNext(n, status, match = /./, skip = 0) {
+      failures = { n, status, match, skip };
     },
     close: () => new Promise<void>((resolve) => {
       server.closeAllConnections();

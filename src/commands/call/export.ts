@@ -19,6 +19,8 @@ interface Flags {
 }
 
 const MAX_CONCURRENCY = 32;
+// Enough to hide a real network's round trips (8 pages in flight), few enough to stay polite.
+const DEFAULT_CONCURRENCY = 8;
 
 export default async function callExport(ctx: Context, flags: Flags): Promise<void> {
   if (flags.sinceLast && !flags.state) {
@@ -44,7 +46,7 @@ export default async function callExport(ctx: Context, flags: Flags): Promise<vo
     recordingsDir: flags.recordings,
     sinceLast: flags.sinceLast,
     statePath: flags.state,
-    concurrency: flags.concurrency ?? 6,
+    concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY,
   });
 
   const c = ctx.errColor;

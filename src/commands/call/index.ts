@@ -53,7 +53,7 @@ export function callCommand(ctx: Context): Command {
     .option('--recordings <dir>', 'also download each call\'s recording into DIR, skipping files already there')
     .option('--since-last', 'only calls newer than the last successful run (needs --state)')
     .option('--state <file>', 'where --since-last keeps its high-water mark')
-    .option('--concurrency <n>', 'requests in flight at once (default 6, at most 32)', positiveInt)
+    .option('--concurrency <n>', 'requests in flight at once (default 8, at most 32)', positiveInt)
     .addHelpText('after', `${TIMES_HELP}
 
 Columns and incremental exports: see docs/export.md.`)

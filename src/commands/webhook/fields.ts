@@ -7,8 +7,10 @@ import { EVENT_TYPES } from '../../webhooks/signature.js';
 import { checkWebhookUrl, isLoopbackUrl } from '../../webhooks/url-policy.js';
 import { saveWebhookSecret } from '../../webhooks/saved-secret.js';
 
+/** Omitted, empty, or every known type: the endpoint receives everything. */
 function eventsCell(e: WebhookEndpoint): string {
-  return Array.isArray(e.events) && e.events.length > 0 ? e.events.join(', ') : 'all';
+  if (!Array.isArray(e.events) || e.events.length === 0) return 'all';
+  return EVENT_TYPES.every((t) => e.events!.includes(t)) ? 'all' : e.events.join(', ');
 }
 
 export const ENDPOINT_COLUMNS: Column<WebhookEndpoint>[] = [
