@@ -44,7 +44,7 @@ export async function main(argv: string[], init: Partial<ContextInit> = {}): Pro
 }
 
 export async function run(argv: string[], ctx: Context): Promise<number> {
-  const program = buildProgram(ctx);
+  const program = buildProgram(ctx, argv);
   try {
     await program.parseAsync(argv, { from: 'user' });
     // A long-running command (sandbox, listen, watch) that stopped cleanly on Ctrl-C.

@@ -32,7 +32,57 @@ export function version(): string {
   return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
 }
 
-export function buildProgram(ctx: Context): Command {
+interface Group {
+  name: string;
+  alias?: string;
+  /** The line shown in `voicectl --help`; the group's own help says more. */
+  summary: string;
+  build: (ctx: Context) => Command;
+}
+
+/** Every top-level command, in the order `voicectl --help` lists them. */
+const GROUPS: Group[] = [
+  { name: 'login', summary: 'Save a base URL and API key to a profile, after checking them', build: loginCommand },
+  { name: 'config', summary: 'Show and change the settings saved in a profile', build: configCommand },
+  { name: 'voice', alias: 'voices', summary: 'List the voices agents can speak with (no key needed)', build: voiceCommand },
+  { name: 'agent', alias: 'agents', summary: 'Create and manage voice agents', build: agentCommand },
+  { name: 'kb', summary: 'Upload documents to the knowledge base and manage them', build: kbCommand },
+  { name: 'contacts', alias: 'contact', summary: 'Check contact spreadsheets (CSV or .xlsx) before a campaign', build: contactsCommand },
+  { name: 'campaign', alias: 'campaigns', summary: 'Create, launch and follow calling campaigns', build: campaignCommand },
+  { name: 'watch', summary: 'Follow a campaign live until it completes', build: watchCommand },
+  { name: 'call', alias: 'calls', summary: 'Read call results, transcripts and recordings; export them', build: callCommand },
+  { name: 'webhook', alias: 'webhooks', summary: 'Manage webhook endpoints that receive signed events', build: webhookCommand },
+  { name: 'listen', summary: 'Receive webhook events locally: verify, log, forward to your app', build: listenCommand },
+  { name: 'trigger', summary: 'Send a signed sample event to any URL, to test a receiver', build: triggerCommand },
+  { name: 'sandbox', summary: 'Run a local emulator of the whole service (no real calls)', build: sandboxCommand },
+  { name: 'demo', summary: 'Run a whole campaign against a built-in sandbox: no key, no network', build: demoCommand },
+  { name: 'completion', summary: 'Print a shell completion script for bash, zsh or fish', build: completionCommand },
+];
+
+/** Root options that take a value, so the group name is found after them. */
+const ROOT_VALUE_OPTIONS = new Set(['--base-url', '--api-key', '--profile', '-o', '--output', '--timeout']);
+
+/** The group a command line asks for (`voicectl --json agent list` → agent), if any. */
+export function requestedGroup(argv: string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') return argv[i + 1];
+    if (a.startsWith('-')) {
+      if (ROOT_VALUE_OPTIONS.has(a)) i++;
+      continue;
+    }
+    return a === 'help' ? argv[i + 1] : a;
+  }
+  return undefined;
+}
+
+/**
+ * Builds the program. With `argv`, only the group it asks for is built in full and the
+ * others are one-line stubs (names and summaries, enough for help and suggestions):
+ * building every verb and option costs more start-up time than all the rest.
+ * Without `argv` (shell completion), everything is built.
+ */
+export function buildProgram(ctx: Context, argv?: string[]): Command {
   const program = new Command('voicectl')
     .description('Run AI voice agents and calling campaigns from the terminal.')
     .version(version(), '-v, --version', 'print the version')
@@ -41,21 +91,14 @@ export function buildProgram(ctx: Context): Command {
     .configureHelp({ showGlobalOptions: true, sortSubcommands: false });
   for (const opt of globalOptions()) program.addOption(opt);
 
-  program.addCommand(loginCommand(ctx));
-  program.addCommand(configCommand(ctx));
-  program.addCommand(voiceCommand(ctx));
-  program.addCommand(agentCommand(ctx));
-  program.addCommand(kbCommand(ctx));
-  program.addCommand(contactsCommand(ctx));
-  program.addCommand(campaignCommand(ctx));
-  program.addCommand(watchCommand(ctx));
-  program.addCommand(callCommand(ctx));
-  program.addCommand(webhookCommand(ctx));
-  program.addCommand(listenCommand(ctx));
-  program.addCommand(triggerCommand(ctx));
-  program.addCommand(completionCommand(ctx));
-  program.addCommand(sandboxCommand(ctx));
-  program.addCommand(demoCommand(ctx));
+  const wanted = argv ? requestedGroup(argv) : undefined;
+  for (const g of GROUPS) {
+    const full = !argv || wanted === g.name || (g.alias !== undefined && wanted === g.alias);
+    const cmd = full ? g.build(ctx) : new Command(g.name);
+    cmd.description(g.summary);
+    if (!full && g.alias) cmd.alias(g.alias);
+    program.addCommand(cmd);
+  }
 
   finish(program, ctx);
 

@@ -1,51 +1,30 @@
 /**
  * Phone numbers: E.164 normalization and validity with libphonenumber-js and its full
  * ("max") metadata, and for every number that fails a reason a person understands.
- *
- * A check returns one string: the E.164 number (always starting with "+") when the
- * number is valid, otherwise the reason (never starting with "+"). One string is cheap
- * to send between worker threads and to cache.
+ * Results are strings: see e164.ts.
  */
-import { ParseError, getCountryCallingCode, isSupportedCountry, parsePhoneNumberWithError, validatePhoneNumberLength, } from 'libphonenumber-js/max';
-import { UsageError } from '../errors.js';
+import { ParseError, getCountryCallingCode, parsePhoneNumberWithError, validatePhoneNumberLength, } from 'libphonenumber-js/max';
 import { countryName } from './country-names.js';
 import { PlanValidity } from './validity.js';
-/** True when a check's result is a normalized number rather than a reason. */
-export function isE164(result) {
-    return result.charCodeAt(0) === 43; // "+"
-}
 /** `9.19876E+11`: what Excel writes for a long number in a cell not formatted as text. */
 const SCIENTIFIC = /^[+-]?\d+(?:[.,]\d+)?[eE][+-]?\d+$/;
 /** Two numbers in one cell, as CRMs export them: "98765 43210 / 91234 56789". */
 const TWO_NUMBERS = /\d[\d\s().-]{5,}\d\s*(?:[/,;|&]|\bor\b|\band\b)\s*\+?\d[\d\s().-]{5,}\d/i;
 const LETTERS = /\p{L}/u;
-const CACHE_LIMIT = 50_000;
-/**
- * The country for numbers written without "+": a two-letter code libphonenumber knows.
- * Throws a UsageError naming the flag otherwise.
- */
-export function resolveDefaultCountry(value) {
-    if (value === undefined || value.trim() === '')
-        return undefined;
-    const cc = value.trim().toUpperCase();
-    if (!isSupportedCountry(cc)) {
-        throw new UsageError(`"${value}" is not a country code libphonenumber knows.`, {
-            hint: 'Use a two-letter ISO 3166 code, for example --default-country IN, US or GB.',
-        });
-    }
-    return cc;
-}
+/** Enough for the duplicates of a typical file; a bound, so a million-row file does not grow it. */
+const CACHE_LIMIT = 20_000;
 /**
  * A checker for one run. Results are cached by the exact cell text, so repeated
  * numbers (duplicates, test rows) are parsed once; the answer is the same either way.
  */
 export function createPhoneCheck(defaultCountry) {
+    const country = defaultCountry;
     const validity = new PlanValidity();
     const cache = new Map();
     return (raw) => {
         let result = cache.get(raw);
         if (result === undefined) {
-            result = checkPhone(raw, defaultCountry, validity);
+            result = checkPhone(raw, country, validity);
             if (cache.size >= CACHE_LIMIT)
                 cache.clear();
             cache.set(raw, result);

@@ -25,6 +25,7 @@ export function defaultPoolSize() {
     const cores = availableParallelism();
     return cores > 1 && workerFile() ? cores : 0;
 }
+const WORKER_YOUNG_MB = 4;
 export class PhonePool {
     slots = [];
     pending = new Map();
@@ -35,7 +36,9 @@ export class PhonePool {
         if (!file)
             throw new FailureError('The phone-check worker is missing; run `npm run build`.');
         for (let i = 0; i < size; i++) {
-            const worker = new Worker(file, { workerData: { defaultCountry } });
+            // A small young generation: the workers' garbage is short-lived, and V8's default
+            // (up to 48 MB per thread) would put a 1,000,000-row import over its memory budget.
+            const worker = new Worker(file, { workerData: { defaultCountry }, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
             const slot = { worker, busy: 0 };
             worker.on('message', (msg) => {
                 const p = this.pending.get(msg.id);

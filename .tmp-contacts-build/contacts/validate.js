@@ -6,7 +6,8 @@
 import { UsageError } from '../errors.js';
 import { extraOf, mapColumns, nameOf } from './columns.js';
 import { readCsv } from './csv.js';
-import { createPhoneCheck, isE164, resolveDefaultCountry } from './phone.js';
+import { resolveDefaultCountry } from './country.js';
+import { isE164 } from './e164.js';
 import { PhoneSet } from './phone-set.js';
 import { defaultPoolSize, PhonePool } from './pool.js';
 import { emptyFile, openSource } from './source.js';
@@ -16,11 +17,16 @@ const POOL_MIN_BYTES = 1024 * 1024;
 /** Batches in flight before reading pauses, and the level at which it resumes. */
 const MAX_QUEUED = 8;
 const RESUME_AT = 4;
+const POOL_BATCH_ROWS = 2000;
 export async function validateContactsFile(path, options = {}) {
     const defaultCountry = resolveDefaultCountry(options.defaultCountry);
     const source = await openSource(path);
     const workers = options.workers ?? (source.size >= POOL_MIN_BYTES ? defaultPoolSize() : 0);
-    const run = new Run(source.name, options, workers > 0 ? new PhonePool(workers, defaultCountry) : undefined, createPhoneCheck(defaultCountry));
+    // With workers, libphonenumber loads in them only; the main thread just reads and counts.
+    const checker = workers > 0
+        ? new PhonePool(workers, defaultCountry)
+        : (await import('./phone.js')).createPhoneCheck(defaultCountry);
+    const run = new Run(source.name, options, checker);
     try {
         let delimiter = ',';
         if (source.kind === 'xlsx')
@@ -48,8 +54,7 @@ function waiter() {
 class Run {
     fileName;
     options;
-    pool;
-    check;
+    checker;
     columns;
     total = 0;
     checked = 0;
@@ -61,22 +66,26 @@ class Run {
     seen = new PhoneSet();
     /** Batches sent to the pool, oldest first; each is counted only when those before it are. */
     queue = [];
+    /** Rows gathered for the next pool batch. */
+    pending;
     paused;
     idle;
     failure;
     onAbort = () => this.fail(this.options.signal.reason);
-    constructor(fileName, options, pool, check) {
+    constructor(fileName, options, checker) {
         this.fileName = fileName;
         this.options = options;
-        this.pool = pool;
-        this.check = check;
+        this.checker = checker;
         options.signal?.addEventListener('abort', this.onAbort, { once: true });
     }
     records(records, firstRow) {
         if (this.failure !== undefined)
             throw this.failure;
         const keepCells = this.options.collectContacts !== false || this.options.collectInvalidRows !== false;
-        const batch = { rows: [], cells: keepCells ? [] : undefined, phones: [] };
+        // Inline, each piece of the file is checked as it comes; for the pool, pieces are
+        // gathered into batches large enough to be worth a message.
+        const batch = this.pending ?? { rows: [], cells: keepCells ? [] : undefined, phones: [] };
+        const before = batch.rows.length;
         for (let i = 0; i < records.length; i++) {
             const cells = records[i];
             if (isBlank(cells))
@@ -95,16 +104,25 @@ class Run {
             batch.cells?.push(cells);
             batch.phones.push(cells[this.columns.phone] ?? '');
         }
-        if (batch.rows.length === 0)
-            return;
-        this.total += batch.rows.length;
-        if (!this.pool) {
-            this.accept(batch, batch.phones.map(this.check));
+        this.total += batch.rows.length - before;
+        if (typeof this.checker === 'function') {
+            if (batch.rows.length > 0)
+                this.accept(batch, batch.phones.map(this.checker));
             return;
         }
+        this.pending = batch;
+        if (batch.rows.length >= POOL_BATCH_ROWS)
+            return this.dispatch();
+    }
+    /** Sends the gathered batch to the pool; a promise while too many are in flight. */
+    dispatch() {
+        const batch = this.pending;
+        this.pending = undefined;
+        if (!batch || batch.rows.length === 0)
+            return;
         const entry = { batch };
         this.queue.push(entry);
-        this.pool.check(batch.phones).then((results) => {
+        this.checker.check(batch.phones).then((results) => {
             entry.results = results;
             this.drain();
         }, (err) => this.fail(err));
@@ -114,6 +132,8 @@ class Run {
         }
     }
     async finish(delimiter) {
+        if (this.failure === undefined)
+            void this.dispatch();
         if (this.queue.length > 0) {
             this.idle ??= waiter();
             await this.idle.promise;
@@ -146,7 +166,8 @@ class Run {
     }
     async close() {
         this.options.signal?.removeEventListener('abort', this.onAbort);
-        await this.pool?.close();
+        if (typeof this.checker !== 'function')
+            await this.checker.close();
     }
     drain() {
         while (this.queue.length > 0 && this.queue[0].results) {

@@ -15,7 +15,7 @@ export interface PhoneResults {
   results: string[];
 }
 
-const check = createPhoneCheck((workerData as { defaultCountry?: Parameters<typeof createPhoneCheck>[0] }).defaultCountry);
+const check = createPhoneCheck((workerData as { defaultCountry?: string }).defaultCountry);
 
 parentPort!.on('message', (batch: PhoneBatch) => {
   const results = new Array<string>(batch.phones.length);

@@ -1,30 +1,19 @@
 /**
  * Phone numbers: E.164 normalization and validity with libphonenumber-js and its full
  * ("max") metadata, and for every number that fails a reason a person understands.
- *
- * A check returns one string: the E.164 number (always starting with "+") when the
- * number is valid, otherwise the reason (never starting with "+"). One string is cheap
- * to send between worker threads and to cache.
+ * Results are strings: see e164.ts.
  */
 import {
   ParseError,
   getCountryCallingCode,
-  isSupportedCountry,
   parsePhoneNumberWithError,
   validatePhoneNumberLength,
   type CountryCode,
   type PhoneNumber,
 } from 'libphonenumber-js/max';
-import { UsageError } from '../errors.js';
 import { countryName } from './country-names.js';
+import type { PhoneCheck } from './e164.js';
 import { PlanValidity } from './validity.js';
-
-export type PhoneCheck = (raw: string) => string;
-
-/** True when a check's result is a normalized number rather than a reason. */
-export function isE164(result: string): boolean {
-  return result.charCodeAt(0) === 43; // "+"
-}
 
 /** `9.19876E+11`: what Excel writes for a long number in a cell not formatted as text. */
 const SCIENTIFIC = /^[+-]?\d+(?:[.,]\d+)?[eE][+-]?\d+$/;
@@ -32,34 +21,21 @@ const SCIENTIFIC = /^[+-]?\d+(?:[.,]\d+)?[eE][+-]?\d+$/;
 const TWO_NUMBERS = /\d[\d\s().-]{5,}\d\s*(?:[/,;|&]|\bor\b|\band\b)\s*\+?\d[\d\s().-]{5,}\d/i;
 const LETTERS = /\p{L}/u;
 
-const CACHE_LIMIT = 50_000;
-
-/**
- * The country for numbers written without "+": a two-letter code libphonenumber knows.
- * Throws a UsageError naming the flag otherwise.
- */
-export function resolveDefaultCountry(value: string | undefined): CountryCode | undefined {
-  if (value === undefined || value.trim() === '') return undefined;
-  const cc = value.trim().toUpperCase();
-  if (!isSupportedCountry(cc)) {
-    throw new UsageError(`"${value}" is not a country code libphonenumber knows.`, {
-      hint: 'Use a two-letter ISO 3166 code, for example --default-country IN, US or GB.',
-    });
-  }
-  return cc;
-}
+/** Enough for the duplicates of a typical file; a bound, so a million-row file does not grow it. */
+const CACHE_LIMIT = 20_000;
 
 /**
  * A checker for one run. Results are cached by the exact cell text, so repeated
  * numbers (duplicates, test rows) are parsed once; the answer is the same either way.
  */
-export function createPhoneCheck(defaultCountry?: CountryCode): PhoneCheck {
+export function createPhoneCheck(defaultCountry?: string): PhoneCheck {
+  const country = defaultCountry as CountryCode | undefined;
   const validity = new PlanValidity();
   const cache = new Map<string, string>();
   return (raw) => {
     let result = cache.get(raw);
     if (result === undefined) {
-      result = checkPhone(raw, defaultCountry, validity);
+      result = checkPhone(raw, country, validity);
       if (cache.size >= CACHE_LIMIT) cache.clear();
       cache.set(raw, result);
     }

@@ -6,7 +6,8 @@
 import { UsageError } from '../errors.js';
 import { extraOf, mapColumns, nameOf, type ColumnMap } from './columns.js';
 import { readCsv, type Delimiter, type RecordSink } from './csv.js';
-import { createPhoneCheck, isE164, resolveDefaultCountry, type PhoneCheck } from './phone.js';
+import { resolveDefaultCountry } from './country.js';
+import { isE164, type PhoneCheck } from './e164.js';
 import { PhoneSet } from './phone-set.js';
 import { defaultPoolSize, PhonePool } from './pool.js';
 import type { Contact, DuplicateRow, InvalidRow, RowError, ValidationResult } from './report.js';
@@ -36,12 +37,17 @@ const POOL_MIN_BYTES = 1024 * 1024;
 /** Batches in flight before reading pauses, and the level at which it resumes. */
 const MAX_QUEUED = 8;
 const RESUME_AT = 4;
+const POOL_BATCH_ROWS = 2000;
 
 export async function validateContactsFile(path: string, options: ValidateOptions = {}): Promise<ValidationResult> {
   const defaultCountry = resolveDefaultCountry(options.defaultCountry);
   const source = await openSource(path);
   const workers = options.workers ?? (source.size >= POOL_MIN_BYTES ? defaultPoolSize() : 0);
-  const run = new Run(source.name, options, workers > 0 ? new PhonePool(workers, defaultCountry) : undefined, createPhoneCheck(defaultCountry));
+  // With workers, libphonenumber loads in them only; the main thread just reads and counts.
+  const checker = workers > 0
+    ? new PhonePool(workers, defaultCountry)
+    : (await import('./phone.js')).createPhoneCheck(defaultCountry);
+  const run = new Run(source.name, options, checker);
   try {
     let delimiter: Delimiter = ',';
     if (source.kind === 'xlsx') await readXlsx(source, run);
@@ -92,6 +98,8 @@ class Run implements RecordSink {
   private seen = new PhoneSet();
   /** Batches sent to the pool, oldest first; each is counted only when those before it are. */
   private queue: Array<{ batch: Batch; results?: string[] }> = [];
+  /** Rows gathered for the next pool batch. */
+  private pending?: Batch;
   private paused?: Waiter;
   private idle?: Waiter;
   private failure: unknown;
@@ -100,8 +108,7 @@ class Run implements RecordSink {
   constructor(
     private readonly fileName: string,
     private readonly options: ValidateOptions,
-    private readonly pool: PhonePool | undefined,
-    private readonly check: PhoneCheck,
+    private readonly checker: PhonePool | PhoneCheck,
   ) {
     options.signal?.addEventListener('abort', this.onAbort, { once: true });
   }
@@ -109,7 +116,10 @@ class Run implements RecordSink {
   records(records: string[][], firstRow: number): Promise<void> | void {
     if (this.failure !== undefined) throw this.failure;
     const keepCells = this.options.collectContacts !== false || this.options.collectInvalidRows !== false;
-    const batch: Batch = { rows: [], cells: keepCells ? [] : undefined, phones: [] };
+    // Inline, each piece of the file is checked as it comes; for the pool, pieces are
+    // gathered into batches large enough to be worth a message.
+    const batch: Batch = this.pending ?? { rows: [], cells: keepCells ? [] : undefined, phones: [] };
+    const before = batch.rows.length;
     for (let i = 0; i < records.length; i++) {
       const cells = records[i]!;
       if (isBlank(cells)) continue;
@@ -126,15 +136,23 @@ class Run implements RecordSink {
       batch.cells?.push(cells);
       batch.phones.push(cells[this.columns.phone] ?? '');
     }
-    if (batch.rows.length === 0) return;
-    this.total += batch.rows.length;
-    if (!this.pool) {
-      this.accept(batch, batch.phones.map(this.check));
+    this.total += batch.rows.length - before;
+    if (typeof this.checker === 'function') {
+      if (batch.rows.length > 0) this.accept(batch, batch.phones.map(this.checker));
       return;
     }
+    this.pending = batch;
+    if (batch.rows.length >= POOL_BATCH_ROWS) return this.dispatch();
+  }
+
+  /** Sends the gathered batch to the pool; a promise while too many are in flight. */
+  private dispatch(): Promise<void> | void {
+    const batch = this.pending;
+    this.pending = undefined;
+    if (!batch || batch.rows.length === 0) return;
     const entry: { batch: Batch; results?: string[] } = { batch };
     this.queue.push(entry);
-    this.pool.check(batch.phones).then((results) => {
+    (this.checker as PhonePool).check(batch.phones).then((results) => {
       entry.results = results;
       this.drain();
     }, (err) => this.fail(err));
@@ -145,6 +163,7 @@ class Run implements RecordSink {
   }
 
   async finish(delimiter: Delimiter): Promise<ValidationResult> {
+    if (this.failure === undefined) void this.dispatch();
     if (this.queue.length > 0) {
       this.idle ??= waiter();
       await this.idle.promise;
@@ -176,7 +195,7 @@ class Run implements RecordSink {
 
   async close(): Promise<void> {
     this.options.signal?.removeEventListener('abort', this.onAbort);
-    await this.pool?.close();
+    if (typeof this.checker !== 'function') await this.checker.close();
   }
 
   private drain(): void {

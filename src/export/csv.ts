@@ -57,29 +57,29 @@ export function csvHeader(plan: CsvPlan): string {
   return `${headerCells(plan).map((h) => safeCell(h)).join(',')}\r\n`;
 }
 
-/** One CSV record, CRLF-terminated as RFC 4180 says. */
+/** One CSV record, CRLF-terminated as RFC 4180 says. Built by concatenation: the hot loop of an export. */
 export function csvRow(call: Call, plan: CsvPlan): string {
-  const cells: string[] = [];
-  for (const f of CALL_FIELDS) cells.push(safeCell(call[f]));
-  for (const f of plan.otherFields) cells.push(safeCell(call[f]));
+  let row = safeCell(call[CALL_FIELDS[0]]);
+  for (let i = 1; i < CALL_FIELDS.length; i++) row += `,${safeCell(call[CALL_FIELDS[i]!])}`;
+  for (const f of plan.otherFields) row += `,${safeCell(call[f])}`;
   const contact = isPlainObject(call.contact) ? call.contact : undefined;
-  cells.push(safeCell(contact?.name));
+  row += `,${safeCell(contact?.name)}`;
   const ex = contact?.extra;
   if (isPlainObject(ex)) {
-    for (const k of plan.extraKeys) cells.push(safeCell(ex[k]));
+    for (const k of plan.extraKeys) row += `,${safeCell(ex[k])}`;
     const fitted = extraKeySet(plan);
     let rest: Record<string, unknown> | undefined;
     for (const k of Object.keys(ex)) {
       if (fitted.has(k)) continue;
       (rest ??= {})[k] = ex[k];
     }
-    cells.push(rest ? safeCell(JSON.stringify(rest)) : '');
+    row += rest ? `,${safeCell(JSON.stringify(rest))}` : ',';
   } else {
-    for (let i = 0; i < plan.extraKeys.length; i++) cells.push('');
-    cells.push(ex === undefined || ex === null ? '' : safeCell(JSON.stringify(ex)));
+    row += ','.repeat(plan.extraKeys.length);
+    row += ex === undefined || ex === null ? ',' : `,${safeCell(JSON.stringify(ex))}`;
   }
-  if (plan.transcripts) cells.push(safeCell(transcriptText(call)));
-  return `${cells.join(',')}\r\n`;
+  if (plan.transcripts) row += `,${safeCell(transcriptText(call))}`;
+  return `${row}\r\n`;
 }
 
 const PLAIN_NUMBER = /^[+-]?\d+(\.\d+)?$/;

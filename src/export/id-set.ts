@@ -1,8 +1,8 @@
 /**
- * The call ids an export has written, kept as 64-bit hashes in a typed-array hash table:
- * 16 bytes a call instead of a string and a Set entry (about 120), so exactly-once
- * costs 1.6 MB per 100,000 calls and no strings are kept alive. Two different ids share
- * a hash with odds of about n²/2⁶⁵ (5·10⁻¹⁰ for 100,000 calls).
+ * The call ids an export has written, kept as 64-bit hashes in a typed-array hash table
+ * (at most half full): 16 to 32 bytes a call instead of a string and a Set entry (about
+ * 120), so exactly-once costs about 2 MB per 100,000 calls and keeps no strings alive.
+ * Two different ids share a hash with odds of about n²/2⁶⁵ (5·10⁻¹⁰ for 100,000 calls).
  */
 export class IdSet {
   private table = new Uint32Array(2 * 4096);

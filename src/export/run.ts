@@ -45,6 +45,10 @@ export async function runExport(ctx: Context, opts: ExportOptions): Promise<Expo
   let tracker: MarkTracker | undefined;
   if (opts.sinceLast && opts.statePath) {
     const previous = await readState(opts.statePath);
+    const was = previous?.filters;
+    if (was && ((was.campaign_id ?? '') !== (filters.campaign_id ?? '') || (was.status ?? '') !== (filters.status ?? ''))) {
+      ctx.warn(`${opts.statePath} was written by an export with other filters (${describeFilters(was)}); this one has ${describeFilters(filters)}.`);
+    }
     if (previous && (!filters.since || Date.parse(previous.mark) > Date.parse(filters.since))) filters.since = previous.mark;
     tracker = new MarkTracker(previous, ctx.now().getTime());
   }
@@ -137,6 +141,11 @@ export async function runExport(ctx: Context, opts: ExportOptions): Promise<Expo
   } finally {
     ctx.signal.removeEventListener('abort', onAbort);
   }
+}
+
+function describeFilters(f: CallFilters): string {
+  const parts = [f.campaign_id && `--campaign ${f.campaign_id}`, f.status && `--status ${f.status}`].filter(Boolean);
+  return parts.length ? parts.join(' ') : 'no filters';
 }
 
 /** Each call with its transcript, fetched a few at a time, in the page's order. */

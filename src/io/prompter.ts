@@ -78,7 +78,13 @@ export async function checkbox<T>(ctx: Context, message: string, choices: Checkb
 }
 
 /** Opens $VISUAL or $EDITOR on the text; callers check that one is set first. */
-export async function editor(ctx: Context, message: string, options: { default?: string; postfix?: string; validate?: (v: string) => true | string } = {}): Promise<string> {
+export async function editor(
+  ctx: Context,
+  message: string,
+  options: { default?: string; postfix?: string; validate?: (v: string) => true | string; waitForUserInput?: boolean } = {},
+): Promise<string> {
   const { editor: ask } = await import('@inquirer/prompts');
-  return asked(ask({ message, default: options.default, postfix: options.postfix ?? '.md', validate: options.validate }, { ...streams(ctx), signal: ctx.signal }));
+  return asked(ask({
+    message, default: options.default, postfix: options.postfix ?? '.md', validate: options.validate, waitForUserInput: options.waitForUserInput,
+  }, { ...streams(ctx), signal: ctx.signal }));
 }

@@ -21,6 +21,8 @@ export interface CallRange {
 }
 
 const CACHE_SIZE = 16;
+/** JSON kept for list pages: enough for 100,000 calls, bounded so memory stays predictable. */
+const JSON_CACHE_CHARS = 64 * 1024 * 1024;
 
 export function compareCalls(a: Call, b: Call): number {
   return a._start - b._start || (a.call_id < b.call_id ? -1 : a.call_id > b.call_id ? 1 : 0);
@@ -33,6 +35,7 @@ export class CallIndex {
   private filtered = new Map<string, { version: number; items: Call[] }>();
   // A Map, not a WeakMap: calls are never deleted, and 100,000 ephemerons slow every GC.
   private json = new Map<Call, string>();
+  private jsonChars = 0;
 
   constructor(org: OrgState) {
     this.rebuild(Object.values(org.calls));
@@ -59,13 +62,18 @@ export class CallIndex {
 
   /** A call's fields changed: drop its cached JSON and any filtered views. */
   touch(call: Call): void {
-    this.json.delete(call);
+    const s = this.json.get(call);
+    if (s !== undefined) {
+      this.jsonChars -= s.length;
+      this.json.delete(call);
+    }
     this.version++;
   }
 
   /** Every cached view is stale (for example after an agent was deleted). */
   touchAll(): void {
     this.json.clear();
+    this.jsonChars = 0;
     this.version++;
   }
 
@@ -94,8 +102,25 @@ export class CallIndex {
     if (s === undefined) {
       s = JSON.stringify(render(call));
       this.json.set(call, s);
+      this.jsonChars += s.length;
+      if (this.jsonChars > JSON_CACHE_CHARS) this.evict();
     }
     return s;
+  }
+
+  /** Serializes every call (newest last, so eviction drops the oldest first). */
+  warm(render: (c: Call) => unknown): void {
+    for (const c of this.all) this.jsonOf(c, render);
+  }
+
+  /** Drops the oldest tenth of the cache. */
+  private evict(): void {
+    const target = JSON_CACHE_CHARS * 0.9;
+    for (const [call, s] of this.json) {
+      if (this.jsonChars <= target) break;
+      this.json.delete(call);
+      this.jsonChars -= s.length;
+    }
   }
 
   private list(campaignId: string): Call[] {

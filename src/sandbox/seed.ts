@@ -4,6 +4,7 @@
  */
 import { callIdFor, callRng, decideFate } from './fate.js';
 import { applyFate } from './simulation.js';
+import { callView } from './views.js';
 import { CONTACT_STATUSES, type Call, type Campaign, type Contact, type ContactStatus, type World } from './world.js';
 
 const FIRST = ['Aarav', 'Priya', 'Rohan', 'Ananya', 'Vikram', 'Sneha', 'Arjun', 'Kavya', 'Rahul', 'Meera', 'Sanjay', 'Divya', 'Karthik', 'Lakshmi', 'Imran', 'Fatima', 'John', 'Emily'];
@@ -15,6 +16,8 @@ export interface SeedOptions {
   days?: number;
   /** Contacts per seeded campaign (default 10,000, the service's maximum). */
   campaignSize?: number;
+  /** Serialize the calls' list JSON now, as a first read would (default true): benchmarks then measure the steady state. */
+  warm?: boolean;
 }
 
 /** Adds n finished calls in completed campaigns to the organization; returns the campaign ids. */
@@ -64,6 +67,7 @@ export function seedCalls(world: World, orgId: string, n: number, opts: SeedOpti
     org.calls[call.call_id] = call;
   }
   world.dropCallIndex(org);
+  if (opts.warm ?? true) world.calls(org).warm(callView);
   world.changed();
   return ids;
 }

@@ -174,7 +174,7 @@ function finish(world: World, org: OrgState, call: Call, fate: Fate): void {
   if (call.status !== 'initiated' || org.calls[call.call_id] !== call) return;
   applyFate(call, scriptOf(org, call), fate);
   world.calls(org).touch(call);
-  const campaign = call.campaign_id ? org.campaigns[call.campaign_id] : findCampaignOf(org, call);
+  const campaign = call.campaign_id ? org.campaigns[call.campaign_id] : undefined;
   if (campaign && call._ci >= 0) setContact(campaign, call._ci, fate.status);
   world.emit(org.id, 'call.ended', callView(call));
   world.changed();
@@ -188,14 +188,6 @@ function recordingReady(world: World, org: OrgState, call: Call): void {
   world.calls(org).touch(call);
   world.emit(org.id, 'call.recording_ready', callView(call));
   world.changed();
-}
-
-/** A campaign keeps its contacts' call ids even if the call record's campaign_id was cleared. */
-function findCampaignOf(org: OrgState, call: Call): Campaign | undefined {
-  for (const c of Object.values(org.campaigns)) {
-    if (c.contacts[call._ci]?.call_id === call.call_id) return c;
-  }
-  return undefined;
 }
 
 function maybeComplete(world: World, org: OrgState, campaign: Campaign): void {

@@ -8,11 +8,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { diagnose } from './diagnose.js';
 import type { EventLog } from './event-log.js';
+import { header, readBody, relayHeaders } from './request.js';
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, verify } from './signature.js';
 
 export const DEFAULT_MAX_BODY = 1024 * 1024;
-/** Bodies up to this size are read and discarded before the 413, so the sender sees the answer. */
-const DRAIN_LIMIT = 8 * 1024 * 1024;
 
 export interface ReceiverOptions {
   host?: string;
@@ -63,6 +62,9 @@ export interface ReceiverStats {
 }
 
 type Outcome = { status: number; body: Record<string, unknown> };
+type Waiting = { since: number; settle: (o: Outcome) => void };
+
+const SLOW: Outcome = { status: 503, body: { error: 'the log write is slow; not acknowledged, retry later' } };
 
 export class Receiver {
   readonly stats: ReceiverStats = { accepted: 0, duplicates: 0, rejected: 0 };
@@ -73,6 +75,8 @@ export class Receiver {
   private secrets: string[] | null;
   private lastReload = 0;
   private closing?: Promise<void>;
+  private readonly waiting = new Set<Waiting>();
+  private sweeper?: NodeJS.Timeout;
 
   constructor(private readonly opts: ReceiverOptions) {
     this.secrets = opts.secrets ? [...opts.secrets] : null;
@@ -223,17 +227,37 @@ export class Receiver {
     return write;
   }
 
-  /** The answer must go out well inside the service's 10 s: a slower write is answered 503. */
-  private async bounded(write: Promise<Outcome>): Promise<Outcome> {
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<Outcome>((resolve) => {
-      timer = setTimeout(() => resolve({ status: 503, body: { error: 'the log write is slow; not acknowledged, retry later' } }), this.opts.ackDeadlineMs ?? 8_000);
+  /**
+   * The answer must go out well inside the service's 10 s: a slower write is answered 503.
+   * One sweeping timer serves every request waiting on the log, not a timer each.
+   */
+  private bounded(write: Promise<Outcome>): Promise<Outcome> {
+    return new Promise<Outcome>((resolve) => {
+      const entry: Waiting = {
+        since: performance.now(),
+        settle: (o) => {
+          if (!this.waiting.delete(entry)) return;
+          resolve(o);
+        },
+      };
+      this.waiting.add(entry);
+      void write.then(entry.settle);
+      this.sweep();
     });
-    try {
-      return await Promise.race([write, deadline]);
-    } finally {
-      clearTimeout(timer);
-    }
+  }
+
+  private sweep(): void {
+    if (this.sweeper || this.waiting.size === 0) return;
+    const deadline = this.opts.ackDeadlineMs ?? 8_000;
+    this.sweeper = setInterval(() => {
+      const now = performance.now();
+      for (const w of this.waiting) if (now - w.since >= deadline) w.settle(SLOW);
+      if (this.waiting.size === 0) {
+        clearInterval(this.sweeper);
+        this.sweeper = undefined;
+      }
+    }, Math.max(5, Math.min(250, deadline / 4)));
+    this.sweeper.unref();
   }
 
   private remember(id: string): void {
@@ -267,23 +291,6 @@ export class Receiver {
   }
 }
 
-function header(req: http.IncomingMessage, name: string): string | undefined {
-  const v = req.headers[name.toLowerCase()];
-  const s = Array.isArray(v) ? v.join(',') : v;
-  return s === undefined || s === '' ? undefined : s;
-}
-
-/** The headers a receiver needs to verify, relayed as the service sent them. */
-function relayHeaders(req: http.IncomingMessage): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of [SIGNATURE_HEADER, EVENT_ID_HEADER, EVENT_TYPE_HEADER, 'Content-Type', 'User-Agent']) {
-    const v = header(req, name);
-    if (v !== undefined) out[name] = v;
-  }
-  out['Content-Type'] ??= 'application/json';
-  return out;
-}
-
 /**
  * One NDJSON line: the body itself when it is already one line (the exact bytes), or
  * compacted when the sender pretty-printed it.
@@ -291,35 +298,4 @@ function relayHeaders(req: http.IncomingMessage): Record<string, string> {
 function logLine(raw: Buffer): string {
   const text = raw.toString('utf8');
   return /[\r\n]/.test(text) ? JSON.stringify(JSON.parse(text)) : text.trim();
-}
-
-function readBody(req: http.IncomingMessage, max: number): Promise<Buffer | 'too-large' | 'abandon'> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > DRAIN_LIMIT) {
-    req.resume();
-    return Promise.resolve('abandon');
-  }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let settled = false;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > DRAIN_LIMIT && !settled) {
-        settled = true;
-        resolve('abandon');
-      } else if (size <= max) chunks.push(c);
-    });
-    req.on('end', () => {
-      if (settled) return;
-      settled = true;
-      resolve(size > max ? 'too-large' : Buffer.concat(chunks, size));
-    });
-    req.on('error', (err) => {
-      if (!settled) {
-        settled = true;
-        reject(err);
-      }
-    });
-  });
 }

@@ -59,15 +59,15 @@ export async function askPrompt(ctx: Context, current: string | undefined): Prom
   const choices: SelectChoice<PromptSource>[] = [];
   if (current) choices.push({ value: 'keep', name: `Keep the current prompt (${preview(current)})` });
   if (editorName) choices.push({ value: 'editor', name: `Write it in ${editorName}` });
-  choices.push({ value: 'type', name: 'Type or paste it here' });
+  choices.push({ value: 'type', name: 'Type or paste it here', description: editorName ? undefined : 'Tip: set $EDITOR (or $VISUAL) to write long text in your editor.' });
   choices.push({ value: 'file', name: 'Read it from a file' });
-  const hint = editorName ? '' : ctx.errColor.dim('  (set $EDITOR to write it in your editor)');
-  const how = await select(ctx, `Prompt (the agent's instructions): how will you write it?${hint}`, choices);
+  const how = await select(ctx, 'Prompt, the agent\'s instructions: how will you write it?', choices);
   switch (how) {
     case 'keep':
       return current!;
     case 'editor': {
-      const text = await editor(ctx, 'Prompt', { default: current, validate: (v) => (v.trim() ? true : 'The prompt is empty.') });
+      // The person just chose the editor: open it now rather than asking for another Enter.
+      const text = await editor(ctx, 'Prompt', { default: current, waitForUserInput: false, validate: (v) => (v.trim() ? true : 'The prompt is empty (press Enter to edit it again).') });
       return text.trim();
     }
     case 'file': {

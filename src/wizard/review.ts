@@ -79,12 +79,19 @@ export async function reviewAction(ctx: Context): Promise<ReviewAction> {
   ]);
 }
 
-export async function chooseField(ctx: Context, draft: Draft, catalog: VoiceCatalog, docNames: Map<string, string>): Promise<Step> {
-  const choices = STEPS
+/** The field to change, or undefined to go back to the review unchanged. */
+export async function chooseField(ctx: Context, draft: Draft, catalog: VoiceCatalog, docNames: Map<string, string>): Promise<Step | undefined> {
+  const summary = (s: Step) => {
+    const lines = show(ctx, draft, s, catalog, docNames);
+    return oneLine(s === 'prompt' || s === 'kb_item_ids' ? lines.join(' ') : lines[0] ?? '');
+  };
+  const choices: Array<{ value: Step | 'back'; name: string }> = STEPS
     // Without languages in the voice list there is nothing to choose a language from.
     .filter((s) => s !== 'language' || catalog.languages().length > 0)
-    .map((s) => ({ value: s, name: `${LABELS[s].padEnd(13)} ${ctx.errColor.dim(oneLine(show(ctx, draft, s, catalog, docNames).join(' ')))}` }));
-  return select<Step>(ctx, 'Which field?', choices, { pageSize: STEPS.length });
+    .map((s) => ({ value: s, name: `${LABELS[s].padEnd(13)} ${ctx.errColor.dim(summary(s))}` }));
+  choices.push({ value: 'back', name: 'Back to the review' });
+  const picked = await select<Step | 'back'>(ctx, 'Which field?', choices, { pageSize: choices.length });
+  return picked === 'back' ? undefined : picked;
 }
 
 function oneLine(s: string): string {

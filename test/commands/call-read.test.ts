@@ -48,12 +48,12 @@ describe('call list', () => {
   });
 
   it('sends the filters, relative times counted back from now in UTC', async () => {
-    const r = await runInProcess(['call', 'list', '--json', '--campaign', 'camp_1', '--status', 'completed', '--since', '90m', '--until', '2024-05-01'], {
+    const r = await runInProcess(['call', 'list', '--json', '--campaign', 'camp_1', '--status', 'completed', '--since', '90m', '--until', '2024-05-02'], {
       env: env(), now: () => new Date('2024-05-01T12:00:00Z'),
     });
     expect(r.code).toBe(0);
     const q = s.requests.filter((x) => x.path === '/calls').at(-1)!.query;
-    expect(Object.fromEntries(q)).toMatchObject({ campaign_id: 'camp_1', status: 'completed', since: '2024-05-01T10:30:00.000Z', until: '2024-05-01T00:00:00.000Z' });
+    expect(Object.fromEntries(q)).toMatchObject({ campaign_id: 'camp_1', status: 'completed', since: '2024-05-01T10:30:00.000Z', until: '2024-05-02T00:00:00.000Z' });
   });
 
   it('rejects a time it cannot read with exit 2, before any request', async () => {
@@ -62,6 +62,12 @@ describe('call list', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('is not a time');
     expect(s.requests.length).toBe(before);
+  });
+
+  it('refuses --since after --until (exit 2)', async () => {
+    const r = await runInProcess(['call', 'list', '--since', '2024-05-02', '--until', '2024-05-01'], { env: env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('must be before --until');
   });
 
   it('writes CSV with formula escaping', async () => {
@@ -91,6 +97,28 @@ describe('call get', () => {
     const r = await runInProcess(['call', 'get', 'call_000007', '--json'], { env: env() });
     const obj = JSON.parse(r.stdout) as Record<string, unknown>;
     expect(obj).toEqual({ ...makeCall(7), transcript: [{ role: 'agent', text: 'Hello call_000007', timestamp: makeCall(7).start_time }] });
+  });
+
+  it('wraps long turns to the terminal, under their speaker', async () => {
+    const long = 'Namaste! I am calling from Acme Logistics about the parcel you ordered last week, to find a delivery slot that suits you.';
+    const t = await fakeServer([makeCall(1)], {
+      transcript: (c) => [
+        { role: 'agent', text: long, timestamp: c.start_time },
+        { role: 'user', text: 'Haan, Tuesday morning works.', timestamp: new Date(Date.parse(c.start_time!) + 75_000).toISOString() },
+      ],
+    });
+    try {
+      const r = await runInProcess(['call', 'get', 'call_000001', '-o', 'table'], { env: env(t), stdoutTTY: true, columns: 60 });
+      const lines = r.stdout.split('\n');
+      const at = lines.findIndex((l) => l.startsWith('00:00 Agent: Namaste!'));
+      expect(at).toBeGreaterThan(0);
+      expect(lines[at + 1]).toMatch(/^ {13}\S/);
+      expect(lines.slice(at, at + 3).every((l) => l.length <= 60)).toBe(true);
+      expect(lines.slice(at, at + 3).join(' ').replace(/\s+/g, ' ')).toContain(long);
+      expect(r.stdout).toContain('01:15 User: Haan, Tuesday morning works.');
+    } finally {
+      await t.close();
+    }
   });
 
   it('exits 4 for an unknown call', async () => {

@@ -18,6 +18,8 @@ export interface FakeOptions {
   hideTotal?: boolean;
   /** Runs before a GET /calls page is answered; may change `calls` or answer itself (return true). */
   beforePage?: (offset: number, n: number, res: ServerResponse) => boolean | void | Promise<boolean | void>;
+  /** The transcript GET /calls/{id} returns (default: one agent turn). */
+  transcript?: (call: Call) => unknown[];
   /** The body of GET /calls/{id}/recording-url. */
   recordingBody?: (call: Call, fake: FakeServer) => unknown;
 }
@@ -77,7 +79,7 @@ export async function fakeServer(calls: Call[], opts: FakeOptions = {}): Promise
       if (one) {
         const call = fake.calls.find((c) => c.call_id === decodeURIComponent(one[1]!));
         if (!call) return send(res, 404, { error: 'no such call', status_code: 404 });
-        if (!one[2]) return send(res, 200, { ...call, transcript: [{ role: 'agent', text: `Hello ${call.call_id}`, timestamp: call.start_time }] });
+        if (!one[2]) return send(res, 200, { ...call, transcript: opts.transcript?.(call) ?? [{ role: 'agent', text: `Hello ${call.call_id}`, timestamp: call.start_time }] });
         if (!call.has_recording) return send(res, 404, { error: 'no recording', status_code: 404 });
         return send(res, 200, opts.recordingBody ? opts.recordingBody(call, fake) : { url: `${fake.url}/audio/${call.call_id}.mp3?sig=abc` });
       }

@@ -20,6 +20,7 @@ export interface InProcessOptions {
   now?: () => Date;
   signal?: AbortSignal;
   stderrTTY?: boolean;
+  stdoutTTY?: boolean;
   columns?: number;
 }
 
@@ -32,7 +33,7 @@ export async function runInProcess(argv: string[], opts: InProcessOptions = {}):
   stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
   stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
   Object.assign(stderr, { isTTY: opts.stderrTTY ?? false, columns: opts.columns });
-  Object.assign(stdout, { isTTY: false, columns: opts.columns });
+  Object.assign(stdout, { isTTY: opts.stdoutTTY ?? false, columns: opts.columns });
   const config = mkdtempSync(join(tmpdir(), 'voicectl-call-'));
   try {
     const ctx = new Context({

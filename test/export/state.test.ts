@@ -143,6 +143,17 @@ describe('call export --since-last', () => {
     expect(readFileSync(state, 'utf8')).toBe(before);
   });
 
+  it('warns when the state was made with other filters', async () => {
+    s = await fakeServer([makeCall(1)]);
+    cleanups.push(() => s.close());
+    const state = join(dir(), 'state.json');
+    const args = ['call', 'export', '--since-last', '--state', state, '--format', 'jsonl'];
+    expect((await runInProcess(args, { env: env() })).stderr).not.toContain('other filters');
+    const r = await runInProcess([...args, '--campaign', 'camp_1'], { env: env() });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('was written by an export with other filters (no filters); this one has --campaign camp_1');
+  });
+
   it('is a usage error without --state', async () => {
     const r = await runInProcess(['call', 'export', '--since-last'], { env: { VOICECTL_BASE_URL: 'http://127.0.0.1:9', VOICECTL_API_KEY: 'k' } });
     expect(r.code).toBe(2);

@@ -113,6 +113,8 @@ describe('agents', () => {
     const draft = await givenCampaign(api, agent.id, 1);
     await api('POST', `/campaigns/${campaign.id}/launch`);
     await campaignDone(api, campaign.id);
+    // Read first, so the lists' cached JSON has to be refreshed by the deletion.
+    expect((await allCalls(api, `campaign_id=${campaign.id}`)).every((c) => c.agent_id === agent.id)).toBe(true);
     expect((await api('DELETE', `/agents/${agent.id}`)).status).toBe(200);
     expect((await api('GET', `/campaigns/${campaign.id}`)).body).toMatchObject({ agent_id: null, status: 'completed' });
     expect((await api('GET', `/campaigns/${draft.id}`)).body.agent_id).toBeNull();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { ALL_SCOPES } from '../../src/sandbox/world.js';
-import { campaignDone, FULL, givenAgent, givenCampaign, sandbox, type Client } from './helpers.js';
+import { campaignDone, clientFor, FULL, givenAgent, givenCampaign, sandbox, type Client } from './helpers.js';
 
 let sb: Sandbox;
 let api: Client;
@@ -140,5 +140,20 @@ describe('the server', () => {
     expect(((await bad.json()) as any).error.message).toMatch(/not valid JSON/);
     const form = await fetch(`${sb.url}/agents`, { method: 'POST', headers: { 'x-api-key': sb.apiKey, 'content-type': 'text/plain' }, body: 'name=x' });
     expect(form.status).toBe(415);
+  });
+
+  it('delays every response by --latency', async () => {
+    const slow = await sandbox({ latencyMs: 150 });
+    try {
+      const slowApi = clientFor(slow.sb);
+      for (const [method, path] of [['GET', '/voices'], ['GET', '/agents'], ['GET', '/nothing']]) {
+        const started = performance.now();
+        await slowApi(method!, path!);
+        // A lower bound only: a slow machine can add time, never remove it.
+        expect(performance.now() - started).toBeGreaterThanOrEqual(145);
+      }
+    } finally {
+      await slow.sb.close();
+    }
   });
 });

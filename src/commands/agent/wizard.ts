@@ -95,7 +95,8 @@ class Wizard {
     for (;;) {
       if (action === 'cancel') throw new InterruptedError('Cancelled: no agent was created.');
       if (action === 'change') {
-        await this.ask(await chooseField(ctx, draft, catalog, this.docNames));
+        const field = await chooseField(ctx, draft, catalog, this.docNames);
+        if (field) await this.ask(field);
         action = await this.review();
         continue;
       }

@@ -2,7 +2,7 @@ import { extname } from 'node:path';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { runExport } from '../../export/run.js';
-import { filtersFrom } from './list.js';
+import { filtersFrom } from './fields.js';
 
 interface Flags {
   campaign?: string;
@@ -33,9 +33,6 @@ export default async function callExport(ctx: Context, flags: Flags): Promise<vo
   }
   if (flags.concurrency !== undefined && flags.concurrency > MAX_CONCURRENCY) {
     throw new UsageError(`--concurrency is at most ${MAX_CONCURRENCY}.`);
-  }
-  if (flags.since && flags.until && flags.since.getTime() >= flags.until.getTime()) {
-    throw new UsageError('--since must be before --until.');
   }
   const format = flags.format ?? formatFrom(ctx, flags.out);
   const summary = await runExport(ctx, {

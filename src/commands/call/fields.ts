@@ -1,6 +1,16 @@
-/** How calls look in tables, shared by the call verbs. */
-import type { Call } from '../../api/calls.js';
+/** How calls look in tables, and the filter flags, shared by the call verbs. */
+import type { Call, CallFilters } from '../../api/calls.js';
 import type { Column } from '../../io/output.js';
+import { toQueryTime } from '../../util/time.js';
+import { UsageError } from '../../errors.js';
+
+/** The --campaign/--since/--until/--status flags as GET /calls filters. */
+export function filtersFrom(flags: { campaign?: string; since?: Date; until?: Date; status?: string }): CallFilters {
+  if (flags.since && flags.until && flags.since.getTime() >= flags.until.getTime()) {
+    throw new UsageError(`--since (${flags.since.toISOString()}) must be before --until (${flags.until.toISOString()}).`);
+  }
+  return { campaign_id: flags.campaign, since: toQueryTime(flags.since), until: toQueryTime(flags.until), status: flags.status };
+}
 
 /** "2024-05-01 09:30:12" in UTC, the zone the API answers in (the table says so in its header). */
 export function shortTime(iso: unknown): string {

@@ -1,10 +1,9 @@
 import type { Context } from '../../context.js';
-import { allCalls, listCalls, type Call, type CallFilters } from '../../api/calls.js';
+import { allCalls, listCalls, type Call } from '../../api/calls.js';
 import { printList } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
-import { toQueryTime } from '../../util/time.js';
 import { safeCell } from '../../export/csv.js';
-import { CALL_CSV_COLUMNS, callColumns } from './fields.js';
+import { CALL_CSV_COLUMNS, callColumns, filtersFrom } from './fields.js';
 
 interface Flags {
   campaign?: string;
@@ -14,10 +13,6 @@ interface Flags {
   all?: boolean;
   limit?: number;
   offset?: number;
-}
-
-export function filtersFrom(flags: { campaign?: string; since?: Date; until?: Date; status?: string }): CallFilters {
-  return { campaign_id: flags.campaign, since: toQueryTime(flags.since), until: toQueryTime(flags.until), status: flags.status };
 }
 
 export default async function callList(ctx: Context, flags: Flags): Promise<void> {

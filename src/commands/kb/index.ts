@@ -14,12 +14,13 @@ export function kbCommand(ctx: Context): Command {
 
   kb
     .command('upload')
-    .description('Upload files and folders (recursively); formats PDF, DOCX, XLSX, XLS, CSV, TXT, MD, RST, up to 50 MB each')
+    .description('Upload files and folders (recursively) to the knowledge base')
     .argument('<path...>', 'files or folders; a folder\'s contents go under --folder with their subfolders')
     .option('--folder <folder>', 'knowledge-base folder to upload into (created as needed)')
     .option('--wait', 'follow indexing until every document is indexed or failed')
     .option('--concurrency <n>', 'files uploaded at a time, 1 to 16 (default 3)', concurrency)
     .addHelpText('after', `
+Accepted: PDF, DOCX, XLSX, XLS, CSV, TXT, MD, RST, up to 50 MB each; other files are skipped (and listed).
 A file with the same name in the same folder is replaced and keeps its id.
 Examples:
   voicectl kb upload policies/ --folder hr --wait     policies/leave/a.pdf becomes hr/leave/a.pdf

@@ -48,6 +48,7 @@ export default async function kbUpload(ctx: Context, paths: string[], opts: Uplo
     const replaced = outcomes.filter((o) => o.replaced).length;
     const ok = outcomes.length - bad;
     const parts = [`${ok} of ${outcomes.length} file${outcomes.length === 1 ? '' : 's'} ${opts.wait ? 'uploaded and indexed' : 'uploaded'}`];
+    if (bad > 0) parts.push(`${bad} failed`);
     if (replaced > 0) parts.push(`${replaced} replaced an existing file of the same name and kept its id`);
     if (plan.skipped.length > 0) parts.push(`${plan.skipped.length} skipped`);
     ctx.info((bad ? c.red : c.green)(`${parts.join('; ')}.`));

@@ -129,7 +129,7 @@ export async function uploadAll(ctx: Context, api: ApiClient, files: PlannedFile
   if (fatal !== undefined) {
     const sent = outcomes.filter((o) => o && o.status !== 'failed').length;
     if (sent > 0) ctx.info(c.dim(`${sent} of ${files.length} files were uploaded before stopping.`));
-    if (ctx.signal.aborted && !(fatal instanceof InterruptedError)) throw new InterruptedError('Interrupted: the upload stopped.');
+    if (ctx.signal.aborted) throw new InterruptedError(`Interrupted: ${files.length - sent} file${files.length - sent === 1 ? ' was' : 's were'} not uploaded.`);
     throw fatal;
   }
   return outcomes;

@@ -7,6 +7,7 @@ import { EVENT_TYPES } from '../../webhooks/signature.js';
 import { isLoopbackUrl } from '../../webhooks/url-policy.js';
 import { eventJson, eventLine, forwardLine, rejectLine } from './format.js';
 import { resolveSecret } from './secret-source.js';
+import { checkForwardUrl } from './target-url.js';
 
 export interface ListenOptions {
   port: number;
@@ -50,6 +51,8 @@ export default async function listen(ctx: Context, opts: ListenOptions): Promise
   if (poster) ctx.onClose(() => poster.close());
   const forwards = new Set<Promise<void>>();
   const shown = (type: string) => !events || events.includes(type);
+  const print = batchedLines((text) => ctx.io.stdout.write(text));
+  ctx.onClose(() => print.flush());
 
   const receiver = new Receiver({
     host: opts.host,
@@ -59,8 +62,7 @@ export default async function listen(ctx: Context, opts: ListenOptions): Promise
     log,
     onEvent: (e) => {
       if (!shown(e.type)) return;
-      if (ctx.machineOutput) ctx.out(eventJson(e));
-      else ctx.out(eventLine(out, e));
+      print.line(ctx.machineOutput ? eventJson(e) : eventLine(out, e));
       // After the answer has gone out: a slow or absent app never delays the acknowledgement.
       if (poster) {
         const p = forward(ctx, poster, e).finally(() => forwards.delete(p));
@@ -93,6 +95,7 @@ export default async function listen(ctx: Context, opts: ListenOptions): Promise
     else ctx.signal.addEventListener('abort', () => resolve(), { once: true });
   });
   await receiver.close();
+  print.flush();
   // Forwards in flight get a moment to report; their requests time out on their own.
   await Promise.race([Promise.allSettled([...forwards]), new Promise((r) => setTimeout(r, 2000).unref())]);
   await log?.close();
@@ -136,6 +139,32 @@ function banner(
   ctx.info(c.dim('Press Ctrl-C to stop.'));
 }
 
+/**
+ * Event lines written once per turn of the event loop: a burst of deliveries costs one
+ * write to stdout rather than one each, which keeps acknowledgements quick under load.
+ */
+function batchedLines(write: (text: string) => void): { line(text: string): void; flush(): void } {
+  let pending: string[] = [];
+  let scheduled = false;
+  const flush = () => {
+    scheduled = false;
+    if (pending.length === 0) return;
+    const text = `${pending.join('\n')}\n`;
+    pending = [];
+    write(text);
+  };
+  return {
+    line(text) {
+      pending.push(text);
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(flush);
+      }
+    },
+    flush,
+  };
+}
+
 function urlHost(host: string): string {
   if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
   return host.includes(':') ? `[${host}]` : host;
@@ -146,15 +175,4 @@ function checkFilter(events: string[] | undefined): string[] | undefined {
   const unknown = events.filter((e) => !(EVENT_TYPES as readonly string[]).includes(e));
   if (unknown.length) throw new UsageError(`Unknown event type: ${unknown.join(', ')}.`, { hint: `Event types: ${EVENT_TYPES.join(', ')}.` });
   return events.length ? events : undefined;
-}
-
-export function checkForwardUrl(raw: string): string {
-  let u: URL;
-  try {
-    u = new URL(raw);
-  } catch {
-    throw new UsageError(`"${raw}" is not a URL.`, { hint: 'For example: --forward-to http://localhost:3000/webhooks' });
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError(`"${raw}" is not an http(s) URL.`);
-  return u.href;
 }

@@ -4,7 +4,7 @@ import { FailureError, UsageError } from '../../errors.js';
 import { EventPoster } from '../../webhooks/forward.js';
 import { sampleEvent } from '../../webhooks/samples.js';
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, sign, type WebhookEventType } from '../../webhooks/signature.js';
-import { checkForwardUrl } from '../listen/listen.js';
+import { checkForwardUrl } from '../listen/target-url.js';
 import { oneLine } from '../listen/format.js';
 
 interface Opts {

@@ -1,0 +1,11 @@
+/**
+ * A phone check's result is one string: the E.164 number (always starting with "+")
+ * when the number is valid, otherwise the reason (never starting with "+"). One string
+ * is cheap to send between worker threads and to cache.
+ */
+export type PhoneCheck = (raw: string) => string;
+
+/** True when a check's result is a normalized number rather than a reason. */
+export function isE164(result: string): boolean {
+  return result.charCodeAt(0) === 43; // "+"
+}
