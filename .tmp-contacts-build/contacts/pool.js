@@ -20,11 +20,17 @@ function workerFile() {
     }
     return undefined;
 }
-/** How many workers a large file gets: one per core, none on a single core or without the compiled worker. */
+/**
+ * How many workers a large file gets: one per core besides the main thread's (which
+ * reads the file and checks numbers too), at most 3, since each costs ~30 MB; none on
+ * a single core or without the built worker.
+ */
 export function defaultPoolSize() {
-    const cores = availableParallelism();
-    return cores > 1 && workerFile() ? cores : 0;
+    return workerFile() ? Math.min(MAX_WORKERS, Math.max(0, availableParallelism() - 1)) : 0;
 }
+const MAX_WORKERS = 3;
+/** Batches a worker holds at once: one being checked, one waiting, so it never idles. */
+const PER_WORKER = 2;
 const WORKER_YOUNG_MB = 4;
 export class PhonePool {
     slots = [];
@@ -38,7 +44,7 @@ export class PhonePool {
         for (let i = 0; i < size; i++) {
             // A small young generation: the workers' garbage is short-lived, and V8's default
             // (up to 48 MB per thread) would put a 1,000,000-row import over its memory budget.
-            const worker = new Worker(file, { workerData: { defaultCountry }, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
+            const worker = new Worker(file, { workerData: { defaultCountry }, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB } });
             const slot = { worker, busy: 0 };
             worker.on('message', (msg) => {
                 const p = this.pending.get(msg.id);
@@ -55,6 +61,10 @@ export class PhonePool {
             });
             this.slots.push(slot);
         }
+    }
+    /** True while some worker has fewer than PER_WORKER batches. */
+    hasRoom() {
+        return this.failure === undefined && this.slots.some((s) => s.busy < PER_WORKER);
     }
     /** The results for `phones`, in the same order. */
     check(phones) {

@@ -12,21 +12,22 @@ import { PhoneSet } from './phone-set.js';
 import { defaultPoolSize, PhonePool } from './pool.js';
 import { emptyFile, openSource } from './source.js';
 import { readXlsx } from './xlsx.js';
-/** Below this size a file is checked faster on the main thread than workers start up. */
+/** Below this size a file is checked faster on the main thread than a worker starts up. */
 const POOL_MIN_BYTES = 1024 * 1024;
-/** Batches in flight before reading pauses, and the level at which it resumes. */
+/** Batches waiting for their turn before reading pauses, and the level at which it resumes. */
 const MAX_QUEUED = 8;
 const RESUME_AT = 4;
+/** Rows per worker message: large enough that messaging costs little. */
 const POOL_BATCH_ROWS = 2000;
 export async function validateContactsFile(path, options = {}) {
     const defaultCountry = resolveDefaultCountry(options.defaultCountry);
     const source = await openSource(path);
     const workers = options.workers ?? (source.size >= POOL_MIN_BYTES ? defaultPoolSize() : 0);
-    // With workers, libphonenumber loads in them only; the main thread just reads and counts.
-    const checker = workers > 0
-        ? new PhonePool(workers, defaultCountry)
-        : (await import('./phone.js')).createPhoneCheck(defaultCountry);
-    const run = new Run(source.name, options, checker);
+    // The main thread checks numbers too (always for small files; for large ones whenever
+    // the workers are busy), so the workers plus the main thread use every core.
+    const check = (await import('./phone.js')).createPhoneCheck(defaultCountry);
+    const pool = workers > 0 ? new PhonePool(workers, defaultCountry) : undefined;
+    const run = new Run(source.name, options, check, pool);
     try {
         let delimiter = ',';
         if (source.kind === 'xlsx')
@@ -54,7 +55,8 @@ function waiter() {
 class Run {
     fileName;
     options;
-    checker;
+    check;
+    pool;
     columns;
     total = 0;
     checked = 0;
@@ -72,10 +74,11 @@ class Run {
     idle;
     failure;
     onAbort = () => this.fail(this.options.signal.reason);
-    constructor(fileName, options, checker) {
+    constructor(fileName, options, check, pool) {
         this.fileName = fileName;
         this.options = options;
-        this.checker = checker;
+        this.check = check;
+        this.pool = pool;
         options.signal?.addEventListener('abort', this.onAbort, { once: true });
     }
     records(records, firstRow) {
@@ -105,16 +108,19 @@ class Run {
             batch.phones.push(cells[this.columns.phone] ?? '');
         }
         this.total += batch.rows.length - before;
-        if (typeof this.checker === 'function') {
+        if (!this.pool) {
             if (batch.rows.length > 0)
-                this.accept(batch, batch.phones.map(this.checker));
+                this.accept(batch, batch.phones.map(this.check));
             return;
         }
         this.pending = batch;
         if (batch.rows.length >= POOL_BATCH_ROWS)
             return this.dispatch();
     }
-    /** Sends the gathered batch to the pool; a promise while too many are in flight. */
+    /**
+     * Checks the gathered batch: on a worker when one has room, otherwise here and now.
+     * Results are counted in file order; a promise while too many batches wait.
+     */
     dispatch() {
         const batch = this.pending;
         this.pending = undefined;
@@ -122,10 +128,16 @@ class Run {
             return;
         const entry = { batch };
         this.queue.push(entry);
-        this.checker.check(batch.phones).then((results) => {
-            entry.results = results;
+        if (this.pool.hasRoom()) {
+            this.pool.check(batch.phones).then((results) => {
+                entry.results = results;
+                this.drain();
+            }, (err) => this.fail(err));
+        }
+        else {
+            entry.results = batch.phones.map(this.check);
             this.drain();
-        }, (err) => this.fail(err));
+        }
         if (this.queue.length >= MAX_QUEUED) {
             this.paused ??= waiter();
             return this.paused.promise;
@@ -166,8 +178,7 @@ class Run {
     }
     async close() {
         this.options.signal?.removeEventListener('abort', this.onAbort);
-        if (typeof this.checker !== 'function')
-            await this.checker.close();
+        await this.pool?.close();
     }
     drain() {
         while (this.queue.length > 0 && this.queue[0].results) {

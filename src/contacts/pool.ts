@@ -33,11 +33,18 @@ function workerFile(): string | undefined {
   return undefined;
 }
 
-/** How many workers a large file gets: one per core, none on a single core or without the compiled worker. */
+/**
+ * How many workers a large file gets: one per core besides the main thread's (which
+ * reads the file and checks numbers too), at most 3, since each costs ~30 MB; none on
+ * a single core or without the built worker.
+ */
 export function defaultPoolSize(): number {
-  const cores = availableParallelism();
-  return cores > 1 && workerFile() ? cores : 0;
+  return workerFile() ? Math.min(MAX_WORKERS, Math.max(0, availableParallelism() - 1)) : 0;
 }
+
+const MAX_WORKERS = 3;
+/** Batches a worker holds at once: one being checked, one waiting, so it never idles. */
+const PER_WORKER = 2;
 
 const WORKER_YOUNG_MB = 4;
 
@@ -68,6 +75,11 @@ export class PhonePool {
       });
       this.slots.push(slot);
     }
+  }
+
+  /** True while some worker has fewer than PER_WORKER batches. */
+  hasRoom(): boolean {
+    return this.failure === undefined && this.slots.some((s) => s.busy < PER_WORKER);
   }
 
   /** The results for `phones`, in the same order. */

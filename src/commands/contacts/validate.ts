@@ -1,9 +1,7 @@
 import { resolve } from 'node:path';
 import type { Context } from '../../context.js';
 import { SilentExit } from '../../errors.js';
-// Not contacts/index.js: that would load libphonenumber here even when worker threads do the checking.
-import { validateContactsFile } from '../../contacts/validate.js';
-import { writeErrorsCsv, type ValidationResult } from '../../contacts/report.js';
+import { validateContactsFile, writeErrorsCsv, type ValidationResult } from '../../contacts/index.js';
 import { csvLine, printTable, truncate } from '../../io/output.js';
 
 interface Options {
