@@ -2,7 +2,7 @@ import { Worker, isMainThread, workerData, parentPort } from 'node:worker_thread
 if (isMainThread) {
   const young = Number(process.argv[3]);
   const t = performance.now();
-  const w = new Worker(new URL(import.meta.url), { workerData: { file: process.argv[2] }, resourceLimits: young ? { maxYoungGenerationSizeMb: young } : undefined });
+  const w = new Worker(new URL(import.meta.url), { workerData: { file: process.argv[2] }, resourceLimits: young ? { maxYoungGenerationSizeMb: young, maxOldGenerationSizeMb: Number(process.argv[4] || 0) || undefined } : undefined });
   const r = await new Promise((res) => w.once('message', res));
   console.log('young', young, 'ms', Math.round(performance.now() - t), 'rows', r, 'maxRSS MB', Math.round(process.resourceUsage().maxRSS / 1024));
   await w.terminate();

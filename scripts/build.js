@@ -17,8 +17,9 @@ const result = await build({
       main: 'src/main.ts',
       'webhooks/signature': 'src/webhooks/signature.ts',
       'sandbox/index': 'src/sandbox/index.ts',
-      // The phone-check worker thread is started from its own file (src/contacts/pool.ts).
+      // Worker threads are started from their own files (src/contacts/pool.ts, remote.ts).
       'contacts/phone-worker': 'src/contacts/phone-worker.ts',
+      'contacts/engine-worker': 'src/contacts/engine-worker.ts',
     })
       .filter(([, file]) => existsSync(file)),
   ),

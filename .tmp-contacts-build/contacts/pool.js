@@ -2,49 +2,36 @@
  * A pool of worker threads checking phone batches (phone-worker.ts). The caller keeps
  * file order; the pool only spreads the parsing over the machine's cores.
  */
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { FailureError } from '../errors.js';
-/**
- * The built worker: beside this file when compiled file by file, or in dist/contacts/
- * when this code sits in a bundle chunk (scripts/build.js). Absent when running from
- * the TypeScript sources (tests), and then phones are checked on the main thread.
- */
-function workerFile() {
-    for (const rel of ['./phone-worker.js', '../contacts/phone-worker.js', './contacts/phone-worker.js']) {
-        const path = fileURLToPath(new URL(rel, import.meta.url));
-        if (existsSync(path))
-            return path;
-    }
-    return undefined;
-}
+import { workerFile } from './worker-file.js';
 /**
  * How many workers a large file gets: one per core besides the main thread's (which
  * reads the file and checks numbers too), at most 3, since each costs ~30 MB; none on
  * a single core or without the built worker.
  */
 export function defaultPoolSize() {
-    return workerFile() ? Math.min(MAX_WORKERS, Math.max(0, availableParallelism() - 1)) : 0;
+    return workerFile('phone-worker') ? Math.min(MAX_WORKERS, Math.max(0, availableParallelism() - 1)) : 0;
 }
 const MAX_WORKERS = 3;
 /** Batches a worker holds at once: one being checked, one waiting, so it never idles. */
 const PER_WORKER = 2;
-const WORKER_YOUNG_MB = 4;
+const WORKER_LIMITS = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 24 };
 export class PhonePool {
     slots = [];
     pending = new Map();
     nextId = 0;
     failure;
     constructor(size, defaultCountry) {
-        const file = workerFile();
+        const file = workerFile('phone-worker');
         if (!file)
             throw new FailureError('The phone-check worker is missing; run `npm run build`.');
         for (let i = 0; i < size; i++) {
-            // A small young generation: the workers' garbage is short-lived, and V8's default
-            // (up to 48 MB per thread) would put a 1,000,000-row import over its memory budget.
-            const worker = new Worker(file, { workerData: { defaultCountry }, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB } });
+            // Small heap limits: a worker keeps only its cache, and V8's defaults (a young
+            // generation up to 48 MB, an old one that grows long before it is collected) put a
+            // 1,000,000-row import far over its memory budget.
+            const worker = new Worker(file, { workerData: { defaultCountry }, resourceLimits: WORKER_LIMITS });
             const slot = { worker, busy: 0 };
             worker.on('message', (msg) => {
                 const p = this.pending.get(msg.id);

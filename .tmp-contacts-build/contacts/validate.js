@@ -10,7 +10,9 @@ import { resolveDefaultCountry } from './country.js';
 import { isE164 } from './e164.js';
 import { PhoneSet } from './phone-set.js';
 import { defaultPoolSize, PhonePool } from './pool.js';
+import { EngineOutOfMemory, validateInWorker } from './remote.js';
 import { emptyFile, openSource } from './source.js';
+import { workerFile } from './worker-file.js';
 import { readXlsx } from './xlsx.js';
 /** Below this size a file is checked faster on the main thread than a worker starts up. */
 const POOL_MIN_BYTES = 1024 * 1024;
@@ -22,9 +24,25 @@ const POOL_BATCH_ROWS = 2000;
 export async function validateContactsFile(path, options = {}) {
     const defaultCountry = resolveDefaultCountry(options.defaultCountry);
     const source = await openSource(path);
-    const workers = options.workers ?? (source.size >= POOL_MIN_BYTES ? defaultPoolSize() : 0);
-    // The main thread checks numbers too (always for small files; for large ones whenever
-    // the workers are busy), so the workers plus the main thread use every core.
+    if (options.workers === undefined && source.size >= POOL_MIN_BYTES) {
+        const helpers = defaultPoolSize();
+        const engine = workerFile('engine-worker');
+        if (helpers > 0 && engine) {
+            try {
+                return await validateInWorker(engine, path, options, helpers);
+            }
+            catch (err) {
+                if (!(err instanceof EngineOutOfMemory))
+                    throw err;
+                // So many bad rows that the bounded heap could not hold them: correctness first.
+            }
+        }
+    }
+    return validateHere(source, defaultCountry, options, options.workers ?? 0);
+}
+async function validateHere(source, defaultCountry, options, workers) {
+    // This thread checks numbers too (always for small files; for large ones whenever the
+    // workers are busy), so the workers plus this thread use every core.
     const check = (await import('./phone.js')).createPhoneCheck(defaultCountry);
     const pool = workers > 0 ? new PhonePool(workers, defaultCountry) : undefined;
     const run = new Run(source.name, options, check, pool);

@@ -11,7 +11,9 @@ import { isE164, type PhoneCheck } from './e164.js';
 import { PhoneSet } from './phone-set.js';
 import { defaultPoolSize, PhonePool } from './pool.js';
 import type { Contact, DuplicateRow, InvalidRow, RowError, ValidationResult } from './report.js';
-import { emptyFile, openSource } from './source.js';
+import { EngineOutOfMemory, validateInWorker } from './remote.js';
+import { emptyFile, openSource, type Source } from './source.js';
+import { workerFile } from './worker-file.js';
 import { readXlsx } from './xlsx.js';
 
 export interface ValidateOptions {
@@ -28,7 +30,11 @@ export interface ValidateOptions {
   /** Called as rows are checked, in file order. */
   onProgress?: (progress: { rows: number }) => void;
   signal?: AbortSignal;
-  /** Worker threads for the phone checks. Default: one per core for files of 1 MiB and more, none below. */
+  /**
+   * Worker threads for the phone checks, beside this thread (0: none). Default: files
+   * under 1 MiB on this thread alone; larger ones in a worker with bounded memory, with
+   * one helper per further core (at most 3).
+   */
   workers?: number;
 }
 
@@ -43,9 +49,24 @@ const POOL_BATCH_ROWS = 2000;
 export async function validateContactsFile(path: string, options: ValidateOptions = {}): Promise<ValidationResult> {
   const defaultCountry = resolveDefaultCountry(options.defaultCountry);
   const source = await openSource(path);
-  const workers = options.workers ?? (source.size >= POOL_MIN_BYTES ? defaultPoolSize() : 0);
-  // The main thread checks numbers too (always for small files; for large ones whenever
-  // the workers are busy), so the workers plus the main thread use every core.
+  if (options.workers === undefined && source.size >= POOL_MIN_BYTES) {
+    const helpers = defaultPoolSize();
+    const engine = workerFile('engine-worker');
+    if (helpers > 0 && engine) {
+      try {
+        return await validateInWorker(engine, path, options, helpers);
+      } catch (err) {
+        if (!(err instanceof EngineOutOfMemory)) throw err;
+        // So many bad rows that the bounded heap could not hold them: correctness first.
+      }
+    }
+  }
+  return validateHere(source, defaultCountry, options, options.workers ?? 0);
+}
+
+async function validateHere(source: Source, defaultCountry: string | undefined, options: ValidateOptions, workers: number): Promise<ValidationResult> {
+  // This thread checks numbers too (always for small files; for large ones whenever the
+  // workers are busy), so the workers plus this thread use every core.
   const check = (await import('./phone.js')).createPhoneCheck(defaultCountry);
   const pool = workers > 0 ? new PhonePool(workers, defaultCountry) : undefined;
   const run = new Run(source.name, options, check, pool);

@@ -4,6 +4,7 @@
  * GET /calls page is two binary searches and a slice, not a scan of 100,000 calls.
  * A status filter scans the time range once and is cached until a call changes.
  */
+import { flat } from './rng.js';
 import type { Call, OrgState } from './world.js';
 
 export interface CallQuery {
@@ -100,7 +101,7 @@ export class CallIndex {
   jsonOf(call: Call, render: (c: Call) => unknown): string {
     let s = this.json.get(call);
     if (s === undefined) {
-      s = JSON.stringify(render(call));
+      s = flat(JSON.stringify(render(call)));
       this.json.set(call, s);
       this.jsonChars += s.length;
       if (this.jsonChars > JSON_CACHE_CHARS) this.evict();

@@ -1,22 +1,37 @@
 /**
  * Simulated time. The sandbox runs `scale` times faster than the wall clock, so a
  * four-minute call or a one-hour link expiry can pass in a test's few seconds.
- * Every timer is tracked, so close() leaves nothing behind to keep the process alive.
+ * Timers live in one queue ordered by (due time, creation), behind a single real
+ * timer: events due at the same simulated instant run in the order they were set,
+ * whatever the rounding of real delays, and close() leaves nothing behind.
  */
 export type Cancel = () => void;
 
-/** setTimeout refuses delays above 2^31-1 ms; longer waits are chained. */
+/** setTimeout refuses delays above 2^31-1 ms; longer waits re-arm. */
 const MAX_DELAY = 2_147_000_000;
+
+interface Entry {
+  at: number;
+  seq: number;
+  fn: (() => void) | undefined;
+}
 
 export class SimClock {
   readonly scale: number;
   private readonly realStart: number;
   private readonly simStart: number;
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly heap: Entry[] = [];
+  private seq = 0;
+  private live = 0;
+  private timer?: NodeJS.Timeout;
+  private armedFor = Infinity;
   private closed = false;
 
-  /** `start` is the simulated time at this instant (default: the real time). */
-  constructor(scale = 1, start = Date.now()) {
+  /**
+   * `start` is the simulated time at this instant (default: the real time). A timer
+   * that throws is reported to `onError` and the others still run.
+   */
+  constructor(scale = 1, start = Date.now(), private readonly onError: (err: unknown) => void = (err) => { throw err; }) {
     if (!(scale > 0) || !Number.isFinite(scale)) throw new RangeError(`time scale must be a positive number, got ${scale}`);
     this.scale = scale;
     this.realStart = Date.now();
@@ -37,25 +52,17 @@ export class SimClock {
     return this.at(this.now() + Math.max(0, simMs), fn);
   }
 
-  /** Runs fn once simulated time reaches `simTime` (at once if it already has). */
+  /** Runs fn once simulated time reaches `simTime` (soon, if it already has). */
   at(simTime: number, fn: () => void): Cancel {
     if (this.closed) return () => {};
-    let handle: NodeJS.Timeout | undefined;
-    const arm = () => {
-      const wait = Math.max(0, (simTime - this.now()) / this.scale);
-      handle = setTimeout(() => {
-        this.timers.delete(handle!);
-        if (this.closed) return;
-        if (wait > MAX_DELAY && simTime > this.now()) return arm();
-        fn();
-      }, Math.min(wait, MAX_DELAY));
-      this.timers.add(handle);
-    };
-    arm();
+    const entry: Entry = { at: simTime, seq: this.seq++, fn };
+    push(this.heap, entry);
+    this.live++;
+    if (simTime < this.armedFor) this.arm();
     return () => {
-      if (handle) {
-        clearTimeout(handle);
-        this.timers.delete(handle);
+      if (entry.fn) {
+        entry.fn = undefined;
+        this.live--;
       }
     };
   }
@@ -65,14 +72,83 @@ export class SimClock {
     return simMs / this.scale;
   }
 
-  /** Clears every pending timer; later `after` calls are no-ops. */
+  /** Clears every pending timer; later `at` calls are no-ops. */
   close(): void {
     this.closed = true;
-    for (const t of this.timers) clearTimeout(t);
-    this.timers.clear();
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.heap.length = 0;
+    this.live = 0;
   }
 
+  /** Timers not yet run or cancelled. */
   get pending(): number {
-    return this.timers.size;
+    return this.live;
   }
+
+  private arm(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.armedFor = Infinity;
+    while (this.heap.length && !this.heap[0]!.fn) pop(this.heap);
+    const next = this.heap[0];
+    if (!next || this.closed) return;
+    const wait = Math.max(0, (next.at - this.now()) / this.scale);
+    this.armedFor = next.at;
+    this.timer = setTimeout(() => this.fire(), Math.min(wait, MAX_DELAY));
+  }
+
+  private fire(): void {
+    this.timer = undefined;
+    this.armedFor = Infinity;
+    const now = this.now();
+    while (!this.closed && this.heap.length && this.heap[0]!.at <= now) {
+      const entry = pop(this.heap)!;
+      const fn = entry.fn;
+      if (!fn) continue;
+      entry.fn = undefined;
+      this.live--;
+      try {
+        fn();
+      } catch (err) {
+        this.onError(err);
+      }
+    }
+    if (!this.closed) this.arm();
+  }
+}
+
+function before(a: Entry, b: Entry): boolean {
+  return a.at < b.at || (a.at === b.at && a.seq < b.seq);
+}
+
+function push(heap: Entry[], e: Entry): void {
+  heap.push(e);
+  let i = heap.length - 1;
+  while (i > 0) {
+    const parent = (i - 1) >> 1;
+    if (!before(heap[i]!, heap[parent]!)) break;
+    [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
+    i = parent;
+  }
+}
+
+function pop(heap: Entry[]): Entry | undefined {
+  const top = heap[0];
+  const last = heap.pop();
+  if (heap.length && last) {
+    heap[0] = last;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < heap.length && before(heap[l]!, heap[m]!)) m = l;
+      if (r < heap.length && before(heap[r]!, heap[m]!)) m = r;
+      if (m === i) break;
+      [heap[i], heap[m]] = [heap[m]!, heap[i]!];
+      i = m;
+    }
+  }
+  return top;
 }

@@ -3,7 +3,7 @@
  * outcomes whatever order the calls finish in: answered, unanswered or failed; how long;
  * the outcome label; when the recording is saved.
  */
-import { cyrb128, Rng } from './rng.js';
+import { cyrb128, flat, Rng } from './rng.js';
 import type { Call, Script, World } from './world.js';
 
 export interface Fate {
@@ -24,7 +24,7 @@ export function callRng(world: World, orgId: string, seq: number, phone: string)
 /** A call id derived from the same inputs as the call's generator: unique per organization and seq. */
 export function callIdFor(world: World, orgId: string, seq: number, phone: string): string {
   const [a, b, c] = cyrb128(`id:${world.seed}:${orgId}:${seq}:${phone}`);
-  return `call_${a.toString(16).padStart(8, '0')}${b.toString(16).padStart(8, '0')}${c.toString(16).padStart(8, '0')}`;
+  return flat(`call_${a.toString(16).padStart(8, '0')}${b.toString(16).padStart(8, '0')}${c.toString(16).padStart(8, '0')}`);
 }
 
 export function rngOf(world: World, orgId: string, call: Call): Rng {

@@ -6,6 +6,7 @@
  * stored data, so a reloaded --state re-arms the same timers.
  */
 import { callIdFor, decideFate, rngOf, type Fate } from './fate.js';
+import { flat } from './rng.js';
 import { summarize } from './transcript.js';
 import { callView, campaignView, scriptOf } from './views.js';
 import type { Call, Campaign, ContactStatus, OrgState, Script, World } from './world.js';
@@ -60,6 +61,7 @@ export function dispatchRound(world: World, org: OrgState, campaign: Campaign): 
   }
   let budget = cap === undefined ? Infinity : Math.max(0, cap - (counter?.count ?? 0));
   const scriptId = scriptFor(org, campaign);
+  const nowIso = new Date(now).toISOString();
   let placed = 0;
   let waiting = 0;
   for (let i = 0; i < campaign.contacts.length; i++) {
@@ -68,7 +70,7 @@ export function dispatchRound(world: World, org: OrgState, campaign: Campaign): 
       waiting++;
       continue;
     }
-    dial(world, org, campaign, i, scriptId, now);
+    dial(world, org, campaign, i, scriptId, now, nowIso);
     budget--;
     placed++;
   }
@@ -109,7 +111,7 @@ function setContact(campaign: Campaign, index: number, status: ContactStatus): v
   contact.status = status;
 }
 
-function dial(world: World, org: OrgState, campaign: Campaign, index: number, scriptId: string, now: number): void {
+function dial(world: World, org: OrgState, campaign: Campaign, index: number, scriptId: string, now: number, nowIso: string): void {
   const contact = campaign.contacts[index]!;
   const seq = ++org.seq;
   const script = org.scripts[scriptId]!;
@@ -126,7 +128,7 @@ function dial(world: World, org: OrgState, campaign: Campaign, index: number, sc
     summary: null,
     error: null,
     duration_seconds: null,
-    start_time: new Date(now).toISOString(),
+    start_time: nowIso,
     end_time: null,
     has_recording: false,
     contact: { name: contact.name, extra: contact.extra },
@@ -167,7 +169,7 @@ export function applyFate(call: Call, script: Script, fate: Fate): void {
   call.error = fate.error;
   call.duration_seconds = fate.duration;
   call.end_time = new Date(call._start + fate.duration * 1000).toISOString();
-  call.summary = summarize(call, script, fate);
+  call.summary = flat(summarize(call, script, fate));
 }
 
 function finish(world: World, org: OrgState, call: Call, fate: Fate): void {

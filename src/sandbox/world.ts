@@ -174,13 +174,15 @@ export class World {
   readonly log: (line: string) => void;
 
   constructor(opts: WorldOptions) {
-    this.clock = new SimClock(opts.timeScale ?? 1, opts.startAt ?? Date.now());
+    this.log = opts.log ?? (() => {});
+    this.clock = new SimClock(opts.timeScale ?? 1, opts.startAt ?? Date.now(), (err) => {
+      this.log(`sandbox: a simulated event failed: ${(err as Error)?.stack ?? String(err)}`);
+    });
     this.seed = opts.seed ?? randomSeed();
     this.options = { allowLocalWebhooks: opts.allowLocalWebhooks ?? false, seed: opts.seed };
     this.rng = new Rng(`world:${this.seed}`);
     this.plan = opts.plan;
     this.secret = opts.secret ?? randomUUID().replace(/-/g, '');
-    this.log = opts.log ?? (() => {});
     for (const k of opts.keys) {
       this.keys.set(k.key, k);
       this.org(k.org);

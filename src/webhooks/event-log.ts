@@ -36,12 +36,15 @@ export class EventLog {
     if (this.closed) return Promise.reject(new Error('the log is closed'));
     return new Promise((resolve, reject) => {
       this.queue.push({ line: Buffer.from(`${line}\n`, 'utf8'), resolve, reject });
-      if (!this.writing) void this.drain();
+      if (!this.writing) {
+        this.writing = true;
+        // Start on the next turn, so every event parsed in this one shares the write.
+        setImmediate(() => void this.drain());
+      }
     });
   }
 
   private async drain(): Promise<void> {
-    this.writing = true;
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0);
       try {

@@ -225,8 +225,12 @@ describe('the daily dispatch cap', () => {
       expect(done.contacts_by_status.pending).toBe(0);
       const calls = await allCalls(api, `campaign_id=${first.id}`, 'sk_capped');
       expect(calls).toHaveLength(5);
+      // The next day's 3 dispatches go to the earlier launch first...
       expect(calls.filter((c) => c.start_time.startsWith('2025-03-11'))).toHaveLength(2);
+      // ...and the second campaign gets the last one that day, and the rest the day after.
       await campaignDone(api, second.id, 'sk_capped');
+      const days = (await allCalls(api, `campaign_id=${second.id}`, 'sk_capped')).map((c) => c.start_time.slice(0, 10)).sort();
+      expect(days).toEqual(['2025-03-11', '2025-03-12']);
     } finally {
       await sb.close();
     }

@@ -129,6 +129,8 @@ class Wizard {
 }
 
 export default async function agentWizard(ctx: Context, given: AgentFields): Promise<Agent> {
+  // No address or no key: say so now, not after a dozen answers.
+  await ctx.api();
   const c = ctx.errColor;
   const prefilled = STEPS.filter((s) => given[s] !== undefined);
   ctx.info(c.bold('Create a voice agent'));

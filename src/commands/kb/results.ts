@@ -9,7 +9,8 @@ import type { UploadOutcome } from './uploader.js';
 export function describeOutcome(o: UploadOutcome): string {
   if (o.status === 'failed') return `upload failed: ${o.error}`;
   const replaced = o.replaced ? 'replaced the existing file (same id); ' : '';
-  if (!o.index) return `${replaced}${o.replaced ? 'indexing' : 'uploaded, indexing'}${o.job_id ? ` (job ${o.job_id})` : ''}`;
+  if (!o.job_id) return `${replaced || 'uploaded; '}the service named no indexing job to follow`;
+  if (!o.index) return `${replaced}${o.replaced ? 'indexing' : 'uploaded, indexing'} (job ${o.job_id})`;
   if (indexed(o.index)) {
     const n = o.index.chunks_indexed;
     return `${replaced}${n === undefined ? 'indexed' : `${n} chunk${n === 1 ? '' : 's'} indexed`}`;

@@ -36,9 +36,6 @@ export default async function kbUpload(ctx: Context, paths: string[], opts: Uplo
       label: (done, total) => `Indexing ${total} document${total === 1 ? '' : 's'}: ${done} done`,
     });
     for (const o of withJobs) o.index = results.get(o.job_id);
-    for (const o of outcomes) {
-      if (o.status !== 'failed' && !o.job_id) o.index = { status: 'unknown', error: 'the service returned no indexing job to follow' };
-    }
   }
 
   await printResults(ctx, outcomes, plan.skipped);

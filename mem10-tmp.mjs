@@ -1,0 +1,10 @@
+import v8 from 'node:v8';
+if (process.argv[4]) v8.setFlagsFromString(process.argv[4]);
+const { validateContactsFile } = await import('/work/main/.tmp-contacts-build/contacts/index.js');
+let maxNew = 0;
+const timer = setInterval(() => { const ns = v8.getHeapSpaceStatistics().find(s => s.space_name === 'new_space'); maxNew = Math.max(maxNew, ns.space_size); }, 100);
+const t = performance.now();
+const r = await validateContactsFile(process.argv[2], { defaultCountry: 'IN', workers: Number(process.argv[3]), collectContacts: false, collectInvalidRows: false });
+clearInterval(timer);
+const ms = performance.now() - t;
+console.log(process.argv[4] ?? 'default', 'workers', process.argv[3], 'ms', Math.round(ms), 'maxRSS MB', Math.round(process.resourceUsage().maxRSS / 1024), 'max new space MB', Math.round(maxNew / 1e6));
