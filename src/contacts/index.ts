@@ -20,7 +20,6 @@ export {
   type RowError,
   type ValidationResult,
 } from './report.js';
-export { checkPhone, countryLabel, createPhoneCheck } from './phone.js';
+export { checkPhone, countryLabel, createPhoneCheck, resolveDefaultCountry } from './phone.js';
 export { isE164, type PhoneCheck } from './e164.js';
-export { resolveDefaultCountry } from './country.js';
 export { normalizeHeader } from './columns.js';

@@ -6,12 +6,14 @@
 import {
   ParseError,
   getCountryCallingCode,
+  isSupportedCountry,
   parsePhoneNumberWithError,
   validatePhoneNumberLength,
   type CountryCode,
   type PhoneNumber,
 } from 'libphonenumber-js/max';
 import { countryName } from './country-names.js';
+import { normalizeCountry, unknownCountry } from './country.js';
 import type { PhoneCheck } from './e164.js';
 import { PlanValidity } from './validity.js';
 
@@ -23,6 +25,13 @@ const LETTERS = /\p{L}/u;
 
 /** Enough for the duplicates of a typical file; a bound, so a million-row file does not grow it. */
 const CACHE_LIMIT = 20_000;
+
+/** The country for numbers written without "+", upper-cased; a UsageError naming the flag when unknown. */
+export function resolveDefaultCountry(value: string | undefined): string | undefined {
+  const cc = normalizeCountry(value);
+  if (cc !== undefined && !isSupportedCountry(cc)) throw unknownCountry(value!);
+  return cc;
+}
 
 /**
  * A checker for one run. Results are cached by the exact cell text, so repeated

@@ -6,7 +6,7 @@
 import { UsageError } from '../errors.js';
 import { extraOf, mapColumns, nameOf, type ColumnMap } from './columns.js';
 import { readCsv, type Delimiter, type RecordSink } from './csv.js';
-import { resolveDefaultCountry } from './country.js';
+import { normalizeCountry } from './country.js';
 import { isE164, type PhoneCheck } from './e164.js';
 import { PhoneSet } from './phone-set.js';
 import { defaultPoolSize, PhonePool } from './pool.js';
@@ -47,7 +47,7 @@ const RESUME_AT = 4;
 const POOL_BATCH_ROWS = 2000;
 
 export async function validateContactsFile(path: string, options: ValidateOptions = {}): Promise<ValidationResult> {
-  const defaultCountry = resolveDefaultCountry(options.defaultCountry);
+  normalizeCountry(options.defaultCountry);
   const source = await openSource(path);
   if (options.workers === undefined && source.size >= POOL_MIN_BYTES) {
     const helpers = defaultPoolSize();
@@ -61,13 +61,16 @@ export async function validateContactsFile(path: string, options: ValidateOption
       }
     }
   }
-  return validateHere(source, defaultCountry, options, options.workers ?? 0);
+  return validateHere(source, options, options.workers ?? 0);
 }
 
-async function validateHere(source: Source, defaultCountry: string | undefined, options: ValidateOptions, workers: number): Promise<ValidationResult> {
+async function validateHere(source: Source, options: ValidateOptions, workers: number): Promise<ValidationResult> {
+  // libphonenumber loads here, not on a thread that hands the file to the engine worker.
+  const { createPhoneCheck, resolveDefaultCountry } = await import('./phone.js');
+  const defaultCountry = resolveDefaultCountry(options.defaultCountry);
   // This thread checks numbers too (always for small files; for large ones whenever the
   // workers are busy), so the workers plus this thread use every core.
-  const check = (await import('./phone.js')).createPhoneCheck(defaultCountry);
+  const check = createPhoneCheck(defaultCountry);
   const pool = workers > 0 ? new PhonePool(workers, defaultCountry) : undefined;
   const run = new Run(source.name, options, check, pool);
   try {

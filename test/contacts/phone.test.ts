@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkPhone, countryLabel, createPhoneCheck } from '../../src/contacts/phone.js';
 import { isE164 } from '../../src/contacts/e164.js';
-import { resolveDefaultCountry } from '../../src/contacts/country.js';
+import { resolveDefaultCountry } from '../../src/contacts/phone.js';
 import { UsageError } from '../../src/errors.js';
 
 describe('checkPhone: valid numbers become E.164', () => {

@@ -138,6 +138,8 @@ describe('file-level problems: one readable message each', () => {
   });
 
   it('an unknown --default-country', async () => {
-    expect((await failure(fixtures + 'leads-that-do-not-exist.csv', { defaultCountry: 'XX' })).message).toMatch(/"XX" is not a country code/);
+    expect((await failure(fixtures + 'indian-formats.csv', { defaultCountry: 'XX' })).message).toBe('"XX" is not a country code libphonenumber knows.');
+    // Not even two letters: refused before the file is read.
+    expect((await failure(fixtures + 'no-such-file.csv', { defaultCountry: 'India' })).message).toBe('"India" is not a country code libphonenumber knows.');
   });
 });

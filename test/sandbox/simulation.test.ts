@@ -117,8 +117,36 @@ describe('a launched campaign', () => {
     expect(completed[0]!.data.contacts).toBeUndefined();
   });
 
+  it('has no recording link for a call without a recording', async () => {
+    const missed = calls.find((c) => c.status !== 'completed');
+    if (!missed) return;
+    const res = await api('GET', `/calls/${missed.call_id}/recording-url`);
+    expect(res.status).toBe(404);
+    expect(res.body.error.message).toMatch(/no recording/);
+  });
+});
+
+describe('recording links', () => {
+  // Slower time, so a link stays valid (one simulated hour = 1.8 real seconds) while the test uses it.
+  let sb: Sandbox;
+  let api: Client;
+  let calls: any[];
+  let call: any;
+
+  beforeAll(async () => {
+    ({ sb, api } = await sandbox({ timeScale: 2_000 }));
+    const agent = await givenAgent(api);
+    const c = await givenCampaign(api, agent.id, 8);
+    await api('POST', `/campaigns/${c.id}/launch`);
+    await campaignDone(api, c.id);
+    calls = await allCalls(api, `campaign_id=${c.id}`);
+    call = calls.find((x) => x.status === 'completed');
+    expect(call).toBeDefined();
+    await waitFor(async () => ((await api('GET', `/calls/${call.call_id}`)).body.has_recording ? true : undefined), 10_000, 'the recording');
+  });
+  afterAll(() => sb?.close());
+
   it('serves recordings through signed links that expire after one simulated hour', async () => {
-    const call = calls.find((c) => c.status === 'completed');
     const link = await api('GET', `/calls/${call.call_id}/recording-url`);
     expect(link.status).toBe(200);
     const expires = Date.parse(link.body.expires_at);
@@ -143,19 +171,12 @@ describe('a launched campaign', () => {
     expect(fresh.body.url).not.toBe(link.body.url);
     expect((await fetch(fresh.body.url)).status).toBe(200);
   });
-
-  it('has no recording link for a call without a recording', async () => {
-    const missed = calls.find((c) => c.status !== 'completed');
-    if (!missed) return;
-    const res = await api('GET', `/calls/${missed.call_id}/recording-url`);
-    expect(res.status).toBe(404);
-    expect(res.body.error.message).toMatch(/no recording/);
-  });
 });
 
 describe('calls in progress', () => {
   it('shows contacts initiated and call records with a start time while calls run', async () => {
-    const { sb, api } = await sandbox({ timeScale: 1 });
+    // Slower than real time: nothing finishes during the test.
+    const { sb, api } = await sandbox({ timeScale: 0.05 });
     try {
       const agent = await givenAgent(api);
       const c = await givenCampaign(api, agent.id, 4);
@@ -195,8 +216,10 @@ describe('calls in progress', () => {
 
 describe('the daily dispatch cap', () => {
   it('stops dispatching at the cap, leaves the rest pending, and resumes the next simulated day', async () => {
+    // Just after midnight: a whole simulated day (over 2 real seconds) to see the first round stop.
     const { sb, api } = await sandbox({
-      timeScale: 50_000,
+      timeScale: 40_000,
+      startAt: '2025-03-10T00:05:00Z',
       keys: [FULL('sk_capped', 'acme', { daily_dispatch_cap: 3 }), FULL('sk_uncapped', 'acme')],
     });
     try {
@@ -216,7 +239,6 @@ describe('the daily dispatch cap', () => {
         const b = (await api('GET', `/campaigns/${first.id}`, undefined, 'sk_capped')).body;
         return b.contacts_by_status.initiated === 0 ? b : undefined;
       }, 10_000, 'the first round');
-      // Simulated 09:00 plus a few minutes: midnight is hours away.
       expect(sb.world.clock.now()).toBeLessThan(Date.parse('2025-03-11T00:00:00Z'));
       expect(afterRound).toMatchObject({ status: 'running', contacts_by_status: { pending: 2 } });
       expect((await api('GET', `/calls?campaign_id=${first.id}`, undefined, 'sk_capped')).body.total).toBe(3);

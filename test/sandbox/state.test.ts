@@ -12,8 +12,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('--state', () => {
   it('keeps agents, campaigns and calls across a restart and finishes calls that were in flight', async () => {
     const file = join(dir, 'restart.json');
-    // Real time: the calls are still ringing when the sandbox stops.
-    const first = await startSandbox({ port: 0, timeScale: 1, seed: 5, startAt: MORNING, stateFile: file });
+    // Slower than real time: the calls are still ringing when the sandbox stops.
+    const first = await startSandbox({ port: 0, timeScale: 0.05, seed: 5, startAt: MORNING, stateFile: file });
     const api1 = clientFor(first);
     const agent = await givenAgent(api1);
     const campaign = await givenCampaign(api1, agent.id, 6);

@@ -1,7 +1,9 @@
 import { resolve } from 'node:path';
 import type { Context } from '../../context.js';
 import { SilentExit } from '../../errors.js';
-import { validateContactsFile, writeErrorsCsv, type ValidationResult } from '../../contacts/index.js';
+// Not contacts/index.js: that loads libphonenumber, which a large file needs only in its worker threads.
+import { validateContactsFile } from '../../contacts/validate.js';
+import { writeErrorsCsv, type ValidationResult } from '../../contacts/report.js';
 import { csvLine, printTable, truncate } from '../../io/output.js';
 
 interface Options {
