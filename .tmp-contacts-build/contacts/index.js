@@ -8,7 +8,6 @@
  */
 export { validateContactsFile } from './validate.js';
 export { assertCampaignSize, MAX_CONTACTS_PER_CAMPAIGN, partName, splitContacts, writeErrorsCsv, } from './report.js';
-export { checkPhone, countryLabel, createPhoneCheck } from './phone.js';
+export { checkPhone, countryLabel, createPhoneCheck, resolveDefaultCountry } from './phone.js';
 export { isE164 } from './e164.js';
-export { resolveDefaultCountry } from './country.js';
 export { normalizeHeader } from './columns.js';

@@ -3,6 +3,7 @@
  * with the full metadata is most of an import's time, and it parallelizes cleanly.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import __v8 from 'node:v8'; import __vm from 'node:vm'; __v8.setFlagsFromString('--expose-gc'); const __gc = __vm.runInNewContext('gc');
 import { createPhoneCheck } from './phone.js';
 const check = createPhoneCheck(workerData.defaultCountry);
 parentPort.on('message', (batch) => {
@@ -10,4 +11,5 @@ parentPort.on('message', (batch) => {
     for (let i = 0; i < batch.phones.length; i++)
         results[i] = check(batch.phones[i]);
     parentPort.postMessage({ id: batch.id, results });
+    if (batch.id % 40 === 0) { __gc(); process.stderr.write(`helper #${batch.id} used ${Math.round(process.memoryUsage().heapUsed/1e6)}\n`); }
 });

@@ -3,8 +3,9 @@
  * ("max") metadata, and for every number that fails a reason a person understands.
  * Results are strings: see e164.ts.
  */
-import { ParseError, getCountryCallingCode, parsePhoneNumberWithError, validatePhoneNumberLength, } from 'libphonenumber-js/max';
+import { ParseError, getCountryCallingCode, isSupportedCountry, parsePhoneNumberWithError, validatePhoneNumberLength, } from 'libphonenumber-js/max';
 import { countryName } from './country-names.js';
+import { normalizeCountry, unknownCountry } from './country.js';
 import { PlanValidity } from './validity.js';
 /** `9.19876E+11`: what Excel writes for a long number in a cell not formatted as text. */
 const SCIENTIFIC = /^[+-]?\d+(?:[.,]\d+)?[eE][+-]?\d+$/;
@@ -13,6 +14,13 @@ const TWO_NUMBERS = /\d[\d\s().-]{5,}\d\s*(?:[/,;|&]|\bor\b|\band\b)\s*\+?\d[\d\
 const LETTERS = /\p{L}/u;
 /** Enough for the duplicates of a typical file; a bound, so a million-row file does not grow it. */
 const CACHE_LIMIT = 20_000;
+/** The country for numbers written without "+", upper-cased; a UsageError naming the flag when unknown. */
+export function resolveDefaultCountry(value) {
+    const cc = normalizeCountry(value);
+    if (cc !== undefined && !isSupportedCountry(cc))
+        throw unknownCountry(value);
+    return cc;
+}
 /**
  * A checker for one run. Results are cached by the exact cell text, so repeated
  * numbers (duplicates, test rows) are parsed once; the answer is the same either way.

@@ -6,7 +6,7 @@
 import { UsageError } from '../errors.js';
 import { extraOf, mapColumns, nameOf } from './columns.js';
 import { readCsv } from './csv.js';
-import { resolveDefaultCountry } from './country.js';
+import { normalizeCountry } from './country.js';
 import { isE164 } from './e164.js';
 import { PhoneSet } from './phone-set.js';
 import { defaultPoolSize, PhonePool } from './pool.js';
@@ -22,7 +22,7 @@ const RESUME_AT = 4;
 /** Rows per worker message: large enough that messaging costs little. */
 const POOL_BATCH_ROWS = 2000;
 export async function validateContactsFile(path, options = {}) {
-    const defaultCountry = resolveDefaultCountry(options.defaultCountry);
+    normalizeCountry(options.defaultCountry);
     const source = await openSource(path);
     if (options.workers === undefined && source.size >= POOL_MIN_BYTES) {
         const helpers = defaultPoolSize();
@@ -38,12 +38,15 @@ export async function validateContactsFile(path, options = {}) {
             }
         }
     }
-    return validateHere(source, defaultCountry, options, options.workers ?? 0);
+    return validateHere(source, options, options.workers ?? 0);
 }
-async function validateHere(source, defaultCountry, options, workers) {
+async function validateHere(source, options, workers) {
+    // libphonenumber loads here, not on a thread that hands the file to the engine worker.
+    const { createPhoneCheck, resolveDefaultCountry } = await import('./phone.js');
+    const defaultCountry = resolveDefaultCountry(options.defaultCountry);
     // This thread checks numbers too (always for small files; for large ones whenever the
     // workers are busy), so the workers plus this thread use every core.
-    const check = (await import('./phone.js')).createPhoneCheck(defaultCountry);
+    const check = createPhoneCheck(defaultCountry);
     const pool = workers > 0 ? new PhonePool(workers, defaultCountry) : undefined;
     const run = new Run(source.name, options, check, pool);
     try {

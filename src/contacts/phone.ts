@@ -3,19 +3,11 @@
  * ("max") metadata, and for every number that fails a reason a person understands.
  * Results are strings: see e164.ts.
  */
-import {
-  ParseError,
-  getCountryCallingCode,
-  isSupportedCountry,
-  parsePhoneNumberWithError,
-  validatePhoneNumberLength,
-  type CountryCode,
-  type PhoneNumber,
-} from 'libphonenumber-js/max';
+import type { CountryCode, PhoneNumber } from 'libphonenumber-js/max';
 import { countryName } from './country-names.js';
 import { normalizeCountry, unknownCountry } from './country.js';
 import type { PhoneCheck } from './e164.js';
-import { PlanValidity } from './validity.js';
+import { lpn, PlanValidity } from './validity.js';
 
 /** `9.19876E+11`: what Excel writes for a long number in a cell not formatted as text. */
 const SCIENTIFIC = /^[+-]?\d+(?:[.,]\d+)?[eE][+-]?\d+$/;
@@ -29,7 +21,7 @@ const CACHE_LIMIT = 20_000;
 /** The country for numbers written without "+", upper-cased; a UsageError naming the flag when unknown. */
 export function resolveDefaultCountry(value: string | undefined): string | undefined {
   const cc = normalizeCountry(value);
-  if (cc !== undefined && !isSupportedCountry(cc)) throw unknownCountry(value!);
+  if (cc !== undefined && !lpn.isSupportedCountry(cc)) throw unknownCountry(value!);
   return cc;
 }
 
@@ -62,9 +54,9 @@ export function checkPhone(raw: string, defaultCountry?: CountryCode, validity: 
   let phone: PhoneNumber;
   try {
     // extract: false: the whole cell must be the number, so "call 98765 43210 after 6pm" is not silently read as a number.
-    phone = parsePhoneNumberWithError(text, { defaultCountry, extract: false });
+    phone = lpn.parsePhoneNumberWithError(text, { defaultCountry, extract: false });
   } catch (err) {
-    if (err instanceof ParseError) return parseFailure(err.message, text, defaultCountry);
+    if (err instanceof lpn.ParseError) return parseFailure(err.message, text, defaultCountry);
     throw err;
   }
   if (!validity.isValid(phone)) return invalidReason(text, phone, defaultCountry);
@@ -105,7 +97,7 @@ function invalidReason(text: string, phone: PhoneNumber, defaultCountry: Country
   const foreignHint = !hasPlus(text) && defaultCountry
     ? '; a number from another country needs "+" and its country code'
     : '';
-  switch (validatePhoneNumberLength(text, { defaultCountry })) {
+  switch (lpn.validatePhoneNumberLength(text, { defaultCountry })) {
     case 'TOO_SHORT':
       return `too short for ${where}: ${digits} digit${digits === 1 ? '' : 's'} after the country code`;
     case 'TOO_LONG':
@@ -124,5 +116,5 @@ function hasPlus(text: string): boolean {
 
 /** "India (+91)". */
 export function countryLabel(country: CountryCode): string {
-  return `${countryName(country)} (+${getCountryCallingCode(country)})`;
+  return `${countryName(country)} (+${lpn.getCountryCallingCode(country)})`;
 }

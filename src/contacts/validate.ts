@@ -32,14 +32,22 @@ export interface ValidateOptions {
   signal?: AbortSignal;
   /**
    * Worker threads for the phone checks, beside this thread (0: none). Default: files
-   * under 1 MiB on this thread alone; larger ones in a worker with bounded memory, with
-   * one helper per further core (at most 3).
+   * under 256 KiB on this thread alone; larger ones with one helper per further core (at
+   * most 3); from 4 MiB, read in a worker thread whose memory is bounded.
    */
   workers?: number;
 }
 
-/** Below this size a file is checked faster on the main thread than a worker starts up. */
-const POOL_MIN_BYTES = 1024 * 1024;
+/**
+ * Below this size (~5,000 rows) a file is checked on this thread alone: a worker
+ * would not be ready in time to help.
+ */
+const HELPERS_MIN_BYTES = 256 * 1024;
+/**
+ * From this size (~100,000 rows) the file is read in the engine worker, whose heap can
+ * be bounded; below it this thread's memory stays well within the budget anyway.
+ */
+const ENGINE_MIN_BYTES = 4 * 1024 * 1024;
 /** Batches waiting for their turn before reading pauses, and the level at which it resumes. */
 const MAX_QUEUED = 8;
 const RESUME_AT = 4;
@@ -49,19 +57,17 @@ const POOL_BATCH_ROWS = 2000;
 export async function validateContactsFile(path: string, options: ValidateOptions = {}): Promise<ValidationResult> {
   normalizeCountry(options.defaultCountry);
   const source = await openSource(path);
-  if (options.workers === undefined && source.size >= POOL_MIN_BYTES) {
-    const helpers = defaultPoolSize();
-    const engine = workerFile('engine-worker');
-    if (helpers > 0 && engine) {
-      try {
-        return await validateInWorker(engine, path, options, helpers);
-      } catch (err) {
-        if (!(err instanceof EngineOutOfMemory)) throw err;
-        // So many bad rows that the bounded heap could not hold them: correctness first.
-      }
+  const helpers = options.workers ?? (source.size >= HELPERS_MIN_BYTES ? defaultPoolSize() : 0);
+  const engine = workerFile('engine-worker');
+  if (options.workers === undefined && helpers > 0 && source.size >= ENGINE_MIN_BYTES && engine) {
+    try {
+      return await validateInWorker(engine, path, options, helpers);
+    } catch (err) {
+      if (!(err instanceof EngineOutOfMemory)) throw err;
+      // So many bad rows that the bounded heap could not hold them: correctness first.
     }
   }
-  return validateHere(source, options, options.workers ?? 0);
+  return validateHere(source, options, helpers);
 }
 
 async function validateHere(source: Source, options: ValidateOptions, workers: number): Promise<ValidationResult> {

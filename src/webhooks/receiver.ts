@@ -187,9 +187,14 @@ export class Receiver {
       }
       // The first copy could not be logged: process this one as new.
     }
+    let relayed: Record<string, string> | undefined;
     const accepted: AcceptedEvent = {
       id, type, event: body, raw, verified, receivedAt: new Date(this.now()),
-      headers: relayHeaders(req),
+      // Built only when something forwards the event.
+      get headers() {
+        relayed ??= relayHeaders(req);
+        return relayed;
+      },
     };
     const write = this.write(accepted);
     this.inflight.set(id, write);

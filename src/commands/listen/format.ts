@@ -3,8 +3,10 @@ import type { ChalkInstance } from 'chalk';
 import type { AcceptedEvent, Rejection } from '../../webhooks/receiver.js';
 import type { PostResult } from '../../webhooks/forward.js';
 
+/** Local HH:MM:SS (toTimeString costs a time-zone lookup per call, once per event). */
 export function clock(d: Date): string {
-  return d.toTimeString().slice(0, 8);
+  const two = (n: number) => (n < 10 ? `0${n}` : String(n));
+  return `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
 }
 
 function str(v: unknown): string | undefined {

@@ -5,7 +5,7 @@ import { EventPoster } from '../../webhooks/forward.js';
 import { Receiver, type AcceptedEvent } from '../../webhooks/receiver.js';
 import { EVENT_TYPES } from '../../webhooks/signature.js';
 import { isLoopbackUrl } from '../../webhooks/url-policy.js';
-import { eventJson, eventLine, forwardLine, rejectLine } from './format.js';
+import { clock, eventJson, eventLine, forwardLine, rejectLine } from './format.js';
 import { resolveSecret } from './secret-source.js';
 import { checkForwardUrl } from './target-url.js';
 
@@ -70,7 +70,7 @@ export default async function listen(ctx: Context, opts: ListenOptions): Promise
       }
     },
     onDuplicate: (d) => {
-      if (shown(d.type ?? '')) ctx.info(c.dim(`${d.at.toTimeString().slice(0, 8)}  200  duplicate ${d.id} (already received; not processed again)`));
+      if (shown(d.type ?? '')) ctx.info(c.dim(`${clock(d.at)}  200  duplicate ${d.id} (already received; not processed again)`));
     },
     onReject: (r) => ctx.info(rejectLine(c, r)),
   });
