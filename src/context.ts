@@ -3,12 +3,18 @@
  * profile, the API client. Injected, so tests run commands in process with fake streams.
  */
 import type { ChalkInstance } from 'chalk';
-import { Chalk } from 'chalk';
 import type { ApiClient } from './api/client.js';
 import { readProfile, type Profile } from './config/profiles.js';
 import { AuthError, UsageError } from './errors.js';
 
 export type Env = Record<string, string | undefined>;
+
+let chalkClass: (typeof import('chalk'))['Chalk'] | undefined;
+
+/** Stands in for chalk before it is loaded: every style, chained or called, returns the text. */
+const PLAIN: ChalkInstance = new Proxy(((...text: unknown[]) => text.join(' ')) as unknown as ChalkInstance, {
+  get: (_target, prop) => (prop === 'level' ? 0 : PLAIN),
+});
 
 export interface InStream extends NodeJS.ReadableStream {
   isTTY?: boolean;
@@ -108,14 +114,25 @@ export class Context {
     return Boolean(this.io.stderr.isTTY) && !this.machineOutput;
   }
 
+  /**
+   * Colours for stdout. chalk is loaded by loadColors() before any action runs (and
+   * before an error is reported), not at start-up: `--version` and `--help` never need
+   * it. Until then, text passes through uncoloured.
+   */
   get color(): ChalkInstance {
-    if (!this.chalkCache) this.chalkCache = new Chalk({ level: this.colorLevel(this.io.stdout) });
+    if (!chalkClass) return PLAIN;
+    this.chalkCache ??= new chalkClass({ level: this.colorLevel(this.io.stdout) });
     return this.chalkCache;
+  }
+
+  async loadColors(): Promise<void> {
+    chalkClass ??= (await import('chalk')).Chalk;
   }
 
   /** Colours for stderr, which may be a terminal when stdout is not. */
   get errColor(): ChalkInstance {
-    return new Chalk({ level: this.colorLevel(this.io.stderr) });
+    if (!chalkClass) return PLAIN;
+    return new chalkClass({ level: this.colorLevel(this.io.stderr) });
   }
 
   private colorLevel(stream: OutStream): 0 | 1 | 2 | 3 {

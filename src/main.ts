@@ -2,11 +2,11 @@
  * run(argv, ctx) → exit code. The one place where errors become exit codes and
  * messages (CLI.md, "Exit codes").
  */
-import { CommanderError } from 'commander';
+import type { CommanderError } from 'commander';
 import { ApiError, describeLimit } from './api/errors.js';
 import { Context, type ContextInit } from './context.js';
 import { AuthError, CliError, FailureError, InterruptedError, NotFoundError, SilentExit, UsageError } from './errors.js';
-import { buildProgram } from './program.js';
+import { version } from './version.js';
 
 export const EXIT = { OK: 0, FAILURE: 1, USAGE: 2, AUTH: 3, NOT_FOUND: 4, PLAN_LIMIT: 5, INTERRUPTED: 130 } as const;
 
@@ -30,7 +30,14 @@ export async function main(argv: string[], init: Partial<ContextInit> = {}): Pro
   };
   process.stdout.on('error', onStdoutError);
   const ctx = new Context({
-    io: { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },
+    // Getters: process.stdin costs a stream (and tty or net) that most commands never read.
+    io: {
+      get stdin() {
+        return process.stdin;
+      },
+      stdout: process.stdout,
+      stderr: process.stderr,
+    },
     env: process.env,
     signal: interrupt.signal,
     ...init,
@@ -44,6 +51,13 @@ export async function main(argv: string[], init: Partial<ContextInit> = {}): Pro
 }
 
 export async function run(argv: string[], ctx: Context): Promise<number> {
+  // The one answer that needs no command tree at all.
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
+    ctx.out(version());
+    return EXIT.OK;
+  }
+  // Loaded here, not at the top: `--version` above needs neither commander nor the tree.
+  const { buildProgram } = await import('./program.js');
   const program = buildProgram(ctx, argv);
   try {
     await program.parseAsync(argv, { from: 'user' });
@@ -53,6 +67,7 @@ export async function run(argv: string[], ctx: Context): Promise<number> {
     }
     return EXIT.OK;
   } catch (err) {
+    await ctx.loadColors();
     return report(ctx, err);
   } finally {
     await ctx.close();
@@ -61,7 +76,7 @@ export async function run(argv: string[], ctx: Context): Promise<number> {
 
 export function exitCodeFor(err: unknown, ctx?: Context): number {
   if (err instanceof SilentExit) return err.exitCode;
-  if (err instanceof CommanderError) {
+  if (isCommanderError(err)) {
     return err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help' ? EXIT.OK : EXIT.USAGE;
   }
   if (err instanceof InterruptedError || ctx?.signal.aborted) return EXIT.INTERRUPTED;
@@ -89,7 +104,7 @@ function report(ctx: Context, err: unknown): number {
   const code = exitCodeFor(err, ctx);
   if (err instanceof SilentExit) return code;
   // commander has already printed its own message (unknown option, missing argument, help).
-  if (err instanceof CommanderError) return code;
+  if (isCommanderError(err)) return code;
   const c = ctx.errColor;
   const debug = ctx.opts.debug || (ctx.env.VOICECTL_DEBUG ?? '') === '1';
   if (code === EXIT.INTERRUPTED) {
@@ -151,4 +166,9 @@ function pathOf(url: string): string {
   } catch {
     return url;
   }
+}
+
+function isCommanderError(err: unknown): err is CommanderError {
+  const code = (err as { code?: unknown } | null)?.code;
+  return err instanceof Error && typeof code === 'string' && code.startsWith('commander.');
 }

@@ -2,11 +2,9 @@
  * Builds the commander program. Group files define their verbs and options; the verbs'
  * code loads only when run.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import type { Context } from './context.js';
-import { packageRoot } from './paths.js';
+import { version } from './version.js';
 import { GLOBAL_ATTRIBUTES, globalOptions } from './commands/shared.js';
 import { agentCommand } from './commands/agent/index.js';
 import { kbCommand } from './commands/kb/index.js';
@@ -24,13 +22,7 @@ import { webhookCommand } from './commands/webhook/index.js';
 import { listenCommand } from './commands/listen/index.js';
 import { triggerCommand } from './commands/trigger/index.js';
 
-declare const __VOICECTL_VERSION__: string | undefined;
-
-/** Set by the build; read from package.json when running from source (tests). */
-export function version(): string {
-  if (typeof __VOICECTL_VERSION__ === 'string') return __VOICECTL_VERSION__;
-  return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
-}
+export { version };
 
 interface Group {
   name: string;
@@ -94,7 +86,7 @@ export function buildProgram(ctx: Context, argv?: string[]): Command {
   const wanted = argv ? requestedGroup(argv) : undefined;
   for (const g of GROUPS) {
     const full = !argv || wanted === g.name || (g.alias !== undefined && wanted === g.alias);
-    const cmd = full ? g.build(ctx) : new Command(g.name);
+    const cmd = full ? g.build(ctx) : stub(g.name);
     cmd.description(g.summary);
     if (!full && g.alias) cmd.alias(g.alias);
     program.addCommand(cmd);
@@ -102,7 +94,8 @@ export function buildProgram(ctx: Context, argv?: string[]): Command {
 
   finish(program, ctx);
 
-  program.hook('preAction', (_root, action) => {
+  program.hook('preAction', async (_root, action) => {
+    await ctx.loadColors();
     const merged: Record<string, unknown> = { ...program.opts() };
     const leaf = action.opts();
     for (const name of GLOBAL_ATTRIBUTES) {
@@ -114,6 +107,14 @@ export function buildProgram(ctx: Context, argv?: string[]): Command {
 }
 
 const GLOBAL_MARK = Symbol('voicectl.global');
+const STUB = Symbol('voicectl.stub');
+
+/** A group that this command line does not use: a name and a summary, nothing to run. */
+function stub(name: string): Command {
+  const cmd = new Command(name);
+  (cmd as unknown as Record<symbol, boolean>)[STUB] = true;
+  return cmd;
+}
 
 function isGlobal(cmd: Command, attr: string): boolean {
   return cmd.options.some((o) => o.attributeName() === attr && (o as unknown as Record<symbol, boolean>)[GLOBAL_MARK]);
@@ -130,7 +131,7 @@ function finish(cmd: Command, ctx: Context): void {
     writeErr: (s) => ctx.io.stderr.write(s),
     outputError: (s, write) => write(ctx.errColor.red(s)),
   });
-  const leaf = cmd.commands.length === 0 && cmd.parent !== null;
+  const leaf = cmd.commands.length === 0 && cmd.parent !== null && !(cmd as unknown as Record<symbol, boolean>)[STUB];
   if (leaf) {
     for (const opt of globalOptions()) {
       const taken = cmd.options.some((o) => o.long === opt.long || (opt.short && o.short === opt.short));

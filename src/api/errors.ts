@@ -2,7 +2,6 @@
  * One typed error for every way a request can fail: an HTTP error status, a body that
  * is not what the spec promises, a network failure or a timeout.
  */
-import { STATUS_CODES } from 'node:http';
 
 export type ApiErrorKind = 'http' | 'network' | 'timeout' | 'unexpected';
 
@@ -210,6 +209,19 @@ export function errorCode(err: unknown): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * Reason phrases for the statuses a user meets. A table here rather than node:http's
+ * STATUS_CODES: importing node:http at start-up costs every command, even --help.
+ */
+const STATUS_CODES: Record<number, string> = {
+  301: 'Moved Permanently', 302: 'Found', 303: 'See Other', 307: 'Temporary Redirect', 308: 'Permanent Redirect',
+  400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 403: 'Forbidden', 404: 'Not Found',
+  405: 'Method Not Allowed', 406: 'Not Acceptable', 407: 'Proxy Authentication Required', 408: 'Request Timeout',
+  409: 'Conflict', 410: 'Gone', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 422: 'Unprocessable Entity',
+  429: 'Too Many Requests', 500: 'Internal Server Error', 501: 'Not Implemented', 502: 'Bad Gateway',
+  503: 'Service Unavailable', 504: 'Gateway Timeout',
+};
 
 export function safeHost(url: string): string {
   try {

@@ -16,7 +16,7 @@ const TWO_NUMBERS = /\d[\d\s().-]{5,}\d\s*(?:[/,;|&]|\bor\b|\band\b)\s*\+?\d[\d\
 const LETTERS = /\p{L}/u;
 
 /** Enough for the duplicates of a typical file; a bound, so a million-row file does not grow it. */
-const CACHE_LIMIT = 20_000;
+const CACHE_LIMIT = 10_000;
 
 /** The country for numbers written without "+", upper-cased; a UsageError naming the flag when unknown. */
 export function resolveDefaultCountry(value: string | undefined): string | undefined {

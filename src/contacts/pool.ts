@@ -32,7 +32,7 @@ const MAX_WORKERS = 3;
 /** Batches a worker holds at once: one being checked, one waiting, so it never idles. */
 const PER_WORKER = 2;
 
-const WORKER_LIMITS = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 24 };
+const WORKER_LIMITS = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 16 };
 
 export class PhonePool {
   private slots: Slot[] = [];
