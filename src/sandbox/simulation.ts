@@ -70,7 +70,10 @@ export function dispatchRound(world: World, org: OrgState, campaign: Campaign): 
       waiting++;
       continue;
     }
-    dial(world, org, campaign, i, scriptId, now, nowIso);
+    // A dialer places calls one after another, a millisecond apart: every call gets its
+    // own start time, so `since` filters can tell new calls from old ones.
+    const at = now + placed;
+    dial(world, org, campaign, i, scriptId, at, placed === 0 ? nowIso : new Date(at).toISOString());
     budget--;
     placed++;
   }

@@ -123,6 +123,19 @@ describe('contacts validate', () => {
     expect(inline.report.duplicates).toBeGreaterThan(100_000);
   });
 
+  it('a large file where every row is bad still gets a complete report', async () => {
+    // 130,000 errors outgrow the engine worker's bounded heap: the file is then checked without the bound.
+    const file = join(dir, 'all-bad.csv');
+    const lines = ['name,phone,city,notes'];
+    for (let i = 0; i < 130_000; i++) lines.push(`Person ${i},98${10_000_000 + i},Pune,some notes here`);
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const r = await validate([file, '--json']);
+    expect(r.exitCode).toBe(2);
+    const report = JSON.parse(r.stdout);
+    expect([report.total_rows, report.valid, report.invalid, report.errors.length]).toEqual([130_000, 0, 130_000, 130_000]);
+    expect(report.errors[129_999]).toMatchObject({ row: 130_001, value: '9810129999' });
+  });
+
   it('a large file, checked with a helper thread, gives the same report as one thread', async () => {
     const file = join(dir, 'large.csv');
     let text = 'name,phone,city,customer_id\n';
