@@ -19,7 +19,11 @@ import type { PhoneNumber } from 'libphonenumber-js/max';
  * here against ~120 ms for its ES modules (a file per function), which counts in a
  * 10,000-row run, and again in every worker thread.
  */
-export const lpn = createRequire(import.meta.url)('libphonenumber-js/max') as typeof Lpn;
+const requireCjs = createRequire(import.meta.url);
+export const lpn = requireCjs('libphonenumber-js/max') as typeof Lpn;
+/** The CommonJS max entry does not export Metadata; this is what its ES one does (max/exports/Metadata.js). */
+const { Metadata } = requireCjs('libphonenumber-js/core') as { Metadata: new (json: unknown) => unknown };
+const maxMetadata = requireCjs('libphonenumber-js/max/metadata') as unknown;
 
 /** The number types getNumberType() tries, fixed line first. */
 const TYPES = [
@@ -32,7 +36,7 @@ interface TypeRule {
   lengths: number[] | undefined;
 }
 
-interface Plan {
+export interface Plan {
   general: RegExp;
   /** null: the plan has no per-type patterns, and the general pattern decides. */
   types: TypeRule[] | null;
@@ -73,9 +77,10 @@ function entire(pattern: string): RegExp {
   return new RegExp(`^(?:${pattern})$`);
 }
 
-function compile(key: string): Plan | null {
+/** The compiled patterns of one numbering plan, or null when the metadata is not as expected. Exported for tests. */
+export function compile(key: string): Plan | null {
   try {
-    const md = new lpn.Metadata() as unknown as MetadataView;
+    const md = new Metadata(maxMetadata) as MetadataView;
     for (const m of ['selectNumberingPlan', 'hasTypes', 'nationalNumberPattern', 'type'] as const) {
       if (typeof md[m] !== 'function') return null;
     }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { getCountries, getCountryCallingCode, getExampleNumber, parsePhoneNumberWithError, type PhoneNumber } from 'libphonenumber-js/max';
 import examples from 'libphonenumber-js/mobile/examples';
-import { PlanValidity } from '../../src/contacts/validity.js';
+import { compile, PlanValidity } from '../../src/contacts/validity.js';
 
 /** A small deterministic generator, so a failure names numbers that can be checked again. */
 function rng(seed: number): () => number {
@@ -13,6 +13,15 @@ function rng(seed: number): () => number {
 }
 
 describe('PlanValidity', () => {
+  it('compiles the plans itself (a silent fall-back to the library would be correct but twice as slow)', () => {
+    for (const key of ['IN', 'GB', 'US', 'AE', '800']) {
+      const plan = compile(key);
+      expect(plan, key).not.toBeNull();
+      expect(plan!.general.test('1'), key).toBe(false);
+    }
+    expect(compile('IN')!.types!.length).toBeGreaterThan(3);
+  });
+
   it('answers exactly as PhoneNumber.isValid() for numbers from every country', () => {
     const random = rng(42);
     const validity = new PlanValidity();
