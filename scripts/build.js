@@ -9,6 +9,23 @@ const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 const bundled = new Set(['commander', 'chalk']);
 const external = Object.keys(pkg.dependencies).filter((d) => !bundled.has(d));
 
+/**
+ * commander requires node:child_process at load time, for executable subcommands that
+ * voicectl never uses; loading it costs every start a few milliseconds. Inside the bundle
+ * it resolves to a stand-in that loads the real module only if something touches it.
+ */
+const lazyChildProcess = {
+  name: 'lazy-child-process',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+      args.importer.includes(`${'node_modules'}/commander/`) ? { path: 'lazy-child-process', namespace: 'voicectl' } : undefined);
+    b.onLoad({ filter: /.*/, namespace: 'voicectl' }, () => ({
+      loader: 'js',
+      contents: "module.exports = new Proxy({}, { get: (_, key) => require('node:child_process')[key] });",
+    }));
+  },
+};
+
 const result = await build({
   metafile: true,
   // Stable entry points: the CLI, the `voicectl/webhooks` export, and the sandbox (benchmarks start it in process).
@@ -31,6 +48,7 @@ const result = await build({
   target: 'node20.18',
   external,
   chunkNames: 'chunks/[name]-[hash]',
+  plugins: [lazyChildProcess],
   define: { __VOICECTL_VERSION__: JSON.stringify(pkg.version) },
   logLevel: 'warning',
   legalComments: 'none',

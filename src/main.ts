@@ -67,7 +67,8 @@ export async function run(argv: string[], ctx: Context): Promise<number> {
     }
     return EXIT.OK;
   } catch (err) {
-    await ctx.loadColors();
+    // commander prints its own messages (and help); only our own errors use colour.
+    if (!isCommanderError(err)) await ctx.loadColors();
     return report(ctx, err);
   } finally {
     await ctx.close();
