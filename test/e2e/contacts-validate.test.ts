@@ -22,7 +22,7 @@ describe('contacts validate', () => {
     expect(r.exitCode).toBe(2);
     const lines = r.stdout.split('\n');
     expect(lines[0]).toBe(`✗ ${fixtures}phone-reasons.csv: 13 rows, 1 valid, 12 invalid, 0 duplicates (phone column "phone")`);
-    expect(r.stdout).toMatch(/^ROW\s+COLUMN\s+VALUE\s+PROBLEM$/m);
+    expect(r.stdout).toMatch(/^ROW\s+COLUMN\s+VALUE\s+REASON$/m);
     expect(r.stdout).toMatch(/^7\s+phone\s+9\.19876E\+11\s+Excel turned this number into scientific notation/m);
     expect(r.stdout).toMatch(/^4\s+phone\s+98765\s+too short for India \(\+91\)/m);
     expect(r.stderr).toBe('');

@@ -75,7 +75,7 @@ async function printSummary(ctx: Context, file: string, result: ValidationResult
 
   if (report.errors.length > 0) {
     ctx.out();
-    await printTable(ctx, ['ROW', 'COLUMN', 'VALUE', 'PROBLEM'], report.errors.slice(0, SHOWN).map((e) => [
+    await printTable(ctx, ['ROW', 'COLUMN', 'VALUE', 'REASON'], report.errors.slice(0, SHOWN).map((e) => [
       String(e.row), truncate(e.column, 20), truncate(e.value, 24), e.message,
     ]));
     if (report.errors.length > SHOWN) {
