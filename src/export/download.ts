@@ -7,6 +7,7 @@ import type { ApiClient } from '../api/client.js';
 import { openRecording } from '../api/calls.js';
 import { FailureError } from '../errors.js';
 import { openAtomic } from './atomic-file.js';
+import { drained } from '../util/drained.js';
 
 export interface DownloadProgress {
   /** Content-Length, when the server sent one. */
@@ -90,19 +91,6 @@ async function pump(
   }
 }
 
-function drained(out: Writable): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      out.off('drain', done);
-      out.off('close', done);
-      out.off('error', done);
-      resolve();
-    };
-    out.on('drain', done);
-    out.on('close', done);
-    out.on('error', done);
-  });
-}
 
 const AUDIO_TYPES: Record<string, string> = {
   'audio/wav': '.wav', 'audio/x-wav': '.wav', 'audio/wave': '.wav', 'audio/vnd.wave': '.wav',

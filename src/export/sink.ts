@@ -7,6 +7,7 @@ import type { Writable } from 'node:stream';
 import type { Context } from '../context.js';
 import { FailureError, SilentExit } from '../errors.js';
 import { openAtomic, type AtomicFile } from './atomic-file.js';
+import { drained } from '../util/drained.js';
 
 export interface Sink {
   write(text: string): Promise<void>;
@@ -58,17 +59,7 @@ function streamSink(stream: Writable, toFile: boolean): Sink {
     async write(text: string) {
       check();
       if (!stream.write(text)) {
-        await new Promise<void>((resolve) => {
-          const done = () => {
-            stream.off('drain', done);
-            stream.off('error', done);
-            stream.off('close', done);
-            resolve();
-          };
-          stream.on('drain', done);
-          stream.on('error', done);
-          stream.on('close', done);
-        });
+        await drained(stream);
         check();
       }
     },

@@ -3,25 +3,8 @@ import { decideFate, rngOf } from './fate.js';
 import { transcript, type Turn } from './transcript.js';
 import type { Call, Campaign, OrgState, Script, World } from './world.js';
 
-export interface CallView {
-  call_id: string;
-  campaign_id: string | null;
-  agent_id: string | null;
-  agent_name: string;
-  direction: string;
-  phone_number: string;
-  status: string;
-  end_reason: string | null;
-  outcome: string | null;
-  summary: string | null;
-  error: string | null;
-  duration_seconds: number | null;
-  start_time: string;
-  end_time: string | null;
-  has_recording: boolean;
-  contact: { name: string; extra: unknown };
-  transcript?: Turn[];
-}
+/** A call as the API shows it: the stored call without its internal fields. */
+export type CallView = Omit<Call, '_start' | '_seed' | '_script' | '_ci'> & { transcript?: Turn[] };
 
 /** The call as GET /calls lists it and as events carry it: no transcript. */
 export function callView(c: Call): CallView {
