@@ -26,6 +26,18 @@ const lazyChildProcess = {
   },
 };
 
+/** The version is known at build time: src/version.ts's package.json fallback is for running from source. */
+const versionConstant = {
+  name: 'version-constant',
+  setup(b) {
+    b.onResolve({ filter: /\/version\.js$/ }, (args) => (args.importer.includes('/src/') ? { path: 'version', namespace: 'voicectl-version' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'voicectl-version' }, () => ({
+      loader: 'js',
+      contents: `export function version() { return ${JSON.stringify(pkg.version)}; }`,
+    }));
+  },
+};
+
 const result = await build({
   metafile: true,
   // Stable entry points: the CLI, the `voicectl/webhooks` export, and the sandbox (benchmarks start it in process).
@@ -48,7 +60,7 @@ const result = await build({
   target: 'node20.18',
   external,
   chunkNames: 'chunks/[name]-[hash]',
-  plugins: [lazyChildProcess],
+  plugins: [lazyChildProcess, versionConstant],
   define: { __VOICECTL_VERSION__: JSON.stringify(pkg.version) },
   logLevel: 'warning',
   legalComments: 'none',
