@@ -3,9 +3,12 @@ import { ApiError } from './errors.js';
 import { unwrap } from './envelope.js';
 import { UsageError } from '../errors.js';
 
-export interface Agent {
-  id: string;
-  name: string;
+/**
+ * An agent's writable fields. Declared on their own: `Omit<Agent, 'id'>` would keep only
+ * the index signature and type every field as unknown.
+ */
+export interface AgentFields {
+  name?: string;
   status?: string;
   language?: string;
   voice_name?: string;
@@ -18,7 +21,10 @@ export interface Agent {
   [key: string]: unknown;
 }
 
-export type AgentFields = Partial<Omit<Agent, 'id'>>;
+export interface Agent extends AgentFields {
+  id: string;
+  name: string;
+}
 
 export function listAgents(api: ApiClient, options: { limit?: number; offset?: number } = {}) {
   return api.get<{ agents?: Agent[]; total?: number; limit?: number; offset?: number }>('/agents', { query: options });

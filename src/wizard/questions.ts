@@ -126,20 +126,9 @@ export function preview(text: string, max = 50): string {
   return lines.length > 1 ? `${cut} … ${lines.length} lines` : cut;
 }
 
-/** The agent's fields as the wizard fills them in (AgentFields types every field as unknown). */
-export interface Draft {
-  language?: string;
-  voice_name?: string;
-  name?: string;
-  greeting?: string;
-  call_purpose?: string;
-  prompt?: string;
-  tools?: string[];
-  kb_item_ids?: string[];
-  direction?: string;
-  [key: string]: unknown;
-}
+/** The agent's fields as the wizard fills them in. */
+export type Draft = AgentFields;
 
 export function draftFrom(fields: AgentFields): Draft {
-  return { ...fields } as Draft;
+  return { ...fields };
 }
