@@ -1,8 +1,11 @@
-// Builds dist/ for bin/voicectl.js: an ESM bundle with code splitting, so start-up
-// loads one small file (commander and chalk inside it) and every verb, the sandbox and
-// the heavy libraries (left in node_modules) load only when a command needs them.
+// Builds dist/ for bin/voicectl.js: a CommonJS start path (dist/start.cjs, dist/help.cjs
+// and its code cache) that answers --version and help, and an ESM bundle with code
+// splitting (dist/main.js) for everything else, in which every verb, the sandbox and the
+// heavy libraries (left in node_modules) load only when a command needs them.
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -67,6 +70,50 @@ const result = await build({
   // commander is CommonJS: its require() of node built-ins needs a real require in ESM.
   banner: { js: "import { createRequire as __voicectlRequire } from 'node:module'; const require = __voicectlRequire(import.meta.url);" },
 });
+
+/**
+ * The start path, as CommonJS: Node starts a CommonJS file faster than an ES module.
+ * dist/start.cjs answers `--version` and loads either dist/help.cjs (help, from the same
+ * program definition as the ES build, with the verbs left out) or dist/main.js.
+ */
+const verbsLeftOut = {
+  name: 'verbs-left-out',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/main\.js$/ }, (args) => (args.importer.endsWith('/src/start.ts') ? { path: './main.js', external: true } : undefined));
+    // Every lazy load (a verb, chalk, the API client) runs only after the hand-off to dist/main.js.
+    b.onResolve({ filter: /.*/ }, (args) => (args.kind === 'dynamic-import' ? { path: args.path, namespace: 'voicectl-left-out' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'voicectl-left-out' }, (args) => ({
+      loader: 'js',
+      contents: `throw new Error(${JSON.stringify(`${args.path} is not part of voicectl's start path`)});`,
+    }));
+  },
+};
+const startResult = await build({
+  metafile: true,
+  entryPoints: { start: 'src/start.ts', help: 'src/help.ts' },
+  outdir: 'dist',
+  outExtension: { '.js': '.cjs' },
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20.18',
+  external: [...external, './help.cjs'],
+  minifyWhitespace: true,
+  plugins: [lazyChildProcess, versionConstant, verbsLeftOut],
+  define: { __VOICECTL_VERSION__: JSON.stringify(pkg.version) },
+  logLevel: 'warning',
+  legalComments: 'none',
+});
+for (const [file, out] of Object.entries(startResult.metafile.outputs)) {
+  const esm = Object.keys(out.inputs).filter((i) => /node_modules\/(chalk)\//.test(i));
+  if (esm.length) throw new Error(`${file} must stay CommonJS-only, but bundles ${esm.join(', ')}`);
+}
+
+// V8's code cache for dist/help.cjs, written by a fresh Node after showing every group's
+// help, so the functions help runs are in it (see src/start.ts).
+rmSync('dist/help.cjs.cache', { force: true });
+const warm = spawnSync(process.execPath, [fileURLToPath(new URL('./help-cache.cjs', import.meta.url))], { stdio: ['ignore', 'ignore', 'inherit'] });
+if (warm.status !== 0) throw new Error(`writing dist/help.cjs.cache failed (exit ${warm.status})`);
 
 // Chunks of earlier builds are removed once they are old enough that no build running at
 // the same time (tests build too) can still need them.

@@ -72,8 +72,7 @@ export class Context {
   readonly now: () => Date;
   readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly random: () => number;
-  /** Aborted on Ctrl-C; long-running commands stop on it. */
-  readonly signal: AbortSignal;
+  private signalValue?: AbortSignal;
   /** Set by the program's pre-action hook before any command runs. */
   opts: GlobalOptions = {};
   private settingsCache?: Settings;
@@ -88,7 +87,12 @@ export class Context {
     this.now = init.now ?? (() => new Date());
     this.sleep = init.sleep ?? defaultSleep;
     this.random = init.random ?? Math.random;
-    this.signal = init.signal ?? new AbortController().signal;
+    this.signalValue = init.signal;
+  }
+
+  /** Aborted on Ctrl-C; long-running commands stop on it. (Made on first use: help never needs one.) */
+  get signal(): AbortSignal {
+    return (this.signalValue ??= new AbortController().signal);
   }
 
   /** Output format: -o wins, then --json, then a table. */

@@ -2,6 +2,21 @@
  * Errors a command can throw. Commands and the api layer throw; only main.ts turns
  * an error into an exit code and a message (see exitCodeFor there).
  */
+import type { CommanderError } from 'commander';
+
+/** The exit codes of CLI.md. */
+export const EXIT = { OK: 0, FAILURE: 1, USAGE: 2, AUTH: 3, NOT_FOUND: 4, PLAN_LIMIT: 5, INTERRUPTED: 130 } as const;
+
+/** commander's own errors: help shown (exit 0) or a bad command line (exit 2). It has already printed them. */
+export function isCommanderError(err: unknown): err is CommanderError {
+  const code = (err as { code?: unknown } | null)?.code;
+  return err instanceof Error && typeof code === 'string' && code.startsWith('commander.');
+}
+
+export function commanderExitCode(err: CommanderError): number {
+  return err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help' ? EXIT.OK : EXIT.USAGE;
+}
+
 export class CliError extends Error {
   /** A line or two telling the user what to do next. */
   hint?: string;

@@ -2,13 +2,23 @@
  * run(argv, ctx) → exit code. The one place where errors become exit codes and
  * messages (CLI.md, "Exit codes").
  */
-import type { CommanderError } from 'commander';
 import { ApiError, describeLimit } from './api/errors.js';
 import { Context, type ContextInit } from './context.js';
-import { AuthError, CliError, FailureError, InterruptedError, NotFoundError, SilentExit, UsageError } from './errors.js';
+import {
+  AuthError,
+  CliError,
+  commanderExitCode,
+  EXIT,
+  FailureError,
+  InterruptedError,
+  isCommanderError,
+  NotFoundError,
+  SilentExit,
+  UsageError,
+} from './errors.js';
 import { version } from './version.js';
 
-export const EXIT = { OK: 0, FAILURE: 1, USAGE: 2, AUTH: 3, NOT_FOUND: 4, PLAN_LIMIT: 5, INTERRUPTED: 130 } as const;
+export { EXIT };
 
 /** Entry for bin/voicectl.js: real streams, real environment, Ctrl-C handling. */
 export async function main(argv: string[], init: Partial<ContextInit> = {}): Promise<number> {
@@ -77,9 +87,7 @@ export async function run(argv: string[], ctx: Context): Promise<number> {
 
 export function exitCodeFor(err: unknown, ctx?: Context): number {
   if (err instanceof SilentExit) return err.exitCode;
-  if (isCommanderError(err)) {
-    return err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help' ? EXIT.OK : EXIT.USAGE;
-  }
+  if (isCommanderError(err)) return commanderExitCode(err);
   if (err instanceof InterruptedError || ctx?.signal.aborted) return EXIT.INTERRUPTED;
   if (err instanceof UsageError) return EXIT.USAGE;
   if (err instanceof AuthError) return EXIT.AUTH;
@@ -167,9 +175,4 @@ function pathOf(url: string): string {
   } catch {
     return url;
   }
-}
-
-function isCommanderError(err: unknown): err is CommanderError {
-  const code = (err as { code?: unknown } | null)?.code;
-  return err instanceof Error && typeof code === 'string' && code.startsWith('commander.');
 }

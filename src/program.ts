@@ -5,6 +5,7 @@
 import { Command, Option } from 'commander';
 import type { Context } from './context.js';
 import { version } from './version.js';
+import { requestedGroup } from './argv.js';
 import { GLOBAL_ATTRIBUTES, globalOptions } from './commands/shared.js';
 import { agentCommand } from './commands/agent/index.js';
 import { kbCommand } from './commands/kb/index.js';
@@ -23,6 +24,7 @@ import { listenCommand } from './commands/listen/index.js';
 import { triggerCommand } from './commands/trigger/index.js';
 
 export { version };
+export { asksForHelp, requestedGroup } from './argv.js';
 
 interface Group {
   name: string;
@@ -51,21 +53,12 @@ const GROUPS: Group[] = [
   { name: 'completion', summary: 'Print a shell completion script for bash, zsh or fish', build: completionCommand },
 ];
 
-/** Root options that take a value, so the group name is found after them. */
-const ROOT_VALUE_OPTIONS = new Set(['--base-url', '--api-key', '--profile', '-o', '--output', '--timeout']);
-
-/** The group a command line asks for (`voicectl --json agent list` → agent), if any. */
-export function requestedGroup(argv: string[]): string | undefined {
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--') return argv[i + 1];
-    if (a.startsWith('-')) {
-      if (ROOT_VALUE_OPTIONS.has(a)) i++;
-      continue;
-    }
-    return a === 'help' ? argv[i + 1] : a;
+/** Thrown before any action runs when the program was built only to show help. */
+export class ActionRequested extends Error {
+  constructor() {
+    super('a command was requested, not help');
+    this.name = 'ActionRequested';
   }
-  return undefined;
 }
 
 /**
@@ -74,7 +67,10 @@ export function requestedGroup(argv: string[]): string | undefined {
  * building every verb and option costs more start-up time than all the rest.
  * Without `argv` (shell completion), everything is built.
  */
-export function buildProgram(ctx: Context, argv?: string[]): Command {
+/** Every top-level command's name. */
+export const GROUP_NAMES: readonly string[] = GROUPS.map((g) => g.name);
+
+export function buildProgram(ctx: Context, argv?: string[], options: { helpOnly?: boolean } = {}): Command {
   const program = new Command('voicectl')
     .description('Run AI voice agents and calling campaigns from the terminal.')
     .version(version(), '-v, --version', 'print the version')
@@ -95,6 +91,7 @@ export function buildProgram(ctx: Context, argv?: string[]): Command {
   finish(program, ctx);
 
   program.hook('preAction', async (_root, action) => {
+    if (options.helpOnly) throw new ActionRequested();
     await ctx.loadColors();
     const merged: Record<string, unknown> = { ...program.opts() };
     const leaf = action.opts();
@@ -130,6 +127,13 @@ function finish(cmd: Command, ctx: Context): void {
     writeOut: (s) => ctx.io.stdout.write(s),
     writeErr: (s) => ctx.io.stderr.write(s),
     outputError: (s, write) => write(ctx.errColor.red(s)),
+    // The context's streams, not process.stdout: help goes where the context writes (80
+    // columns, commander's own default, when it is not a terminal).
+    getOutHelpWidth: () => (ctx.io.stdout.isTTY && ctx.io.stdout.columns) || 80,
+    getErrHelpWidth: () => (ctx.io.stderr.isTTY && ctx.io.stderr.columns) || 80,
+    // Help is plain text.
+    getOutHasColors: () => false,
+    getErrHasColors: () => false,
   });
   const leaf = cmd.commands.length === 0 && cmd.parent !== null && !(cmd as unknown as Record<symbol, boolean>)[STUB];
   if (leaf) {

@@ -1,0 +1,40 @@
+/**
+ * What a command line asks for, read from its words before commander is loaded: the
+ * start path uses it to load only what that command needs.
+ */
+
+/** Root options that take a value, so the group name is found after them. */
+const ROOT_VALUE_OPTIONS = new Set(['--base-url', '--api-key', '--profile', '-o', '--output', '--timeout']);
+
+/** The group a command line asks for (`voicectl --json agent list` → agent), if any. */
+export function requestedGroup(argv: string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') return argv[i + 1];
+    if (a.startsWith('-')) {
+      if (ROOT_VALUE_OPTIONS.has(a)) i++;
+      continue;
+    }
+    return a === 'help' ? argv[i + 1] : a;
+  }
+  return undefined;
+}
+
+/**
+ * Whether a command line only asks for help (`voicectl`, `voicectl help agent`,
+ * `voicectl agent create --help`): the start path answers those without the verbs.
+ * A guess from the words alone; the parse decides (see src/help.ts).
+ */
+export function asksForHelp(argv: string[]): boolean {
+  if (argv.length === 0) return true;
+  for (const a of argv) {
+    if (a === '--') return false;
+    if (a === '-h' || a === '--help') return true;
+  }
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (!a.startsWith('-')) return a === 'help';
+    if (ROOT_VALUE_OPTIONS.has(a)) i++;
+  }
+  return false;
+}

@@ -1,0 +1,61 @@
+/**
+ * What bin/voicectl.js runs. Built as CommonJS (dist/start.cjs), because Node starts a
+ * CommonJS file faster than an ES module: `--version` and help are answered here, from
+ * CommonJS only (dist/help.cjs), and every other command line loads the ES module build
+ * (dist/main.js) and runs there.
+ *
+ * dist/help.cjs is compiled with V8's code cache (dist/help.cjs.cache, written by the
+ * build), as Node 22's module.enableCompileCache() would: compiling it is most of what
+ * help costs. A cache that does not fit this Node is ignored and the file compiled as usual.
+ */
+import { readFileSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { Script } from 'node:vm';
+import { asksForHelp } from './argv.js';
+import type * as Help from './help.js';
+import type * as Main from './main.js';
+
+declare const __VOICECTL_VERSION__: string;
+
+export function start(argv: string[]): void {
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
+    writeSync(1, `${__VOICECTL_VERSION__}\n`);
+    return;
+  }
+  void (async () => {
+    let code: number | undefined;
+    if (asksForHelp(argv)) code = await loadHelp().exports.help(argv);
+    if (code === undefined) {
+      const { main } = (await import('./main.js')) as typeof Main;
+      code = await main(argv);
+    }
+    process.exitCode = code;
+    // Safety net: a stray handle must never keep a finished command alive.
+    setTimeout(() => process.exit(code), 3000).unref();
+  })().catch((err: unknown) => {
+    // main() reports its own errors; this is the start path itself failing (a broken install).
+    process.stderr.write(`error: voicectl could not start: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
+  });
+}
+
+export const HELP_FILE = join(__dirname, 'help.cjs');
+export const HELP_CACHE = `${HELP_FILE}.cache`;
+
+/**
+ * Loads dist/help.cjs as require() would, compiled with the code cache when it fits.
+ * Returns the script too, so the build can write the cache after a warm-up.
+ */
+export function loadHelp(): { exports: typeof Help; script: Script; cacheRejected: boolean | undefined } {
+  const source = readFileSync(HELP_FILE, 'utf8');
+  let cachedData: Buffer | undefined;
+  try {
+    cachedData = readFileSync(HELP_CACHE);
+  } catch {
+    // no cache (a build without one, or removed): compile as usual
+  }
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: HELP_FILE, cachedData });
+  const module = { exports: {} as typeof Help };
+  (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, require, module, HELP_FILE, __dirname);
+  return { exports: module.exports, script, cacheRejected: cachedData ? script.cachedDataRejected : undefined };
+}

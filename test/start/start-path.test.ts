@@ -1,0 +1,89 @@
+/**
+ * The start path (bin/voicectl.js → dist/start.cjs): `--version` and help answered from
+ * CommonJS, everything else handed to the ES module build. Help from the start path must
+ * be the same, byte for byte and exit code for exit code, as the full program's.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Context } from '../../src/context.js';
+import { run } from '../../src/main.js';
+import { version } from '../../src/program.js';
+import { baseEnv, BIN, runCli } from '../helpers/cli.js';
+
+const configDir = mkdtempSync(join(tmpdir(), 'voicectl-start-'));
+afterAll(() => rmSync(configDir, { recursive: true, force: true }));
+const env = baseEnv(configDir);
+
+async function inProcess(argv: string[]) {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (d: Buffer) => { out += d.toString(); });
+  stderr.on('data', (d: Buffer) => { err += d.toString(); });
+  const ctx = new Context({ io: { stdin: new PassThrough(), stdout, stderr }, env });
+  const exitCode = await run(argv, ctx);
+  return { exitCode, stdout: out, stderr: err };
+}
+
+describe('start path', () => {
+  it.each([['--version'], ['-v']])('%s prints the version alone', async (flag) => {
+    const r = await runCli([flag], env);
+    expect(r).toEqual({ exitCode: 0, stdout: version(), stderr: '' });
+  });
+
+  it.each([
+    [[]],
+    [['--help']],
+    [['-h']],
+    [['help']],
+    [['help', 'agent']],
+    [['agent', '--help']],
+    [['agents', '-h']],
+    [['campaign', 'create', '--help']],
+    [['call', 'export', '-h']],
+    [['--json', 'webhook', '--help']],
+    [['--profile', 'help', 'kb', '--help']],
+    [['agent', 'list', '--bogus', '--help']],
+    [['agent', 'lst', '--help']],
+    [['help', 'nothing']],
+  ])('voicectl %j: the same output and exit code as the full program', async (argv) => {
+    const fromBin = await runCli(argv, env);
+    const full = await inProcess(argv);
+    expect(fromBin.exitCode).toBe(full.exitCode);
+    expect(fromBin.stdout).toBe(full.stdout.trimEnd());
+    expect(fromBin.stderr).toBe(full.stderr.trimEnd());
+    expect(fromBin.stdout + fromBin.stderr).toMatch(/Usage: voicectl|error: /);
+  });
+
+  it('hands a command line that runs a command to the full program (a flag value that is -h)', async () => {
+    const r = await runCli(['agent', 'create', '--name', '-h', '--no-input'], env);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('Missing --voice');
+    expect(r.stdout).toBe('');
+  });
+
+  it('reads --help after -- as an argument, not a request for help', async () => {
+    const r = await runCli(['agent', 'get', '--', '--help'], env);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('No service address is set.');
+  });
+
+  it('writes help to a file as it does to a pipe', async () => {
+    const file = join(configDir, 'help.txt');
+    const r = await runCli(['campaign', '--help'], env, { stdout: { file } });
+    const piped = await runCli(['campaign', '--help'], env);
+    expect(r.exitCode).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(`${piped.stdout}\n`);
+  });
+
+  it('compiles help from the code cache the build wrote', () => {
+    const require = createRequire(BIN);
+    const { loadHelp } = require('../dist/start.cjs') as { loadHelp: () => { cacheRejected: boolean | undefined } };
+    expect(loadHelp().cacheRejected).toBe(false);
+  });
+});
