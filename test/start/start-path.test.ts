@@ -3,7 +3,7 @@
  * CommonJS, everything else handed to the ES module build. Help from the start path must
  * be the same, byte for byte and exit code for exit code, as the full program's.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Context } from '../../src/context.js';
 import { run } from '../../src/main.js';
 import { version } from '../../src/program.js';
+import { execa } from 'execa';
 import { baseEnv, BIN, runCli } from '../helpers/cli.js';
 
 const configDir = mkdtempSync(join(tmpdir(), 'voicectl-start-'));
@@ -85,5 +86,23 @@ describe('start path', () => {
     const require = createRequire(BIN);
     const { loadHelp } = require('../dist/start.cjs') as { loadHelp: () => { cacheRejected: boolean | undefined } };
     expect(loadHelp().cacheRejected).toBe(false);
+  });
+
+  it('shows help all the same when the code cache does not fit this Node (or is missing)', async () => {
+    const dist = join(BIN, '../../dist');
+    const copy = mkdtempSync(join(configDir, 'dist-'));
+    for (const f of ['start.cjs', 'help.cjs']) copyFileSync(join(dist, f), join(copy, f));
+    const script = "const s = require('./start.cjs'); const h = s.loadHelp(); console.error(String(h.cacheRejected)); h.exports.help(['agent', '--help']).then((c) => { process.exitCode = c; });";
+    const expected = (await runCli(['agent', '--help'], env)).stdout;
+
+    const missing = await execa(process.execPath, ['-e', script], { cwd: copy, reject: false });
+    expect(missing.stderr).toBe('undefined');
+    expect(missing.stdout).toBe(expected);
+
+    writeFileSync(join(copy, 'help.cjs.cache'), Buffer.alloc(4096, 7));
+    const rejected = await execa(process.execPath, ['-e', script], { cwd: copy, reject: false });
+    expect(rejected.stderr).toBe('true');
+    expect(rejected.exitCode).toBe(0);
+    expect(rejected.stdout).toBe(expected);
   });
 });
