@@ -42,8 +42,8 @@ export async function normalizeValue(key: ProfileKey, raw: string): Promise<stri
       const cc = v.toUpperCase();
       // libphonenumber-js knows the regions numbers can be normalized for, which is what
       // this setting is for; loaded here only (~30 ms).
-      const { isSupportedCountry } = await import('libphonenumber-js');
-      if (!/^[A-Z]{2}$/.test(cc) || !isSupportedCountry(cc)) {
+      const { lpn } = await import('../contacts/validity.js');
+      if (!/^[A-Z]{2}$/.test(cc) || !lpn.isSupportedCountry(cc)) {
         throw new UsageError(`"${raw}" is not an ISO 3166 alpha-2 country code.`, { hint: 'Use two letters, for example IN, US or GB.' });
       }
       return cc;
