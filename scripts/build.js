@@ -11,8 +11,9 @@ import { build } from 'esbuild';
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 // Bundled: commander and chalk (start path), and papaparse and libphonenumber-js, which
 // the spreadsheet commands load as one chunk each instead of as many files from
-// node_modules (papaparse through Node's CommonJS export scanner).
-const bundled = new Set(['commander', 'chalk', 'papaparse', 'libphonenumber-js']);
+// node_modules (papaparse through Node's CommonJS export scanner), and the parts of
+// undici voicectl uses (src/api/undici.ts).
+const bundled = new Set(['commander', 'chalk', 'papaparse', 'libphonenumber-js', 'undici']);
 const external = Object.keys(pkg.dependencies).filter((d) => !bundled.has(d));
 
 /**

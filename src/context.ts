@@ -169,7 +169,7 @@ export class Context {
 
   /**
    * The API client for this run. `auth: false` for public endpoints (GET /voices).
-   * undici is loaded here, not at start-up: it costs ~85 ms to import.
+   * undici is loaded here, not at start-up: even its parts cost ~60 ms to load.
    */
   api(options: { auth?: boolean } = {}): Promise<ApiClient> {
     const s = this.settings();

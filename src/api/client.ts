@@ -4,7 +4,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import type { Dispatcher } from 'undici';
-import { request } from 'undici';
+import { request } from './undici.js';
 import { ApiError, errorCode, errorFromResponse, networkError, safeHost } from './errors.js';
 import { extractList, itemKey } from './envelope.js';
 import { scopeFor } from './scopes.js';

@@ -2,7 +2,7 @@
  * The one undici dispatcher of a run: keep-alive connections, a connect timeout, and
  * the corporate proxy from HTTPS_PROXY / HTTP_PROXY / NO_PROXY when one is set.
  */
-import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import { Agent, EnvHttpProxyAgent, type Dispatcher } from './undici.js';
 
 export function makeDispatcher(env: Record<string, string | undefined>, timeoutMs: number): Dispatcher {
   const connect = { timeout: timeoutMs };

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
-import { Agent, request } from 'undici';
+import { Agent, request } from '../api/undici.js';
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, isWebhookEventType, sign, type WebhookEventType } from '../webhooks/signature.js';
 import type { Cancel } from './clock.js';
 import { addressProblem } from './webhook-url.js';
