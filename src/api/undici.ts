@@ -17,9 +17,12 @@ import dispatcherRequest from 'undici/lib/api/api-request.js';
  * thread, and Node does not exit before that second compile ends. That added 150–250 ms
  * to every short command here (`voice list`: 0.61 s against 0.36 s). Baseline code parses
  * the responses voicectl reads well enough (see the export figures in the README), so
- * V8 is asked for that alone. Set before undici compiles llhttp, on its first connection.
+ * V8 is asked for that alone. Set before undici compiles llhttp, on its first connection,
+ * and only on the V8 versions of the Node releases voicectl supports (20, 22, 24: V8 11 to
+ * 13), which have the flag: V8 prints an error for a flag it does not know.
  */
-setFlagsFromString('--liftoff-only');
+const v8Major = Number(process.versions.v8.split('.')[0]);
+if (v8Major >= 11 && v8Major <= 13) setFlagsFromString('--liftoff-only');
 
 export { Agent, EnvHttpProxyAgent };
 export type { Dispatcher };
