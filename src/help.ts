@@ -5,9 +5,10 @@
  * exit codes are the same; a command line that turns out to run a command (a flag
  * value that happens to be `-h`) returns undefined and goes the usual way.
  */
-import { fstatSync, statSync, writeSync } from 'node:fs';
+import { fstatSync, statSync } from 'node:fs';
 import { Context, type OutStream } from './context.js';
 import { commanderExitCode, EXIT, isCommanderError } from './errors.js';
+import { fdWriter } from './io/fd-write.js';
 import { ActionRequested, buildProgram } from './program.js';
 
 export { GROUP_NAMES } from './program.js';
@@ -50,7 +51,7 @@ function output(fd: 1 | 2): OutStream {
   let out = outputs.get(fd);
   if (!out) {
     const stream = () => (fd === 1 ? process.stdout : process.stderr);
-    out = plain(fd) ? direct(fd, stream) : stream();
+    out = plain(fd) ? ({ isTTY: false, ...fdWriter(fd, stream) } as unknown as OutStream) : stream();
     outputs.set(fd, out);
   }
   return out;
@@ -65,24 +66,4 @@ function plain(fd: number): boolean {
   } catch {
     return false;
   }
-}
-
-function direct(fd: number, stream: () => OutStream): OutStream {
-  let fallback: OutStream | undefined;
-  const write = (text: string): boolean => {
-    if (fallback) return fallback.write(text);
-    let rest = Buffer.from(text);
-    while (rest.length > 0) {
-      try {
-        rest = rest.subarray(writeSync(fd, rest));
-      } catch (err) {
-        // A non-blocking pipe that is full: let the stream wait for it.
-        if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
-        fallback = stream();
-        return fallback.write(rest);
-      }
-    }
-    return true;
-  };
-  return { isTTY: false, write } as unknown as OutStream;
 }

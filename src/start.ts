@@ -8,10 +8,11 @@
  * build), as Node 22's module.enableCompileCache() would: compiling it is most of what
  * help costs. A cache that does not fit this Node is ignored and the file compiled as usual.
  */
-import { readFileSync, writeSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Script } from 'node:vm';
 import { asksForHelp } from './argv.js';
+import { fdWriter } from './io/fd-write.js';
 import type * as Help from './help.js';
 import type * as Main from './main.js';
 
@@ -19,7 +20,7 @@ declare const __VOICECTL_VERSION__: string;
 
 export function start(argv: string[]): void {
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
-    writeSync(1, `${__VOICECTL_VERSION__}\n`);
+    fdWriter(1, () => process.stdout).write(`${__VOICECTL_VERSION__}\n`);
     return;
   }
   void (async () => {
