@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { CommanderError } from 'commander';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ApiError, errorFromResponse, networkError } from '../src/api/errors.js';
@@ -10,6 +9,7 @@ import { AuthError, FailureError, InterruptedError, NotFoundError, SilentExit, U
 import { describe as describeError, EXIT, exitCodeFor, run } from '../src/main.js';
 import { version } from '../src/program.js';
 import { json, serve, type TestServer } from './api/helpers.js';
+import { fakeIo } from './helpers/fake-io.js';
 
 const configDir = mkdtempSync(join(tmpdir(), 'voicectl-main-'));
 afterAll(() => rmSync(configDir, { recursive: true, force: true }));
@@ -97,17 +97,6 @@ describe('exitCodeFor and describe', () => {
     expect(exitCodeFor(new Error('socket closed'), ctx)).toBe(EXIT.INTERRUPTED);
   });
 });
-
-function fakeIo() {
-  const stdin = new PassThrough();
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d: Buffer) => { out += d.toString(); });
-  stderr.on('data', (d: Buffer) => { err += d.toString(); });
-  return { io: { stdin, stdout, stderr }, out: () => out, err: () => err };
-}
 
 async function cli(argv: string[], env: Record<string, string> = {}) {
   const f = fakeIo();

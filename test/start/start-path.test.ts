@@ -6,28 +6,22 @@
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Context } from '../../src/context.js';
 import { run } from '../../src/main.js';
 import { version } from '../../src/program.js';
 import { execa } from 'execa';
 import { baseEnv, BIN, runCli } from '../helpers/cli.js';
+import { fakeIo } from '../helpers/fake-io.js';
 
 const configDir = mkdtempSync(join(tmpdir(), 'voicectl-start-'));
 afterAll(() => rmSync(configDir, { recursive: true, force: true }));
 const env = baseEnv(configDir);
 
 async function inProcess(argv: string[]) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d: Buffer) => { out += d.toString(); });
-  stderr.on('data', (d: Buffer) => { err += d.toString(); });
-  const ctx = new Context({ io: { stdin: new PassThrough(), stdout, stderr }, env });
-  const exitCode = await run(argv, ctx);
-  return { exitCode, stdout: out, stderr: err };
+  const f = fakeIo();
+  const exitCode = await run(argv, new Context({ io: f.io, env }));
+  return { exitCode, stdout: f.out(), stderr: f.err() };
 }
 
 describe('start path', () => {
