@@ -27,6 +27,10 @@ export function start(argv: string[]): void {
     let code: number | undefined;
     if (asksForHelp(argv)) code = await loadHelp().exports.help(argv);
     if (code === undefined) {
+      // Node 22.1 and later keep V8's compiled code of ES modules between runs (in the
+      // system's temporary folder, or NODE_COMPILE_CACHE; NODE_DISABLE_COMPILE_CACHE=1
+      // turns it off), as npm does for itself. Node 20 has no such cache: a no-op there.
+      (require('node:module') as { enableCompileCache?: () => unknown }).enableCompileCache?.();
       const { main } = (await import('./main.js')) as typeof Main;
       code = await main(argv);
     }
