@@ -29,7 +29,7 @@ export function start(argv: string[]): void {
     if (code === undefined) {
       // Node 22.1 and later keep V8's compiled code of ES modules between runs (in the
       // system's temporary folder, or NODE_COMPILE_CACHE; NODE_DISABLE_COMPILE_CACHE=1
-      // turns it off), as npm does for itself. Node 20 has no such cache: a no-op there.
+      // turns it off). Node 20 has no such cache: a no-op there.
       (require('node:module') as { enableCompileCache?: () => unknown }).enableCompileCache?.();
       const { main } = (await import('./main.js')) as typeof Main;
       code = await main(argv);
@@ -40,6 +40,9 @@ export function start(argv: string[]): void {
   })().catch((err: unknown) => {
     // main() reports its own errors; this is the start path itself failing (a broken install).
     process.stderr.write(`error: voicectl could not start: ${err instanceof Error ? err.message : String(err)}\n`);
+    const debug = argv.includes('--debug') || process.env.VOICECTL_DEBUG === '1';
+    if (debug && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
+    else process.stderr.write('Run again with --debug for details; reinstalling voicectl (npm install) rebuilds dist/.\n');
     process.exitCode = 1;
   });
 }

@@ -99,4 +99,18 @@ describe('start path', () => {
     expect(rejected.exitCode).toBe(0);
     expect(rejected.stdout).toBe(expected);
   });
+
+  it('says in one line that voicectl could not start when its build is broken, with the stack only under --debug', async () => {
+    const dist = join(BIN, '../../dist');
+    const broken = mkdtempSync(join(configDir, 'broken-'));
+    copyFileSync(join(dist, 'start.cjs'), join(broken, 'start.cjs')); // no main.js beside it
+    const script = "require('./start.cjs').start(process.argv.slice(1))";
+    const plain = await execa(process.execPath, ['-e', script, 'agent', 'list'], { cwd: broken, reject: false });
+    expect(plain.exitCode).toBe(1);
+    expect(plain.stderr).toMatch(/^error: voicectl could not start: .*main\.js/);
+    expect(plain.stderr).not.toMatch(/\n\s+at /);
+    const debug = await execa(process.execPath, ['-e', script, 'agent', 'list', '--debug'], { cwd: broken, reject: false });
+    expect(debug.exitCode).toBe(1);
+    expect(debug.stderr).toMatch(/\n\s+at /);
+  });
 });
