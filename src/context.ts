@@ -121,7 +121,7 @@ export class Context {
   /**
    * Colours for stdout. chalk is loaded by loadColors() before any action runs (and
    * before an error is reported), not at start-up: `--version` and `--help` never need
-   * it. Until then, text passes through uncoloured.
+   * it, and neither does output that is not coloured. Until then, text passes through as is.
    */
   get color(): ChalkInstance {
     if (!chalkClass) return PLAIN;
@@ -129,8 +129,10 @@ export class Context {
     return this.chalkCache;
   }
 
+  /** Loads chalk if some output will be coloured; for pipes, files and NO_COLOR it is not needed. */
   async loadColors(): Promise<void> {
-    chalkClass ??= (await import('chalk')).Chalk;
+    if (chalkClass || (this.colorLevel(this.io.stdout) === 0 && this.colorLevel(this.io.stderr) === 0)) return;
+    chalkClass = (await import('chalk')).Chalk;
   }
 
   /** Colours for stderr, which may be a terminal when stdout is not. */

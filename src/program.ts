@@ -92,13 +92,14 @@ export function buildProgram(ctx: Context, argv?: string[], options: { helpOnly?
 
   program.hook('preAction', async (_root, action) => {
     if (options.helpOnly) throw new ActionRequested();
-    await ctx.loadColors();
     const merged: Record<string, unknown> = { ...program.opts() };
     const leaf = action.opts();
     for (const name of GLOBAL_ATTRIBUTES) {
       if (action.getOptionValueSource(name) === 'cli' && isGlobal(action, name)) merged[name] = leaf[name];
     }
     ctx.opts = merged;
+    // After the options: --no-color means chalk is not needed at all.
+    await ctx.loadColors();
   });
   return program;
 }
