@@ -20,7 +20,7 @@ import { version } from './version.js';
 
 export { EXIT };
 
-/** Entry for bin/voicectl.js: real streams, real environment, Ctrl-C handling. */
+/** Entry for bin/voicectl.js (through dist/start.cjs): real streams, real environment, Ctrl-C handling, and the process exit. */
 export async function main(argv: string[], init: Partial<ContextInit> = {}): Promise<number> {
   const interrupt = new AbortController();
   let interrupts = 0;
@@ -53,7 +53,10 @@ export async function main(argv: string[], init: Partial<ContextInit> = {}): Pro
     ...init,
   });
   try {
-    return await run(argv, ctx);
+    const code = await run(argv, ctx);
+    // Safety net: a stray handle must never keep a finished command alive.
+    setTimeout(() => process.exit(code), 3000).unref();
+    return code;
   } finally {
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);

@@ -35,8 +35,6 @@ export function start(argv: string[]): void {
       code = await main(argv);
     }
     process.exitCode = code;
-    // Safety net: a stray handle must never keep a finished command alive.
-    setTimeout(() => process.exit(code), 3000).unref();
   })().catch((err: unknown) => {
     // main() reports its own errors; this is the start path itself failing (a broken install).
     process.stderr.write(`error: voicectl could not start: ${err instanceof Error ? err.message : String(err)}\n`);
