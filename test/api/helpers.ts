@@ -3,10 +3,10 @@
  * instead of waited.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Dispatcher } from 'undici';
 import { ApiClient, type ClientOptions } from '../../src/api/client.js';
 import { makeDispatcher } from '../../src/api/dispatcher.js';
+import { listenOnLoopback } from '../helpers/loopback.js';
 
 export interface Seen {
   method: string;
@@ -35,17 +35,7 @@ export async function serve(handler: Handler): Promise<TestServer> {
       handler(req, res, body, requests.length);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    host: `127.0.0.1:${port}`,
-    requests,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
+  return { ...(await listenOnLoopback(server)), requests };
 }
 
 export function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

@@ -1,7 +1,7 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { client, json, serve, type TestClient, type TestServer } from './helpers.js';
+import { listenOnLoopback } from '../helpers/loopback.js';
 
 /**
  * A tiny forward proxy: it takes absolute-URI requests (GET http://host/path), forwards
@@ -24,16 +24,8 @@ async function forwardProxy() {
   });
   // Tunnels are not what this proxy is for: refusing them shows the client did not ask for one.
   server.on('connect', (_req, socket) => socket.end('HTTP/1.1 405 Method Not Allowed\r\n\r\n'));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    seen,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
+  const { url, close } = await listenOnLoopback(server);
+  return { url, seen, close };
 }
 
 const open: Array<TestServer | TestClient | { close(): Promise<void> }> = [];

@@ -3,7 +3,7 @@
  * each test scripts the answers by method and path, and reads the requests it got.
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from '../helpers/loopback.js';
 
 export interface FakeRequest {
   method: string;
@@ -41,16 +41,8 @@ export async function fakeServer(routes: Record<string, Handler>): Promise<FakeS
       res.end(answer.body === undefined ? '' : JSON.stringify(answer.body));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
+  const { url, close } = await listenOnLoopback(server);
+  return { url, requests, close };
 }
 
 /** "GET /campaigns/:id" matches "GET /campaigns/abc". */

@@ -4,12 +4,12 @@
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { Context, type Env } from '../../src/context.js';
 import { run } from '../../src/main.js';
+import { listenOnLoopback } from '../helpers/loopback.js';
 
 export const GOOD_KEY = 'sk_test_good_7Kq9';
 export const NO_SCOPE_KEY = 'sk_test_noscope_4Zx2';
@@ -95,14 +95,6 @@ export async function agentsServer(): Promise<AgentsServer> {
     if (key === NO_SCOPE_KEY) return send(403, { error: 'This key lacks the agents:read scope', status_code: 403 });
     return send(401, { error: `Invalid API key ${String(key)}`, status_code: 401 });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
+  const { url, close } = await listenOnLoopback(server);
+  return { url, requests, close };
 }

@@ -1,11 +1,11 @@
 /** `voicectl config`, run as the built binary. */
 import { statSync } from 'node:fs';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { baseEnv, runCli } from '../helpers/cli.js';
 import { tempDir } from '../config/harness.js';
+import { listenOnLoopback } from '../helpers/loopback.js';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).forEach((f) => f()));
@@ -54,9 +54,8 @@ describe('voicectl config', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('{"agents": [], "total": 0}');
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    cleanups.push(() => server.close());
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { url, close } = await listenOnLoopback(server);
+    cleanups.push(() => void close());
     const e = env();
     await runCli(['config', 'set', 'base_url', `${url}/profile`], e);
     await runCli(['config', 'set', 'api_key', 'sk_profile_1'], e);

@@ -4,13 +4,14 @@
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseEnv, runCli } from '../helpers/cli.js';
+import { listenOnLoopback, type Listening } from '../helpers/loopback.js';
 
 let server: Server;
+let listening: Listening;
 let env: Record<string, string>;
 let dir: string;
 const seen: Array<{ method: string; url: string; body: string }> = [];
@@ -43,12 +44,12 @@ beforeAll(async () => {
       res.end(payload === '' ? undefined : JSON.stringify(payload));
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  listening = await listenOnLoopback(server);
   dir = mkdtempSync(join(tmpdir(), 'voicectl-webhook-shapes-'));
-  env = { ...baseEnv(dir), VOICECTL_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, VOICECTL_API_KEY: 'sk_test_shapes' };
+  env = { ...baseEnv(dir), VOICECTL_BASE_URL: `${listening.url}/v1`, VOICECTL_API_KEY: 'sk_test_shapes' };
 });
 afterAll(async () => {
-  await new Promise<void>((r) => server.close(() => r()));
+  await listening.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

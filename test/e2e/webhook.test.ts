@@ -1,10 +1,10 @@
 /** The `webhook` verbs against the sandbox, asserting on what reached the server. */
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, runCli, type Harness } from '../helpers/cli.js';
+import { listenOnLoopback, type Listening } from '../helpers/loopback.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -149,16 +149,15 @@ describe('the other verbs', () => {
 });
 
 describe('a server without a list endpoint', () => {
-  let server: Server;
+  let server: Listening;
   let url: string;
   beforeAll(async () => {
-    server = createServer((req, res) => {
+    server = await listenOnLoopback(createServer((req, res) => {
       res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'Not Found', status_code: 404 }));
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    }));
+    url = server.url;
   });
-  afterAll(async () => new Promise<void>((r) => server.close(() => r())));
+  afterAll(() => server.close());
 
   it('says so plainly and exits 1 with a hint', async () => {
     const r = await runCli(['webhook', 'list'], { ...h.env, VOICECTL_BASE_URL: url });

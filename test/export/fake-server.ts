@@ -4,8 +4,8 @@
  * other envelopes, links on another host. Calls are plain objects held in `calls`.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Call } from '../../src/api/calls.js';
+import { listenOnLoopback } from '../helpers/loopback.js';
 
 export interface FakeOptions {
   /** Newest first instead of oldest first. */
@@ -92,12 +92,7 @@ export async function fakeServer(calls: Call[], opts: FakeOptions = {}): Promise
       send(res, 404, { error: 'not found', status_code: 404 });
     })();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  fake.close = () => new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
+  ({ url: fake.url, close: fake.close } = await listenOnLoopback(server));
   return fake;
 }
 

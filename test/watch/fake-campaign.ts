@@ -4,8 +4,8 @@
  * shared start time, as the sandbox does), and each call ends a few steps later.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { CallsPage, CallsQuery, WatchSource } from '../../src/watch/poller.js';
+import { listenOnLoopback } from '../helpers/loopback.js';
 
 export interface FakeOptions {
   contacts: number;
@@ -185,18 +185,14 @@ export async function fakeServer(campaign: FakeCampaign): Promise<FakeServer> {
     }
     return send(404, { error: 'no such endpoint', status_code: 404 });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { url, close } = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     campaign,
     requests,
     failNext(n, status, match = /./, skip = 0) {
       failures = { n, status, match, skip };
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close,
   };
 }

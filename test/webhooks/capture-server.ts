@@ -1,6 +1,6 @@
 /** A real HTTP receiver on 127.0.0.1:0 that records every request with its raw body bytes. */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from '../helpers/loopback.js';
 
 export interface Received {
   method: string;
@@ -44,8 +44,7 @@ export async function startReceiver(respond: Responder = () => 200): Promise<Rec
       res.end('ok');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { url, close } = await listenOnLoopback(server);
   return {
     url,
     received,
@@ -58,10 +57,6 @@ export async function startReceiver(respond: Responder = () => 200): Promise<Rec
         await new Promise((r) => setTimeout(r, 10));
       }
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close,
   };
 }
