@@ -2,22 +2,19 @@
  * Runs voicectl in process with fake streams and a temp config dir, and serves a tiny
  * GET /agents on port 0 that answers by key (good, no scope, anything else 401).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { Context, type Env } from '../../src/context.js';
 import { run } from '../../src/main.js';
 import { listenOnLoopback } from '../helpers/loopback.js';
+import { tempDir as makeTempDir, type TempDir } from '../helpers/temp.js';
 
 export const GOOD_KEY = 'sk_test_good_7Kq9';
 export const NO_SCOPE_KEY = 'sk_test_noscope_4Zx2';
 export const BAD_KEY = 'sk_test_bad_0Pw1';
 
-export function tempDir(prefix = 'voicectl-cfg-'): { dir: string; remove(): void } {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+export function tempDir(prefix = 'voicectl-cfg-'): TempDir {
+  return makeTempDir(prefix);
 }
 
 export interface RunResult {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { Context } from '../../src/context.js';
 import { run } from '../../src/main.js';
+import { tempDir as makeTempDir, type TempDir } from '../helpers/temp.js';
 
 export interface InProcessResult {
   code: number;
@@ -50,7 +51,6 @@ export async function runInProcess(argv: string[], opts: InProcessOptions = {}):
   }
 }
 
-export function tempDir(): { dir: string; remove(): void } {
-  const dir = mkdtempSync(join(tmpdir(), 'voicectl-export-'));
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+export function tempDir(): TempDir {
+  return makeTempDir('voicectl-export-');
 }

@@ -2,16 +2,14 @@
  * Helpers for the receiver tests: signed posts over loopback, a stand-in for the user's
  * app, and `voicectl listen` run in process (fake streams, Ctrl-C by AbortController).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { Context, type Env } from '../../src/context.js';
 import { InterruptedError } from '../../src/errors.js';
 import { run } from '../../src/main.js';
 import { sign } from '../../src/webhooks/signature.js';
+import { tempDir as makeTempDir, type TempDir } from '../helpers/temp.js';
 
 export const SECRET = 'whsec_test_receiver_0123456789';
 
@@ -107,9 +105,8 @@ export async function startApp(opts: { status?: number; hold?: boolean; host?: s
   };
 }
 
-export function tempDir(): { dir: string; remove(): void } {
-  const dir = mkdtempSync(join(tmpdir(), 'voicectl-listen-'));
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+export function tempDir(): TempDir {
+  return makeTempDir('voicectl-listen-');
 }
 
 export interface Running {
