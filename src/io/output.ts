@@ -9,7 +9,10 @@ export interface Column<T = Record<string, unknown>> {
   /** Reads the cell; defaults to the field named by `key`. */
   get?: (row: T) => unknown;
   key?: string;
-  /** Longest width in a table before the cell is cut with an ellipsis. */
+  /**
+   * Longest width in a table before the cell is cut with an ellipsis. Only such columns
+   * (names, summaries) are cut further to fit a narrower terminal; ids never are.
+   */
   max?: number;
 }
 
@@ -45,8 +48,49 @@ export async function printList<T>(ctx: Context, rows: T[], columns: Column<T>[]
         ctx.info(options.empty ?? 'Nothing to show.');
         return;
       }
-      await printTable(ctx, columns.map((c) => c.header), rows.map((r) => columns.map((c) => truncate(cell(read(r, c)), c.max))));
+      {
+        const texts = rows.map((r) => columns.map((c) => cell(read(r, c))));
+        const widths = fitWidths(columns, texts, ctx.io.stdout.isTTY ? ctx.io.stdout.columns : undefined);
+        await printTable(ctx, columns.map((c) => c.header), texts.map((row) => row.map((t, i) => truncate(t, widths[i]))));
+      }
   }
+}
+
+/** The narrowest a column is cut to when fitting a terminal. */
+const FIT_FLOOR = 10;
+/** cli-table3's padding between columns (see printTable). */
+const GAP = 2;
+
+/**
+ * Each column's cut width: its `max`, then, on a terminal narrower than the table, the
+ * columns that have a `max` cut further, widest first and evenly (never below
+ * FIT_FLOOR), until it fits; when even that would not fit, they are left as they are.
+ * Exported for tests.
+ */
+export function fitWidths(columns: Column<never>[], texts: string[][], terminalWidth: number | undefined): (number | undefined)[] {
+  const widths = columns.map((c, i) => {
+    const longest = Math.max(c.header.length, ...texts.map((row) => oneLine(row[i]!).length));
+    return c.max === undefined ? longest : Math.min(longest, c.max);
+  });
+  const total = (ws: number[]) => ws.reduce((a, w) => a + w + GAP, -GAP);
+  // Cutting names to the floor is only worth it if the table then fits: if the ids and
+  // other whole columns alone are too wide, the lines wrap anyway, with readable names.
+  const narrowest = widths.map((w, i) => (columns[i]!.max === undefined ? w : Math.min(w, FIT_FLOOR)));
+  if (terminalWidth && total(narrowest) <= terminalWidth) {
+    let excess = total(widths) - terminalWidth;
+    while (excess > 0) {
+      const cuttable = columns.flatMap((c, i) => (c.max !== undefined && widths[i]! > FIT_FLOOR ? [i] : []));
+      if (cuttable.length === 0) break;
+      cuttable.sort((a, b) => widths[b]! - widths[a]!);
+      const widest = cuttable[0]!;
+      // Down to the next widest, so the text columns end up evenly cut.
+      const next = Math.max(FIT_FLOOR, cuttable.length > 1 ? widths[cuttable[1]!]! : FIT_FLOOR);
+      const cut = Math.min(excess, Math.max(1, widths[widest]! - next));
+      widths[widest]! -= cut;
+      excess -= cut;
+    }
+  }
+  return widths.map((w, i) => (columns[i]!.max === undefined ? undefined : w));
 }
 
 /** Prints one object: JSON as is, or a two-column table of the chosen fields. */
@@ -96,9 +140,13 @@ const NO_BORDER = {
 };
 
 export function truncate(s: string, max: number | undefined): string {
-  const oneLine = s.replace(/\s*\n\s*/g, ' ');
-  if (!max || oneLine.length <= max) return oneLine;
-  return `${oneLine.slice(0, Math.max(1, max - 1))}…`;
+  const line = oneLine(s);
+  if (!max || line.length <= max) return line;
+  return `${line.slice(0, Math.max(1, max - 1))}…`;
+}
+
+function oneLine(s: string): string {
+  return s.replace(/\s*\n\s*/g, ' ');
 }
 
 /**
