@@ -6,18 +6,21 @@
 /** Root options that take a value, so the group name is found after them. */
 const ROOT_VALUE_OPTIONS = new Set(['--base-url', '--api-key', '--profile', '-o', '--output', '--timeout']);
 
-/** The group a command line asks for (`voicectl --json agent list` → agent), if any. */
-export function requestedGroup(argv: string[]): string | undefined {
+/** Where the first word that is not a root option (or its value) is, and whether `--` came before it. */
+function firstWord(argv: string[]): { index: number; afterDashes: boolean } {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
-    if (a === '--') return argv[i + 1];
-    if (a.startsWith('-')) {
-      if (ROOT_VALUE_OPTIONS.has(a)) i++;
-      continue;
-    }
-    return a === 'help' ? argv[i + 1] : a;
+    if (a === '--') return { index: i + 1, afterDashes: true };
+    if (!a.startsWith('-')) return { index: i, afterDashes: false };
+    if (ROOT_VALUE_OPTIONS.has(a)) i++;
   }
-  return undefined;
+  return { index: argv.length, afterDashes: false };
+}
+
+/** The group a command line asks for (`voicectl --json agent list` → agent), if any. */
+export function requestedGroup(argv: string[]): string | undefined {
+  const { index, afterDashes } = firstWord(argv);
+  return !afterDashes && argv[index] === 'help' ? argv[index + 1] : argv[index];
 }
 
 /**
@@ -31,10 +34,6 @@ export function asksForHelp(argv: string[]): boolean {
     if (a === '--') return false;
     if (a === '-h' || a === '--help') return true;
   }
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (!a.startsWith('-')) return a === 'help';
-    if (ROOT_VALUE_OPTIONS.has(a)) i++;
-  }
-  return false;
+  const { index, afterDashes } = firstWord(argv);
+  return !afterDashes && argv[index] === 'help';
 }

@@ -24,7 +24,6 @@ import { listenCommand } from './commands/listen/index.js';
 import { triggerCommand } from './commands/trigger/index.js';
 
 export { version };
-export { asksForHelp, requestedGroup } from './argv.js';
 
 interface Group {
   name: string;
