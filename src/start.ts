@@ -25,7 +25,7 @@ export function start(argv: string[]): void {
   }
   void (async () => {
     let code: number | undefined;
-    if (asksForHelp(argv)) code = await loadHelp().exports.help(argv);
+    if (asksForHelp(argv)) code = await helpBundle().help(argv);
     if (code === undefined) {
       // Node 22.1 and later keep V8's compiled code of ES modules between runs (in the
       // system's temporary folder, or NODE_COMPILE_CACHE; NODE_DISABLE_COMPILE_CACHE=1
@@ -46,6 +46,20 @@ export function start(argv: string[]): void {
 }
 
 export const HELP_FILE = join(__dirname, 'help.cjs');
+
+/**
+ * Node 22.1 and later have their own compile cache, kept per Node version and V8 flags
+ * (in the system's temporary folder): help uses it there, so a build made on one Node
+ * version starts as fast on another. Node 20 has none: the build's own cache serves it.
+ */
+function helpBundle(): typeof Help {
+  const mod = require('node:module') as { enableCompileCache?: () => unknown };
+  if (typeof mod.enableCompileCache === 'function') {
+    mod.enableCompileCache();
+    return require(HELP_FILE) as typeof Help;
+  }
+  return loadHelp().exports;
+}
 export const HELP_CACHE = `${HELP_FILE}.cache`;
 
 /**
