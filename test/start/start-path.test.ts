@@ -3,7 +3,8 @@
  * CommonJS, everything else handed to the ES module build. Help from the start path must
  * be the same, byte for byte and exit code for exit code, as the full program's.
  */
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -75,11 +76,25 @@ describe('start path', () => {
     expect(readFileSync(file, 'utf8')).toBe(`${piped.stdout}\n`);
   });
 
-  it('compiles help from the code cache the build wrote', async () => {
+  // Node 22.1 and later have their own compile cache, which help uses there; Node 20 has
+  // none and uses the one the build wrote.
+  const nodeCompileCache = typeof (createRequire(import.meta.url)('node:module') as { enableCompileCache?: unknown }).enableCompileCache === 'function';
+
+  it.runIf(!nodeCompileCache)('compiles help from the code cache the build wrote (Node 20)', async () => {
     // In a fresh Node, as a user's run: V8 accepts a cache only under the flags it was made with.
     const dist = join(BIN, '../../dist');
     const r = await execa(process.execPath, ['-e', "process.stdout.write(String(require('./start.cjs').loadHelp().cacheRejected))"], { cwd: dist });
     expect(r.stdout).toBe('false');
+  });
+
+  it.runIf(nodeCompileCache)(`compiles help from Node's own compile cache (Node ${process.versions.node})`, async () => {
+    const cache = mkdtempSync(join(configDir, 'compile-cache-'));
+    const first = await runCli(['agent', '--help'], { ...env, NODE_COMPILE_CACHE: cache });
+    expect(first.exitCode).toBe(0);
+    const written = readdirSync(cache, { recursive: true }).map(String);
+    expect(written.length).toBeGreaterThan(0);
+    const second = await runCli(['agent', '--help'], { ...env, NODE_COMPILE_CACHE: cache });
+    expect(second.stdout).toBe(first.stdout);
   });
 
   it('shows help all the same when the code cache does not fit this Node (or is missing)', async () => {
