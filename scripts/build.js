@@ -33,6 +33,24 @@ const lazyChildProcess = {
   },
 };
 
+/**
+ * voicectl speaks HTTP/1.1 only (allowH2 is never set), yet undici's client loads its
+ * HTTP/2 client at start, and with it node:http2, tls and crypto: 10-15 ms of every
+ * command that talks to the service. Inside the bundle the HTTP/2 client is a stand-in
+ * that undici would call only after negotiating h2, which it never offers.
+ */
+const noHttp2 = {
+  name: 'no-http2',
+  setup(b) {
+    b.onResolve({ filter: /\/client-h2\.js$/ }, (args) =>
+      args.importer.includes(`${'node_modules'}/undici/`) ? { path: 'client-h2', namespace: 'voicectl-no-h2' } : undefined);
+    b.onLoad({ filter: /.*/, namespace: 'voicectl-no-h2' }, () => ({
+      loader: 'js',
+      contents: "module.exports = function connectH2() { throw new Error('voicectl does not use HTTP/2 (allowH2 is off)'); };",
+    }));
+  },
+};
+
 /** The version is known at build time: src/version.ts's package.json fallback is for running from source. */
 const versionConstant = {
   name: 'version-constant',
@@ -67,7 +85,7 @@ const result = await build({
   target: 'node20.18',
   external,
   chunkNames: 'chunks/[name]-[hash]',
-  plugins: [lazyChildProcess, versionConstant],
+  plugins: [lazyChildProcess, noHttp2, versionConstant],
   define: { __VOICECTL_VERSION__: JSON.stringify(pkg.version) },
   logLevel: 'warning',
   legalComments: 'none',
