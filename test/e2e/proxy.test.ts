@@ -3,7 +3,7 @@
  * loopback between bin/voicectl.js and the sandbox, configured the way users configure
  * it, through HTTP_PROXY / HTTPS_PROXY / NO_PROXY.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProxy } from 'proxy';
 import { harness, type Harness } from '../helpers/cli.js';
@@ -18,7 +18,7 @@ interface RealProxy {
 }
 
 async function startProxy(authenticate?: (req: IncomingMessage) => boolean): Promise<RealProxy> {
-  const server: Server = createProxy(createServer());
+  const server = createProxy(createServer());
   if (authenticate) server.authenticate = authenticate;
   const seen: string[] = [];
   server.prependListener('request', (req: IncomingMessage) => seen.push(`${req.method} ${req.url}`));
