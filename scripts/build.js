@@ -2,7 +2,7 @@
 // and its code cache) that answers --version and help, and an ESM bundle with code
 // splitting (dist/main.js) for everything else, in which every verb, the sandbox and the
 // heavy libraries load only when a command needs them.
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +29,24 @@ const lazyChildProcess = {
     b.onLoad({ filter: /.*/, namespace: 'voicectl' }, () => ({
       loader: 'js',
       contents: "module.exports = new Proxy({}, { get: (_, key) => require('node:child_process')[key] });",
+    }));
+  },
+};
+
+/**
+ * voicectl speaks HTTP/1.1 only (allowH2 is never set), yet undici's client loads its
+ * HTTP/2 client at start, and with it node:http2, tls and crypto: 10-15 ms of every
+ * command that talks to the service. Inside the bundle the HTTP/2 client is a stand-in
+ * that undici would call only after negotiating h2, which it never offers.
+ */
+const noHttp2 = {
+  name: 'no-http2',
+  setup(b) {
+    b.onResolve({ filter: /\/client-h2\.js$/ }, (args) =>
+      args.importer.includes(`${'node_modules'}/undici/`) ? { path: 'client-h2', namespace: 'voicectl-no-h2' } : undefined);
+    b.onLoad({ filter: /.*/, namespace: 'voicectl-no-h2' }, () => ({
+      loader: 'js',
+      contents: "module.exports = function connectH2() { throw new Error('voicectl does not use HTTP/2 (allowH2 is off)'); };",
     }));
   },
 };
@@ -67,7 +85,7 @@ const result = await build({
   target: 'node20.18',
   external,
   chunkNames: 'chunks/[name]-[hash]',
-  plugins: [lazyChildProcess, versionConstant],
+  plugins: [lazyChildProcess, noHttp2, versionConstant],
   define: { __VOICECTL_VERSION__: JSON.stringify(pkg.version) },
   logLevel: 'warning',
   legalComments: 'none',
@@ -108,11 +126,50 @@ await build({
   legalComments: 'none',
 });
 
-// V8's code cache for dist/help.cjs, written by a fresh Node after showing every group's
-// help, so the functions help runs are in it (see src/start.ts).
-rmSync('dist/help.cjs.cache', { force: true });
-const warm = spawnSync(process.execPath, [fileURLToPath(new URL('./help-cache.cjs', import.meta.url))], { stdio: ['ignore', 'ignore', 'inherit'] });
-if (warm.status !== 0) throw new Error(`writing dist/help.cjs.cache failed (exit ${warm.status})`);
+/**
+ * Every other command line runs dist/main.cjs: the whole program as one CommonJS file,
+ * every lazy load inlined as a function that runs when first called. Node loads it as
+ * one file, compiled from a code cache (src/start.ts), where the ES build costs a module
+ * job per chunk and, on Node 20, compiling each of them again on every run: 40-50 ms of
+ * a command that reads from the service. The ES build stays for the package's exports,
+ * the sandbox and worker threads.
+ */
+await build({
+  entryPoints: { main: 'src/main.ts' },
+  outdir: 'dist',
+  outExtension: { '.js': '.cjs' },
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20.18',
+  external,
+  plugins: [lazyChildProcess, noHttp2, versionConstant],
+  define: { __VOICECTL_VERSION__: JSON.stringify(pkg.version), 'import.meta.url': '__voicectlUrl' },
+  // Code that finds files beside itself (worker threads, the metadata) reads import.meta.url.
+  banner: { js: "const __voicectlUrl = require('node:url').pathToFileURL(__filename).href;" },
+  logLevel: 'warning',
+  legalComments: 'none',
+});
+
+// Node compiles dist/main.cjs from a code cache through vm.Script (src/code-cache.ts), and
+// import() in functions restored from a cache has no loader to call. The packages that
+// must be loaded with import() (ES modules only) are loaded through a function the start
+// path passes in, which Node compiled as usual.
+{
+  const file = 'dist/main.cjs';
+  const code = readFileSync(file, 'utf8').replace(/\bimport\("([^"]+)"\)/g, (call, specifier) => {
+    const root = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0];
+    if (!external.includes(root)) throw new Error(`dist/main.cjs: import("${specifier}") is not of an external package`);
+    return `__voicectlImport(${JSON.stringify(specifier)})`;
+  });
+  writeFileSync(file, code);
+}
+
+// V8's code caches for dist/help.cjs and dist/main.cjs, written by a fresh Node after a
+// warm-up, so the functions a run needs are in them (see src/start.ts).
+for (const f of readdirSync('dist')) if (/\.cjs\.(.+\.)?cache$/.test(f)) rmSync(join('dist', f), { force: true });
+const warm = spawnSync(process.execPath, [fileURLToPath(new URL('./code-cache.cjs', import.meta.url))], { stdio: ['ignore', 'ignore', 'inherit'] });
+if (warm.status !== 0) throw new Error(`writing the code caches in dist/ failed (exit ${warm.status})`);
 
 // Chunks of earlier builds are removed once they are old enough that no build running at
 // the same time (tests build too) can still need them.

@@ -201,7 +201,7 @@ export class Context {
   }
 
   private async makeClient(s: Settings): Promise<ApiClient> {
-    const [{ ApiClient }, { makeDispatcher }] = await Promise.all([import('./api/client.js'), import('./api/dispatcher.js')]);
+    const [{ ApiClient }, { makeDispatcher, proxyFor }] = await Promise.all([import('./api/client.js'), import('./api/dispatcher.js')]);
     const dispatcher = makeDispatcher(this.env, s.timeoutMs);
     this.onClose(() => dispatcher.close());
     const debug = this.opts.debug || isTrue(this.env.VOICECTL_DEBUG)
@@ -217,6 +217,7 @@ export class Context {
       random: this.random,
       signal: this.signal,
       now: () => this.now().getTime(),
+      proxyFor: (url) => proxyFor(this.env, url),
     });
   }
 

@@ -1,18 +1,17 @@
 /**
  * What bin/voicectl.js runs. Built as CommonJS (dist/start.cjs), because Node starts a
- * CommonJS file faster than an ES module: `--version` and help are answered here, from
- * CommonJS only (dist/help.cjs), and every other command line loads the ES module build
- * (dist/main.js) and runs there.
+ * CommonJS file faster than an ES module: `--version` is answered here, help from
+ * dist/help.cjs (the program definition with the verbs left out), and every other command
+ * line from dist/main.cjs, the whole program as one CommonJS file.
  *
- * dist/help.cjs is compiled with V8's code cache (dist/help.cjs.cache, written by the
- * build), as Node 22's module.enableCompileCache() would: compiling it is most of what
- * help costs. A cache that does not fit this Node is ignored and the file compiled as usual.
+ * Compiling is most of what starting costs, so both files are compiled from V8's code
+ * cache (src/code-cache.ts): the build's, or one this Node wrote after its first run.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Script } from 'node:vm';
 import { asksForHelp } from './argv.js';
+import { buildCacheFile, load } from './code-cache.js';
 import { fdWriter } from './io/fd-write.js';
+import { preferBaselineWasm } from './wasm-baseline.js';
 import type * as Help from './help.js';
 import type * as Main from './main.js';
 
@@ -25,16 +24,14 @@ export function start(argv: string[]): void {
   }
   void (async () => {
     let code: number | undefined;
-    if (asksForHelp(argv)) code = await loadHelp().exports.help(argv);
+    const ran: Array<() => void> = [];
+    if (asksForHelp(argv)) code = await compiled<typeof Help>(HELP_FILE, ran).help(argv);
     if (code === undefined) {
-      // Node 22.1 and later keep V8's compiled code of ES modules between runs (in the
-      // system's temporary folder, or NODE_COMPILE_CACHE; NODE_DISABLE_COMPILE_CACHE=1
-      // turns it off). Node 20 has no such cache: a no-op there.
-      (require('node:module') as { enableCompileCache?: () => unknown }).enableCompileCache?.();
-      const { main } = (await import('./main.js')) as typeof Main;
-      code = await main(argv);
+      preferBaselineWasm();
+      code = await compiled<typeof Main>(MAIN_FILE, ran).main(argv);
     }
     process.exitCode = code;
+    for (const after of ran) after();
   })().catch((err: unknown) => {
     // main() reports its own errors; this is the start path itself failing (a broken install).
     process.stderr.write(`error: voicectl could not start: ${err instanceof Error ? err.message : String(err)}\n`);
@@ -46,22 +43,18 @@ export function start(argv: string[]): void {
 }
 
 export const HELP_FILE = join(__dirname, 'help.cjs');
-export const HELP_CACHE = `${HELP_FILE}.cache`;
+export const MAIN_FILE = join(__dirname, 'main.cjs');
+export { buildCacheFile, load, preferBaselineWasm };
 
-/**
- * Loads dist/help.cjs as require() would, compiled with the code cache when it fits.
- * Returns the script too, so the build can write the cache after a warm-up.
- */
-export function loadHelp(): { exports: typeof Help; script: Script; cacheRejected: boolean | undefined } {
-  const source = readFileSync(HELP_FILE, 'utf8');
-  let cachedData: Buffer | undefined;
-  try {
-    cachedData = readFileSync(HELP_CACHE);
-  } catch {
-    // no cache (a build without one, or removed): compile as usual
-  }
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: HELP_FILE, cachedData });
-  const module = { exports: {} as typeof Help };
-  (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, require, module, HELP_FILE, __dirname);
-  return { exports: module.exports, script, cacheRejected: cachedData ? script.cachedDataRejected : undefined };
+/** A built CommonJS file's exports, compiled from a code cache (src/code-cache.ts). */
+function compiled<T>(file: string, ran: Array<() => void>): T {
+  // Node 22.1 and later keep the compiled code of the ES modules the program imports
+  // (packages such as conf and ora) between runs; Node 20 has no such cache: a no-op there.
+  (require('node:module') as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+  const loaded = load<T>(file);
+  ran.push(() => loaded.save());
+  return loaded.exports;
 }
+
+/** dist/help.cjs with the build's cache only (tests use it). */
+export const loadHelp = () => load<typeof Help>(HELP_FILE, { userCache: false });

@@ -4,6 +4,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import type { Dispatcher } from 'undici';
+import type { ProxyInUse } from './dispatcher.js';
 import { request } from './undici.js';
 import { ApiError, errorCode, errorFromResponse, networkError, safeHost } from './errors.js';
 import { extractList, itemKey } from './envelope.js';
@@ -28,6 +29,8 @@ export interface ClientOptions {
   signal?: AbortSignal;
   /** Clock for Retry-After dates. */
   now?: () => number;
+  /** The proxy a request to this URL goes through, if any, for error messages. */
+  proxyFor?: (url: string) => ProxyInUse | undefined;
 }
 
 export interface RequestOptions {
@@ -196,6 +199,7 @@ export class ApiClient {
     return errorFromResponse(method, url, res.status, '', header(res.headers, 'content-type'), text, scope, {
       location: location ? new URL(location, url).toString() : undefined,
       retryAfterMs: res.retryAfterMs,
+      proxy: this.opts.proxyFor?.(url),
     });
   }
 
@@ -258,7 +262,7 @@ export class ApiClient {
         await sleep(backoff(attempt, random));
         continue;
       }
-      throw networkError(method, url, failure, timeout);
+      throw networkError(method, url, failure, timeout, this.opts.proxyFor?.(url));
     }
   }
 }

@@ -28,3 +28,54 @@ export function makeDispatcher(env: Record<string, string | undefined>, timeoutM
 function nonEmpty(v: string | undefined): string | undefined {
   return v === undefined || v.trim() === '' ? undefined : v.trim();
 }
+
+/** The proxy a request to `url` goes through, for messages: where it is, never its credentials. */
+export interface ProxyInUse {
+  /** host:port of the proxy. */
+  where: string;
+  /** The environment variable it came from. */
+  variable: string;
+  /** The proxy URL carries a user name or password. */
+  credentials: boolean;
+}
+
+/**
+ * Which proxy, if any, a request to `url` goes through: the one undici's EnvHttpProxyAgent
+ * picks, by scheme and NO_PROXY (comma- or space-separated host names, `host:port`, a
+ * leading `.` or `*.` stripped, subdomains included, `*` alone for all).
+ */
+export function proxyFor(env: Record<string, string | undefined>, url: string): ProxyInUse | undefined {
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    return undefined;
+  }
+  const candidates = target.protocol === 'https:'
+    ? [['https_proxy', env.https_proxy], ['HTTPS_PROXY', env.HTTPS_PROXY], ['http_proxy', env.http_proxy], ['HTTP_PROXY', env.HTTP_PROXY]]
+    : [['http_proxy', env.http_proxy], ['HTTP_PROXY', env.HTTP_PROXY]];
+  const found = candidates.find(([, v]) => nonEmpty(v) !== undefined);
+  if (!found || bypassed(env.no_proxy ?? env.NO_PROXY ?? '', target)) return undefined;
+  const [variable, value] = found as [string, string];
+  try {
+    const p = new URL(value.trim());
+    return { where: p.host, variable, credentials: p.username !== '' || p.password !== '' };
+  } catch {
+    return { where: 'set in the environment', variable, credentials: false };
+  }
+}
+
+/** undici's own NO_PROXY rule (#shouldProxy), so a message names the proxy exactly when one was used. */
+function bypassed(noProxy: string, target: URL): boolean {
+  const host = target.host.replace(/:\d*$/, '').toLowerCase();
+  const port = Number.parseInt(target.port, 10) || (target.protocol === 'https:' ? 443 : 80);
+  if (noProxy === '*') return true;
+  for (const entry of noProxy.split(/[,\s]/)) {
+    if (!entry) continue;
+    const parsed = /^(.+):(\d+)$/.exec(entry);
+    const name = (parsed ? parsed[1] : entry).replace(/^\*?\./, '').toLowerCase();
+    if (parsed && Number.parseInt(parsed[2], 10) !== port) continue;
+    if (host === name || host.endsWith(`.${name}`)) return true;
+  }
+  return false;
+}

@@ -2,6 +2,7 @@
  * One typed error for every way a request can fail: an HTTP error status, a body that
  * is not what the spec promises, a network failure or a timeout.
  */
+import type { ProxyInUse } from './dispatcher.js';
 
 export type ApiErrorKind = 'http' | 'network' | 'timeout' | 'unexpected';
 
@@ -88,7 +89,7 @@ export function errorFromResponse(
   contentType: string | undefined,
   text: string,
   scope?: string,
-  extra: { location?: string; retryAfterMs?: number } = {},
+  extra: { location?: string; retryAfterMs?: number; proxy?: ProxyInUse } = {},
 ): ApiError {
   let message: string | undefined;
   let limit: string | undefined;
@@ -117,8 +118,12 @@ export function errorFromResponse(
     message = extra.location
       ? `${host} answered ${statusLine}, redirecting to ${extra.location}; use that address as the base URL`
       : `${host} answered ${statusLine} without saying where to`;
+  } else if (status === 407 && extra.proxy) {
+    message = proxyAuthMessage(`the proxy ${extra.proxy.where} (${extra.proxy.variable})`, extra.proxy);
   } else {
     message = `${host} answered ${statusLine}${bodySummary(parsed, text, contentType)}`;
+    // A proxy answers for a service it cannot reach with a page of its own.
+    if (extra.proxy) message += ` (through the proxy ${extra.proxy.where} from ${extra.proxy.variable})`;
   }
   if (extra.retryAfterMs !== undefined && extra.retryAfterMs > 0) {
     message += ` (the service asks to wait ${seconds(extra.retryAfterMs)} before trying again)`;
@@ -147,10 +152,15 @@ function bodySummary(parsed: unknown, text: string, contentType: string | undefi
  * A failed exchange that never produced a status: refused, reset, unresolvable,
  * timed out, refused by the proxy. One line, naming the host.
  */
-export function networkError(method: string, url: string, err: unknown, timeoutMs: number): ApiError {
+export function networkError(method: string, url: string, err: unknown, timeoutMs: number, proxy?: ProxyInUse): ApiError {
   const code = errorCode(err);
   const host = safeHost(url);
   const path = safePath(url);
+  const text = err instanceof Error ? err.message : String(err);
+  if (proxy) {
+    const failed = proxyFailure(host, code, text, proxy);
+    if (failed) return new ApiError({ kind: 'network', method, url, code, cause: err, message: failed });
+  }
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
     return new ApiError({
       kind: 'timeout', method, url, code, cause: err,
@@ -163,7 +173,6 @@ export function networkError(method: string, url: string, err: unknown, timeoutM
       message: `could not connect to ${host} within ${seconds(timeoutMs)} (check the base URL, the network, or the proxy settings)`,
     });
   }
-  const text = err instanceof Error ? err.message : String(err);
   const proxyStatus = /Proxy response \((\d+)\)/.exec(text)?.[1];
   if (proxyStatus) {
     return new ApiError({ kind: 'network', method, url, code, cause: err, message: `the proxy refused to connect to ${host} (HTTP ${proxyStatus}); check HTTPS_PROXY and NO_PROXY` });
@@ -192,6 +201,35 @@ export function networkError(method: string, url: string, err: unknown, timeoutM
   const known = code ? what[code] : undefined;
   const detail = known ?? `could not be reached: ${oneLine(text) || 'unknown error'}${code ? ` (${code})` : ''}`;
   return new ApiError({ kind: 'network', method, url, code, cause: err, message: `${host} ${detail}` });
+}
+
+/**
+ * With a proxy in use every connection goes to the proxy, so a failure to connect is the
+ * proxy's, and its 407 is about the credentials in the proxy URL. Names the proxy by
+ * host:port and the variable it came from, never by its credentials.
+ */
+function proxyFailure(host: string, code: string | undefined, text: string, proxy: ProxyInUse): string | undefined {
+  const the = `the proxy ${proxy.where} (${proxy.variable})`;
+  const connect: Record<string, string> = {
+    ECONNREFUSED: 'refused the connection',
+    ENOTFOUND: 'could not be found',
+    EAI_AGAIN: 'could not be resolved (DNS lookup failed)',
+    ENETUNREACH: 'is unreachable (no route to the network)',
+    EHOSTUNREACH: 'is unreachable (no route to the host)',
+    UND_ERR_CONNECT_TIMEOUT: 'did not accept the connection in time',
+    ETIMEDOUT: 'did not accept the connection in time',
+  };
+  if (code && connect[code]) return `could not reach ${host}: ${the} ${connect[code]}; check ${proxy.variable}, or list ${host} in NO_PROXY`;
+  if (/Proxy Authentication Required|\b407\b/.test(text)) return proxyAuthMessage(the, proxy);
+  const status = /Proxy response \((\d+)\)/.exec(text)?.[1];
+  if (status) return `${the} refused to connect to ${host} (HTTP ${status}); check ${proxy.variable} and NO_PROXY`;
+  return undefined;
+}
+
+function proxyAuthMessage(the: string, proxy: ProxyInUse): string {
+  return proxy.credentials
+    ? `${the} refused the user name and password in ${proxy.variable} (HTTP 407 Proxy Authentication Required)`
+    : `${the} asks for credentials (HTTP 407): put them in ${proxy.variable} as http://user:password@${proxy.where}`;
 }
 
 /** The first string `code` along an error's cause chain (and inside an AggregateError). */

@@ -3,8 +3,8 @@
  * The first page (limit=200) gives `total`; the remaining pages are fetched a few at a
  * time but handed over in offset order, so the output is in the server's order and at
  * most `concurrency` pages are held. Calls that arrive during the export shift offsets:
- * duplicates are dropped by call_id, and when `total` moved the pager keeps reading past
- * the planned pages until a page brings nothing new.
+ * duplicates are dropped by call_id, and when `total` moved the pager reads the whole
+ * list once more in order (see below), so no call that existed when it started is missed.
  */
 import type { ApiClient } from '../api/client.js';
 import { listCalls, type Call, type CallFilters, type CallPage } from '../api/calls.js';
@@ -20,7 +20,7 @@ export interface PagerOptions {
   onTotal?: (total: number) => void;
 }
 
-/** Past the planned pages, reading stops after this many more whatever happens (a server that never ends). */
+/** The second reading stops after this many pages whatever happens (a server that never ends). */
 const MAX_TAIL_PAGES = 10_000;
 
 export async function* callPages(api: ApiClient, opts: PagerOptions): AsyncGenerator<Call[], void, undefined> {
@@ -70,34 +70,36 @@ export async function* callPages(api: ApiClient, opts: PagerOptions): AsyncGener
       }
     };
     let next = size;
-    let tail = 0;
-    for (;;) {
-      const window: Array<Promise<CallPage>> = [];
-      const launch = () => {
-        while (window.length < opts.concurrency && next < total!) {
-          const p = fetchPage(next, size);
-          // Awaited in order later; until then a failure must not count as unhandled.
-          p.catch(() => {});
-          window.push(p);
-          next += size;
-        }
-      };
-      launch();
-      while (window.length > 0) {
-        const page = await window.shift()!;
-        note(page);
-        launch();
-        yield fresh(page.items);
+    const window: Array<Promise<CallPage>> = [];
+    const launch = () => {
+      while (window.length < opts.concurrency && next < total!) {
+        const p = fetchPage(next, size);
+        // Awaited in order later; until then a failure must not count as unhandled.
+        p.catch(() => {});
+        window.push(p);
+        next += size;
       }
-      // Nothing changed while we read: the planned pages were the whole list.
-      if (!moved || tail >= MAX_TAIL_PAGES) return;
-      const page = await fetchPage(next, size);
+    };
+    launch();
+    while (window.length > 0) {
+      const page = await window.shift()!;
       note(page);
-      next += size;
-      tail++;
+      launch();
+      yield fresh(page.items);
+    }
+    // Nothing changed while we read: the planned pages were the whole list.
+    if (!moved) return;
+
+    // The list changed while pages were in flight. Pages served out of order can miss
+    // calls that an insertion pushed from one page into another already read, so the
+    // list is read once more, one page after another from the start: read in order, an
+    // insertion only repeats calls (dropped as duplicates), it never hides one.
+    for (let offset = 0, pages = 0; pages < MAX_TAIL_PAGES; offset += size, pages++) {
+      const page = await fetchPage(offset, size);
+      note(page);
       const added = fresh(page.items);
       if (added.length > 0) yield added;
-      if (page.items.length === 0 || added.length === 0) return;
+      if (page.items.length < size) return;
     }
   } finally {
     opts.signal?.removeEventListener('abort', onAbort);

@@ -65,6 +65,27 @@ describe('call export: pages', () => {
     for (const c of many(900)) expect(got).toContain(c.call_id);
   });
 
+  it('misses no call when a later page is served before an earlier one while calls join (pages in flight)', async () => {
+    // The page at offset 200 is held back until the one at 400 has been served; then 150
+    // calls join near the front, pushing the last calls of that page into the next one,
+    // which was already read.
+    let servedLater = false;
+    const s = await server(many(1000), {
+      beforePage: async (offset) => {
+        if (offset === 400) servedLater = true;
+        if (offset !== 200) return;
+        for (let i = 0; i < 200 && !servedLater; i++) await new Promise((r) => setTimeout(r, 5));
+        s.calls.splice(50, 0, ...many(150, 5000).map((c, i) => ({ ...c, call_id: `call_mid_${i}` })));
+      },
+    });
+    const r = await runInProcess(['call', 'export', '--format', 'jsonl', '--concurrency', '3'], { env: env(s) });
+    expect(r.code).toBe(0);
+    const got = ids(r.stdout);
+    expect(new Set(got).size).toBe(got.length);
+    const missing = many(1000).map((c) => c.call_id).filter((id) => !got.includes(id));
+    expect(missing).toEqual([]);
+  });
+
   it('keeps every call exactly once while calls join the middle of a filtered list', async () => {
     const s = await server(many(1000), {
       beforePage: (_offset, n) => {

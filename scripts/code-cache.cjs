@@ -1,0 +1,58 @@
+// Writes V8's code caches for dist/help.cjs and dist/main.cjs (dist/*.cjs.<V8 version>.cache), each
+// after a warm-up, so that what a run needs is compiled into it: help after showing the
+// help of voicectl and of every group; the program after a command that reads from a
+// service (a throwaway one on loopback) and one that reads the config.
+// Run by scripts/build.js with stdout discarded.
+'use strict';
+const { createServer } = require('node:http');
+const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
+const { tmpdir } = require('node:os');
+const { join } = require('node:path');
+const { Writable } = require('node:stream');
+const { load, preferBaselineWasm, buildCacheFile, HELP_FILE, MAIN_FILE } = require('../dist/start.cjs');
+
+async function warmHelp() {
+  const { exports: helpBundle, script } = load(HELP_FILE, { userCache: false });
+  await helpBundle.help(['--help']);
+  for (const name of helpBundle.GROUP_NAMES) await helpBundle.help([name, '--help']);
+  writeFileSync(buildCacheFile(HELP_FILE), script.createCachedData());
+}
+
+async function warmMain() {
+  const server = createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ agents: [], total: 0, limit: 50, offset: 0 }));
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const config = mkdtempSync(join(tmpdir(), 'voicectl-build-'));
+  const env = {
+    VOICECTL_BASE_URL: `http://127.0.0.1:${server.address().port}`,
+    VOICECTL_API_KEY: 'sk_build_warm_up',
+    VOICECTL_CONFIG_DIR: config,
+    CI: 'true',
+    NO_COLOR: '1',
+  };
+  try {
+    // As the start path does before compiling the program: the cache must be made under the same V8 flags.
+    preferBaselineWasm();
+    const { exports: program, script } = load(MAIN_FILE, { userCache: false });
+    const quiet = () => new Writable({ write: (_chunk, _enc, done) => done() });
+    for (const argv of [['agent', 'list', '--json'], ['config', 'list', '--json']]) {
+      const code = await program.main(argv, { env, io: { stdin: process.stdin, stdout: quiet(), stderr: quiet() } });
+      if (code !== 0) throw new Error(`warm-up of voicectl ${argv.join(' ')} exited ${code}`);
+    }
+    writeFileSync(buildCacheFile(MAIN_FILE), script.createCachedData());
+  } finally {
+    server.close();
+    rmSync(config, { recursive: true, force: true });
+  }
+}
+
+(async () => {
+  await warmHelp();
+  await warmMain();
+  process.exit(0);
+})().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
