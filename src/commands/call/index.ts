@@ -42,12 +42,12 @@ export function callCommand(ctx: Context): Command {
 
   call
     .command('export')
-    .description('Stream every matching call to CSV or JSONL')
+    .description('Stream every matching call to CSV, JSONL or an Excel workbook')
     .option('--campaign <id>', 'only calls of this campaign')
     .option('--since <time>', 'calls that started at or after this time', time)
     .option('--until <time>', 'calls that started before this time', time)
     .option('--status <status>', 'only calls with this status')
-    .addOption(new Option('--format <format>', 'csv or jsonl (default: from --out\'s extension, else csv)').choices(['csv', 'jsonl']))
+    .addOption(new Option('--format <format>', 'csv, jsonl or xlsx (default: from --out\'s extension, else csv)').choices(['csv', 'jsonl', 'xlsx']))
     .option('--out <file>', 'write to FILE (complete or not at all) instead of stdout')
     .option('--transcripts', 'add each call\'s transcript (one more request per call)')
     .option('--recordings <dir>', 'also download each call\'s recording into DIR, skipping files already there')
