@@ -43,7 +43,8 @@ export interface Contact {
   row: number;
   phone_number: string;
   name?: string;
-  extra: Record<string, string>;
+  /** The other columns by header; from a `call export`, the contact's `extra` as it was. */
+  extra: unknown;
 }
 
 export interface InvalidRow {
