@@ -69,6 +69,11 @@ describe('workbooks that inflate past the bound', () => {
     expect(r.stderr).toContain('the workbook is too large when uncompressed');
   });
 
+  it('refuses a part shorter than its directory declares: a damaged file', async () => {
+    const err = await checkWorkbook(workbook(ROWS, (p) => ({ ...p, declaredSize: p.size + 100 })), 'short.xlsx').catch((e: unknown) => e);
+    expect((err as Error).message).toBe('short.xlsx is not a readable .xlsx workbook: xl/worksheets/sheet1.xml is shorter than its zip directory says');
+  });
+
   it('says a damaged zip is not a readable workbook (exit 2)', async () => {
     const good = workbook(ROWS);
     const cut = good.subarray(0, good.length - 30);
