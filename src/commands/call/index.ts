@@ -56,7 +56,8 @@ export function callCommand(ctx: Context): Command {
     .option('--concurrency <n>', 'requests in flight at once (default 8, at most 32)', positiveInt)
     .addHelpText('after', `${TIMES_HELP}
 
-Columns and incremental exports: see docs/export.md.`)
+An .xlsx workbook is for people: phone numbers and ids stay text, times are dates. CSV
+(RFC 4180) and JSONL are for programs. Columns and incremental exports: see docs/export.md.`)
     .action(lazy(ctx, () => import('./export.js')));
 
   return call;
