@@ -79,7 +79,7 @@ export async function runExport(ctx: Context, opts: ExportOptions): Promise<Expo
   let cutCells: number | undefined;
   const openBook = async (p: CsvPlan) => {
     const { openXlsxBook } = await import('./xlsx.js');
-    return openXlsxBook(sink, p);
+    return openXlsxBook(sink, p, run.signal);
   };
   let rows = 0;
   let held = 0;

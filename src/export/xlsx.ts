@@ -47,7 +47,7 @@ export interface XlsxBook {
  * Starts a workbook whose bytes go to `out.write` (awaited, so the destination's
  * back-pressure reaches the writer). The columns are the CSV's, fixed by `plan`.
  */
-export async function openXlsxBook(out: { write(chunk: Uint8Array): Promise<void> }, plan: CsvPlan): Promise<XlsxBook> {
+export async function openXlsxBook(out: { write(chunk: Uint8Array): Promise<void> }, plan: CsvPlan, signal?: AbortSignal): Promise<XlsxBook> {
   // exceljs is large (about 1 MB of JavaScript and its zip writer): only xlsx exports load it.
   const { default: ExcelJS } = await import('exceljs');
   const bytes = new PassThrough();
@@ -93,7 +93,8 @@ export async function openXlsxBook(out: { write(chunk: Uint8Array): Promise<void
         });
         row.commit();
       }
-      await settle(sheet, () => failure !== undefined);
+      // Ctrl-C stops the wait at once: the caller then discards the file.
+      await settle(sheet, () => failure !== undefined || signal?.aborted === true);
       check();
     },
     async finish() {
