@@ -101,7 +101,8 @@ export function mapColumns(rawHeaders: string[], options: ColumnOptions, fileNam
       extraJson = index;
       return;
     }
-    const own = h.startsWith(EXTRA_PREFIX) && h.length > EXTRA_PREFIX.length ? h.slice(EXTRA_PREFIX.length) : undefined;
+    // In an export even an empty key ("extra.") is the contact's; elsewhere it names nothing.
+    const own = h.startsWith(EXTRA_PREFIX) && (fromExport || h.length > EXTRA_PREFIX.length) ? h.slice(EXTRA_PREFIX.length) : undefined;
     // The call's own fields and any other column of an export are not the contact's data.
     if (fromExport && own === undefined) return;
     const base = own ?? (h === '' ? `column_${index + 1}` : h);
