@@ -77,6 +77,11 @@ export async function openXlsxBook(out: { write(chunk: Uint8Array): Promise<void
     failure = err;
     bytes.destroy();
   });
+  // The zip writer never finishes once its destination has failed (a full disk, a closed pipe).
+  const destinationFailed = pumped.then(() => {
+    if (failure !== undefined) throw failure;
+  });
+  destinationFailed.catch(() => {});
 
   let cut = 0;
   const check = () => {
@@ -100,7 +105,7 @@ export async function openXlsxBook(out: { write(chunk: Uint8Array): Promise<void
     async finish() {
       check();
       sheet.commit();
-      await book.commit();
+      await Promise.race([book.commit(), destinationFailed]);
       await pumped;
       check();
       return { cut };
