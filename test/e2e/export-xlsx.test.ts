@@ -25,6 +25,15 @@ describe('call export --format xlsx, the built binary', () => {
     for (const row of rows) expect(String(row[phone])).toMatch(/^\+\d+$/);
   });
 
+  it('ends quietly (exit 0) when the reader of the pipe goes away, like CSV', async () => {
+    const child = execa(process.execPath, [BIN, 'call', 'export', '--format', 'xlsx'], { env: h.env, extendEnv: false, reject: false, encoding: 'buffer', buffer: { stdout: false, stderr: true } });
+    await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
+    child.stdout!.destroy();
+    const r = await child;
+    expect(r.exitCode).toBe(0);
+    expect(Buffer.from(r.stderr as Uint8Array).toString()).not.toMatch(/\n\s+at |Error/);
+  });
+
   it('exits 130 on Ctrl-C and leaves no file behind', async () => {
     const t = tempDir();
     try {
