@@ -69,6 +69,19 @@ describe('workbooks that inflate past the bound', () => {
     expect(r.stderr).toContain('the workbook is too large when uncompressed');
   });
 
+  it('the reader behind the check inflates no part past its declared size either', async () => {
+    // What xlsx.ts relies on: read-excel-file's universal build (fflate) inflates into a
+    // buffer of the declared size, so a lie the check missed could only cut the sheet short.
+    const { readSheet } = await import('read-excel-file/universal');
+    const many = [['name', 'phone'], ...Array.from({ length: 5000 }, (_, i) => [`Lead ${i}`, `+9198765${String(10_000 + i)}`])];
+    const honest = workbook(many);
+    const lying = workbook(many, (p) => ({ ...p, declaredSize: 2000 }));
+    const asArrayBuffer = (b: Buffer) => b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
+    expect(await readSheet(asArrayBuffer(honest))).toHaveLength(5001);
+    const read = await readSheet(asArrayBuffer(lying)).then((rows) => rows.length, () => 0);
+    expect(read).toBeLessThan(100);
+  });
+
   it('refuses a part shorter than its directory declares: a damaged file', async () => {
     const err = await checkWorkbook(workbook(ROWS, (p) => ({ ...p, declaredSize: p.size + 100 })), 'short.xlsx').catch((e: unknown) => e);
     expect((err as Error).message).toBe('short.xlsx is not a readable .xlsx workbook: xl/worksheets/sheet1.xml is shorter than its zip directory says');
