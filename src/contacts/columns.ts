@@ -1,12 +1,17 @@
 /**
  * Which column is the phone, which is the name, and what goes into `extra`: found from
  * the header row, or named with --phone-column and --name-column.
+ *
+ * A file `call export` wrote (it has call_id and phone_number columns) is read back as
+ * the contacts it came from: phone_number and contact_name, the `extra.<key>` columns
+ * and `extra_json` back into `extra` under their own keys, and the call's own fields
+ * (status, outcome, summary, times ...) left out. See docs/export.md.
  */
 import { UsageError } from '../errors.js';
 
 /** Header names of the phone column, most specific first (compared after normalizeHeader). */
 const PHONE_HEADERS = ['phone', 'phonenumber', 'mobile', 'mobilenumber', 'number', 'contact', 'msisdn', 'whatsapp'];
-const NAME_HEADERS = ['name', 'fullname'];
+const NAME_HEADERS = ['name', 'fullname', 'contactname'];
 const FIRST_NAME_HEADERS = ['firstname'];
 const LAST_NAME_HEADERS = ['lastname'];
 
@@ -18,9 +23,17 @@ export interface ColumnMap {
   name?: number;
   firstName?: number;
   lastName?: number;
-  /** Every other column, keyed by its header (made unique, never empty). */
+  /** Every other column, keyed by its header (made unique, never empty); `extra.<key>` columns by `<key>`. */
   extra: Array<{ index: number; key: string }>;
+  /** An `extra_json` column: a JSON object merged into `extra` (or the whole `extra` when it is not an object). */
+  extraJson?: number;
+  /** The file is a `call export`: values it escaped against formulas are unescaped. */
+  fromExport: boolean;
 }
+
+/** Column prefix and catch-all column `call export` writes a contact's `extra` into. */
+const EXTRA_PREFIX = 'extra.';
+const EXTRA_JSON = 'extra_json';
 
 export interface ColumnOptions {
   phoneColumn?: string;
@@ -37,12 +50,16 @@ export function mapColumns(rawHeaders: string[], options: ColumnOptions, fileNam
   const norm = headers.map(normalizeHeader);
   const listed = headers.filter((h) => h !== '').map((h) => JSON.stringify(h)).join(', ') || '(none)';
 
+  // call_id is the call's own id: only an export of calls has it beside phone_number.
+  const fromExport = headers.includes('call_id') && headers.includes('phone_number');
   let phone: number;
   if (options.phoneColumn !== undefined) {
     phone = findNamed(headers, norm, options.phoneColumn);
     if (phone === -1) {
       throw new UsageError(`${fileName} has no column "${options.phoneColumn}" (from --phone-column). Headers found: ${listed}.`);
     }
+  } else if (fromExport) {
+    phone = headers.indexOf('phone_number');
   } else {
     phone = findFirst(norm, PHONE_HEADERS);
     if (phone === -1) {
@@ -60,6 +77,9 @@ export function mapColumns(rawHeaders: string[], options: ColumnOptions, fileNam
     if (i === -1) throw new UsageError(`${fileName} has no column "${options.nameColumn}" (from --name-column). Headers found: ${listed}.`);
     if (i === phone) throw new UsageError(`--name-column "${options.nameColumn}" is the phone column.`);
     name = i;
+  } else if (fromExport) {
+    const i = headers.indexOf('contact_name');
+    if (i !== -1 && i !== phone) name = i;
   } else {
     const i = findFirst(norm, NAME_HEADERS, phone);
     if (i !== -1) name = i;
@@ -74,14 +94,24 @@ export function mapColumns(rawHeaders: string[], options: ColumnOptions, fileNam
   const used = new Set([phone, name, firstName, lastName].filter((i): i is number => i !== undefined));
   const keys = new Set<string>();
   const extra: ColumnMap['extra'] = [];
+  let extraJson: number | undefined;
   headers.forEach((h, index) => {
     if (used.has(index)) return;
-    let key = h === '' ? `column_${index + 1}` : h;
-    for (let n = 2; keys.has(key); n++) key = `${h || `column_${index + 1}`}_${n}`;
+    if (h === EXTRA_JSON && extraJson === undefined) {
+      extraJson = index;
+      return;
+    }
+    // In an export even an empty key ("extra.") is the contact's; elsewhere it names nothing.
+    const own = h.startsWith(EXTRA_PREFIX) && (fromExport || h.length > EXTRA_PREFIX.length) ? h.slice(EXTRA_PREFIX.length) : undefined;
+    // The call's own fields and any other column of an export are not the contact's data.
+    if (fromExport && own === undefined) return;
+    const base = own ?? (h === '' ? `column_${index + 1}` : h);
+    let key = base;
+    for (let n = 2; keys.has(key); n++) key = `${base}_${n}`;
     keys.add(key);
     extra.push({ index, key });
   });
-  return { headers, phone, name, firstName, lastName, extra };
+  return { headers, phone, name, firstName, lastName, extra, extraJson, fromExport };
 }
 
 /** The exact header first, then the same header up to case, spaces and underscores. */
@@ -101,18 +131,56 @@ function findFirst(norm: string[], candidates: string[], skip = -1): number {
 
 /** The contact's name from its cells, or undefined when the cells are empty. */
 export function nameOf(map: ColumnMap, cells: string[]): string | undefined {
-  if (map.name !== undefined) return (cells[map.name] ?? '').trim() || undefined;
+  if (map.name !== undefined) return cellOf(map, cells, map.name) || undefined;
   const first = map.firstName === undefined ? '' : (cells[map.firstName] ?? '').trim();
   const last = map.lastName === undefined ? '' : (cells[map.lastName] ?? '').trim();
   return [first, last].filter(Boolean).join(' ') || undefined;
 }
 
-/** The other columns as strings keyed by header; empty cells are left out. */
-export function extraOf(map: ColumnMap, cells: string[]): Record<string, string> {
-  const extra: Record<string, string> = {};
+/**
+ * The other columns keyed by header; empty cells are left out. Values are the text of
+ * the cells, except what an export wrote as JSON: an `extra_json` object is merged in
+ * with its JSON types, and in an export an `extra.<key>` cell holding a JSON object or
+ * array is that object or array again. An `extra_json` that is not an object is the
+ * whole `extra`, as the export wrote it.
+ */
+export function extraOf(map: ColumnMap, cells: string[]): unknown {
+  const extra: Record<string, unknown> = {};
   for (const { index, key } of map.extra) {
-    const v = (cells[index] ?? '').trim();
-    if (v !== '') extra[key] = v;
+    const v = cellOf(map, cells, index);
+    if (v === '') continue;
+    extra[key] = map.fromExport ? jsonContainer(v) ?? v : v;
   }
-  return extra;
+  if (map.extraJson === undefined) return extra;
+  const raw = (cells[map.extraJson] ?? '').trim();
+  if (raw === '') return extra;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    // Not JSON (edited by hand, say): kept as it is rather than lost.
+    return { ...extra, [EXTRA_JSON]: raw };
+  }
+  if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
+    for (const [k, v] of Object.entries(parsed)) if (!(k in extra)) extra[k] = v;
+    return extra;
+  }
+  return Object.keys(extra).length === 0 ? parsed : { ...extra, [EXTRA_JSON]: parsed };
+}
+
+/** A cell's trimmed text; in an export, without the quote it put before = + - @ against formulas. */
+function cellOf(map: ColumnMap, cells: string[], index: number): string {
+  const v = (cells[index] ?? '').trim();
+  return map.fromExport && /^'[=+\-@\t\r]/.test(v) ? v.slice(1) : v;
+}
+
+function jsonContainer(text: string): object | undefined {
+  const c = text[0];
+  if (c !== '{' && c !== '[') return undefined;
+  try {
+    const v: unknown = JSON.parse(text);
+    return v !== null && typeof v === 'object' ? v : undefined;
+  } catch {
+    return undefined;
+  }
 }

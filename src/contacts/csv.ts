@@ -18,10 +18,12 @@ export interface RecordSink {
 }
 
 /**
- * A record still open after this many characters has a quote that never closes. (Past
- * it, papaparse would re-read the growing record on every chunk: quadratic time.)
+ * The longest row (and so the longest cell) voicectl reads: 4 Mi characters, far more
+ * than any contacts file needs. Past it papaparse would re-read the growing row on every
+ * chunk (quadratic time), so the row is examined on its own instead: a cell that long,
+ * or a quote that never closes.
  */
-const MAX_OPEN_RECORD_CHARS = 4 * 1024 * 1024;
+export const MAX_ROW_CHARS = 4 * 1024 * 1024;
 
 export async function readCsv(source: Extract<Source, { kind: 'text' }>, sink: RecordSink, signal?: AbortSignal): Promise<{ delimiter: Delimiter }> {
   // papaparse is needed only for CSV files, so it loads here, not when voicectl starts.
@@ -42,6 +44,7 @@ export async function readCsv(source: Extract<Source, { kind: 'text' }>, sink: R
 
   return new Promise((resolve, reject) => {
     let row = 1;
+    let parsedTo = 0;
     let failed = false;
     const fail = (err: unknown, parser?: { abort(): void }) => {
       if (failed) return;
@@ -60,7 +63,23 @@ export async function readCsv(source: Extract<Source, { kind: 'text' }>, sink: R
         if (failed) return;
         const quoteError = results.errors.find((e) => e.type === 'Quotes' && e.row !== undefined && e.row < results.data.length);
         if (quoteError) return fail(unbalancedQuote(source.name, row + quoteError.row!), parser);
-        if (fed - results.meta.cursor > MAX_OPEN_RECORD_CHARS) return fail(unbalancedQuote(source.name, row + results.data.length), parser);
+        if (fed - results.meta.cursor > MAX_ROW_CHARS) {
+          const at = row + results.data.length;
+          // Stopped as a failure now (so completion does not resolve), rejected once the row is examined.
+          failed = true;
+          parser.abort();
+          input.destroy();
+          return void openRow(source, delimiter, results.meta.cursor, signal).then(
+            (found) => reject(found.closed ? tooLong(source.name, at, found) : unbalancedQuote(source.name, at)),
+            reject,
+          );
+        }
+        // Rows that closed within this chunk can be over the limit too, when the chunk spans more than it.
+        if (results.meta.cursor - parsedTo > MAX_ROW_CHARS) {
+          const long = longRow(results.data);
+          if (long) return fail(tooLong(source.name, row + long.index, long), parser);
+        }
+        parsedTo = results.meta.cursor;
         const firstRow = row;
         row += results.data.length;
         let wait: Promise<void> | void;
@@ -84,6 +103,118 @@ export async function readCsv(source: Extract<Source, { kind: 'text' }>, sink: R
       },
     });
   });
+}
+
+interface OpenRow {
+  /** Whether the row ends (its quotes close) before the end of the file. */
+  closed: boolean;
+  /** The longest cell: its length and 0-based column. */
+  longest: number;
+  column: number;
+}
+
+/**
+ * Reads the row that starts at character `start` of the file, quotes as RFC 4180 (and
+ * papaparse) read them, without keeping it: where it ends, if it does, and its longest cell.
+ */
+async function openRow(source: Extract<Source, { kind: 'text' }>, delimiter: Delimiter, start: number, signal?: AbortSignal): Promise<OpenRow> {
+  let skip = start;
+  let cell = 0;
+  let column = 0;
+  let longest = 0;
+  let longestColumn = 0;
+  let inQuotes = false;
+  let fieldStart = true;
+  // A quote inside quotes, waiting for the next character: "" is a quote; a delimiter or
+  // a line end closes the cell; anything else leaves the quote in the text, as papaparse does.
+  let quoteSeen = false;
+  const endCell = () => {
+    if (cell > longest) {
+      longest = cell;
+      longestColumn = column;
+    }
+  };
+  for await (const piece of readText(source, signal)) {
+    let i = 0;
+    if (skip > 0) {
+      i = Math.min(skip, piece.length);
+      skip -= i;
+    }
+    for (; i < piece.length; i++) {
+      const c = piece[i]!;
+      if (quoteSeen) {
+        quoteSeen = false;
+        if (c === delimiter || c === '\n' || c === '\r') inQuotes = false;
+        else {
+          cell++;
+          if (c === '"') continue;
+        }
+      }
+      if (inQuotes) {
+        if (c === '"') quoteSeen = true;
+        else cell++;
+      } else if (c === '"' && fieldStart) {
+        inQuotes = true;
+        fieldStart = false;
+      } else if (c === delimiter) {
+        endCell();
+        column++;
+        cell = 0;
+        fieldStart = true;
+      } else if (c === '\n' || c === '\r') {
+        endCell();
+        return { closed: true, longest, column: longestColumn };
+      } else {
+        cell++;
+        fieldStart = false;
+      }
+    }
+  }
+  endCell();
+  return { closed: !inQuotes || quoteSeen, longest, column: longestColumn };
+}
+
+/** The first record whose cells together exceed the limit, with its longest cell. */
+function longRow(records: string[][]): (OpenRow & { index: number }) | undefined {
+  for (let index = 0; index < records.length; index++) {
+    const cells = records[index]!;
+    let total = 0;
+    let longest = 0;
+    let column = 0;
+    for (let i = 0; i < cells.length; i++) {
+      const n = cells[i]!.length;
+      total += n;
+      if (n > longest) {
+        longest = n;
+        column = i;
+      }
+    }
+    if (total > MAX_ROW_CHARS) return { index, closed: true, longest, column };
+  }
+  return undefined;
+}
+
+function tooLong(name: string, row: number, found: OpenRow): UsageError {
+  const limit = `${MAX_ROW_CHARS / 1024 / 1024} MB`;
+  if (found.longest > MAX_ROW_CHARS) {
+    return new UsageError(`${name}: row ${row} has a cell that is too long: column ${columnLetters(found.column)} holds ${mb(found.longest)} of text, and voicectl reads cells of up to ${limit}.`, {
+      hint: `Shorten or empty that cell (a pasted document, or data that belongs elsewhere?) and run the command again.`,
+    });
+  }
+  return new UsageError(`${name}: row ${row} is too long: its cells hold more than ${limit} of text together, and voicectl reads rows of up to ${limit}.`, {
+    hint: 'Shorten the long cells of that row and run the command again.',
+  });
+}
+
+/** 0 → A, 25 → Z, 26 → AA: the column as a spreadsheet labels it. */
+function columnLetters(index: number): string {
+  let s = '';
+  for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
+  return s;
+}
+
+function mb(chars: number): string {
+  return `${(chars / 1024 / 1024).toFixed(1)} MB`;
 }
 
 function unbalancedQuote(name: string, row: number): UsageError {

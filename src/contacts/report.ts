@@ -43,7 +43,8 @@ export interface Contact {
   row: number;
   phone_number: string;
   name?: string;
-  extra: Record<string, string>;
+  /** The other columns by header; from a `call export`, the contact's `extra` as it was. */
+  extra: unknown;
 }
 
 export interface InvalidRow {
@@ -69,6 +70,16 @@ export interface ValidationResult {
 
 /** The service takes at most this many contacts in one campaign (api-spec, Limits). */
 export const MAX_CONTACTS_PER_CAMPAIGN = 10_000;
+
+/** How many contacts a campaign gets from a file: its valid rows, less repeated numbers unless they are kept. */
+export function contactsToSend(report: Pick<Report, 'valid' | 'duplicates'>, keepDuplicates = false): number {
+  return keepDuplicates ? report.valid : report.valid - report.duplicates;
+}
+
+/** How many campaigns --split makes of `count` contacts. */
+export function splitParts(count: number, max = MAX_CONTACTS_PER_CAMPAIGN): number {
+  return Math.max(1, Math.ceil(count / max));
+}
 
 /** Throws when there are more contacts than one campaign takes, pointing at --split. */
 export function assertCampaignSize(count: number, max = MAX_CONTACTS_PER_CAMPAIGN): void {

@@ -106,6 +106,6 @@ function isFormulaStart(c: number): boolean {
   return c === 61 || c === 43 || c === 45 || c === 64 || c === 9 || c === 13;
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }

@@ -13,11 +13,12 @@ import { callPages } from './pages.js';
 import { Progress } from './progress.js';
 import { RecordingQueue, type RecordingResult } from './recordings.js';
 import { openSink } from './sink.js';
+import type { XlsxBook } from './xlsx.js';
 import { MarkTracker, readState, writeState, type ExportState } from './state.js';
 
 export interface ExportOptions {
   filters: CallFilters;
-  format: 'csv' | 'jsonl';
+  format: 'csv' | 'jsonl' | 'xlsx';
   out?: string;
   transcripts?: boolean;
   recordingsDir?: string;
@@ -36,6 +37,8 @@ export interface ExportSummary {
   held: number;
   recordings?: RecordingResult;
   state?: ExportState;
+  /** xlsx: cells cut to Excel's 32,767 characters. */
+  cutCells?: number;
   ms: number;
 }
 
@@ -72,6 +75,12 @@ export async function runExport(ctx: Context, opts: ExportOptions): Promise<Expo
   });
   const detail = limiter(opts.concurrency);
   let plan: CsvPlan | undefined;
+  let book: XlsxBook | undefined;
+  let cutCells: number | undefined;
+  const openBook = async (p: CsvPlan) => {
+    const { openXlsxBook } = await import('./xlsx.js');
+    return openXlsxBook(sink, p, run.signal);
+  };
   let rows = 0;
   let held = 0;
   let total: number | undefined;
@@ -96,7 +105,10 @@ export async function runExport(ctx: Context, opts: ExportOptions): Promise<Expo
       }
       if (opts.transcripts && calls.length > 0) calls = await withTranscripts(api, calls, detail, run.signal);
       let text = '';
-      if (opts.format === 'csv') {
+      if (opts.format === 'xlsx') {
+        if (!plan) book = await openBook(plan = planColumns(calls.length > 0 ? calls : page, { transcripts: opts.transcripts }));
+        await book!.add(calls);
+      } else if (opts.format === 'csv') {
         if (!plan) {
           plan = planColumns(calls.length > 0 ? calls : page, { transcripts: opts.transcripts });
           text += csvHeader(plan);
@@ -112,6 +124,10 @@ export async function runExport(ctx: Context, opts: ExportOptions): Promise<Expo
       if (run.signal.aborted) throw run.signal.reason;
     }
     if (opts.format === 'csv' && !plan) await sink.write(csvHeader(planColumns([], { transcripts: opts.transcripts })));
+    if (opts.format === 'xlsx') {
+      book ??= await openBook(planColumns([], { transcripts: opts.transcripts }));
+      ({ cut: cutCells } = await book.finish());
+    }
     const recResult = await recordings?.finish();
     if (run.signal.aborted) throw run.signal.reason;
     await sink.commit();
@@ -130,9 +146,10 @@ export async function runExport(ctx: Context, opts: ExportOptions): Promise<Expo
         throw new FailureError(`the export is complete, but the state file ${opts.statePath} could not be written: ${err.message}`);
       });
     }
-    return { rows, total, held, recordings: recResult, state, ms: performance.now() - started };
+    return { rows, total, held, recordings: recResult, state, cutCells, ms: performance.now() - started };
   } catch (err) {
     run.abort(err);
+    book?.abort();
     progress.clear();
     await recordings?.finish().catch(() => {});
     await sink.discard();

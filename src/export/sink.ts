@@ -10,7 +10,7 @@ import { openAtomic, type AtomicFile } from './atomic-file.js';
 import { drained } from '../util/drained.js';
 
 export interface Sink {
-  write(text: string): Promise<void>;
+  write(data: string | Uint8Array): Promise<void>;
   /** The output is complete: rename into place (a file) or just flush (stdout). */
   commit(): Promise<void>;
   /** Something failed: remove the temporary file. */
@@ -56,9 +56,9 @@ function streamSink(stream: Writable, toFile: boolean): Sink {
   };
   return {
     toFile,
-    async write(text: string) {
+    async write(data: string | Uint8Array) {
       check();
-      if (!stream.write(text)) {
+      if (!stream.write(data)) {
         await drained(stream);
         check();
       }

@@ -9,7 +9,7 @@ interface Flags {
   since?: Date;
   until?: Date;
   status?: string;
-  format?: 'csv' | 'jsonl';
+  format?: 'csv' | 'jsonl' | 'xlsx';
   out?: string;
   transcripts?: boolean;
   recordings?: string;
@@ -35,6 +35,9 @@ export default async function callExport(ctx: Context, flags: Flags): Promise<vo
     throw new UsageError(`--concurrency is at most ${MAX_CONCURRENCY}.`);
   }
   const format = flags.format ?? formatFrom(ctx, flags.out);
+  if (format === 'xlsx' && (!flags.out || flags.out === '-') && ctx.io.stdout.isTTY) {
+    throw new UsageError('An xlsx workbook is binary: it cannot be shown on a terminal.', { hint: 'Pass --out calls.xlsx (or redirect stdout to a file).' });
+  }
   const summary = await runExport(ctx, {
     filters: filtersFrom(flags),
     format,
@@ -55,13 +58,17 @@ export default async function callExport(ctx: Context, flags: Flags): Promise<vo
     parts.push(`${r.downloaded} recording${r.downloaded === 1 ? '' : 's'} downloaded${r.skipped ? `, ${r.skipped} already there` : ''}`);
   }
   ctx.info(c.green(`${parts.join('; ')}.`));
+  if (summary.cutCells) {
+    ctx.warn(`${summary.cutCells} cell${summary.cutCells === 1 ? ' was' : 's were'} longer than Excel's 32,767 characters and ${summary.cutCells === 1 ? 'was' : 'were'} cut; --format jsonl keeps every value whole.`);
+  }
   if (summary.state) ctx.info(c.dim(`Next --since-last run starts at ${summary.state.mark} (${flags.state}).`));
 }
 
-/** --out's extension picks the format (calls.jsonl), then -o jsonl|csv, then CSV. */
-function formatFrom(ctx: Context, out: string | undefined): 'csv' | 'jsonl' {
+/** --out's extension picks the format (calls.jsonl, calls.xlsx), then -o jsonl|csv, then CSV. */
+function formatFrom(ctx: Context, out: string | undefined): 'csv' | 'jsonl' | 'xlsx' {
   const ext = out ? extname(out).toLowerCase() : '';
   if (ext === '.jsonl' || ext === '.ndjson') return 'jsonl';
+  if (ext === '.xlsx') return 'xlsx';
   if (ext === '.csv') return 'csv';
   if (ctx.opts.output === 'jsonl' || ctx.opts.output === 'json' || ctx.opts.json) return 'jsonl';
   return 'csv';

@@ -42,12 +42,12 @@ export function callCommand(ctx: Context): Command {
 
   call
     .command('export')
-    .description('Stream every matching call to CSV or JSONL')
+    .description('Stream every matching call to CSV, JSONL or an Excel workbook')
     .option('--campaign <id>', 'only calls of this campaign')
     .option('--since <time>', 'calls that started at or after this time', time)
     .option('--until <time>', 'calls that started before this time', time)
     .option('--status <status>', 'only calls with this status')
-    .addOption(new Option('--format <format>', 'csv or jsonl (default: from --out\'s extension, else csv)').choices(['csv', 'jsonl']))
+    .addOption(new Option('--format <format>', 'csv, jsonl or xlsx (default: from --out\'s extension, else csv)').choices(['csv', 'jsonl', 'xlsx']))
     .option('--out <file>', 'write to FILE (complete or not at all) instead of stdout')
     .option('--transcripts', 'add each call\'s transcript (one more request per call)')
     .option('--recordings <dir>', 'also download each call\'s recording into DIR, skipping files already there')
@@ -56,7 +56,8 @@ export function callCommand(ctx: Context): Command {
     .option('--concurrency <n>', 'requests in flight at once (default 8, at most 32)', positiveInt)
     .addHelpText('after', `${TIMES_HELP}
 
-Columns and incremental exports: see docs/export.md.`)
+An .xlsx workbook is for people: phone numbers and ids stay text, times are dates. CSV
+(RFC 4180) and JSONL are for programs. Columns and incremental exports: see docs/export.md.`)
     .action(lazy(ctx, () => import('./export.js')));
 
   return call;

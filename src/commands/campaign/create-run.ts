@@ -110,8 +110,4 @@ export function idOf(c: Campaign | undefined): string | undefined {
   return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
 }
 
-/** One shell word: as is when safe, otherwise single-quoted. */
-export function shellQuote(s: string): string {
-  if (s !== '' && /^[A-Za-z0-9_./:@%+=,-]+$/.test(s)) return s;
-  return `'${s.replace(/'/g, `'\\''`)}'`;
-}
+export { shellQuote } from '../../util/shell.js';

@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import { resolveAgent } from '../../api/agents.js';
 import type { CampaignDraft } from '../../api/campaigns.js';
-import { assertCampaignSize, partName, splitContacts } from '../../contacts/report.js';
+import { assertCampaignSize, MAX_CONTACTS_PER_CAMPAIGN, partName, splitContacts } from '../../contacts/report.js';
 import { UsageError } from '../../errors.js';
 import { printList, printObject } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
@@ -87,10 +87,14 @@ export default async function campaignCreate(ctx: Context, flags: CreateFlags): 
 function rejectInvalid(ctx: Context, input: ContactsInput): never {
   if (ctx.format === 'json') ctx.out(JSON.stringify(input.report, null, 2));
   printProblems(ctx, input);
-  const { invalid, valid } = input.report;
+  const { invalid } = input.report;
   const unit = input.kind === 'csv' ? 'row' : 'item';
+  // What --skip-invalid would really send: the valid rows, less the repeated numbers dropped.
+  const send = input.contacts.length;
+  const dropped = send < input.report.valid ? ` (the valid ${unit}s less ${plural(input.report.valid - send, 'repeated number')})` : '';
   throw new UsageError(`${plural(invalid, unit)} of ${input.fileName} ${invalid === 1 ? 'is' : 'are'} invalid, so nothing was sent.`, {
-    hint: `Fix ${invalid === 1 ? 'it' : 'them'} and run the command again, or add --skip-invalid to create the campaign with the ${plural(valid, `valid ${unit}`)}.`
+    hint: `Fix ${invalid === 1 ? 'it' : 'them'} and run the command again, or add --skip-invalid to create the campaign with the other ${plural(send, 'contact')}${dropped}.`
+      + (send > MAX_CONTACTS_PER_CAMPAIGN ? ' That is more than one campaign takes: add --split as well.' : '')
       + (input.kind === 'csv' ? ` \`voicectl contacts validate ${shellQuote(input.path)} --errors-out bad-rows.csv\` writes every bad row to a file to fix in a spreadsheet.` : ''),
   });
 }

@@ -3,8 +3,9 @@ import type { Context } from '../../context.js';
 import { SilentExit } from '../../errors.js';
 // Not contacts/index.js: that loads libphonenumber, which a large file needs only in its worker threads.
 import { validateContactsFile } from '../../contacts/validate.js';
-import { writeErrorsCsv, type ValidationResult } from '../../contacts/report.js';
+import { contactsToSend, MAX_CONTACTS_PER_CAMPAIGN, splitParts, writeErrorsCsv, type ValidationResult } from '../../contacts/report.js';
 import { csvLine, printTable, truncate } from '../../io/output.js';
+import { shellQuote } from '../../util/shell.js';
 
 interface Options {
   defaultCountry?: string;
@@ -57,7 +58,25 @@ export default async function contactsValidate(ctx: Context, file: string, opts:
     case 'table':
       await printSummary(ctx, file, result, opts);
   }
+  splitAdvice(ctx, file, result, opts);
   if (report.invalid > 0) throw new SilentExit(2);
+}
+
+/** More contacts than one campaign takes: say so, with the command that creates them all. */
+function splitAdvice(ctx: Context, file: string, result: ValidationResult, opts: Options): void {
+  const count = contactsToSend(result.report, opts.keepDuplicates);
+  if (count <= MAX_CONTACTS_PER_CAMPAIGN) return;
+  const args = ['voicectl', 'campaign', 'create', '--name', 'NAME', '--agent', 'AGENT', '--csv', file];
+  if (opts.defaultCountry) args.push('--default-country', opts.defaultCountry);
+  if (opts.phoneColumn !== undefined) args.push('--phone-column', opts.phoneColumn);
+  if (opts.nameColumn !== undefined) args.push('--name-column', opts.nameColumn);
+  if (opts.keepDuplicates) args.push('--keep-duplicates');
+  if (result.report.invalid > 0) args.push('--skip-invalid');
+  args.push('--split');
+  const parts = splitParts(count);
+  ctx.info(ctx.errColor.yellow(`${file} has ${fmt(count)} contacts to send, and a campaign takes at most ${fmt(MAX_CONTACTS_PER_CAMPAIGN)}. `
+    + `--split creates ${parts} campaigns, "NAME (1/${parts})" to "NAME (${parts}/${parts})":`));
+  ctx.info(`  ${args.map((a) => (a === 'NAME' || a === 'AGENT' ? a : shellQuote(a))).join(' ')}`);
 }
 
 async function printSummary(ctx: Context, file: string, result: ValidationResult, opts: Options): Promise<void> {
@@ -90,8 +109,9 @@ async function printSummary(ctx: Context, file: string, result: ValidationResult
     ctx.out(`${c.yellow('Duplicates')}${opts.keepDuplicates ? ' (kept)' : ' (dropped)'}: ${shown.join('; ')}${rest > 0 ? `; and ${fmt(rest)} more` : ''}.`);
   }
   if (report.invalid > 0) {
+    const send = contactsToSend(report, opts.keepDuplicates);
     ctx.out();
-    ctx.out(c.dim('Fix these rows and run again: a campaign is not created while any row is invalid (or use campaign create --skip-invalid).'));
+    ctx.out(c.dim(`Fix these rows and run again: a campaign is not created while any row is invalid (or use campaign create --skip-invalid, which sends the other ${plural(send, 'contact')}${report.duplicates > 0 && !opts.keepDuplicates ? `: the valid rows less ${plural(report.duplicates, 'repeated number')}` : ''}).`));
   }
 }
 

@@ -1,0 +1,97 @@
+import { statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { validateContactsFile } from '../../src/contacts/validate.js';
+import { checkWorkbook } from '../../src/contacts/workbook-guard.js';
+import { UsageError } from '../../src/errors.js';
+import { runInProcess } from '../export/harness.js';
+import { tempDir } from '../helpers/temp.js';
+import { part, sheetXml, workbook, type ZipPart } from './zip-writer.js';
+
+const cleanups: Array<() => void> = [];
+afterEach(() => {
+  for (const f of cleanups.splice(0)) f();
+});
+function file(name: string, data: Buffer): string {
+  const t = tempDir();
+  cleanups.push(t.remove);
+  const path = join(t.dir, name);
+  writeFileSync(path, data);
+  return path;
+}
+
+const ROWS = [['name', 'phone'], ['Asha', '+919876543210'], ['Ravi', '09876543211']];
+const MiB = 1024 * 1024;
+
+/** 250 parts, each one MiB of spaces when inflated and about 1 KB in the file. */
+function bomb(): Buffer {
+  const filler = part('x', Buffer.alloc(MiB, 0x20));
+  const parts: ZipPart[] = Array.from({ length: 250 }, (_, i) => ({ ...filler, name: `xl/fill/part${i}.xml` }));
+  return workbook(ROWS, (p) => p, parts);
+}
+
+describe('workbooks that inflate past the bound', () => {
+  it('reads a small hand-made workbook (the control for the cases below)', async () => {
+    const r = await validateContactsFile(file('ok.xlsx', workbook(ROWS)), { defaultCountry: 'IN', workers: 0 });
+    expect(r.contacts.map((c) => [c.name, c.phone_number])).toEqual([['Asha', '+919876543210'], ['Ravi', '+919876543211']]);
+  });
+
+  it('refuses a zip bomb from its directory, before inflating it (exit 2)', async () => {
+    const path = file('bomb.xlsx', bomb());
+    expect(statSync(path).size).toBeLessThan(600 * 1024);
+    for (const argv of [
+      ['contacts', 'validate', path],
+      ['campaign', 'create', '--name', 'Bomb', '--agent', '00000000-0000-0000-0000-000000000000', '--csv', path, '--dry-run'],
+    ]) {
+      const r = await runInProcess(argv, { env: { VOICECTL_BASE_URL: 'http://127.0.0.1:9', VOICECTL_API_KEY: 'sk_x' } });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('bomb.xlsx: the workbook is too large when uncompressed');
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+
+  it('counts only the parts the reader inflates: media can be large', async () => {
+    const image = { ...part('x', Buffer.alloc(MiB, 1)), name: 'xl/media/image1.png' };
+    await expect(checkWorkbook(workbook(ROWS, (p) => p, [image]), 'pic.xlsx', MiB / 2)).resolves.toBeUndefined();
+    await expect(checkWorkbook(bomb(), 'bomb.xlsx', 300 * MiB)).resolves.toBeUndefined();
+  });
+
+  it('refuses a part that inflates to more than its directory declares', async () => {
+    const many = [['name', 'phone'], ...Array.from({ length: 20_000 }, (_, i) => [`Lead ${i}`, `+9198765${String(10_000 + i)}`])];
+    const lying = (p: ZipPart): ZipPart => ({ ...p, declaredSize: 1000 });
+    const data = workbook(many, lying);
+    expect(sheetXml(many).length).toBeGreaterThan(100 * 1000);
+    const err = await checkWorkbook(data, 'lies.xlsx').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as Error).message).toBe('lies.xlsx: the workbook is too large when uncompressed (xl/worksheets/sheet1.xml inflates to more than the size its zip directory declares; voicectl reads at most 200 MB).');
+    const r = await runInProcess(['contacts', 'validate', file('lies.xlsx', data)]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('the workbook is too large when uncompressed');
+  });
+
+  it('the reader behind the check inflates no part past its declared size either', async () => {
+    // What xlsx.ts relies on: read-excel-file's universal build (fflate) inflates into a
+    // buffer of the declared size, so a lie the check missed could only cut the sheet short.
+    const { readSheet } = await import('read-excel-file/universal');
+    const many = [['name', 'phone'], ...Array.from({ length: 5000 }, (_, i) => [`Lead ${i}`, `+9198765${String(10_000 + i)}`])];
+    const honest = workbook(many);
+    const lying = workbook(many, (p) => ({ ...p, declaredSize: 2000 }));
+    const asArrayBuffer = (b: Buffer) => b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
+    expect(await readSheet(asArrayBuffer(honest))).toHaveLength(5001);
+    const read = await readSheet(asArrayBuffer(lying)).then((rows) => rows.length, () => 0);
+    expect(read).toBeLessThan(100);
+  });
+
+  it('refuses a part shorter than its directory declares: a damaged file', async () => {
+    const err = await checkWorkbook(workbook(ROWS, (p) => ({ ...p, declaredSize: p.size + 100 })), 'short.xlsx').catch((e: unknown) => e);
+    expect((err as Error).message).toBe('short.xlsx is not a readable .xlsx workbook: xl/worksheets/sheet1.xml is shorter than its zip directory says');
+  });
+
+  it('says a damaged zip is not a readable workbook (exit 2)', async () => {
+    const good = workbook(ROWS);
+    const cut = good.subarray(0, good.length - 30);
+    const r = await runInProcess(['contacts', 'validate', file('cut.xlsx', cut)]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('cut.xlsx is not a readable .xlsx workbook');
+  });
+});

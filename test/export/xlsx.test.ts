@@ -1,0 +1,167 @@
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import ExcelJS from 'exceljs';
+import { readSheet } from 'read-excel-file/node';
+import { fakeServer, makeCall, send, type FakeServer } from './fake-server.js';
+import { runInProcess, tempDir } from './harness.js';
+
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const f of cleanups.splice(0).reverse()) await f();
+});
+async function server(...args: Parameters<typeof fakeServer>): Promise<FakeServer> {
+  const s = await fakeServer(...args);
+  cleanups.push(() => s.close());
+  return s;
+}
+function dir(): string {
+  const t = tempDir();
+  cleanups.push(t.remove);
+  return t.dir;
+}
+const env = (s: FakeServer) => ({ VOICECTL_BASE_URL: s.url, VOICECTL_API_KEY: 'sk_test_export' });
+const many = (n: number, from = 0) => Array.from({ length: n }, (_, i) => makeCall(from + i));
+
+/** The sheet as read-excel-file gives it, each row as header → value. */
+async function records(file: string): Promise<Array<Record<string, unknown>>> {
+  const [header, ...rows] = await readSheet(file);
+  return rows.map((r) => Object.fromEntries(header!.map((h, i) => [String(h), r[i]])));
+}
+
+describe('call export --format xlsx', () => {
+  it('writes phone numbers, ids and extra values as text, times as dates, durations as numbers', async () => {
+    const calls = [
+      makeCall(0, { call_id: '000123', phone_number: '+919876543210', contact: { name: '=1+1', extra: { customer_id: 7, pin: '0042', nested: { a: 1 }, vip: true } } }),
+      makeCall(1, { phone_number: '+14155550100', duration_seconds: 12.5, error: 'busy', has_recording: false }),
+    ];
+    const s = await server(calls);
+    const out = join(dir(), 'calls.xlsx');
+    const r = await runInProcess(['call', 'export', '--out', out], { env: env(s) });
+    expect(r.stderr).toContain('Exported 2 calls');
+    expect(r.code).toBe(0);
+    expect(readFileSync(out).subarray(0, 2).toString()).toBe('PK');
+
+    const rows = await records(out);
+    expect(rows).toHaveLength(2);
+    for (const row of rows) {
+      expect(typeof row.phone_number).toBe('string');
+      expect(row.phone_number).toMatch(/^\+\d+$/);
+      expect(typeof row.call_id).toBe('string');
+      expect(row.start_time).toBeInstanceOf(Date);
+      expect(row.end_time).toBeInstanceOf(Date);
+      expect(typeof row.duration_seconds).toBe('number');
+    }
+    expect(rows[0]).toMatchObject({
+      call_id: '000123', phone_number: '+919876543210', contact_name: '=1+1',
+      'extra.customer_id': '7', 'extra.pin': '0042', 'extra.nested': '{"a":1}', 'extra.vip': 'true', has_recording: true,
+    });
+    expect((rows[0]!.start_time as Date).toISOString()).toBe(calls[0]!.start_time);
+    expect(rows[1]).toMatchObject({ phone_number: '+14155550100', duration_seconds: 12.5, error: 'busy', has_recording: false });
+  });
+
+  it('freezes a bold header row and gives times a date-time format', async () => {
+    const s = await server(many(3));
+    const out = join(dir(), 'calls.xlsx');
+    const r = await runInProcess(['call', 'export', '--format', 'xlsx', '--out', out], { env: env(s) });
+    expect(r.code).toBe(0);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.readFile(out);
+    const sheet = book.worksheets[0]!;
+    expect(sheet.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
+    expect(sheet.getRow(1).getCell(1).font?.bold).toBe(true);
+    const headers = (sheet.getRow(1).values as unknown[]).slice(1);
+    const start = headers.indexOf('start_time') + 1;
+    expect(sheet.getRow(2).getCell(start).numFmt).toBe('yyyy-mm-dd hh:mm:ss');
+    expect(sheet.getRow(2).getCell(start).value).toBeInstanceOf(Date);
+    // Inline strings are never formulas, whatever they start with.
+    expect(sheet.getRow(2).getCell(headers.indexOf('phone_number') + 1).type).toBe(ExcelJS.ValueType.String);
+  });
+
+  it('puts keys first seen after the first page in extra_json, and adds transcripts', async () => {
+    const calls = [...many(200), makeCall(200, { contact: { name: 'Late', extra: { idx: 200, late_key: 'x' } } })];
+    const s = await server(calls);
+    const out = join(dir(), 'calls.xlsx');
+    const r = await runInProcess(['call', 'export', '--out', out, '--transcripts'], { env: env(s) });
+    expect(r.code).toBe(0);
+    const rows = await records(out);
+    expect(rows).toHaveLength(201);
+    expect(rows[200]).toMatchObject({ contact_name: 'Late', 'extra.idx': '200', extra_json: '{"late_key":"x"}' });
+    expect(String(rows[0]!.transcript)).toMatch(/^00:00 Agent: /);
+  });
+
+  it('cuts a cell at Excel\'s 32,767 characters and says so', async () => {
+    const s = await server([makeCall(0, { summary: 'a'.repeat(40_000) })]);
+    const out = join(dir(), 'calls.xlsx');
+    const r = await runInProcess(['call', 'export', '--out', out], { env: env(s) });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('1 cell was longer than Excel\'s 32,767 characters');
+    expect(String((await records(out))[0]!.summary)).toHaveLength(32_767);
+  });
+
+  it('writes a workbook with only the header when nothing matches', async () => {
+    const s = await server([]);
+    const out = join(dir(), 'calls.xlsx');
+    const r = await runInProcess(['call', 'export', '--out', out], { env: env(s) });
+    expect(r.code).toBe(0);
+    const [header, ...rest] = await readSheet(out);
+    expect(header).toContain('phone_number');
+    expect(rest).toEqual([]);
+  });
+
+  it('leaves nothing at --out, and an older file untouched, when a page fails (exit 1)', async () => {
+    const s = await server(many(1000), {
+      beforePage: (offset, _n, res) => {
+        if (offset === 600) {
+          send(res, 500, { error: 'database on fire', status_code: 500 });
+          return true;
+        }
+      },
+    });
+    const d = dir();
+    const out = join(d, 'calls.xlsx');
+    writeFileSync(out, 'yesterday');
+    const r = await runInProcess(['call', 'export', '--out', out, '--concurrency', '1'], { env: env(s) });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('database on fire');
+    expect(readdirSync(d)).toEqual(['calls.xlsx']);
+    expect(readFileSync(out, 'utf8')).toBe('yesterday');
+  });
+
+  it('exits 130 on Ctrl-C and removes the temporary file', async () => {
+    const ac = new AbortController();
+    const s = await server(many(1000), {
+      beforePage: async (offset) => {
+        if (offset === 400) {
+          ac.abort();
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      },
+    });
+    const d = dir();
+    const r = await runInProcess(['call', 'export', '--out', join(d, 'calls.xlsx'), '--concurrency', '1'], { env: env(s), signal: ac.signal });
+    expect(r.code).toBe(130);
+    expect(readdirSync(d)).toEqual([]);
+  });
+
+  it('exports incrementally with --since-last, like CSV', async () => {
+    const s = await server(many(5));
+    const d = dir();
+    const state = join(d, 'state.json');
+    const first = await runInProcess(['call', 'export', '--since-last', '--state', state, '--out', join(d, '1.xlsx')], { env: env(s) });
+    expect(first.code).toBe(0);
+    expect(await records(join(d, '1.xlsx'))).toHaveLength(5);
+    s.calls.push(...many(3, 5));
+    const second = await runInProcess(['call', 'export', '--since-last', '--state', state, '--out', join(d, '2.xlsx')], { env: env(s) });
+    expect(second.code).toBe(0);
+    expect((await records(join(d, '2.xlsx'))).map((row) => row.call_id)).toEqual(many(3, 5).map((c) => c.call_id));
+  });
+
+  it('refuses to write a workbook to a terminal (exit 2), before any request', async () => {
+    const s = await server(many(3));
+    const r = await runInProcess(['call', 'export', '--format', 'xlsx'], { env: env(s), stdoutTTY: true });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--out calls.xlsx');
+    expect(s.requests).toHaveLength(0);
+  });
+});
