@@ -173,7 +173,7 @@ export async function pull(api: ApiClient, options: PullOptions): Promise<PullRe
   return result;
 }
 
-function yamlText(body: Record<string, unknown>): string {
+export function yamlText(body: Record<string, unknown>): string {
   const doc = new Document(body, { customTags: [fileTag] });
   const header = [
     `# yaml-language-server: $schema=./${SCHEMA_FILE}`,
