@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join, posix, relative, resolve, sep } from 'node:path';
 import { parseDocument, type ScalarTag } from 'yaml';
 import { UsageError } from '../errors.js';
@@ -93,10 +93,10 @@ async function readDesired(dir: string, file: string, data: unknown, errors: str
     }
     return v;
   };
-  for (const [local, entry] of Object.entries(section('documents'))) {
-    const doc = await readDocument(dir, local, entry, errors);
-    if (doc) desired.documents.set(doc.local, doc);
-  }
+  // Files are read side by side: one after another, hundreds of small reads spend most
+  // of their time waiting for the thread pool.
+  const docs = await Promise.all(Object.entries(section('documents')).map(([local, entry]) => readDocument(dir, local, entry, errors)));
+  for (const doc of docs) if (doc) desired.documents.set(doc.local, doc);
   const seenKb = new Map<string, string>();
   for (const doc of desired.documents.values()) {
     const key = kbPath(doc.folder, doc.name);
@@ -104,10 +104,8 @@ async function readDesired(dir: string, file: string, data: unknown, errors: str
     if (other) errors.push(`documents: ${other} and ${doc.local} are both the account's ${key}`);
     else seenKb.set(key, doc.local);
   }
-  for (const [handle, entry] of Object.entries(section('agents'))) {
-    const agent = await readAgent(dir, handle, entry, desired, errors);
-    if (agent) desired.agents.set(handle, agent);
-  }
+  const agents = await Promise.all(Object.entries(section('agents')).map(([handle, entry]) => readAgent(dir, handle, entry, desired, errors)));
+  for (const agent of agents) if (agent) desired.agents.set(agent.handle, agent);
   const byName = new Map<string, string>();
   for (const a of desired.agents.values()) {
     const name = a.text.name;
@@ -222,7 +220,14 @@ async function readDocument(dir: string, key: string, entry: unknown, errors: st
   return doc;
 }
 
+/** Small files in one read; large ones streamed, so a 50 MB document is never held whole. */
+const WHOLE_READ = 4 * 1024 * 1024;
+
 export async function hashFile(path: string): Promise<{ sha256: string; size: number }> {
+  if ((await stat(path)).size <= WHOLE_READ) {
+    const bytes = await readFile(path);
+    return { sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.length };
+  }
   const hash = createHash('sha256');
   let size = 0;
   for await (const chunk of createReadStream(path)) {
