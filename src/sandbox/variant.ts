@@ -13,8 +13,8 @@ export interface SandboxVariant {
   noWebhookList?: boolean;
   /** PATCH and DELETE answer 204 with no body. */
   noContentOnWrite?: boolean;
-  /** Paginated lists as `{data: [...], meta: {total, limit, offset}}`. */
-  listEnvelope?: 'spec' | 'data-meta';
+  /** Paginated lists as `{data: [...], meta: {total, limit, offset}}`, or as a bare array of the page. */
+  listEnvelope?: 'spec' | 'data-meta' | 'bare';
   /** POST answers wrapped as `{data: {...}}`. */
   wrapCreated?: boolean;
   /**
@@ -28,10 +28,11 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-function reshapeList(body: unknown): unknown {
+function reshapeList(body: unknown, shape: 'data-meta' | 'bare'): unknown {
   if (!isObject(body) || typeof body.total !== 'number') return body;
   const key = Object.keys(body).find((k) => Array.isArray(body[k]));
   if (!key) return body;
+  if (shape === 'bare') return body[key];
   return { data: body[key], meta: { total: body.total, limit: body.limit, offset: body.offset } };
 }
 
@@ -81,7 +82,7 @@ export function variantRoutes(routes: Route[], variant: SandboxVariant | undefin
             body = withExtras(body);
           }
         }
-        if (method === 'GET' && variant.listEnvelope === 'data-meta') body = reshapeList(body);
+        if (method === 'GET' && variant.listEnvelope && variant.listEnvelope !== 'spec') body = reshapeList(body, variant.listEnvelope);
         if ((method === 'PATCH' || method === 'DELETE') && variant.noContentOnWrite) return { status: 204, headers: reply.headers };
         if (method === 'POST' && variant.wrapCreated && isObject(body) && typeof body.id === 'string') body = { data: body };
         return { ...reply, body };

@@ -32,7 +32,7 @@ export async function direct(base: string, key: string, method: string, path: st
 /** Every agent, through either envelope. */
 export async function agents(base: string, key: string): Promise<Array<Record<string, any>>> {
   const r = await direct(base, key, 'GET', '/agents?limit=200');
-  return (r.json.agents ?? r.json.data) as Array<Record<string, any>>;
+  return (Array.isArray(r.json) ? r.json : r.json.agents ?? r.json.data) as Array<Record<string, any>>;
 }
 
 /** Edits voicectl.yaml in place, keeping its tags and comments. */

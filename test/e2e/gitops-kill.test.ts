@@ -30,7 +30,7 @@ async function until(check: () => boolean, what: string): Promise<void> {
 
 describe.each([
   ['the sandbox', undefined],
-  ['a service making the other choices', OTHER_CHOICES],
+  ['a service making the other choices, with bare lists', { ...OTHER_CHOICES, listEnvelope: 'bare' as const }],
 ] as const)('a killed apply against %s', (_label, variant) => {
   let h: Harness;
   let tmp: TempDir;

@@ -31,7 +31,9 @@ export default async function applyVerb(ctx: Context, dir: string, opts: Opts): 
       prune: opts.prune,
       adopt: opts.adopt,
       async confirm(plan) {
+        // With --json, stdout is for the result: a person answering the question still sees the plan.
         if (!ctx.machineOutput) for (const line of renderPlan(plan, ctx.color)) ctx.out(line);
+        else if (!ctx.opts.yes) for (const line of renderPlan(plan, ctx.errColor)) ctx.info(line);
         return confirm(ctx, 'Apply these changes to the account?');
       },
       hooks: {
