@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Account } from '../../src/gitops/account.js';
 import { emptyLock, lockText, type Lock } from '../../src/gitops/lock.js';
-import type { Desired, DesiredAgent } from '../../src/gitops/model.js';
+import type { Desired, DesiredAgent, DesiredDocument } from '../../src/gitops/model.js';
 import { makePlan, sendsRequest } from '../../src/gitops/plan.js';
 import { planJson, renderPlan } from '../../src/gitops/render.js';
 
@@ -76,15 +76,15 @@ describe('makePlan: agents', () => {
 });
 
 describe('makePlan: documents and webhooks', () => {
-  const doc = { local: 'kb/faq.md', folder: 'help', name: 'faq.md', content: { sha256: 'abc', size: 10, absPath: '/x/kb/faq.md' } };
+  const doc: DesiredDocument = { local: 'kb/faq.md', folder: 'help', name: 'faq.md', content: { sha256: 'abc', size: 10, absPath: '/x/kb/faq.md' } };
   const serverDoc = { id: 'd1', path: 'help/faq.md', folder: 'help', name: 'faq.md', size_bytes: 10 };
-  const withDoc = (d = doc) => desired([], { documents: new Map([[d.local, d]]) });
+  const withDoc = (d: DesiredDocument = doc) => desired([], { documents: new Map([[d.local, d]]) });
   const acct = account([], { documents: new Map([['help/faq.md', serverDoc]]), documentsById: new Map([['d1', serverDoc]]) });
 
   it('uploads by content hash; the same hash is no change; a size changed in the account is', () => {
     const lock = { ...emptyLock(), documents: { 'help/faq.md': { id: 'd1', sha256: 'abc', size_bytes: 10 } } };
     expect(makePlan(withDoc(), lock, acct).steps).toEqual([]);
-    expect(makePlan(withDoc({ ...doc, content: { ...doc.content, sha256: 'def' } }), lock, acct).steps).toEqual([expect.objectContaining({ kind: 'upload-document', reason: 'changed' })]);
+    expect(makePlan(withDoc({ ...doc, content: { ...doc.content!, sha256: 'def' } }), lock, acct).steps).toEqual([expect.objectContaining({ kind: 'upload-document', reason: 'changed' })]);
     const edited = account([], { documents: new Map([['help/faq.md', { ...serverDoc, size_bytes: 99 }]]) });
     expect(makePlan(withDoc(), lock, edited).steps).toEqual([expect.objectContaining({ reason: 'changed in the account' })]);
   });
