@@ -6,6 +6,7 @@
 import type { ApiClient } from '../api/client.js';
 import { allAgents, type Agent } from '../api/agents.js';
 import { ApiError } from '../api/errors.js';
+import { unwrap } from '../api/envelope.js';
 import { isFolder, listItems, type KbItem } from '../api/kb.js';
 import { listEndpoints, type WebhookEndpoint } from '../api/webhooks.js';
 import { kbPath, normalizeFolder } from './model.js';
@@ -43,13 +44,42 @@ export async function readAccount(api: ApiClient, options: { folders: Iterable<s
     }
   })();
   const kb = options.wholeKnowledgeBase ? readTree(api, account) : readFolders(api, account, new Set(options.folders));
-  await Promise.all([agents, webhooks, kb]);
+  await Promise.all([agents.then(() => completeAgents(api, account)), webhooks, kb]);
   // An attached document in a folder not read yet: read the whole tree rather than
   // show (and then replace) an id nobody can name.
   if (!options.wholeKnowledgeBase && account.agents.some((a) => (a.kb_item_ids ?? []).some((id) => !account.documentsById.has(id)))) {
     await readTree(api, account);
   }
   return account;
+}
+
+/** Fields every agent has in the spec: a list that leaves them out is a summary, not the agent. */
+const AGENT_BODY = ['greeting', 'call_purpose', 'prompt', 'tools', 'kb_item_ids'];
+const READS_AT_ONCE = 8;
+
+/**
+ * A service may list agents in brief and keep the whole agent for a single read. Then
+ * each agent is read on its own, where the service offers that; where it does not, the
+ * list is all there is (a field it leaves out shows as not set).
+ */
+async function completeAgents(api: ApiClient, account: Account): Promise<void> {
+  const brief = account.agents.filter((a) => AGENT_BODY.some((f) => !(f in a)));
+  let next = 0;
+  let offered = true;
+  const worker = async () => {
+    while (offered && next < brief.length) {
+      const agent = brief[next++]!;
+      try {
+        const full = unwrap<Agent>(await api.get(`/agents/${encodeURIComponent(agent.id)}`), 'agent');
+        if (full && typeof full === 'object' && String(full.id) === agent.id) Object.assign(agent, full, { id: agent.id });
+      } catch (err) {
+        if (!(err instanceof ApiError) || !NOT_OFFERED.includes(err.status ?? 0)) throw err;
+        // 404 for an agent just listed means the path does not exist: no single reads here.
+        offered = false;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(READS_AT_ONCE, brief.length) }, worker));
 }
 
 function add(account: Account, folder: string, item: KbItem): void {

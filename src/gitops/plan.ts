@@ -274,13 +274,12 @@ function planPrune(desired: Desired, lock: Lock, account: Account, options: Plan
     else kept.push(`agent ${handle}`);
   }
   const desiredKeys = new Set([...desired.documents.values()].map((d) => kbPath(d.folder, d.name)));
-  for (const [key, locked] of Object.entries(lock.documents)) {
+  for (const key of Object.keys(lock.documents)) {
     if (desiredKeys.has(key)) continue;
     const server = account.documents.get(key);
     if (!server) steps.push({ kind: 'forget', section: 'documents', key, why: 'no longer in the files or the account' });
     else if (options.prune) steps.push({ kind: 'delete-document', key, id: server.id });
     else kept.push(`document ${key}`);
-    void locked;
   }
   const byId = account.webhooks ? new Map(account.webhooks.map((e) => [String(e.id), e])) : undefined;
   for (const [handle, locked] of Object.entries(lock.webhooks)) {

@@ -14,7 +14,7 @@ import { UsageError } from '../errors.js';
 import { EVENT_TYPES } from '../webhooks/signature.js';
 import { readAccount } from './account.js';
 import { FileRef, fileTag, findConfig, loadDesired } from './load.js';
-import { emptyLock, lockPath, readLock, writeLock, type Lock } from './lock.js';
+import { emptyLock, lockPath, openLock, writeLock, type Lock } from './lock.js';
 import { AGENT_TEXT_FIELDS, SERVER_SET_AGENT_FIELDS, kbPath } from './model.js';
 import { schemaText } from './schema.js';
 
@@ -55,7 +55,8 @@ function unique(base: string, taken: Set<string>): string {
 export async function pull(api: ApiClient, options: PullOptions): Promise<PullResult> {
   const { dir } = options;
   const lockFile = lockPath(dir, options.lockFile);
-  const oldLock = await readLock(lockFile);
+  // Another account's lock is refused, not overwritten.
+  const oldLock = await openLock(lockFile, options.baseUrl);
   const existing = findConfig(dir);
   // Keep the local paths the files already use for the same documents.
   const localOf = new Map<string, string>();
@@ -90,7 +91,7 @@ export async function pull(api: ApiClient, options: PullOptions): Promise<PullRe
     if (local.split('/').pop() !== doc.name) entry.name = doc.name;
     documents[local] = entry;
     localById.set(doc.id, local);
-    const old = oldLock?.documents[doc.path];
+    const old = oldLock.documents[doc.path];
     const keepHash = old?.id === doc.id && old.sha256 && old.size_bytes === doc.size_bytes;
     lock.documents[doc.path] = keepHash ? { id: doc.id, sha256: old.sha256, size_bytes: old.size_bytes } : { id: doc.id, size_bytes: doc.size_bytes };
   }
@@ -102,7 +103,7 @@ export async function pull(api: ApiClient, options: PullOptions): Promise<PullRe
   const taken = new Set<string>();
   const prompts: Array<{ path: string; text: string }> = [];
   for (const a of [...account.agents].sort((x, y) => String(x.name).localeCompare(String(y.name)))) {
-    const oldHandle = handleOf(oldLock?.agents, a.id);
+    const oldHandle = handleOf(oldLock.agents, a.id);
     const handle = oldHandle && !taken.has(oldHandle) ? (taken.add(oldHandle), oldHandle) : unique(slug(String(a.name), 'agent'), taken);
     const entry: Record<string, unknown> = {};
     for (const field of AGENT_TEXT_FIELDS) {
@@ -133,7 +134,7 @@ export async function pull(api: ApiClient, options: PullOptions): Promise<PullRe
   if (account.webhooks) {
     for (const e of account.webhooks) {
       const id = String(e.id);
-      const oldHandle = handleOf(oldLock?.webhooks, id);
+      const oldHandle = handleOf(oldLock.webhooks, id);
       const handle = oldHandle && !hookTaken.has(oldHandle) ? (hookTaken.add(oldHandle), oldHandle) : unique(slug(String(e.url ?? '').replace(/^https?:\/\//, ''), 'endpoint'), hookTaken);
       const entry: Record<string, unknown> = { url: e.url };
       const all = !Array.isArray(e.events) || e.events.length === 0 || EVENT_TYPES.every((t) => e.events!.includes(t));
@@ -142,7 +143,7 @@ export async function pull(api: ApiClient, options: PullOptions): Promise<PullRe
       webhooks[handle] = entry;
       lock.webhooks[handle] = { id, url: String(e.url), events: all ? undefined : (e.events as string[]), enabled: typeof e.enabled === 'boolean' ? e.enabled : undefined };
     }
-  } else if (oldLock && Object.keys(oldLock.webhooks).length) {
+  } else if (Object.keys(oldLock.webhooks).length) {
     options.warn('This service does not list webhook endpoints: the files keep the ones voicectl applied before, as it last applied them.');
     for (const [handle, w] of Object.entries(oldLock.webhooks)) {
       if (!w.id || !w.url) continue;

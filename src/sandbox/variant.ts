@@ -9,6 +9,8 @@ import type { World } from './world.js';
 export interface SandboxVariant {
   /** No GET /agents/{id}: the spec shows no single-agent read (the path then answers 405). */
   noAgentRead?: boolean;
+  /** GET /agents leaves these fields out: the whole agent only from GET /agents/{id}. */
+  agentListOmits?: string[];
   /** No GET /webhooks/endpoints: the spec shows no list of endpoints. */
   noWebhookList?: boolean;
   /** PATCH and DELETE answer 204 with no body. */
@@ -81,6 +83,10 @@ export function variantRoutes(routes: Route[], variant: SandboxVariant | undefin
             Object.assign(extras.get(body.id)!, given);
             body = withExtras(body);
           }
+        }
+        if (method === 'GET' && pattern === '/agents' && variant.agentListOmits && isObject(body) && Array.isArray(body.agents)) {
+          const omit = variant.agentListOmits;
+          body = { ...body, agents: body.agents.map((a: Record<string, unknown>) => Object.fromEntries(Object.entries(a).filter(([k]) => !omit.includes(k)))) };
         }
         if (method === 'GET' && variant.listEnvelope && variant.listEnvelope !== 'spec') body = reshapeList(body, variant.listEnvelope);
         if ((method === 'PATCH' || method === 'DELETE') && variant.noContentOnWrite) return { status: 204, headers: reply.headers };
