@@ -7,6 +7,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SandboxVariant } from '../../src/sandbox/index.js';
 import { harness, type Harness } from '../helpers/cli.js';
 import { tempDir, type TempDir } from '../helpers/temp.js';
 import { agents, direct, editYaml, hasNull, OTHER_CHOICES, writes } from './gitops-helpers.js';
@@ -16,7 +17,7 @@ const LONG_PROMPT = 'You confirm delivery slots.\nAsk which slot suits the custo
 describe.each([
   ['the sandbox', undefined],
   ['a service making the other choices', OTHER_CHOICES],
-  ['a service that lists agents in brief', { agentListOmits: ['greeting', 'call_purpose', 'prompt', 'kb_item_ids'] }],
+  ['a service that lists agents in brief', { agentListOmits: ['greeting', 'call_purpose', 'prompt', 'kb_item_ids'] } as SandboxVariant],
 ] as const)('account as code against %s', (_label, variant) => {
   let h: Harness;
   let tmp: TempDir;
