@@ -269,6 +269,11 @@ function planPrune(desired: Desired, lock: Lock, account: Account, options: Plan
   for (const [handle, locked] of Object.entries(lock.agents)) {
     if (desired.agents.has(handle)) continue;
     const server = locked.id ? agentsById.get(locked.id) : undefined;
+    if (!server && locked.pending) {
+      // Its create was sent and never answered: the agent may exist, now managed by nothing.
+      const found = account.agents.filter((a) => a.name === locked.name).map((a) => a.id);
+      if (found.length) notes.push(`agents.${handle} left the files while its create was unanswered; the account has "${locked.name}" (${found.join(', ')}), which is left alone.`);
+    }
     if (!server) steps.push({ kind: 'forget', section: 'agents', key: handle, why: 'no longer in the files or the account' });
     else if (options.prune) steps.push({ kind: 'delete-agent', handle, id: server.id, name: String(server.name ?? locked.name ?? '') });
     else kept.push(`agent ${handle}`);
