@@ -5,7 +5,7 @@
 import type { CommanderError } from 'commander';
 
 /** The exit codes of CLI.md. */
-export const EXIT = { OK: 0, FAILURE: 1, USAGE: 2, AUTH: 3, NOT_FOUND: 4, PLAN_LIMIT: 5, INTERRUPTED: 130 } as const;
+export const EXIT = { OK: 0, FAILURE: 1, USAGE: 2, AUTH: 3, NOT_FOUND: 4, PLAN_LIMIT: 5, CHANGES_PENDING: 6, INTERRUPTED: 130 } as const;
 
 /** commander's own errors: help shown (exit 0) or a bad command line (exit 2). It has already printed them. */
 export function isCommanderError(err: unknown): err is CommanderError {
@@ -38,6 +38,9 @@ export class NotFoundError extends CliError {}
 
 /** A local operation failed (a file could not be written, a watch timed out): exit 1. */
 export class FailureError extends CliError {}
+
+/** `plan --check` found the account differs from the files (exit 6): the plan is already printed. */
+export class ChangesPendingError extends CliError {}
 
 /** Ctrl-C, or a prompt closed by the user: exit 130. */
 export class InterruptedError extends CliError {

@@ -6,6 +6,7 @@ import { ApiError, describeLimit } from './api/errors.js';
 import { Context, type ContextInit } from './context.js';
 import {
   AuthError,
+  ChangesPendingError,
   CliError,
   commanderExitCode,
   EXIT,
@@ -96,6 +97,7 @@ export function exitCodeFor(err: unknown, ctx?: Context): number {
   if (err instanceof AuthError) return EXIT.AUTH;
   if (err instanceof NotFoundError) return EXIT.NOT_FOUND;
   if (err instanceof FailureError) return EXIT.FAILURE;
+  if (err instanceof ChangesPendingError) return EXIT.CHANGES_PENDING;
   if (err instanceof ApiError) {
     switch (err.status) {
       case 401:

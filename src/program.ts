@@ -22,6 +22,10 @@ import { demoCommand } from './commands/demo/index.js';
 import { webhookCommand } from './commands/webhook/index.js';
 import { listenCommand } from './commands/listen/index.js';
 import { triggerCommand } from './commands/trigger/index.js';
+import { pullCommand } from './commands/pull/index.js';
+import { planCommand } from './commands/plan/index.js';
+import { applyCommand } from './commands/apply/index.js';
+import { schemaCommand } from './commands/schema/index.js';
 
 export { version };
 
@@ -49,6 +53,10 @@ const GROUPS: Group[] = [
   { name: 'trigger', summary: 'Send a signed sample event to any URL, to test a receiver', build: triggerCommand },
   { name: 'sandbox', summary: 'Run a local emulator of the whole service (no real calls)', build: sandboxCommand },
   { name: 'demo', summary: 'Run a whole campaign against a built-in sandbox: no key, no network', build: demoCommand },
+  { name: 'pull', summary: 'Write the account\'s agents, documents and webhooks as files (voicectl.yaml)', build: pullCommand },
+  { name: 'plan', summary: 'Show what apply would change in the account; --check exits 6 on drift', build: planCommand },
+  { name: 'apply', summary: 'Make the account match the files (asks first; --yes)', build: applyCommand },
+  { name: 'schema', summary: 'Print the JSON Schema of voicectl.yaml, for editors', build: schemaCommand },
   { name: 'completion', summary: 'Print a shell completion script for bash, zsh or fish', build: completionCommand },
 ];
 

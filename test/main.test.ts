@@ -5,7 +5,7 @@ import { CommanderError } from 'commander';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ApiError, errorFromResponse, networkError } from '../src/api/errors.js';
 import { Context } from '../src/context.js';
-import { AuthError, FailureError, InterruptedError, NotFoundError, SilentExit, UsageError } from '../src/errors.js';
+import { AuthError, ChangesPendingError, FailureError, InterruptedError, NotFoundError, SilentExit, UsageError } from '../src/errors.js';
 import { describe as describeError, EXIT, exitCodeFor, run } from '../src/main.js';
 import { version } from '../src/program.js';
 import { json, serve, type TestServer } from './api/helpers.js';
@@ -78,6 +78,7 @@ describe('exitCodeFor and describe', () => {
 
   it('maps each CLI error class to its exit code', () => {
     expect(exitCodeFor(new UsageError('bad flag'))).toBe(EXIT.USAGE);
+    expect(exitCodeFor(new ChangesPendingError('2 change(s) pending'))).toBe(6);
     expect(exitCodeFor(new AuthError('no key'))).toBe(EXIT.AUTH);
     expect(exitCodeFor(new NotFoundError('no file'))).toBe(EXIT.NOT_FOUND);
     expect(exitCodeFor(new FailureError('write failed'))).toBe(EXIT.FAILURE);

@@ -8,7 +8,10 @@ import { routes, setups } from './routes/index.js';
 import { createSandboxServer, type LoggedRequest } from './server.js';
 import { installSimulation } from './simulation.js';
 import { loadState, Persister, snapshot } from './state.js';
+import { variantRoutes, type SandboxVariant } from './variant.js';
 import { ALL_SCOPES, DEFAULT_PLAN, World, type KeyDef, type Plan } from './world.js';
+
+export type { SandboxVariant } from './variant.js';
 
 export type { KeyDef, Plan } from './world.js';
 export { World } from './world.js';
@@ -28,6 +31,8 @@ export interface SandboxOptions {
   startAt?: number | string;
   /** Where the sandbox reports internal trouble (failed state writes, listener errors). */
   log?: (line: string) => void;
+  /** Answer the way another implementation of the spec might (see variant.ts). */
+  variant?: SandboxVariant;
 }
 
 export interface Sandbox {
@@ -91,7 +96,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   for (const setup of setups) setup(world);
 
   const requests: LoggedRequest[] = [];
-  const server = createSandboxServer(world, routes, { latencyMs: opts.latencyMs, publicOrg: defaultKey.org }, requests);
+  const server = createSandboxServer(world, variantRoutes(routes, opts.variant), { latencyMs: opts.latencyMs, publicOrg: defaultKey.org }, requests);
   const host = opts.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     const onError = (err: NodeJS.ErrnoException) => {

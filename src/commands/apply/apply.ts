@@ -1,0 +1,79 @@
+import { resolve, sep } from 'node:path';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { ApplyStopped, applyFolder, planJson, renderPlan, stepTitle, type Step } from '../../gitops/index.js';
+import { saveSecrets } from '../../gitops/secrets.js';
+import { confirm } from '../../io/prompter.js';
+
+interface Opts {
+  prune?: boolean;
+  adopt?: boolean;
+  lock?: string;
+  secretsOut?: string;
+}
+
+export default async function applyVerb(ctx: Context, dir: string, opts: Opts): Promise<void> {
+  const secretsOut = opts.secretsOut ? resolve(opts.secretsOut) : undefined;
+  if (secretsOut && (secretsOut + sep).startsWith(resolve(dir) + sep)) {
+    throw new UsageError(`--secrets-out ${opts.secretsOut} is inside ${dir}, whose files are committed: secrets never go there.`, {
+      hint: 'Choose a path outside the folder, for example ~/.config/voicectl/webhook-secrets.json.',
+    });
+  }
+  const api = await ctx.api();
+  const c = ctx.errColor;
+  const done: Step[] = [];
+  let outcome;
+  try {
+    outcome = await applyFolder(api, {
+      dir,
+      baseUrl: api.baseUrl,
+      lockFile: opts.lock,
+      prune: opts.prune,
+      adopt: opts.adopt,
+      async confirm(plan) {
+        // With --json, stdout is for the result: a person answering the question still sees the plan.
+        if (!ctx.machineOutput) for (const line of renderPlan(plan, ctx.color)) ctx.out(line);
+        else if (!ctx.opts.yes) for (const line of renderPlan(plan, ctx.errColor)) ctx.info(line);
+        return confirm(ctx, 'Apply these changes to the account?');
+      },
+      hooks: {
+        done(step, title) {
+          done.push(step);
+          if (!ctx.machineOutput) ctx.info(`${c.green('✓')} ${title}`);
+        },
+        async secret(handle, id, secret) {
+          if (!secret) {
+            ctx.warn(`the service sent no signing secret for webhook ${handle} (${id}); \`voicectl webhook rotate-secret ${id} --save-secret\` makes one.`);
+          } else if (secretsOut) {
+            await saveSecrets(secretsOut, handle, id, secret);
+            ctx.info(`  signing secret of webhook ${handle} written to ${secretsOut}`);
+          } else if (ctx.canPrompt()) {
+            ctx.info(`  signing secret of webhook ${handle} (${id}): ${secret}`);
+            ctx.info(c.yellow('  It is shown only this once and is not kept in the files. Save it now.'));
+          } else {
+            ctx.warn(`webhook ${handle} (${id}) was created; its signing secret is not printed off a terminal. `
+              + `Get a new one with \`voicectl webhook rotate-secret ${id} --save-secret\`, or pass --secrets-out FILE next time.`);
+          }
+        },
+      },
+    });
+  } catch (err) {
+    if (!(err instanceof ApplyStopped)) throw err;
+    ctx.info(c.red(`✗ ${stepTitle(err.failed)}`));
+    ctx.info(`Done: ${err.done.length} step(s). Not done: this one and ${err.remaining.length} more${err.remaining.length ? ':' : '.'}`);
+    for (const s of err.remaining) ctx.info(`  ${stepTitle(s)}`);
+    ctx.info(c.dim(`The lock file records what was done. Run \`voicectl apply ${dir}\` again to finish.`));
+    throw err.cause;
+  }
+  const { plan, result } = outcome;
+  if (ctx.machineOutput) {
+    ctx.out(JSON.stringify({ ...planJson(plan), applied: (result?.done ?? []).map(stepTitle) }, null, 2));
+    return;
+  }
+  if (!result) {
+    if (plan.steps.length === 0) ctx.out('No changes: the account matches the files.');
+    else ctx.info('Nothing changed.');
+    return;
+  }
+  ctx.info(c.green(`Applied ${done.length} step(s).`));
+}

@@ -1,0 +1,21 @@
+import { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { lazy } from '../shared.js';
+
+export function pullCommand(ctx: Context): Command {
+  return new Command('pull')
+    .description('Write the account\'s agents, documents and webhook endpoints as files (voicectl.yaml)')
+    .argument('[dir]', 'folder to write to', '.')
+    .option('--lock <file>', 'lock file to write (default DIR/voicectl.lock.json)')
+    .addHelpText('after', `
+Writes DIR/voicectl.yaml, long prompts to DIR/prompts/, DIR/voicectl.schema.json for editors,
+and DIR/voicectl.lock.json, which maps each agent, document and endpoint to its id (commit it).
+Documents are written as references by folder and name: the service offers no download.
+Asks before replacing an existing voicectl.yaml (--yes replaces it).
+
+Examples:
+  voicectl sandbox &                       # then paste the export line it prints
+  voicectl pull account/                   # the account as files
+  voicectl plan account/                   # "No changes": the files match the account`)
+    .action(lazy(ctx, () => import('./pull.js')));
+}

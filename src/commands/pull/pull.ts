@@ -1,0 +1,30 @@
+import type { Context } from '../../context.js';
+import { pull } from '../../gitops/index.js';
+import { confirm } from '../../io/prompter.js';
+import { withSpinner } from '../../io/spinner.js';
+
+interface Opts {
+  lock?: string;
+}
+
+export default async function pullVerb(ctx: Context, dir: string, opts: Opts): Promise<void> {
+  const api = await ctx.api();
+  const result = await withSpinner(ctx, 'Reading the account', () => pull(api, {
+    dir,
+    baseUrl: api.baseUrl,
+    lockFile: opts.lock,
+    confirmReplace: (file) => confirm(ctx, `Replace ${file} with the account's current state?`),
+    warn: (line) => ctx.warn(line),
+  }));
+  if (ctx.machineOutput) {
+    ctx.out(JSON.stringify(result, null, 2));
+    return;
+  }
+  if (!result.written) {
+    ctx.info('Nothing written.');
+    return;
+  }
+  ctx.info(`Wrote ${result.agents} agent(s), ${result.documents} document reference(s), ${result.webhooks} webhook endpoint(s):`);
+  for (const f of result.files) ctx.out(f);
+  ctx.info(ctx.errColor.dim(`Next: edit the files, then \`voicectl plan ${dir}\` and \`voicectl apply ${dir}\`.`));
+}

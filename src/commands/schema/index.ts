@@ -1,0 +1,16 @@
+import { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { lazy } from '../shared.js';
+
+export function schemaCommand(ctx: Context): Command {
+  return new Command('schema')
+    .description('Print the JSON Schema of voicectl.yaml, for editors')
+    .addHelpText('after', `
+Put this line at the top of voicectl.yaml for completion and checks in editors that use
+the YAML language server (VS Code's YAML extension, Neovim, JetBrains):
+  # yaml-language-server: $schema=./voicectl.schema.json
+
+Examples:
+  voicectl schema > account/voicectl.schema.json`)
+    .action(lazy(ctx, () => import('./schema.js')));
+}

@@ -1,0 +1,62 @@
+/**
+ * The account as code, as the verbs use it: plan a folder against the account, apply
+ * it, pull the account into it. Prompts and output stay with the verbs (callbacks).
+ */
+import { resolve } from 'node:path';
+import type { ApiClient } from '../api/client.js';
+import { readAccount } from './account.js';
+import { applyPlan, type ApplyHooks, type ApplyResult } from './apply.js';
+import { loadDesired } from './load.js';
+import { lockPath, openLock, type Lock } from './lock.js';
+import { kbPath } from './model.js';
+import { makePlan, sendsRequest, type Plan } from './plan.js';
+
+export { pull, type PullResult } from './pull.js';
+export { ApplyStopped } from './apply.js';
+export { renderPlan, planJson, pendingCount, stepTitle } from './render.js';
+export { schemaText } from './schema.js';
+export type { Plan, Step } from './plan.js';
+
+export interface FolderOptions {
+  dir: string;
+  baseUrl: string;
+  lockFile?: string;
+  prune?: boolean;
+  adopt?: boolean;
+}
+
+export interface FolderPlan {
+  plan: Plan;
+  lock: Lock;
+  lockFile: string;
+}
+
+export async function planFolder(api: ApiClient, options: FolderOptions): Promise<FolderPlan> {
+  const dir = resolve(options.dir);
+  const desired = await loadDesired(dir);
+  const lockFile = lockPath(dir, options.lockFile);
+  const lock = await openLock(lockFile, options.baseUrl);
+  // Only the folders these files or the lock name: an account's whole knowledge base
+  // can be large, and the rest of it is not ours to compare.
+  const folders = new Set<string>();
+  const folderOf = (path: string) => (path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '');
+  for (const d of desired.documents.values()) folders.add(folderOf(kbPath(d.folder, d.name)));
+  for (const key of Object.keys(lock.documents)) folders.add(folderOf(key));
+  const webhooks = desired.webhooks.size > 0 || Object.keys(lock.webhooks).length > 0;
+  const account = await readAccount(api, { folders, webhooks });
+  const plan = makePlan(desired, lock, account, { prune: options.prune, adopt: options.adopt });
+  return { plan, lock, lockFile };
+}
+
+export interface ApplyOptions extends FolderOptions {
+  /** Shown the plan, says whether to go on; not called when nothing would be sent. */
+  confirm(plan: Plan): Promise<boolean>;
+  hooks: ApplyHooks;
+}
+
+export async function applyFolder(api: ApiClient, options: ApplyOptions): Promise<{ plan: Plan; result?: ApplyResult }> {
+  const { plan, lock, lockFile } = await planFolder(api, options);
+  if (plan.steps.length === 0) return { plan };
+  if (plan.steps.some(sendsRequest) && !(await options.confirm(plan))) return { plan };
+  return { plan, result: await applyPlan(api, plan, lock, lockFile, options.hooks) };
+}

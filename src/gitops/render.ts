@@ -1,0 +1,123 @@
+/**
+ * The plan for people (field by field, long text as a unified diff) and for scripts
+ * (`--json`: the same steps as plain objects).
+ */
+import { structuredPatch } from 'diff';
+import type { ChalkInstance } from 'chalk';
+import { sendsRequest, type FieldChange, type Plan, type Step } from './plan.js';
+
+/** Text longer than this, or on several lines, is shown as a diff rather than old → new. */
+const SHORT_TEXT = 72;
+
+export interface PlanSummary {
+  create: number;
+  update: number;
+  upload: number;
+  delete: number;
+}
+
+export function summarize(plan: Plan): PlanSummary {
+  const s: PlanSummary = { create: 0, update: 0, upload: 0, delete: 0 };
+  for (const step of plan.steps) {
+    if (step.kind.startsWith('create-')) s.create++;
+    else if (step.kind.startsWith('update-')) s.update++;
+    else if (step.kind === 'upload-document') s.upload++;
+    else if (step.kind.startsWith('delete-')) s.delete++;
+  }
+  return s;
+}
+
+export function pendingCount(plan: Plan): number {
+  return plan.steps.filter(sendsRequest).length;
+}
+
+/** One line naming the step, as apply reports it too. */
+export function stepTitle(step: Step): string {
+  switch (step.kind) {
+    case 'upload-document': return `upload document ${step.doc.local} → ${step.key} (${step.reason})`;
+    case 'record-document': return `adopt document ${step.key} (${step.id})`;
+    case 'create-webhook': return `create webhook ${step.handle} (${step.hook.url})`;
+    case 'update-webhook': return `update webhook ${step.handle} (${step.id})${step.adopt ? ', adopting it' : ''}`;
+    case 'record-webhook': return `adopt webhook ${step.handle} (${step.id})`;
+    case 'create-agent': return `create agent ${step.handle} ("${step.name}")${step.note ? `: ${step.note}` : ''}`;
+    case 'update-agent': return `update agent ${step.handle} ("${step.name}", ${step.id})${step.adopt ? ', adopting it' : ''}`;
+    case 'record-agent': return `adopt agent ${step.handle} ("${step.name}", ${step.id})`;
+    case 'delete-agent': return `delete agent ${step.handle} ("${step.name ?? ''}", ${step.id})`;
+    case 'delete-document': return `delete document ${step.key} (${step.id})`;
+    case 'delete-webhook': return `delete webhook ${step.handle} (${step.id})`;
+    case 'forget': return `forget ${step.section.replace(/s$/, '')} ${step.key} (${step.why})`;
+  }
+}
+
+function sign(step: Step): string {
+  if (step.kind.startsWith('create-') || step.kind === 'upload-document') return '+';
+  if (step.kind.startsWith('delete-')) return '-';
+  if (step.kind.startsWith('update-')) return '~';
+  return '=';
+}
+
+function show(value: unknown): string {
+  if (value === undefined) return '(not set)';
+  if (typeof value === 'string') return JSON.stringify(value);
+  return JSON.stringify(value);
+}
+
+function isLong(v: unknown): v is string {
+  return typeof v === 'string' && (v.includes('\n') || v.length > SHORT_TEXT);
+}
+
+function changeLines(change: FieldChange, c: ChalkInstance, created: boolean): string[] {
+  if (created) {
+    if (isLong(change.new)) return [`    ${change.field}: ${change.new.split('\n').length} line(s), ${change.new.length} characters`];
+    return [`    ${change.field}: ${show(change.new)}`];
+  }
+  if ((isLong(change.old) || isLong(change.new)) && (typeof change.old === 'string' || change.old === undefined)) {
+    const patch = structuredPatch('account', 'files', `${change.old ?? ''}\n`, `${String(change.new)}\n`, '', '', { context: 2 });
+    const lines = [`    ${change.field}:`];
+    for (const hunk of patch.hunks) {
+      lines.push(c.cyan(`      @@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`));
+      for (const l of hunk.lines) {
+        if (l.startsWith('\\')) continue;
+        lines.push(l.startsWith('+') ? c.green(`      ${l}`) : l.startsWith('-') ? c.red(`      ${l}`) : `      ${l}`);
+      }
+    }
+    return lines;
+  }
+  return [`    ${change.field}: ${c.red(show(change.old))} → ${c.green(show(change.new))}`];
+}
+
+export function renderPlan(plan: Plan, c: ChalkInstance): string[] {
+  const lines: string[] = [];
+  for (const step of plan.steps) {
+    const s = sign(step);
+    const color = s === '+' ? c.green : s === '-' ? c.red : s === '~' ? c.yellow : c.dim;
+    lines.push(color(`${s} ${stepTitle(step)}`));
+    if (step.kind === 'update-agent' || step.kind === 'update-webhook') {
+      for (const ch of step.changes) lines.push(...changeLines(ch, c, false));
+    } else if (step.kind === 'create-agent') {
+      for (const [field, value] of Object.entries(step.body.fields)) lines.push(...changeLines({ field, new: value }, c, true));
+      if (step.body.documents) lines.push(`    documents: ${show(step.body.documents)}`);
+    }
+  }
+  for (const note of plan.notes) lines.push(c.dim(`note: ${note}`));
+  const s = summarize(plan);
+  const pending = pendingCount(plan);
+  if (pending === 0) lines.push(plan.steps.length ? 'No changes to the account (the lock file will be brought up to date).' : 'No changes: the account matches the files.');
+  else lines.push(`Plan: ${s.create} to create, ${s.update} to update, ${s.upload} to upload, ${s.delete} to delete.`);
+  return lines;
+}
+
+/** The steps for `--json`: no local absolute paths, no internal shapes. */
+export function planJson(plan: Plan): Record<string, unknown> {
+  const steps = plan.steps.map((step) => {
+    const base: Record<string, unknown> = { action: step.kind, summary: stepTitle(step) };
+    if ('id' in step && step.id) base.id = step.id;
+    if ('handle' in step) base.handle = step.handle;
+    if ('key' in step) base.key = step.key;
+    if (step.kind === 'update-agent' || step.kind === 'update-webhook') base.changes = step.changes;
+    if (step.kind === 'create-agent') base.fields = { ...step.body.fields, ...(step.body.documents ? { documents: step.body.documents } : {}) };
+    if (step.kind === 'upload-document') base.reason = step.reason;
+    return base;
+  });
+  return { changes_pending: pendingCount(plan), summary: summarize(plan), steps, notes: plan.notes };
+}

@@ -1,0 +1,48 @@
+/** The sandbox making the other choices: each option changes exactly what it says. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+
+let plain: Sandbox;
+let other: Sandbox;
+beforeAll(async () => {
+  plain = await startSandbox({ port: 0, seed: 1 });
+  other = await startSandbox({
+    port: 0, seed: 1,
+    variant: { noAgentRead: true, noWebhookList: true, noContentOnWrite: true, listEnvelope: 'data-meta', wrapCreated: true, agentExtras: { voicemail: { on: true } } },
+  });
+});
+afterAll(async () => {
+  await plain.close();
+  await other.close();
+});
+
+async function call(sb: Sandbox, method: string, path: string, body?: unknown) {
+  const res = await fetch(sb.url + path, { method, headers: { 'x-api-key': sb.apiKey, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+const AGENT = { name: 'A', voice_name: 'Priya', greeting: 'Hi', call_purpose: 'x', prompt: 'x', tools: [] };
+
+describe('sandbox variant', () => {
+  it('answers creates wrapped, lists in another envelope, with the extra field', async () => {
+    const created = await call(other, 'POST', '/agents', AGENT);
+    expect(created.body.data).toMatchObject({ name: 'A', voicemail: { on: true } });
+    const list = await call(other, 'GET', '/agents');
+    expect(list.body).toEqual({ data: [expect.objectContaining({ id: created.body.data.id, voicemail: { on: true } })], meta: { total: 1, limit: 50, offset: 0 } });
+    const same = await call(plain, 'POST', '/agents', AGENT);
+    expect(same.body).not.toHaveProperty('voicemail');
+    expect((await call(plain, 'GET', '/agents')).body.agents).toHaveLength(1);
+  });
+
+  it('has no single-agent read and no endpoint list; PATCH and DELETE answer 204', async () => {
+    const id = (await call(other, 'GET', '/agents')).body.data[0].id;
+    expect((await call(other, 'GET', `/agents/${id}`)).status).toBe(405);
+    expect((await call(other, 'GET', '/webhooks/endpoints')).status).toBe(405);
+    const patched = await call(other, 'PATCH', `/agents/${id}`, { greeting: 'Hello', voicemail: { on: false } });
+    expect(patched).toEqual({ status: 204, body: undefined });
+    expect((await call(other, 'GET', '/agents')).body.data[0]).toMatchObject({ greeting: 'Hello', voicemail: { on: false } });
+    expect((await call(other, 'DELETE', `/agents/${id}`)).status).toBe(204);
+    expect((await call(other, 'GET', '/agents')).body.data).toEqual([]);
+  });
+});
