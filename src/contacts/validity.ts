@@ -17,6 +17,7 @@ import {
   isSupportedCountry,
   Metadata,
   ParseError,
+  parsePhoneNumberFromString,
   parsePhoneNumberWithError,
   validatePhoneNumberLength,
   type CountryCode,
@@ -40,6 +41,8 @@ type ParseOptions = { defaultCountry?: CountryCode; extract?: boolean };
 export const lpn = {
   ParseError,
   parsePhoneNumberWithError: (text: string, options: ParseOptions) => parsePhoneNumberWithError(text, options, maxMetadata),
+  /** The same parse, undefined instead of a ParseError. */
+  parsePhoneNumberFromString: (text: string, options: ParseOptions) => parsePhoneNumberFromString(text, options, maxMetadata),
   validatePhoneNumberLength: (text: string, options: ParseOptions) => validatePhoneNumberLength(text, options, maxMetadata),
   isSupportedCountry: (country: string) => isSupportedCountry(country as CountryCode, maxMetadata),
   getCountryCallingCode: (country: CountryCode) => getCountryCallingCode(country, maxMetadata),
