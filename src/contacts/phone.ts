@@ -81,7 +81,7 @@ export function checkPhone(raw: string, defaultCountry?: CountryCode, validity: 
  */
 const WORDS = /[^\P{L}\u30fc]/u;
 
-export function hasWords(text: string): boolean {
+function hasWords(text: string): boolean {
   return WORDS.test(text);
 }
 
@@ -105,7 +105,7 @@ const SEPARATORS = /\s[/\uff0f]\s|[,;|&]/;
  * number on their own ("98765 43210 / 022 2345 6789"). The library may read the digits of
  * both as one number when they happen to add up to a valid length.
  */
-export function holdsTwoNumbers(text: string, defaultCountry: CountryCode | undefined, validity: PlanValidity = new PlanValidity()): boolean {
+function holdsTwoNumbers(text: string, defaultCountry: CountryCode | undefined, validity: PlanValidity = new PlanValidity()): boolean {
   if (!SEPARATORS.test(text)) return false;
   let numbers = 0;
   for (const part of text.split(SEPARATORS)) {
