@@ -47,7 +47,7 @@ export function createPhoneCheck(defaultCountry?: string): PhoneCheck {
  * The number as libphonenumber reads it: for a cell holding one number and no words,
  * exactly the verdict and E.164 of `parsePhoneNumberFromString(cell, { defaultCountry })`
  * with the full metadata, which finds the number inside stray punctuation, brackets and
- * spaces of every kind. voicectl refuses three kinds of cell the library would read,
+ * the spaces it knows. voicectl refuses three kinds of cell the library would read,
  * because a campaign cannot dial what they mean (docs/contacts.md, "Where voicectl and
  * libphonenumber differ"): words, an extension, and two numbers. `validity` may be
  * shared between calls.
