@@ -4,7 +4,9 @@
 // Generates realistic CSVs (Indian numbers in local and international formats, landlines,
 // a few foreign numbers, ~1% bad rows, ~1% duplicates, extra columns) into a temp dir and
 // runs the built CLI several times; prints medians. Run `npm run build` first (npm run bench does).
-//   node bench/import.js [--runs N] [--big-rows N]
+//   node bench/import.js [--runs N] [--big-rows N] [--against OTHER/bin/voicectl.js]
+// --against runs another build (an earlier commit, say) on the same files, its runs
+// interleaved with this build's, and prints both medians and their ratio.
 import { spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +25,7 @@ const arg = (name, dflt) => {
 };
 const RUNS = arg('--runs', 5);
 const BIG = arg('--big-rows', 1_000_000);
+const AGAINST = process.argv.includes('--against') ? process.argv[process.argv.indexOf('--against') + 1] : undefined;
 
 /** Deterministic, so every run of the benchmark reads the same files. */
 let seed = 12345;
@@ -73,8 +76,8 @@ async function writeCsv(path, rows) {
 const hasGnuTime = existsSync('/usr/bin/time') && spawnSync('/usr/bin/time', ['-f', '%M', 'true']).status === 0;
 
 /** One run: wall time (ms), peak RSS (MB), exit code. */
-function run(file) {
-  const args = [bin, 'contacts', 'validate', file, '--json', '--default-country', 'IN'];
+function run(file, program = bin) {
+  const args = [program, 'contacts', 'validate', file, '--json', '--default-country', 'IN'];
   const env = { ...process.env, FORCE_COLOR: '0', VOICECTL_CONFIG_DIR: dir };
   const t0 = process.hrtime.bigint();
   let r;
@@ -137,7 +140,11 @@ try {
     if (c.rows === BIG) await calibrate(file);
     run(file); // warm the page cache; not counted
     const results = [];
-    for (let i = 0; i < c.runs; i++) results.push(run(file));
+    const other = [];
+    for (let i = 0; i < c.runs; i++) {
+      results.push(run(file));
+      if (AGAINST) other.push(run(file, AGAINST));
+    }
     const ms = median(results.map((r) => r.ms));
     const rssMb = Math.max(...results.map((r) => r.rssMb));
     const rate = c.rows / (ms / 1000);
@@ -148,6 +155,14 @@ try {
       `${Math.round(rate).toLocaleString('en-US')} rows/s, peak RSS ${rssMb.toFixed(0)} MB  ` +
       `[${c.label}: ${ok ? 'ok' : 'OVER'}]`,
     );
+    if (AGAINST) {
+      const oms = median(other.map((r) => r.ms));
+      console.log(
+        `${''.padStart(9)}       against ${AGAINST}: median ${(oms / 1000).toFixed(3)} s, ` +
+        `${Math.round(c.rows / (oms / 1000)).toLocaleString('en-US')} rows/s, peak RSS ${Math.max(...other.map((r) => r.rssMb)).toFixed(0)} MB; ` +
+        `this build takes ${(ms / oms).toFixed(2)}x its time`,
+      );
+    }
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -13,7 +13,6 @@ import { lpn, PlanValidity } from './validity.js';
 const SCIENTIFIC = /^[+-]?\d+(?:[.,]\d+)?[eE][+-]?\d+$/;
 /** Two numbers in one cell, as CRMs export them: "98765 43210 / 91234 56789". */
 const TWO_NUMBERS = /\d[\d\s().-]{5,}\d\s*(?:[/,;|&]|\bor\b|\band\b)\s*\+?\d[\d\s().-]{5,}\d/i;
-const LETTERS = /\p{L}/u;
 
 /** Enough for the duplicates of a typical file; a bound, so a million-row file does not grow it. */
 const CACHE_LIMIT = 10_000;
@@ -44,29 +43,104 @@ export function createPhoneCheck(defaultCountry?: string): PhoneCheck {
   };
 }
 
-/** The number as libphonenumber reads it; `validity` may be shared between calls. */
+/**
+ * The number as libphonenumber reads it: for a cell holding one number and no words,
+ * exactly the verdict and E.164 of `parsePhoneNumberFromString(cell, { defaultCountry })`
+ * with the full metadata, which finds the number inside stray punctuation, brackets and
+ * the spaces it knows. voicectl refuses three kinds of cell the library would read,
+ * because a campaign cannot dial what they mean (docs/contacts.md, "Where voicectl and
+ * libphonenumber differ"): words, an extension, and two numbers. `validity` may be
+ * shared between calls.
+ */
 export function checkPhone(raw: string, defaultCountry?: CountryCode, validity: PlanValidity = new PlanValidity()): string {
   const text = cleanCell(raw);
   if (text === '') return 'phone number is empty';
   if (SCIENTIFIC.test(text)) {
     return `Excel turned this number into scientific notation (${text}), so its last digits are lost: format the phone column as Text and export the file again`;
   }
+  // The library would pick "98765 43210" out of "call 98765 43210 after 6pm"; a person
+  // should decide what such a cell means.
+  if (hasWords(text)) return wordsReason(text, defaultCountry);
   let phone: PhoneNumber;
   try {
-    // extract: false: the whole cell must be the number, so "call 98765 43210 after 6pm" is not silently read as a number.
-    phone = lpn.parsePhoneNumberWithError(text, { defaultCountry, extract: false });
+    // The raw cell, as the library is given it: its own extraction decides where the number starts and ends.
+    phone = lpn.parsePhoneNumberWithError(raw, { defaultCountry });
   } catch (err) {
-    if (err instanceof lpn.ParseError) return parseFailure(err.message, text, defaultCountry);
+    if (err instanceof lpn.ParseError) return unreadable(text) ?? parseFailure(err.message, text, defaultCountry);
     throw err;
   }
-  if (!validity.isValid(phone)) return invalidReason(text, phone, defaultCountry);
+  if (!validity.isValid(phone)) return unreadable(text) ?? invalidReason(text, phone, defaultCountry);
   if (phone.ext) return `has an extension (ext. ${phone.ext}), which a campaign cannot dial: remove it`;
+  if (holdsTwoNumbers(text, defaultCountry, validity)) return TWO_NUMBERS_REASON;
   return phone.number;
 }
 
 /**
+ * Letters, other than the one the library reads as a dash (U+30FC, the katakana
+ * prolonged sound mark, which Unicode counts as a letter).
+ */
+const WORDS = /[^\P{L}\u30fc]/u;
+
+function hasWords(text: string): boolean {
+  return WORDS.test(text);
+}
+
+function wordsReason(text: string, defaultCountry: CountryCode | undefined): string {
+  if (TWO_NUMBERS.test(text)) return TWO_NUMBERS_REASON;
+  const found = /\d/.test(text) ? lpn.parsePhoneNumberFromString(text, { defaultCountry }) : undefined;
+  if (found?.ext) return `has an extension (ext. ${found.ext}), which a campaign cannot dial: remove it`;
+  if (found?.isValid()) return `has words besides the number: keep only the number (${found.number}) in the cell`;
+  return 'not a phone number (it contains letters)';
+}
+
+const TWO_NUMBERS_REASON = 'holds more than one number: put one number in the cell';
+/**
+ * What people put between two numbers in one cell. A slash only with spaces around it:
+ * "030/1234567" and "49 1512/3456789" are one German number each, written the German way.
+ */
+const SEPARATORS = /\s[/\uff0f]\s|[,;|&]/;
+
+/**
+ * True when the cell splits at a separator into two or more parts that are each a valid
+ * number on their own ("98765 43210 / 022 2345 6789"). The library may read the digits of
+ * both as one number when they happen to add up to a valid length.
+ */
+function holdsTwoNumbers(text: string, defaultCountry: CountryCode | undefined, validity: PlanValidity = new PlanValidity()): boolean {
+  if (!SEPARATORS.test(text)) return false;
+  let numbers = 0;
+  for (const part of text.split(SEPARATORS)) {
+    if (!/\d/.test(part)) continue;
+    const phone = lpn.parsePhoneNumberFromString(part, { defaultCountry });
+    if (!phone || !validity.isValid(phone)) return false;
+    numbers++;
+  }
+  return numbers >= 2;
+}
+
+/** Digits the library reads besides 0-9: fullwidth, Arabic-Indic and Persian. */
+const READ_DIGITS = /[0-9\uff10-\uff19\u0660-\u0669\u06f0-\u06f9]/g;
+/** Spaces the library does not read inside a number (it does read ordinary, no-break and ideographic ones). */
+const UNREAD_SPACES = /[\u2000-\u200a\u202f\u205f]/;
+
+/**
+ * For a number the library refused: when the cause is a character it does not read, a
+ * reason naming it, since the number may look right to the person who typed it.
+ */
+function unreadable(text: string): string | undefined {
+  if (/\p{Nd}/u.test(text.replace(READ_DIGITS, ''))) {
+    const script = /[\u0966-\u096f]/.test(text) ? 'Devanagari digits' : 'digits of a script';
+    return `is written with ${script} that libphonenumber does not read: write the number with 0-9`;
+  }
+  if (UNREAD_SPACES.test(text)) {
+    return 'contains a thin or narrow space, which libphonenumber does not read inside a number: use ordinary spaces';
+  }
+  return undefined;
+}
+
+/**
  * Trims the cell and drops one leading apostrophe: spreadsheet users type '+91… to keep
- * the "+", and voicectl's own --errors-out file writes it that way too.
+ * the "+", and voicectl's own --errors-out file writes it that way too. Only for the
+ * checks above and for messages: the library skips such characters by itself.
  */
 function cleanCell(raw: string): string {
   let s = raw.trim();
@@ -82,12 +156,12 @@ function parseFailure(code: string, text: string, defaultCountry: CountryCode | 
     case 'TOO_SHORT':
       return 'too short to be a phone number';
     case 'TOO_LONG':
-      return TWO_NUMBERS.test(text) ? 'holds more than one number: put one number in the cell' : 'too long to be a phone number';
+      return TWO_NUMBERS.test(text) ? TWO_NUMBERS_REASON : 'too long to be a phone number';
     case 'INVALID_LENGTH':
       return `has the wrong number of digits${defaultCountry ? ` for ${countryLabel(defaultCountry)}` : ''}`;
     default:
-      if (TWO_NUMBERS.test(text)) return 'holds more than one number: put one number in the cell';
-      return LETTERS.test(text) ? 'not a phone number (it contains letters)' : 'not a phone number';
+      if (TWO_NUMBERS.test(text)) return TWO_NUMBERS_REASON;
+      return 'not a phone number';
   }
 }
 
@@ -101,7 +175,7 @@ function invalidReason(text: string, phone: PhoneNumber, defaultCountry: Country
     case 'TOO_SHORT':
       return `too short for ${where}: ${digits} digit${digits === 1 ? '' : 's'} after the country code`;
     case 'TOO_LONG':
-      if (TWO_NUMBERS.test(text)) return 'holds more than one number: put one number in the cell';
+      if (TWO_NUMBERS.test(text)) return TWO_NUMBERS_REASON;
       return `too long for ${where}: ${digits} digits after the country code${foreignHint}`;
     case 'INVALID_LENGTH':
       return `has the wrong number of digits for ${where} (${digits} after the country code)`;

@@ -1,3 +1,4 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { describe, expect, it } from 'vitest';
 import { checkPhone, countryLabel, createPhoneCheck } from '../../src/contacts/phone.js';
 import { isE164 } from '../../src/contacts/e164.js';
@@ -68,6 +69,78 @@ describe('checkPhone: a reason for every invalid number', () => {
       const r = checkPhone(raw, 'IN');
       expect(isE164(r)).toBe(false);
     }
+  });
+});
+
+/** libphonenumber-js's answer, as the tests below compare it: its E.164 when valid, else 'invalid'. */
+function library(cell: string, country?: 'IN' | 'DE'): string {
+  const phone = parsePhoneNumberFromString(cell, { defaultCountry: country });
+  return phone?.isValid() ? phone.number : 'invalid';
+}
+
+describe("checkPhone: the library's verdict on one number without words", () => {
+  it.each([
+    ['(+91) 98 7654 3210', '+919876543210'],
+    ['(+91) 98765-43210', '+919876543210'],
+    ['+44 (0)20 7946 0958', '+442079460958'],
+    ['0044 20 7946 0958', '+442079460958'],
+    ['＋91 98765 43210', '+919876543210'], // fullwidth plus
+    ['+٩١ ٩٨٧٦٥ ٤٣٢١٠', '+919876543210'], // Arabic-Indic digits
+    ['+۹۱ ۹۸۷۶۵ ۴۳۲۱۰', '+919876543210'], // Persian digits
+    ['+９１ ９８７６５ ４３２１０', '+919876543210'], // fullwidth digits
+    ['98765\u00a043210', '+919876543210'],
+    ['98765.43210', '+919876543210'],
+    ['98765/43210', '+919876543210'],
+    ['98765-43210', '+919876543210'],
+    ['-98765-43210-', '+919876543210'],
+    ['.98765 43210.', '+919876543210'],
+    ['(98765) 43210)', '+919876543210'],
+    ['#98765 43210', '+919876543210'],
+    ['*98765 43210', '+919876543210'],
+    ['9876543210,', '+919876543210'],
+    ['011 2345 6789', '+911123456789'], // Delhi landline
+    ['+91 22 2345 6789', '+912223456789'], // Mumbai landline
+  ])('%j -> %s, as the library reads it', (cell, e164) => {
+    expect(library(cell, 'IN')).toBe(e164);
+    expect(checkPhone(cell, 'IN')).toBe(e164);
+  });
+
+  it.each([
+    ['९८७६५ ४३२१०', 'is written with Devanagari digits that libphonenumber does not read: write the number with 0-9'],
+    ['+91 98765\u200943210', 'contains a thin or narrow space, which libphonenumber does not read inside a number: use ordinary spaces'],
+    ['98765\u202f43210', 'contains a thin or narrow space, which libphonenumber does not read inside a number: use ordinary spaces'],
+    ['++91 98765 43210', 'not a phone number'],
+  ])('%j is invalid to the library too, with a reason naming the cause', (cell, reason) => {
+    expect(library(cell, 'IN')).toBe('invalid');
+    expect(checkPhone(cell, 'IN')).toBe(reason);
+  });
+});
+
+describe('checkPhone: where voicectl refuses what the library reads (docs/contacts.md)', () => {
+  it('words in the cell', () => {
+    expect(library('Mob: 98765 43210', 'IN')).toBe('+919876543210');
+    expect(checkPhone('Mob: 98765 43210', 'IN')).toBe('has words besides the number: keep only the number (+919876543210) in the cell');
+    expect(checkPhone('call 98765 43210 after 6pm', 'IN')).toBe('not a phone number (it contains letters)');
+    expect(library('tel:+919876543210')).toBe('+919876543210');
+    expect(checkPhone('tel:+919876543210')).toBe('has words besides the number: keep only the number (+919876543210) in the cell');
+    expect(checkPhone('98765 43210 (home)', 'IN')).toBe('has words besides the number: keep only the number (+919876543210) in the cell');
+    // The one letter the library reads as a dash is no word.
+    expect(checkPhone('98765ー43210', 'IN')).toBe(library('98765ー43210', 'IN'));
+  });
+
+  it('an extension', () => {
+    expect(library('98765 43210#12', 'IN')).toBe('+919876543210');
+    expect(checkPhone('98765 43210#12', 'IN')).toBe('has an extension (ext. 12), which a campaign cannot dial: remove it');
+    expect(checkPhone('98765 43210;12', 'IN')).toBe('has an extension (ext. 12), which a campaign cannot dial: remove it');
+    expect(checkPhone('+91 80 2222 3333 x 7', 'IN')).toBe('has an extension (ext. 7), which a campaign cannot dial: remove it');
+  });
+
+  it('two numbers in one cell, even where their digits together make a valid number', () => {
+    expect(library('030 1234 / 030 5678', 'DE')).toBe('+493012340305678');
+    expect(checkPhone('030 1234 / 030 5678', 'DE')).toBe('holds more than one number: put one number in the cell');
+    // A slash inside one number, as Germans write it, is not a second number.
+    expect(checkPhone('030/1234567', 'DE')).toBe(library('030/1234567', 'DE'));
+    expect(checkPhone('030/1234567', 'DE')).toBe('+49301234567');
   });
 });
 

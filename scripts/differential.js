@@ -1,0 +1,98 @@
+#!/usr/bin/env node
+// The full differential test of phone verdicts: voicectl (the built dist/) against
+// libphonenumber-js's parsePhoneNumberFromString(cell, { defaultCountry }) with the full
+// metadata, over seeded cells (scripts/phone-cells.js). Two passes:
+//   1. every cell through createPhoneCheck, the per-cell check of `contacts validate`;
+//   2. every cell again in CSV files read by validateContactsFile, as `contacts validate`
+//      and `campaign create --csv` read them: files over 4 MiB, so the reading runs in
+//      the bounded worker thread and the numbers are checked by the worker pool too.
+// Prints the counts; exits 1 on any difference outside docs/contacts.md's list.
+//   npm run differential                       (builds first)
+//   node scripts/differential.js [--cells N] [--seed N] [--no-files]
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Papa from 'papaparse';
+import { baseNumbers, compareCell, generateCells, runDifferential, STYLES } from './phone-cells.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const built = join(root, 'dist', 'contacts', 'index.js');
+if (!existsSync(built)) {
+  console.error('dist/ is missing: run `npm run build` first (npm run differential does).');
+  process.exit(2);
+}
+const { createPhoneCheck, validateContactsFile } = await import(built);
+
+const arg = (name, dflt) => {
+  const i = process.argv.indexOf(name);
+  return i === -1 ? dflt : Number(process.argv[i + 1]);
+};
+const CELLS = arg('--cells', 210_000);
+const SEED = arg('--seed', 20261123);
+const FILES = !process.argv.includes('--no-files');
+
+const t0 = performance.now();
+const bases = baseNumbers(SEED);
+const countries = new Set(bases.map((b) => b.country).filter(Boolean)).size;
+console.log(`numbers: ${bases.length} (${countries} countries: example mobiles, fixed lines and toll-free from the metadata's patterns; non-geographic codes)`);
+console.log(`styles: ${Object.keys(STYLES).length}; seed ${SEED}`);
+
+const t1 = performance.now();
+const s = runDifferential({ seed: SEED, count: CELLS, bases, checkFor: (country) => createPhoneCheck(country) });
+const direct = (performance.now() - t1) / 1000;
+console.log('');
+console.log(`pass 1, per cell (createPhoneCheck): ${s.cells.toLocaleString('en-US')} cells in ${direct.toFixed(1)} s`);
+console.log(`  the library reads ${s.libraryValid.toLocaleString('en-US')} as valid, ${(s.cells - s.libraryValid).toLocaleString('en-US')} as invalid; ${s.mutated.toLocaleString('en-US')} cells mutated`);
+console.log(`  same verdict and E.164: ${s.same.toLocaleString('en-US')}`);
+for (const [kind, n] of Object.entries(s.documented)) console.log(`  documented difference, ${kind}: ${n.toLocaleString('en-US')}`);
+console.log(`  undocumented differences: ${s.undocumented}`);
+for (const e of s.examples) console.log(`    ${JSON.stringify(e.cell)} (${e.defaultCountry ?? 'no default country'}, ${e.style}${e.mutation ? `, ${e.mutation}` : ''}): library ${e.library}, voicectl ${e.voicectl}`);
+let undocumented = s.undocumented;
+
+if (FILES) {
+  // Every cell under each file's default country, whatever country it was written for;
+  // files of 40,000 rows padded past 4 MiB, so the worker path is the one taken.
+  const dir = mkdtempSync(join(tmpdir(), 'voicectl-differential-'));
+  const PER_FILE = 40_000;
+  const pad = 'x'.repeat(80);
+  const cells = [...generateCells({ seed: SEED, count: CELLS, bases })].map((c) => c.cell);
+  const t2 = performance.now();
+  let rows = 0;
+  let fileDiffs = 0;
+  const examples = [];
+  try {
+    for (const country of ['IN', undefined]) {
+      for (let start = 0; start < cells.length; start += PER_FILE) {
+        const chunk = cells.slice(start, start + PER_FILE);
+        const file = join(dir, `cells-${country ?? 'none'}-${start}.csv`);
+        writeFileSync(file, Papa.unparse({ fields: ['id', 'phone', 'note'], data: chunk.map((c, i) => [String(start + i), c, pad]) }, { quotes: true }));
+        const big = statSync(file).size >= 4 * 1024 * 1024;
+        const { contacts, report } = await validateContactsFile(file, { defaultCountry: country, keepDuplicates: true, collectInvalidRows: false });
+        const byRow = new Map();
+        for (const c of contacts) byRow.set(c.row, c.phone_number);
+        for (const e of report.errors) byRow.set(e.row, e.message);
+        chunk.forEach((cell, i) => {
+          const r = compareCell(cell, country, byRow.get(i + 2) ?? '(no answer for this row)');
+          if (r.undocumented) {
+            fileDiffs++;
+            if (examples.length < 20) examples.push(`${JSON.stringify(cell)} (${country ?? 'no default country'}): library ${r.library}, voicectl ${r.voicectl}`);
+          }
+        });
+        rows += chunk.length;
+        if (!big && chunk.length === PER_FILE) console.log(`  note: ${file} is under 4 MiB, so it was read on the main thread`);
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  console.log('');
+  console.log(`pass 2, through CSV files (validateContactsFile, worker threads): ${rows.toLocaleString('en-US')} rows under --default-country IN and none, in ${((performance.now() - t2) / 1000).toFixed(1)} s`);
+  console.log(`  undocumented differences: ${fileDiffs}`);
+  for (const e of examples) console.log(`    ${e}`);
+  undocumented += fileDiffs;
+}
+
+console.log('');
+console.log(`total ${((performance.now() - t0) / 1000).toFixed(1)} s: ${undocumented === 0 ? 'no undocumented differences' : `${undocumented} UNDOCUMENTED DIFFERENCES`}`);
+process.exitCode = undocumented === 0 ? 0 : 1;

@@ -1,0 +1,378 @@
+// Phone cells as people write them, and the comparison of voicectl's verdict on each with
+// libphonenumber-js's. Shared by test/contacts/differential.test.ts (a seeded sample, on
+// the TypeScript sources) and scripts/differential.js (the full count, on dist/).
+//
+// The numbers: for every country, its example mobile number (libphonenumber-js ships
+// them) and numbers drawn from the metadata's own patterns for fixed lines and toll-free
+// lines, kept only when the library says they are valid and of that type; the same for
+// the non-geographic calling codes (+800, +882 ...). Each is written in many styles and
+// some are mutated (a digit dropped, added or changed; punctuation inserted).
+import { createRequire } from 'node:module';
+import { getCountries, getExampleNumber, Metadata, parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import examples from 'libphonenumber-js/mobile/examples';
+
+const maxJson = createRequire(import.meta.url)('libphonenumber-js/metadata.max.json');
+
+/** A small seeded generator (mulberry32), so a difference names a cell that can be checked again. */
+export function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const pick = (random, xs) => xs[Math.floor(random() * xs.length)];
+
+// ---------------------------------------------------------------------------------------
+// Numbers drawn from a numbering plan's patterns. The metadata's patterns use a small part
+// of regular expressions: digits, \d, [classes], (?:groups), |, ?, *, + and {n,m}.
+
+function parsePattern(src) {
+  let i = 0;
+  function alt() {
+    const options = [seq()];
+    while (src[i] === '|') {
+      i++;
+      options.push(seq());
+    }
+    return { alt: options };
+  }
+  function seq() {
+    const items = [];
+    while (i < src.length && src[i] !== '|' && src[i] !== ')') {
+      const node = atom();
+      let min = 1;
+      let max = 1;
+      const q = src[i];
+      if (q === '?') { min = 0; max = 1; i++; }
+      else if (q === '*') { min = 0; max = 3; i++; }
+      else if (q === '+') { min = 1; max = 3; i++; }
+      else if (q === '{') {
+        const end = src.indexOf('}', i);
+        const [a, b] = src.slice(i + 1, end).split(',');
+        min = Number(a);
+        max = b === undefined ? min : b === '' ? min + 3 : Number(b);
+        i = end + 1;
+      }
+      items.push({ node, min, max });
+    }
+    return items;
+  }
+  function atom() {
+    const c = src[i];
+    if (c === '(') {
+      i += src.startsWith('(?:', i) ? 3 : 1;
+      const inner = alt();
+      if (src[i] !== ')') throw new Error(`unexpected pattern at ${i}: ${src}`);
+      i++;
+      return inner;
+    }
+    if (c === '[') {
+      const end = src.indexOf(']', i);
+      const body = src.slice(i + 1, end);
+      i = end + 1;
+      const set = [];
+      for (let j = 0; j < body.length; j++) {
+        if (body[j] === '\\' && body[j + 1] === 'd') { set.push(...'0123456789'); j++; }
+        else if (body[j + 1] === '-' && j + 2 < body.length) {
+          for (let d = body.charCodeAt(j); d <= body.charCodeAt(j + 2); d++) set.push(String.fromCharCode(d));
+          j += 2;
+        } else set.push(body[j]);
+      }
+      return { set };
+    }
+    if (c === '\\' && src[i + 1] === 'd') {
+      i += 2;
+      return { set: [...'0123456789'] };
+    }
+    if (/\d/.test(c)) {
+      i++;
+      return { set: [c] };
+    }
+    throw new Error(`unexpected "${c}" in pattern: ${src}`);
+  }
+  const tree = alt();
+  if (i !== src.length) throw new Error(`pattern not fully read: ${src}`);
+  return tree;
+}
+
+function sample(node, random) {
+  if (node.set) return pick(random, node.set);
+  const items = pick(random, node.alt);
+  let out = '';
+  for (const { node: n, min, max } of items) {
+    const times = min + Math.floor(random() * (max - min + 1));
+    for (let k = 0; k < times; k++) out += sample(n, random);
+  }
+  return out;
+}
+
+/** Up to `want` distinct valid numbers of `type` for a plan (a country or a non-geographic calling code). */
+function drawNumbers(plan, callingCode, type, want, random) {
+  const md = new Metadata(maxJson);
+  md.selectNumberingPlan(plan);
+  const pattern = md.type(type)?.pattern();
+  if (!pattern) return [];
+  let tree;
+  try {
+    tree = parsePattern(pattern);
+  } catch {
+    return [];
+  }
+  const found = new Set();
+  for (let tries = 0; tries < 200 && found.size < want; tries++) {
+    const phone = parsePhoneNumberFromString(`+${callingCode}${sample(tree, random)}`);
+    if (!phone || !phone.isValid()) continue;
+    const got = phone.getType();
+    if (got === type || (type === 'FIXED_LINE' && got === 'FIXED_LINE_OR_MOBILE')) found.add(phone.number);
+  }
+  return [...found];
+}
+
+/**
+ * The base numbers, each an E.164 string with how it was found: every country's example
+ * mobile number, two fixed-line and one toll-free number from its patterns, and numbers
+ * of every non-geographic calling code.
+ */
+export function baseNumbers(seed = 1) {
+  const random = rng(seed);
+  const out = [];
+  for (const country of getCountries()) {
+    const example = getExampleNumber(country, examples);
+    if (example) out.push({ e164: example.number, country, type: 'MOBILE example' });
+    const code = maxJson.countries[country][0];
+    for (const e164 of drawNumbers(country, code, 'FIXED_LINE', 2, random)) out.push({ e164, country, type: 'FIXED_LINE' });
+    for (const e164 of drawNumbers(country, code, 'TOLL_FREE', 1, random)) out.push({ e164, country, type: 'TOLL_FREE' });
+  }
+  for (const code of Object.keys(maxJson.nonGeographic)) {
+    for (const type of ['FIXED_LINE', 'MOBILE', 'TOLL_FREE', 'PREMIUM_RATE', 'SHARED_COST', 'VOIP', 'UAN']) {
+      for (const e164 of drawNumbers(code, code, type, 1, random)) out.push({ e164, country: undefined, type });
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------
+// Written styles.
+
+const DIGIT_ZEROS = { arabicIndic: 0x660, persian: 0x6f0, devanagari: 0x966, fullwidth: 0xff10 };
+const ZEROS = [0x30, ...Object.values(DIGIT_ZEROS)];
+
+function digitsIn(text, zero) {
+  return text.replace(/[0-9]/g, (d) => String.fromCharCode(zero + Number(d)));
+}
+
+/** Where `ch` is a digit in one of the scripts used here: its script's zero, else undefined. */
+function zeroOf(ch) {
+  const cp = ch.codePointAt(0);
+  return ZEROS.find((z) => cp >= z && cp <= z + 9);
+}
+
+const FOREIGN = ['IN', 'US', 'GB', 'DE', 'FR', 'BR', 'AE', 'AU'];
+const LEADING = ['.', '-', '(', '*', '#', "'", '"', ',', ' ', '\u00a0', ':', '/', '+'];
+const TRAILING = ['.', '-', ')', ',', ';', '#', ' ', '/', '*', ':', '\u00a0', '"'];
+
+/**
+ * Each style: (number, random) => [cell, defaultCountry] or undefined when the style
+ * does not apply (a national style for a non-geographic number).
+ */
+export const STYLES = {
+  e164: (n, r) => [n.e164, anyCountry(n, r)],
+  international: (n, r) => [n.intl, anyCountry(n, r)],
+  'international, dashes': (n, r) => [n.intl.replaceAll(' ', '-'), anyCountry(n, r)],
+  'international, dots': (n, r) => [n.intl.replaceAll(' ', '.'), anyCountry(n, r)],
+  'international, slashes': (n, r) => [n.intl.replaceAll(' ', '/'), anyCountry(n, r)],
+  national: (n) => n.country && [n.national, n.country],
+  'national, digits only': (n) => n.country && [n.nationalDigits, n.country],
+  'national, dashes': (n) => n.country && [n.national.replaceAll(' ', '-'), n.country],
+  'national, dots': (n) => n.country && [n.national.replaceAll(' ', '.'), n.country],
+  'national, slash after the area code': (n) => n.country && [n.national.replace(' ', '/'), n.country],
+  'national, area code in parentheses': (n) => n.country && [n.national.includes(' ') ? n.national.replace(/^(\S+) /, '($1) ') : `(${n.national})`, n.country],
+  'national, no default country': (n) => n.country && [n.national, undefined],
+  'national, another default country': (n, r) => n.country && [n.national, pick(r, FOREIGN.filter((c) => c !== n.country))],
+  '(+CC) rest': (n, r) => [`(+${n.cc}) ${n.rest}`, anyCountry(n, r)],
+  '+CC (0) rest': (n, r) => [`+${n.cc} (0)${n.rest}`, anyCountry(n, r)],
+  '+CC and the national form': (n, r) => n.country && [`+${n.cc} ${n.national}`, anyCountry(n, r)],
+  '00 international prefix': (n, r) => [`00${n.cc} ${n.rest}`, pick(r, [n.country, 'IN', 'GB', 'DE', undefined])],
+  '011 international prefix (US)': (n) => [`011 ${n.cc} ${n.rest}`, 'US'],
+  'CC without +': (n) => n.country && [`${n.cc} ${n.rest}`, n.country],
+  'fullwidth +': (n, r) => [`＋${n.intl.slice(1)}`, anyCountry(n, r)],
+  'fullwidth digits': (n, r) => [digitsIn(n.intl, DIGIT_ZEROS.fullwidth), anyCountry(n, r)],
+  'Arabic-Indic digits': (n, r) => [digitsIn(n.intl, DIGIT_ZEROS.arabicIndic), anyCountry(n, r)],
+  'Persian digits': (n, r) => [digitsIn(n.intl, DIGIT_ZEROS.persian), anyCountry(n, r)],
+  'Devanagari digits': (n, r) => [digitsIn(pick(r, [n.intl, n.national ?? n.intl]), DIGIT_ZEROS.devanagari), n.country],
+  'no-break spaces': (n, r) => [pick(r, [n.intl, n.national ?? n.intl]).replaceAll(' ', '\u00a0'), n.country],
+  'thin spaces': (n, r) => [pick(r, [n.intl, n.national ?? n.intl]).replaceAll(' ', pick(r, ['\u2009', '\u202f', '\u3000'])), n.country],
+  'stray punctuation': (n, r) => [`${pick(r, ['', ...LEADING])}${pick(r, [n.intl, n.e164, n.national ?? n.intl])}${pick(r, ['', ...TRAILING])}`, n.country],
+  'apostrophe, as spreadsheets keep a +': (n, r) => [`'${n.intl}`, anyCountry(n, r)],
+  // Cells voicectl refuses on purpose (docs/contacts.md): they keep the classifier honest.
+  'words around the number': (n, r) => [pick(r, [`call ${n.intl}`, `${n.intl} (office)`, `Mob: ${n.intl}`, `tel:${n.e164}`]), n.country],
+  extension: (n, r) => [`${n.intl}${pick(r, [' ext 12', ' x 7', ' #123', ';ext=45', ' ext. 9'])}`, n.country],
+  'two numbers': (n, r) => [`${n.intl}${pick(r, [' / ', ', ', '; ', ' | '])}${pick(r, [n.intl, n.e164])}`, n.country],
+};
+
+function anyCountry(n, r) {
+  return pick(r, [undefined, n.country, n.country, ...FOREIGN]);
+}
+
+/** The forms of one base number that the styles use. */
+function forms(base) {
+  const phone = parsePhoneNumberFromString(base.e164);
+  const intl = phone.formatInternational();
+  const cc = phone.countryCallingCode;
+  const national = base.country ? phone.formatNational() : undefined;
+  return {
+    e164: base.e164,
+    country: base.country,
+    cc,
+    intl,
+    rest: intl.slice(cc.length + 2),
+    national,
+    nationalDigits: national?.replace(/\D/g, ''),
+  };
+}
+
+// ---------------------------------------------------------------------------------------
+// Mutations: what a typing slip or a careless export does.
+
+const PUNCTUATION = [' ', '-', '.', '/', '(', ')', '+', ',', ';', '#', '\u00a0'];
+
+export const MUTATIONS = {
+  'digit dropped': (cell, r) => {
+    const at = digitPositions(cell);
+    if (at.length === 0) return cell;
+    const i = pick(r, at);
+    return cell.slice(0, i) + cell.slice(i + 1);
+  },
+  'digit added': (cell, r) => {
+    const at = digitPositions(cell);
+    if (at.length === 0) return cell;
+    const i = pick(r, at);
+    const zero = zeroOf(cell[i]);
+    return cell.slice(0, i) + String.fromCharCode(zero + Math.floor(r() * 10)) + cell.slice(i);
+  },
+  'digit changed': (cell, r) => {
+    const at = digitPositions(cell);
+    if (at.length === 0) return cell;
+    const i = pick(r, at);
+    const zero = zeroOf(cell[i]);
+    const was = cell.charCodeAt(i) - zero;
+    return cell.slice(0, i) + String.fromCharCode(zero + ((was + 1 + Math.floor(r() * 9)) % 10)) + cell.slice(i + 1);
+  },
+  'punctuation inserted': (cell, r) => {
+    const i = Math.floor(r() * (cell.length + 1));
+    return cell.slice(0, i) + pick(r, PUNCTUATION) + cell.slice(i);
+  },
+};
+
+function digitPositions(cell) {
+  const out = [];
+  for (let i = 0; i < cell.length; i++) if (zeroOf(cell[i]) !== undefined) out.push(i);
+  return out;
+}
+
+/**
+ * `count` cells, seeded: cell i writes base number (i mod B) in style ((i div B) mod S),
+ * so the first B x S cells hold every number in every style; about 40% are then mutated.
+ * Each: { cell, defaultCountry, style, mutation, base }.
+ */
+export function* generateCells({ seed = 1, count, bases = baseNumbers(seed) }) {
+  const random = rng(seed ^ 0x5eed);
+  const prepared = bases.map(forms);
+  const styles = Object.entries(STYLES);
+  const mutations = Object.entries(MUTATIONS);
+  let made = 0;
+  for (let i = 0; made < count; i++) {
+    const base = prepared[i % prepared.length];
+    const [style, write] = styles[Math.floor(i / prepared.length) % styles.length];
+    const written = write(base, random);
+    if (!written) continue;
+    let [cell, defaultCountry] = written;
+    let mutation;
+    if (random() < 0.4) {
+      const [name, mutate] = pick(random, mutations);
+      mutation = name;
+      cell = mutate(cell, random);
+      if (random() < 0.15) {
+        const [name2, mutate2] = pick(random, mutations);
+        mutation += `, ${name2}`;
+        cell = mutate2(cell, random);
+      }
+    }
+    made++;
+    yield { cell, defaultCountry, style, mutation, base: base.e164 };
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// The comparison, and the documented differences.
+
+/**
+ * Which of voicectl's documented differences from the library a cell falls under
+ * (docs/contacts.md, "Where voicectl and libphonenumber differ"), or undefined. These
+ * are the only cells where voicectl may answer "invalid" while the library reads a
+ * valid number; it must never answer a different number.
+ *   words:       a letter in the cell (not U+30FC, which the library reads as a dash)
+ *   extension:   the library reads an extension
+ *   two numbers: the cell splits at " / " (spaces around the slash), "," ";" "|" or "&"
+ *                into two or more parts, each of which the library reads as a valid
+ *                number on its own
+ */
+export function documentedDifference(cell, defaultCountry, library = parsePhoneNumberFromString(cell, { defaultCountry })) {
+  if (/[^\P{L}\u30fc]/u.test(cell)) return 'words';
+  if (library?.ext) return 'extension';
+  const parts = cell.split(/\s[/\uff0f]\s|[,;|&]/).filter((p) => /\d/.test(p));
+  if (parts.length >= 2 && parts.every((p) => parsePhoneNumberFromString(p, { defaultCountry })?.isValid())) return 'two numbers';
+  return undefined;
+}
+
+/** The library's answer for a cell: its E.164 when valid, else undefined. */
+export function libraryVerdict(cell, defaultCountry) {
+  const phone = parsePhoneNumberFromString(cell, { defaultCountry });
+  return { phone, e164: phone && phone.isValid() ? phone.number : undefined };
+}
+
+/**
+ * One cell: `result` is voicectl's answer (an E.164 starting with "+", or a reason).
+ * Returns { same: true }, or the documented difference, or { undocumented: true, ... }.
+ */
+export function compareCell(cell, defaultCountry, result) {
+  const { phone, e164 } = libraryVerdict(cell, defaultCountry);
+  const ours = result.charCodeAt(0) === 43 ? result : undefined;
+  const valid = e164 !== undefined;
+  if (ours === e164) return { same: true, valid };
+  const kind = ours === undefined ? documentedDifference(cell, defaultCountry, phone) : undefined;
+  if (kind) return { same: false, valid, documented: kind };
+  return { same: false, valid, undocumented: true, library: e164 ?? 'invalid', voicectl: result };
+}
+
+/**
+ * Runs `checkFor(defaultCountry)(cell)` (voicectl's per-cell check) over generated cells.
+ * Returns the counts, the differences by kind and style, and the first undocumented ones.
+ */
+export function runDifferential({ seed = 1, count, checkFor, bases }) {
+  const checks = new Map();
+  const summary = { cells: 0, libraryValid: 0, same: 0, documented: {}, undocumented: 0, examples: [], styles: new Set(), mutated: 0 };
+  for (const c of generateCells({ seed, count, bases })) {
+    let check = checks.get(c.defaultCountry);
+    if (!check) checks.set(c.defaultCountry, (check = checkFor(c.defaultCountry)));
+    const r = compareCell(c.cell, c.defaultCountry, check(c.cell));
+    summary.cells++;
+    summary.styles.add(c.style);
+    if (c.mutation) summary.mutated++;
+    if (r.valid) summary.libraryValid++;
+    if (r.same) {
+      summary.same++;
+    } else if (r.documented) {
+      summary.documented[r.documented] = (summary.documented[r.documented] ?? 0) + 1;
+    } else {
+      summary.undocumented++;
+      if (summary.examples.length < 20) summary.examples.push({ ...c, library: r.library, voicectl: r.voicectl });
+    }
+  }
+  return summary;
+}
