@@ -194,6 +194,28 @@ export function networkError(method: string, url: string, err: unknown, timeoutM
   return new ApiError({ kind: 'network', method, url, code, cause: err, message: `${host} ${detail}` });
 }
 
+/**
+ * An attempt that ran past its deadline (--timeout): before the answer began, or while
+ * its body was still arriving.
+ */
+export function deadlineError(method: string, url: string, timeoutMs: number, answered: boolean): ApiError {
+  const host = safeHost(url);
+  const path = safePath(url);
+  return new ApiError({
+    kind: 'timeout', method, url, code: 'deadline_exceeded',
+    message: answered
+      ? `timed out: ${host} had not finished sending its answer to ${method} ${path} after ${seconds(timeoutMs)} (raise --timeout if it is just slow)`
+      : `timed out: ${host} did not answer ${method} ${path} within ${seconds(timeoutMs)} (raise --timeout if it is just slow)`,
+  });
+}
+
+/** Bytes in words: 64 MB, 1.5 KB. */
+export function sizeLabel(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+  if (bytes >= 1024) return `${Math.round((bytes / 1024) * 10) / 10} KB`;
+  return `${bytes} bytes`;
+}
+
 /** The first string `code` along an error's cause chain (and inside an AggregateError). */
 export function errorCode(err: unknown): string | undefined {
   let e: unknown = err;
