@@ -90,9 +90,14 @@ export class ApiClient {
     if (opts.signal) setMaxListeners(0, opts.signal);
   }
 
-  /** Joins the base URL (which may carry a path prefix) with an API path and query. */
+  /**
+   * Joins the base URL (which may carry a path prefix, and query parameters a gateway
+   * wants on every request) with an API path and query.
+   */
   url(path: string, query?: Query): string {
-    const u = new URL(this.baseUrl + (path.startsWith('/') ? path : `/${path}`));
+    const base = new URL(this.baseUrl);
+    const u = new URL(base.href.slice(0, base.href.length - base.search.length - base.hash.length).replace(/\/+$/, '') + (path.startsWith('/') ? path : `/${path}`));
+    for (const [k, v] of base.searchParams) u.searchParams.set(k, v);
     if (query) {
       for (const [k, v] of Object.entries(query)) {
         if (v !== undefined && v !== null && v !== '') u.searchParams.set(k, String(v));
