@@ -2,8 +2,11 @@
 // exported to CSV by the built binary in a child process. Whole-process wall time under
 // 4 s and peak RSS under 150 MB; then, against a sandbox answering with 20 ms latency,
 // the concurrent export at least 3x faster than --concurrency 1, run side by side
-// (interleaved) and compared by median.
+// (interleaved) and compared by median. Then (issue 13) the same export with the sandbox
+// compressing its answers (gzip, as a real service does) and not, interleaved.
+// `node bench/export.js compression` runs that last section alone.
 import { spawn } from 'node:child_process';
+import { request } from 'node:http';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,8 +27,8 @@ const median = (xs) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 
-async function seeded(n, latencyMs) {
-  const sb = await startSandbox({ port: 0, seed: 5, latencyMs });
+async function seeded(n, latencyMs, compress = true) {
+  const sb = await startSandbox({ port: 0, seed: 5, latencyMs, compress });
   seedCalls(sb.world, sb.world.keys.get(sb.apiKey).org, n);
   return sb;
 }
@@ -82,7 +85,57 @@ export async function benchExport() {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+/** Bytes of one 200-call page on the wire, as sent to a client that accepts gzip and br, and to one that does not. */
+function pageBytes(sb, acceptEncoding) {
+  return new Promise((resolve, reject) => {
+    const headers = { 'x-api-key': sb.apiKey, ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}) };
+    request(`${sb.url}/calls?limit=200&offset=200`, { headers }, (res) => {
+      let n = 0;
+      res.on('data', (c) => { n += c.length; });
+      res.on('end', () => resolve(n));
+    }).on('error', reject).end();
+  });
+}
+
+/** The export with the sandbox compressing (gzip) and not: time, peak RSS and CPU of the client, interleaved. */
+export async function benchCompression() {
+  const dir = mkdtempSync(join(tmpdir(), 'voicectl-bench-gzip-'));
+  const on = await seeded(CALLS, 0, true);
+  const off = await seeded(CALLS, 0, false);
+  try {
+    const out = join(dir, 'calls.csv');
+    await exportOnce(on, out);
+    await exportOnce(off, out);
+    const gz = [];
+    const plain = [];
+    for (let i = 0; i < RUNS; i++) {
+      gz.push(await exportOnce(on, out));
+      plain.push(await exportOnce(off, out));
+    }
+    const pick = (rs) => ({ ms: median(rs.map((r) => r.ms)), rssMb: Math.max(...rs.map((r) => r.rssMb)), cpuMs: median(rs.map((r) => r.cpuMs)) });
+    return {
+      calls: CALLS, runs: RUNS, on: pick(gz), off: pick(plain),
+      pagePlain: await pageBytes(off, 'gzip, br'), pageGzip: await pageBytes(on, 'gzip, br'),
+    };
+  } finally {
+    await on.close();
+    await off.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function printCompression(c) {
+  const row = (name, r) => `  ${name.padEnd(22)}${(r.ms / 1000).toFixed(2)} s   peak RSS ${r.rssMb.toFixed(0)} MB   client CPU ${(r.cpuMs / 1000).toFixed(2)} s`;
+  console.log(`call export, ${c.calls.toLocaleString('en-US')} calls to CSV, sandbox compressing or not, interleaved, median of ${c.runs}:`);
+  console.log(row('gzip (Accept-Encoding)', c.on));
+  console.log(row('uncompressed', c.off));
+  console.log(`  ratio                 ${(c.on.ms / c.off.ms).toFixed(2)}x time, ${(c.on.rssMb / c.off.rssMb).toFixed(2)}x peak RSS`);
+  console.log(`  one 200-call page     ${(c.pagePlain / 1024).toFixed(0)} KB plain, ${(c.pageGzip / 1024).toFixed(0)} KB gzip (${(c.pagePlain / c.pageGzip).toFixed(1)}x smaller on the wire)`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}` && process.argv[2] === 'compression') {
+  printCompression(await benchCompression());
+} else if (import.meta.url === `file://${process.argv[1]}`) {
   const r = await benchExport();
   const verdict = (ok) => (ok ? 'OK' : 'OVER BUDGET');
   console.log(`call export, ${r.calls.toLocaleString('en-US')} calls to CSV (${r.csvMb.toFixed(1)} MB), loopback, median of ${r.runs}:`);
@@ -93,6 +146,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(`  concurrent (default)  ${(r.concMs / 1000).toFixed(2)} s`);
   console.log(`  --concurrency 1       ${(r.serialMs / 1000).toFixed(2)} s`);
   console.log(`  speed-up              ${r.speedup.toFixed(1)}x   budget >= ${BUDGET.speedup}x   ${verdict(r.speedup >= BUDGET.speedup)}`);
+  printCompression(await benchCompression());
   console.log(`  (load average during the run: ${loadavg().map((l) => l.toFixed(1)).join(', ')}; timings need an otherwise idle machine)`);
   process.exitCode = r.ok ? 0 : 1;
 }

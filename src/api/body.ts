@@ -61,47 +61,102 @@ export async function readBody(body: Readable, contentEncoding: string | string[
     body.destroy();
     throw err;
   }
-  let received = 0;
-  const counted = async function* (): AsyncGenerator<Buffer> {
-    for await (const chunk of body) {
-      received += (chunk as Buffer).length;
-      if (received > opts.maxBytes) throw new BodyTooLargeError(opts.maxBytes, false);
-      yield chunk as Buffer;
-    }
-  };
-  let source: AsyncIterable<Buffer> = counted();
-  if (steps.length > 0) {
-    // Loaded only when a server compresses: most commands never need zlib.
-    const zlib = await import('node:zlib');
-    const { Readable: NodeReadable } = await import('node:stream');
-    let stream: Readable = NodeReadable.from(source, { objectMode: false });
-    for (const step of steps) {
-      const decoder = step === 'gzip' ? zlib.createGunzip() : step === 'br' ? zlib.createBrotliDecompress() : zlib.createInflate();
-      stream.on('error', (err) => decoder.destroy(err));
-      stream = stream.pipe(decoder);
-    }
-    source = stream;
-  }
   const chunks: Buffer[] = [];
   let size = 0;
+  let received = 0;
+  /** Keeps a decoded chunk; false once the cap is reached (only when truncating). */
+  const keep = (buf: Buffer): boolean => {
+    if (size + buf.length > opts.maxBytes) {
+      if (!opts.truncate) throw new BodyTooLargeError(opts.maxBytes, steps.length > 0);
+      chunks.push(buf.subarray(0, opts.maxBytes - size));
+      size = opts.maxBytes;
+      return false;
+    }
+    chunks.push(buf);
+    size += buf.length;
+    return true;
+  };
   try {
-    for await (const chunk of source) {
-      const buf = chunk as Buffer;
-      if (size + buf.length > opts.maxBytes) {
-        if (!opts.truncate) throw new BodyTooLargeError(opts.maxBytes, steps.length > 0);
-        chunks.push(buf.subarray(0, opts.maxBytes - size));
-        size = opts.maxBytes;
-        break;
+    if (steps.length === 0) {
+      for await (const chunk of body) {
+        if (!keep(chunk as Buffer)) break;
       }
-      chunks.push(buf);
-      size += buf.length;
+    } else {
+      await decodeInto(body, steps, keep, (n) => {
+        received += n;
+        if (received > opts.maxBytes) throw new BodyTooLargeError(opts.maxBytes, false);
+      });
     }
   } catch (err) {
     if (opts.truncate && err instanceof BodyTooLargeError) return Buffer.concat(chunks, size);
     throw err;
   } finally {
     if (!body.readableEnded) body.destroy();
-    if (source !== body && 'destroy' in source) (source as Readable).destroy();
   }
   return Buffer.concat(chunks, size);
+}
+
+/** Larger output chunks than zlib's 16 KB: fewer round trips to the thread pool for a page of JSON. */
+const ZOPTS = { chunkSize: 128 * 1024 };
+
+/**
+ * Feeds the body through the decoders chunk by chunk and hands each decoded chunk to
+ * `keep` as it comes out, so a bomb is stopped after `maxBytes` of output, not after
+ * it has been inflated. `keep` returning false ends the read early.
+ */
+async function decodeInto(
+  body: Readable,
+  steps: Array<'gzip' | 'br' | 'deflate'>,
+  keep: (buf: Buffer) => boolean,
+  onRaw: (bytes: number) => void,
+): Promise<void> {
+  // Loaded only when a server compresses: most commands never need zlib.
+  const zlib = await import('node:zlib');
+  const decoders = steps.map((step) => (step === 'gzip' ? zlib.createGunzip(ZOPTS) : step === 'br' ? zlib.createBrotliDecompress(ZOPTS) : zlib.createInflate(ZOPTS)));
+  for (let i = 0; i + 1 < decoders.length; i++) decoders[i]!.pipe(decoders[i + 1]!);
+  const first = decoders[0]!;
+  const last = decoders[decoders.length - 1]!;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      let settled = false;
+      const fail = (err: unknown) => {
+        if (settled) return;
+        settled = true;
+        reject(err);
+      };
+      for (const d of decoders) d.on('error', fail);
+      body.on('error', fail);
+      last.on('data', (chunk: Buffer) => {
+        try {
+          if (!keep(chunk)) {
+            settled = true;
+            resolve();
+          }
+        } catch (err) {
+          fail(err);
+        }
+      });
+      last.on('end', () => {
+        if (!settled) {
+          settled = true;
+          resolve();
+        }
+      });
+      body.on('data', (chunk: Buffer) => {
+        try {
+          onRaw(chunk.length);
+        } catch (err) {
+          fail(err);
+          return;
+        }
+        if (!first.write(chunk)) {
+          body.pause();
+          first.once('drain', () => body.resume());
+        }
+      });
+      body.on('end', () => first.end());
+    });
+  } finally {
+    for (const d of decoders) d.destroy();
+  }
 }
