@@ -9,6 +9,7 @@
 import type { ApiClient } from '../api/client.js';
 import { listCalls, type Call, type CallFilters, type CallPage } from '../api/calls.js';
 import { itemKey } from '../api/envelope.js';
+import { IncompleteListError } from '../api/pagination.js';
 import { IdSet } from './id-set.js';
 
 export interface PagerOptions {
@@ -54,7 +55,15 @@ export async function* callPages(api: ApiClient, opts: PagerOptions): AsyncGener
       for (let offset = size; last >= size; offset += size) {
         const page = await fetchPage(offset, size);
         last = page.items.length;
-        yield fresh(page.items);
+        const added = fresh(page.items);
+        // A full page of calls already read: the server ignores offset, and would serve it forever.
+        if (last > 0 && added.length === 0) {
+          throw new IncompleteListError({
+            method: 'GET', url: api.url('/calls'), items: seen.size, pages: offset / size + 1,
+            reason: `the page at offset ${offset} repeated calls already received (the server may be ignoring offset, or a cache answering for it)`,
+          });
+        }
+        yield added;
       }
       return;
     }

@@ -3,6 +3,8 @@
  * caches the first page), one whose total keeps growing. The listing stops after a
  * bounded number of requests, prints what it read, and exits 1 saying it is incomplete.
  */
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { call, hostile, sendJson, type Hostile } from './client-harness.js';
 
@@ -65,5 +67,19 @@ describe('--all against a server that does not page', () => {
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout)).toHaveLength(450);
     expect(h.seen).toHaveLength(3);
+  });
+});
+
+describe('call export against a server that does not page', () => {
+  it('stops at the first repeated page when there is no total, and writes no partial file', async () => {
+    const first = Array.from({ length: 200 }, (_, i) => call(i));
+    const h = await start((_req, res) => sendJson(res, 200, { calls: first }));
+    const out = join(h.config.dir, 'calls.csv');
+    const r = await h.run(['call', 'export', '--out', out]);
+    expect(r.exitCode).toBe(1);
+    expect(h.seen).toHaveLength(2);
+    expect(r.stderr).toContain('error: the list is incomplete: the page at offset 200 repeated calls already received');
+    expect(existsSync(out)).toBe(false);
+    expect(readdirSync(h.config.dir).filter((f) => f.includes('calls'))).toEqual([]);
   });
 });
