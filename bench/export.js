@@ -125,12 +125,12 @@ export async function benchCompression() {
 }
 
 function printCompression(c) {
-  const row = (name, r) => `  ${name.padEnd(22)}${(r.ms / 1000).toFixed(2)} s   peak RSS ${r.rssMb.toFixed(0)} MB   client CPU ${(r.cpuMs / 1000).toFixed(2)} s`;
+  const row = (name, r) => `  ${name.padEnd(24)}${(r.ms / 1000).toFixed(2)} s   peak RSS ${r.rssMb.toFixed(0)} MB   client CPU ${(r.cpuMs / 1000).toFixed(2)} s`;
   console.log(`call export, ${c.calls.toLocaleString('en-US')} calls to CSV, sandbox compressing or not, interleaved, median of ${c.runs}:`);
   console.log(row('gzip (Accept-Encoding)', c.on));
   console.log(row('uncompressed', c.off));
-  console.log(`  ratio                 ${(c.on.ms / c.off.ms).toFixed(2)}x time, ${(c.on.rssMb / c.off.rssMb).toFixed(2)}x peak RSS`);
-  console.log(`  one 200-call page     ${(c.pagePlain / 1024).toFixed(0)} KB plain, ${(c.pageGzip / 1024).toFixed(0)} KB gzip (${(c.pagePlain / c.pageGzip).toFixed(1)}x smaller on the wire)`);
+  console.log(`  ratio                   ${(c.on.ms / c.off.ms).toFixed(2)}x time, ${(c.on.rssMb / c.off.rssMb).toFixed(2)}x peak RSS`);
+  console.log(`  one 200-call page       ${(c.pagePlain / 1024).toFixed(0)} KB plain, ${(c.pageGzip / 1024).toFixed(0)} KB gzip (${(c.pagePlain / c.pageGzip).toFixed(1)}x smaller on the wire)`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}` && process.argv[2] === 'compression') {
