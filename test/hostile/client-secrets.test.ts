@@ -7,7 +7,7 @@ import { chmodSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { harness } from '../helpers/cli.js';
+import { baseEnv, harness, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 import { call, hostile, KEY, sendJson, type Hostile } from './client-harness.js';
 
@@ -78,6 +78,17 @@ describe('a base URL that carries credentials', () => {
     const r = await h.run(['call', 'get', 'c1', '--debug'], { VOICECTL_BASE_URL: base });
     expect(r.exitCode).toBe(1);
     for (const secret of ['pa55w0rd-x', 'gw-topsecret-42', KEY]) expect(r.stderr).not.toContain(secret);
+  });
+
+  it('is masked when login reports where it logged in', async () => {
+    const h = await start((_req, res) => sendJson(res, 200, { agents: [], total: 0, limit: 50, offset: 0 }));
+    const base = h.url.replace('http://', 'http://deploy:pa55w0rd-x@') + '/?token=gw-topsecret-42';
+    for (const extra of [[], ['--json']]) {
+      const r = await runCli(['login', '--with-key-stdin', '--base-url', base, ...extra], { ...baseEnv(h.config.dir) }, { input: `${KEY}\n` });
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout + r.stderr).toContain('http://***@127.0.0.1');
+      expect(r.stdout + r.stderr).not.toMatch(/pa55w0rd-x|gw-topsecret-42/);
+    }
   });
 
   it('is masked by config list and config get', async () => {
