@@ -204,7 +204,14 @@ export class ApiClient {
     for (let attempt = 0; ; attempt++) {
       const started = performance.now();
       const deadline = new AbortController();
-      const timer = setTimeout(() => deadline.abort(new DeadlineExceeded()), timeout);
+      let timer: NodeJS.Timeout | undefined;
+      const arm = () => {
+        timer ??= setTimeout(() => deadline.abort(new DeadlineExceeded()), timeout);
+      };
+      // An upload (a streamed body) may rightly take longer than --timeout to send on a slow
+      // link: its deadline starts once it is sent; until then undici bounds each pause.
+      if (isStream(body)) body.once('end', arm);
+      else arm();
       const attemptSignal = signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal;
       let res: Exchange | undefined;
       let failure: unknown;
@@ -235,6 +242,8 @@ export class ApiClient {
       } catch (err) {
         failure = err;
       } finally {
+        // Armed (if the upload never ended) and cleared: no timer outlives the attempt.
+        arm();
         clearTimeout(timer);
       }
       const ms = Math.round(performance.now() - started);
@@ -289,6 +298,10 @@ class DeadlineExceeded extends Error {
     super('deadline exceeded');
     this.name = 'DeadlineExceeded';
   }
+}
+
+function isStream(body: unknown): body is NodeJS.ReadableStream {
+  return typeof body === 'object' && body !== null && typeof (body as NodeJS.ReadableStream).pipe === 'function' && typeof (body as NodeJS.ReadableStream).once === 'function';
 }
 
 function isZlibError(err: unknown): boolean {

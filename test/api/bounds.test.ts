@@ -61,6 +61,27 @@ describe('the deadline of an attempt', () => {
   });
 });
 
+describe('the deadline of an upload', () => {
+  it('starts once the body is sent, so a slow upload whose chunks keep coming succeeds', async () => {
+    const server = await serve((_req, res, body) => {
+      res.writeHead(201, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ received: body.length }));
+    });
+    const c = client(server.url, { timeoutMs: 400 });
+    open.push(server, c);
+    async function* slow() {
+      for (let i = 0; i < 16; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        yield Buffer.from('y');
+      }
+    }
+    const started = Date.now();
+    const answer = await c.api.post('/kb/items', undefined, { rawBody: Readable.from(slow(), { objectMode: false }), headers: { 'content-length': '16' } });
+    expect(answer).toEqual({ received: 16 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(400);
+  });
+});
+
 describe('readBody', () => {
   const text = Buffer.from(JSON.stringify({ calls: Array.from({ length: 50 }, (_, i) => ({ call_id: `c${i}` })) }));
   const from = (buf: Buffer) => Readable.from([buf.subarray(0, 100), buf.subarray(100)]);
