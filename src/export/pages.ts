@@ -40,6 +40,23 @@ export async function* callPages(api: ApiClient, opts: PagerOptions): AsyncGener
     return out;
   };
   const fetchPage = (offset: number, limit: number): Promise<CallPage> => listCalls(api, opts.filters, { limit, offset }, ac.signal);
+  let pages = 0;
+  /**
+   * The new calls of a page. A page of nothing but calls already read means the server
+   * ignores offset (or a cache answers for it): going on would write the same calls
+   * again and again, or, with a total, stop with part of the list called the whole.
+   */
+  const unlessRepeated = (page: CallPage, offset: number): Call[] => {
+    pages++;
+    const added = fresh(page.items);
+    if (page.items.length > 0 && added.length === 0) {
+      throw new IncompleteListError({
+        method: 'GET', url: api.url('/calls'), items: seen.size, pages,
+        reason: `the page at offset ${offset} repeated calls already received (the server may be ignoring offset, or a cache answering for it)`,
+      });
+    }
+    return added;
+  };
 
   try {
     const requested = Math.min(200, Math.max(1, opts.pageSize ?? 200));
@@ -47,7 +64,7 @@ export async function* callPages(api: ApiClient, opts: PagerOptions): AsyncGener
     const size = pageSizeOf(first, requested);
     let total = first.total;
     if (total !== undefined) opts.onTotal?.(total);
-    yield fresh(first.items);
+    yield unlessRepeated(first, 0);
 
     if (total === undefined) {
       // No total to plan with: one page after another until a short or empty one.
@@ -55,15 +72,8 @@ export async function* callPages(api: ApiClient, opts: PagerOptions): AsyncGener
       for (let offset = size; last >= size; offset += size) {
         const page = await fetchPage(offset, size);
         last = page.items.length;
-        const added = fresh(page.items);
         // A full page of calls already read: the server ignores offset, and would serve it forever.
-        if (last > 0 && added.length === 0) {
-          throw new IncompleteListError({
-            method: 'GET', url: api.url('/calls'), items: seen.size, pages: offset / size + 1,
-            reason: `the page at offset ${offset} repeated calls already received (the server may be ignoring offset, or a cache answering for it)`,
-          });
-        }
-        yield added;
+        yield unlessRepeated(page, offset);
       }
       return;
     }
@@ -81,22 +91,23 @@ export async function* callPages(api: ApiClient, opts: PagerOptions): AsyncGener
     let next = size;
     let tail = 0;
     for (;;) {
-      const window: Array<Promise<CallPage>> = [];
+      const window: Array<{ offset: number; page: Promise<CallPage> }> = [];
       const launch = () => {
         while (window.length < opts.concurrency && next < total!) {
           const p = fetchPage(next, size);
           // Awaited in order later; until then a failure must not count as unhandled.
           p.catch(() => {});
-          window.push(p);
+          window.push({ offset: next, page: p });
           next += size;
         }
       };
       launch();
       while (window.length > 0) {
-        const page = await window.shift()!;
+        const { offset, page: pending } = window.shift()!;
+        const page = await pending;
         note(page);
         launch();
-        yield fresh(page.items);
+        yield unlessRepeated(page, offset);
       }
       // Nothing changed while we read: the planned pages were the whole list.
       if (!moved || tail >= MAX_TAIL_PAGES) return;

@@ -82,4 +82,16 @@ describe('call export against a server that does not page', () => {
     expect(existsSync(out)).toBe(false);
     expect(readdirSync(h.config.dir).filter((f) => f.includes('calls'))).toEqual([]);
   });
+
+  it('stops at the first repeated page when the total promises more, instead of calling part of the list the whole', async () => {
+    const first = Array.from({ length: 200 }, (_, i) => call(i));
+    const h = await start((_req, res) => sendJson(res, 200, { calls: first, total: 90_000, limit: 200, offset: 0 }));
+    const out = join(h.config.dir, 'calls.csv');
+    const r = await h.run(['call', 'export', '--out', out]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('error: the list is incomplete: the page at offset 200 repeated calls already received');
+    // The first page, then at most one window of concurrent pages, not 450.
+    expect(h.seen.length).toBeLessThanOrEqual(1 + 16);
+    expect(existsSync(out)).toBe(false);
+  });
 });
