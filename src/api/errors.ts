@@ -151,10 +151,16 @@ export function networkError(method: string, url: string, err: unknown, timeoutM
   const code = errorCode(err);
   const host = safeHost(url);
   const path = safePath(url);
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+  if (code === 'UND_ERR_HEADERS_TIMEOUT') {
     return new ApiError({
       kind: 'timeout', method, url, code, cause: err,
-      message: `${host} did not answer ${method} ${path} within ${seconds(timeoutMs)} (raise --timeout if it is just slow)`,
+      message: `timed out: ${host} did not answer ${method} ${path} within ${seconds(timeoutMs)} (raise --timeout if it is just slow)`,
+    });
+  }
+  if (code === 'UND_ERR_BODY_TIMEOUT') {
+    return new ApiError({
+      kind: 'timeout', method, url, code, cause: err,
+      message: `timed out: ${host} stopped sending its answer to ${method} ${path} for ${seconds(timeoutMs)} (raise --timeout if it is just slow)`,
     });
   }
   if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT') {
