@@ -42,6 +42,19 @@ describe('a server that echoes the key', () => {
     }
   });
 
+  it('masks the webhook secret in use (env or profile) wherever a server repeats it', async () => {
+    const secret = 'whsec_0123456789abcdefSECRET';
+    const h = await start((_req, res) => sendJson(res, 400, { error: `endpoint secret ${secret} does not match`, status_code: 400 }));
+    const fromEnv = await h.run(['call', 'list'], { VOICECTL_WEBHOOK_SECRET: secret });
+    expect(fromEnv.exitCode).toBe(1);
+    expect(fromEnv.stderr).toContain('endpoint secret *** does not match');
+    expect(fromEnv.stderr).not.toContain(secret);
+    expect((await h.run(['config', 'set', 'webhook_secret', secret])).exitCode).toBe(0);
+    const fromProfile = await h.run(['call', 'list', '--debug']);
+    expect(fromProfile.stderr).toContain('endpoint secret *** does not match');
+    expect(fromProfile.stderr).not.toContain(secret);
+  });
+
   it('is masked in a 200 body that is not JSON and in a redirect target', async () => {
     const h = await start((req, res) => {
       if (req.url!.startsWith('/calls/redirect')) {
