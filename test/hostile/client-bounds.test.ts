@@ -75,14 +75,10 @@ describe('--timeout is a deadline for the whole answer', () => {
       timers.push(setInterval(() => { if (!res.destroyed) res.write(' '); }, 1000));
     });
     try {
-      const started = Date.now();
       const r = await h.run(['call', 'list', '--timeout', '3']);
-      const elapsed = Date.now() - started;
       expect(r.exitCode).toBe(1);
       expect(r.stderr).toMatch(/^error: timed out: 127\.0\.0\.1:\d+ had not finished sending its answer to GET \/calls after 3s \(raise --timeout if it is just slow\)$/);
       expect(h.seen).toHaveLength(1);
-      // Not a timing assertion on speed: only that it ended, long before a dripping body would.
-      expect(elapsed).toBeLessThan(30_000);
     } finally {
       timers.forEach(clearInterval);
     }
