@@ -5,8 +5,12 @@
 // (interleaved) and compared by median. Then (issue 11) the same 100,000 calls to an
 // xlsx workbook beside CSV, interleaved: peak RSS under 200 MB.
 //
-// BENCH_EXPORT_SECTIONS=csv,latency,xlsx picks sections (default: all three).
+// Then (issue 13) the same export with the sandbox compressing its answers (gzip, as a
+// real service does) and not, interleaved.
+//
+// BENCH_EXPORT_SECTIONS=csv,latency,xlsx,compression picks sections (default: all four).
 import { spawn } from 'node:child_process';
+import { request } from 'node:http';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +22,7 @@ const CALLS = Number(process.env.BENCH_EXPORT_CALLS ?? 100_000);
 const LATENCY_CALLS = Number(process.env.BENCH_EXPORT_LATENCY_CALLS ?? CALLS);
 const RUNS = Number(process.env.BENCH_EXPORT_RUNS ?? 3);
 const BUDGET = { wallMs: 4000, rssMb: 150, speedup: 3, xlsxRssMb: 200 };
-const SECTIONS = new Set((process.env.BENCH_EXPORT_SECTIONS ?? 'csv,latency,xlsx').split(',').map((s) => s.trim()));
+const SECTIONS = new Set((process.env.BENCH_EXPORT_SECTIONS ?? 'csv,latency,xlsx,compression').split(',').map((s) => s.trim()));
 // Reports the child's peak RSS as it exits; the export itself is untouched.
 const PEAK = "data:text/javascript,process.on('exit',()=>{const u=process.resourceUsage();process.stderr.write('\\nPEAK_RSS_KB='+u.maxRSS+' CPU_US='+(u.userCPUTime+u.systemCPUTime)+'\\n')})";
 
@@ -28,8 +32,10 @@ const median = (xs) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 
-async function seeded(n, latencyMs) {
-  const sb = await startSandbox({ port: 0, seed: 5, latencyMs });
+// Uncompressed unless asked, so the budget rows stay comparable with earlier runs; the
+// compression section measures both.
+async function seeded(n, latencyMs, compress = false) {
+  const sb = await startSandbox({ port: 0, seed: 5, latencyMs, compress });
   seedCalls(sb.world, sb.world.keys.get(sb.apiKey).org, n);
   return sb;
 }
@@ -115,6 +121,54 @@ async function benchXlsx(dir) {
   }
 }
 
+/** Bytes of one 200-call page on the wire, as sent to a client that accepts gzip and br, and to one that does not. */
+function pageBytes(sb, acceptEncoding) {
+  return new Promise((resolve, reject) => {
+    const headers = { 'x-api-key': sb.apiKey, ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}) };
+    request(`${sb.url}/calls?limit=200&offset=200`, { headers }, (res) => {
+      let n = 0;
+      res.on('data', (c) => { n += c.length; });
+      res.on('end', () => resolve(n));
+    }).on('error', reject).end();
+  });
+}
+
+/** The export with the sandbox compressing (gzip) and not: time, peak RSS and CPU of the client, interleaved. */
+export async function benchCompression() {
+  const dir = mkdtempSync(join(tmpdir(), 'voicectl-bench-gzip-'));
+  const on = await seeded(CALLS, 0, true);
+  const off = await seeded(CALLS, 0, false);
+  try {
+    const out = join(dir, 'calls.csv');
+    await exportOnce(on, out);
+    await exportOnce(off, out);
+    const gz = [];
+    const plain = [];
+    for (let i = 0; i < RUNS; i++) {
+      gz.push(await exportOnce(on, out));
+      plain.push(await exportOnce(off, out));
+    }
+    const pick = (rs) => ({ ms: median(rs.map((r) => r.ms)), rssMb: Math.max(...rs.map((r) => r.rssMb)), cpuMs: median(rs.map((r) => r.cpuMs)) });
+    return {
+      calls: CALLS, runs: RUNS, on: pick(gz), off: pick(plain),
+      pagePlain: await pageBytes(off, 'gzip, br'), pageGzip: await pageBytes(on, 'gzip, br'),
+    };
+  } finally {
+    await on.close();
+    await off.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function printCompression(c) {
+  const row = (name, r) => `  ${name.padEnd(24)}${(r.ms / 1000).toFixed(2)} s   peak RSS ${r.rssMb.toFixed(0)} MB   client CPU ${(r.cpuMs / 1000).toFixed(2)} s`;
+  console.log(`call export, ${c.calls.toLocaleString('en-US')} calls to CSV, sandbox compressing or not, interleaved, median of ${c.runs}:`);
+  console.log(row('gzip (Accept-Encoding)', c.on));
+  console.log(row('uncompressed', c.off));
+  console.log(`  ratio                   ${(c.on.ms / c.off.ms).toFixed(2)}x time, ${(c.on.rssMb / c.off.rssMb).toFixed(2)}x peak RSS`);
+  console.log(`  one 200-call page       ${(c.pagePlain / 1024).toFixed(0)} KB plain, ${(c.pageGzip / 1024).toFixed(0)} KB gzip (${(c.pagePlain / c.pageGzip).toFixed(1)}x smaller on the wire)`);
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const r = await benchExport();
   const verdict = (ok) => (ok ? 'OK' : 'OVER BUDGET');
@@ -137,6 +191,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.log(`  xlsx  ${(x.xlsxMs / 1000).toFixed(2)} s   peak ${x.xlsxRssMb.toFixed(0)} MB   ${x.xlsxMb.toFixed(1)} MB file   (${(x.xlsxMs / x.csvMs).toFixed(1)}x CSV's time; CPU ${(x.xlsxCpuMs / 1000).toFixed(2)} s; peaks ${x.rssRuns.join(', ')} MB)`);
     console.log(`  xlsx peak RSS budget < ${BUDGET.xlsxRssMb} MB   ${verdict(x.xlsxRssMb < BUDGET.xlsxRssMb)}`);
   }
+  if (SECTIONS.has('compression')) printCompression(await benchCompression());
   console.log(`  (load average during the run: ${loadavg().map((l) => l.toFixed(1)).join(', ')}; timings need an otherwise idle machine)`);
   process.exitCode = r.ok ? 0 : 1;
 }

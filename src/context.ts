@@ -6,6 +6,7 @@ import type { ChalkInstance } from 'chalk';
 import type { ApiClient } from './api/client.js';
 import { readProfile, type Profile } from './config/profiles.js';
 import { AuthError, UsageError } from './errors.js';
+import { redact } from './util/redact.js';
 
 export type Env = Record<string, string | undefined>;
 
@@ -79,6 +80,7 @@ export class Context {
   private client?: Promise<ApiClient>;
   private chalkCache?: ChalkInstance;
   private closers: Array<() => Promise<void> | void> = [];
+  private extraSecrets = new Set<string>();
 
   constructor(init: ContextInit) {
     this.io = init.io;
@@ -205,12 +207,13 @@ export class Context {
     const dispatcher = makeDispatcher(this.env, s.timeoutMs);
     this.onClose(() => dispatcher.close());
     const debug = this.opts.debug || isTrue(this.env.VOICECTL_DEBUG)
-      ? (line: string) => { this.io.stderr.write(`${this.errColor.dim(`[debug] ${line}`)}\n`); }
+      ? (line: string) => { this.io.stderr.write(`${this.errColor.dim(`[debug] ${this.redact(line)}`)}\n`); }
       : undefined;
     return new ApiClient({
       baseUrl: s.baseUrl!,
       apiKey: s.apiKey,
       timeoutMs: s.timeoutMs,
+      maxResponseBytes: maxResponseBytes(this.env.VOICECTL_MAX_RESPONSE_MB),
       dispatcher,
       debug,
       sleep: (ms) => this.sleep(ms, this.signal),
@@ -219,6 +222,26 @@ export class Context {
       now: () => this.now().getTime(),
       proxyFor: (url) => proxyFor(this.env, url),
     });
+  }
+
+  /** A secret this run holds besides the key and the saved webhook secret (a `--secret` flag): masked in everything redact() sees. */
+  addSecret(value: string | undefined): void {
+    if (value) this.extraSecrets.add(value);
+  }
+
+  /**
+   * Text for people (errors, traces, `config list`) with every secret masked: URL
+   * credentials, secret-looking query values, the API key and webhook secrets in use.
+   */
+  redact(text: string): string {
+    const secrets = [...this.extraSecrets, this.opts.apiKey, this.env.VOICECTL_API_KEY, this.env.VOICECTL_WEBHOOK_SECRET];
+    try {
+      const { apiKey, profile } = this.settings();
+      secrets.push(apiKey, profile.api_key, profile.webhook_secret);
+    } catch {
+      // An unreadable config holds no secret this run could print.
+    }
+    return redact(text, secrets);
   }
 
   /** Runs when the command ends, whatever the outcome (closes sockets, restores the terminal). */
@@ -273,6 +296,16 @@ function isTrue(v: string | undefined): boolean {
 
 function nonEmpty(v: string | undefined): string | undefined {
   return v === undefined || v === '' ? undefined : v;
+}
+
+/** VOICECTL_MAX_RESPONSE_MB: the cap on a JSON response, in MiB (64 unless set). */
+function maxResponseBytes(v: string | undefined): number | undefined {
+  if (v === undefined || v.trim() === '') return undefined;
+  const mb = Number(v);
+  if (!Number.isFinite(mb) || mb <= 0) {
+    throw new UsageError(`VOICECTL_MAX_RESPONSE_MB must be a positive number of megabytes, got "${v}".`, { hint: 'Unset it for the default of 64.' });
+  }
+  return Math.round(mb * 1024 * 1024);
 }
 
 function numberOr(v: string | undefined): number | undefined {

@@ -122,13 +122,14 @@ function report(ctx: Context, err: unknown): number {
   const c = ctx.errColor;
   const debug = ctx.opts.debug || (ctx.env.VOICECTL_DEBUG ?? '') === '1';
   if (code === EXIT.INTERRUPTED) {
-    ctx.io.stderr.write(`${c.yellow(err instanceof CliError ? err.message : 'Interrupted')}\n`);
+    ctx.io.stderr.write(`${c.yellow(err instanceof CliError ? ctx.redact(err.message) : 'Interrupted')}\n`);
     return code;
   }
+  // Messages carry what servers and files said: a key echoed back, a URL with credentials.
   const { message, hint } = describe(err);
-  ctx.io.stderr.write(`${c.red('error:')} ${message}\n`);
-  if (hint) ctx.io.stderr.write(`${c.dim(hint)}\n`);
-  if (debug && err instanceof Error && err.stack) ctx.io.stderr.write(`${c.dim(err.stack)}\n`);
+  ctx.io.stderr.write(`${c.red('error:')} ${ctx.redact(message)}\n`);
+  if (hint) ctx.io.stderr.write(`${c.dim(ctx.redact(hint))}\n`);
+  if (debug && err instanceof Error && err.stack) ctx.io.stderr.write(`${c.dim(ctx.redact(err.stack))}\n`);
   else if (code === EXIT.FAILURE && !(err instanceof CliError) && !(err instanceof ApiError)) {
     ctx.io.stderr.write(`${c.dim('Run again with --debug for details.')}\n`);
   }

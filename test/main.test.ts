@@ -71,7 +71,7 @@ describe('exitCodeFor and describe', () => {
     expect(describeError(refused).message).toBe('127.0.0.1:9 refused the connection (is the service running at this address?)');
     const slow = networkError('GET', 'http://h/agents', Object.assign(new Error('Headers Timeout Error'), { code: 'UND_ERR_HEADERS_TIMEOUT' }), 30_000);
     expect(exitCodeFor(slow)).toBe(EXIT.FAILURE);
-    expect(describeError(slow).message).toBe('h did not answer GET /agents within 30s (raise --timeout if it is just slow)');
+    expect(describeError(slow).message).toBe('timed out: h did not answer GET /agents within 30s (raise --timeout if it is just slow)');
     const odd = new ApiError({ kind: 'unexpected', method: 'GET', url: 'http://h/voices', message: 'h sent an unexpected response' });
     expect([exitCodeFor(odd), describeError(odd).message]).toEqual([EXIT.FAILURE, 'h sent an unexpected response']);
   });

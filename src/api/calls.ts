@@ -64,10 +64,10 @@ export function allCalls(api: ApiClient, filters: CallFilters, options: { max?: 
 export async function getCall(api: ApiClient, callId: string, signal?: AbortSignal): Promise<{ call: Call; raw: unknown }> {
   const raw = await api.get<unknown>(`/calls/${encodeURIComponent(callId)}`, { signal });
   const call = unwrap<Call>(raw, 'call');
-  if (!call || typeof call !== 'object') {
+  if (!call || typeof call !== 'object' || Array.isArray(call)) {
     throw new ApiError({
       kind: 'unexpected', method: 'GET', url: api.url(`/calls/${encodeURIComponent(callId)}`), body: JSON.stringify(raw),
-      message: `expected a call object for ${callId}, got ${raw === undefined ? 'an empty body' : typeof raw}`,
+      message: `expected a call object for ${callId}, got ${raw === undefined ? 'an empty body' : Array.isArray(raw) ? 'a list' : raw === null ? 'null' : typeof raw}`,
     });
   }
   return { call, raw };

@@ -6,17 +6,26 @@ import { setMaxListeners } from 'node:events';
 import type { Dispatcher } from 'undici';
 import type { ProxyInUse } from './dispatcher.js';
 import { request } from './undici.js';
-import { ApiError, errorCode, errorFromResponse, networkError, safeHost } from './errors.js';
-import { extractList, itemKey } from './envelope.js';
+import { ACCEPT_ENCODING, BodyTooLargeError, DEFAULT_MAX_RESPONSE_BYTES, readBody, UnknownEncodingError } from './body.js';
+import { ApiError, deadlineError, errorCode, errorFromResponse, networkError, safeHost, sizeLabel } from './errors.js';
+import { paginate, type PaginateOptions } from './pagination.js';
 import { scopeFor } from './scopes.js';
+import { redact } from '../util/redact.js';
+
+export { clampLimit, type PaginateOptions } from './pagination.js';
 
 export type Query = Record<string, string | number | boolean | undefined | null>;
 
 export interface ClientOptions {
   baseUrl: string;
   apiKey?: string;
-  /** Request timeout in milliseconds: for the headers, and between chunks of the body. */
+  /**
+   * Deadline of one attempt in milliseconds, from sending to the last byte of a JSON body
+   * (for a download, to its headers; then between chunks).
+   */
   timeoutMs?: number;
+  /** Cap on a JSON response body, decoded (default 64 MiB). */
+  maxResponseBytes?: number;
   dispatcher: Dispatcher;
   /** Receives one line per request when --debug is on. */
   debug?: (line: string) => void;
@@ -51,16 +60,6 @@ export interface RawResponse {
   body: Dispatcher.ResponseData['body'];
 }
 
-export interface PaginateOptions {
-  query?: Query;
-  /** Page size, clamped to 1..200 (default 200). */
-  limit?: number;
-  offset?: number;
-  /** Stop after this many items. */
-  max?: number;
-  signal?: AbortSignal;
-}
-
 interface Exchange extends RawResponse {
   /** The body as text, when it was read (always for json(), for error statuses in stream()). */
   text?: string;
@@ -77,6 +76,8 @@ const RETRYABLE_CODES = new Set([
 const MAX_RETRIES = 4;
 const BASE_DELAY_MS = 500;
 const MAX_DELAY_MS = 8_000;
+/** Of an error body only the start is read: the status says what happened, the message is cut to a line anyway. */
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
 /** A Retry-After longer than this is not waited out: the error is reported instead. */
 export const MAX_RETRY_AFTER_MS = 60_000;
 
@@ -92,9 +93,14 @@ export class ApiClient {
     if (opts.signal) setMaxListeners(0, opts.signal);
   }
 
-  /** Joins the base URL (which may carry a path prefix) with an API path and query. */
+  /**
+   * Joins the base URL (which may carry a path prefix, and query parameters a gateway
+   * wants on every request) with an API path and query.
+   */
   url(path: string, query?: Query): string {
-    const u = new URL(this.baseUrl + (path.startsWith('/') ? path : `/${path}`));
+    const base = new URL(this.baseUrl);
+    const u = new URL(base.href.slice(0, base.href.length - base.search.length - base.hash.length).replace(/\/+$/, '') + (path.startsWith('/') ? path : `/${path}`));
+    for (const [k, v] of base.searchParams) u.searchParams.set(k, v);
     if (query) {
       for (const [k, v] of Object.entries(query)) {
         if (v !== undefined && v !== null && v !== '') u.searchParams.set(k, String(v));
@@ -151,47 +157,14 @@ export class ApiClient {
   }
 
   /**
-   * Pages through a list endpoint with limit/offset, stopping when offset >= total. It
-   * survives a missing `total` (stops on a short or empty page) and never yields the
-   * same id twice, even when items shift between pages while new ones arrive.
+   * Pages through a list endpoint with limit/offset, stopping when offset >= total, each
+   * id once; bounded against servers that do not page (see pagination.ts).
    */
-  async *paginate<T = Record<string, unknown>>(
-    path: string,
-    key: string,
-    options: PaginateOptions = {},
-  ): AsyncGenerator<T, void, undefined> {
-    const limit = clampLimit(options.limit);
-    let offset = Math.max(0, Math.floor(options.offset ?? 0));
-    const seen = new Set<string>();
-    let yielded = 0;
-    for (;;) {
-      const body = await this.get<unknown>(path, { query: { ...options.query, limit, offset }, signal: options.signal });
-      const page = extractList<T>(body, key, this.url(path));
-      let fresh = 0;
-      for (const item of page.items) {
-        const id = itemKey(item);
-        if (id !== undefined) {
-          if (seen.has(id)) continue;
-          seen.add(id);
-        }
-        fresh++;
-        yield item;
-        yielded++;
-        if (options.max !== undefined && yielded >= options.max) return;
-      }
-      if (page.items.length === 0) return;
-      // Step by what arrived, not by what was asked: a server that caps the page size
-      // below `limit` would otherwise have items skipped.
-      offset += page.items.length;
-      if (page.total !== undefined) {
-        if (offset >= page.total) return;
-      } else {
-        const pageSize = page.limit !== undefined && page.limit > 0 ? Math.min(page.limit, limit) : limit;
-        if (page.items.length < pageSize) return;
-        // Without a total, a server that ignores offset would repeat one page forever.
-        if (fresh === 0) return;
-      }
-    }
+  paginate<T = Record<string, unknown>>(path: string, key: string, options: PaginateOptions = {}): AsyncGenerator<T, void, undefined> {
+    return paginate<T>({
+      get: (query, signal) => this.get<unknown>(path, { query, signal }),
+      url: this.url(path),
+    }, key, options);
   }
 
   private httpError(method: string, url: string, res: Exchange, text: string, scope?: string): ApiError {
@@ -203,11 +176,17 @@ export class ApiClient {
     });
   }
 
-  /** One logical request: the attempts, the waits between them, the trace lines. */
-  private async exchange(method: string, url: string, options: RequestOptions, readBody: boolean): Promise<Exchange> {
+  /**
+   * One logical request: the attempts, the waits between them, the trace lines. Each
+   * attempt has one deadline, --timeout, from sending to the last byte of the body it
+   * reads (to the headers for a download), so a server that drips its answer cannot
+   * hold a command beyond it. A timed-out attempt is not retried.
+   */
+  private async exchange(method: string, url: string, options: RequestOptions, readJson: boolean): Promise<Exchange> {
     const headers: Record<string, string> = {
       accept: 'application/json',
       'user-agent': this.opts.userAgent ?? 'voicectl',
+      ...(readJson ? { 'accept-encoding': ACCEPT_ENCODING } : {}),
       ...options.headers,
     };
     if (!options.anonymous && this.opts.apiKey) headers['x-api-key'] = this.opts.apiKey.trim();
@@ -219,6 +198,7 @@ export class ApiClient {
     // Only GET is retried: a retried POST could create a campaign twice or place real calls twice.
     const retries = method === 'GET' ? Math.min(MAX_RETRIES, Math.max(0, this.opts.maxRetries ?? MAX_RETRIES)) : 0;
     const timeout = this.opts.timeoutMs ?? 30_000;
+    const maxBytes = this.opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     const sleep = this.opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
     const random = this.opts.random ?? Math.random;
     const now = this.opts.now ?? Date.now;
@@ -227,8 +207,19 @@ export class ApiClient {
 
     for (let attempt = 0; ; attempt++) {
       const started = performance.now();
+      const deadline = new AbortController();
+      let timer: NodeJS.Timeout | undefined;
+      const arm = () => {
+        timer ??= setTimeout(() => deadline.abort(new DeadlineExceeded()), timeout);
+      };
+      // An upload (a streamed body) may rightly take longer than --timeout to send on a slow
+      // link: its deadline starts once it is sent; until then undici bounds each pause.
+      if (isStream(body)) body.once('end', arm);
+      else arm();
+      const attemptSignal = signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal;
       let res: Exchange | undefined;
       let failure: unknown;
+      let answered = false;
       try {
         const r = await request(url, {
           method: method as Dispatcher.HttpMethod,
@@ -237,16 +228,30 @@ export class ApiClient {
           dispatcher: this.opts.dispatcher,
           headersTimeout: timeout,
           bodyTimeout: timeout,
-          signal,
+          signal: attemptSignal,
         });
+        answered = true;
+        let text: string | undefined;
         // Read inside the attempt, so a connection dropped mid-body is retried like any other.
-        const text = readBody || r.statusCode >= 400 ? await r.body.text() : undefined;
+        if (readJson || r.statusCode >= 400) {
+          const isError = r.statusCode >= 400;
+          const bytes = await readBody(r.body, r.headers['content-encoding'], {
+            maxBytes: isError ? MAX_ERROR_BODY_BYTES : maxBytes,
+            truncate: isError,
+          });
+          text = bytes.toString('utf8');
+        }
+        // Otherwise a download: its body belongs to the caller, bounded by undici's bodyTimeout between chunks.
         res = { status: r.statusCode, headers: r.headers, body: r.body, text };
       } catch (err) {
         failure = err;
+      } finally {
+        // Armed (if the upload never ended) and cleared: no timer outlives the attempt.
+        arm();
+        clearTimeout(timer);
       }
       const ms = Math.round(performance.now() - started);
-      this.opts.debug?.(`${method} ${redact(url)} → ${res ? res.status : errorCode(failure) ?? 'error'} ${ms}ms${attempt ? ` (retry ${attempt})` : ''}`);
+      this.trace(`${method} ${url} → ${res ? res.status : errorCode(failure) ?? (deadline.signal.aborted ? 'timeout' : 'error')} ${ms}ms${attempt ? ` (retry ${attempt})` : ''}`);
 
       if (res) {
         if (!RETRYABLE_STATUS.has(res.status)) return res;
@@ -258,6 +263,25 @@ export class ApiClient {
         continue;
       }
       if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : failure;
+      if (deadline.signal.aborted) throw deadlineError(method, url, timeout, answered);
+      if (failure instanceof BodyTooLargeError) {
+        throw new ApiError({
+          kind: 'unexpected', method, url, code: 'response_too_large', cause: failure,
+          message: `response too large: ${safeHost(url)} sent more than ${sizeLabel(failure.limit)}${failure.decoded ? ' once decompressed' : ''} for ${method} ${safePathOf(url)}; voicectl stops reading there (VOICECTL_MAX_RESPONSE_MB raises the limit)`,
+        });
+      }
+      if (failure instanceof UnknownEncodingError) {
+        throw new ApiError({
+          kind: 'unexpected', method, url, code: 'unsupported_encoding', cause: failure,
+          message: `${safeHost(url)} answered with Content-Encoding "${failure.encoding}", which voicectl cannot decode (it accepts gzip and br)`,
+        });
+      }
+      if (isZlibError(failure)) {
+        throw new ApiError({
+          kind: 'unexpected', method, url, code: errorCode(failure), cause: failure,
+          message: `${safeHost(url)} sent a compressed body that could not be decoded (${(failure as Error).message})`,
+        });
+      }
       if (attempt < retries && isRetryableFailure(failure)) {
         await sleep(backoff(attempt, random));
         continue;
@@ -265,11 +289,36 @@ export class ApiClient {
       throw networkError(method, url, failure, timeout, this.opts.proxyFor?.(url));
     }
   }
+
+  /** Trace lines never carry a credential: URL userinfo, secret query values and the key are masked here too. */
+  private trace(line: string): void {
+    this.opts.debug?.(redact(line, [this.opts.apiKey]));
+  }
 }
 
-export function clampLimit(limit: number | undefined): number {
-  if (limit === undefined || !Number.isFinite(limit)) return 200;
-  return Math.min(200, Math.max(1, Math.floor(limit)));
+/** The reason an attempt's deadline aborts it with. */
+class DeadlineExceeded extends Error {
+  constructor() {
+    super('deadline exceeded');
+    this.name = 'DeadlineExceeded';
+  }
+}
+
+function isStream(body: unknown): body is NodeJS.ReadableStream {
+  return typeof body === 'object' && body !== null && typeof (body as NodeJS.ReadableStream).pipe === 'function' && typeof (body as NodeJS.ReadableStream).once === 'function';
+}
+
+function isZlibError(err: unknown): boolean {
+  const code = errorCode(err);
+  return code !== undefined && (/^Z_/.test(code) || /^ERR_(_|BROTLI)/.test(code));
+}
+
+function safePathOf(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url;
+  }
 }
 
 function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
@@ -299,9 +348,4 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): numbe
 function isRetryableFailure(err: unknown): boolean {
   const code = errorCode(err);
   return code !== undefined && RETRYABLE_CODES.has(code);
-}
-
-/** Hides anything that looks like a credential in a traced URL. */
-function redact(url: string): string {
-  return url.replace(/([?&](?:api_key|apikey|key|token|signature|sig)=)[^&]+/gi, '$1***');
 }

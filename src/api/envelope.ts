@@ -1,7 +1,11 @@
 /**
- * Reading response shapes the spec leaves open. Lists may come as a bare array, an
- * object with the expected key, or an object with exactly one array field; single
- * objects may come bare or wrapped in their resource name.
+ * Reading response shapes. Where the spec shows a list's envelope (GET /agents, GET
+ * /calls: `{agents|calls: [...], total, limit, offset}`), anything else is refused as an
+ * unexpected response. Where it leaves the shape open (voices, knowledge-base items,
+ * deliveries, and the endpoints it does not show: campaigns, webhook endpoints), lists
+ * may come as a bare array, an object with the expected key, or an object with exactly
+ * one array field; GET /campaigns/{id}/contacts is a plain array by spec, and a wrapped
+ * one is read too. Single objects may come bare or wrapped in their resource name.
  */
 import { ApiError, safeHost } from './errors.js';
 
@@ -13,13 +17,27 @@ export interface ListPage<T> {
   limit?: number;
 }
 
+/** The lists whose envelope the spec shows (section 4), by their key: an object holding an array of objects under that key. */
+const SPEC_ENVELOPES = new Set(['agents', 'calls']);
+
 export function extractList<T>(body: unknown, key: string, url = ''): ListPage<T> {
+  const fail = (expected: string, got: string) => new ApiError({
+    kind: 'unexpected', method: 'GET', url, body: safeJson(body),
+    message: `${url ? `${safeHost(url)} sent an unexpected response: ` : 'unexpected response: '}expected ${expected}, got ${got}`,
+  });
+  if (SPEC_ENVELOPES.has(key)) {
+    const envelope = `{${key}: [...], total, limit, offset}`;
+    if (!isObject(body) || !Array.isArray(body[key])) {
+      throw fail(envelope, Array.isArray(body) ? `a bare list of ${body.length} ${body.length === 1 ? 'item' : 'items'}` : describe(body));
+    }
+    const items = body[key] as unknown[];
+    const bad = items.findIndex((item) => !isObject(item));
+    if (bad >= 0) throw fail(`${key} as objects`, `${describe(items[bad])} at position ${bad + 1} of ${key}`);
+    return { items: items as T[], total: firstNumber([body.total]), limit: firstNumber([body.limit]) };
+  }
   const page = findList<T>(body, key, 0);
   if (page) return page;
-  throw new ApiError({
-    kind: 'unexpected', method: 'GET', url, body: safeJson(body),
-    message: `${url ? `${safeHost(url)} sent an unexpected response: ` : 'unexpected response: '}expected a list of ${key}, got ${describe(body)}`,
-  });
+  throw fail(`a list of ${key}`, describe(body));
 }
 
 function findList<T>(body: unknown, key: string, depth: number): ListPage<T> | undefined {
@@ -85,6 +103,7 @@ function describe(body: unknown): string {
   if (body === undefined) return 'an empty body';
   if (body === null) return 'null';
   if (typeof body !== 'object') return `a ${typeof body}`;
+  if (Array.isArray(body)) return 'a list';
   const keys = Object.keys(body as object);
   return keys.length ? `an object with ${keys.slice(0, 6).join(', ')}` : 'an empty object';
 }

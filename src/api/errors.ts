@@ -161,10 +161,16 @@ export function networkError(method: string, url: string, err: unknown, timeoutM
     const failed = proxyFailure(host, code, text, proxy);
     if (failed) return new ApiError({ kind: 'network', method, url, code, cause: err, message: failed });
   }
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+  if (code === 'UND_ERR_HEADERS_TIMEOUT') {
     return new ApiError({
       kind: 'timeout', method, url, code, cause: err,
-      message: `${host} did not answer ${method} ${path} within ${seconds(timeoutMs)} (raise --timeout if it is just slow)`,
+      message: `timed out: ${host} did not answer ${method} ${path} within ${seconds(timeoutMs)} (raise --timeout if it is just slow)`,
+    });
+  }
+  if (code === 'UND_ERR_BODY_TIMEOUT') {
+    return new ApiError({
+      kind: 'timeout', method, url, code, cause: err,
+      message: `timed out: ${host} stopped sending its answer to ${method} ${path} for ${seconds(timeoutMs)} (raise --timeout if it is just slow)`,
     });
   }
   if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT') {
@@ -230,6 +236,28 @@ function proxyAuthMessage(the: string, proxy: ProxyInUse): string {
   return proxy.credentials
     ? `${the} refused the user name and password in ${proxy.variable} (HTTP 407 Proxy Authentication Required)`
     : `${the} asks for credentials (HTTP 407): put them in ${proxy.variable} as http://user:password@${proxy.where}`;
+}
+
+/**
+ * An attempt that ran past its deadline (--timeout): before the answer began, or while
+ * its body was still arriving.
+ */
+export function deadlineError(method: string, url: string, timeoutMs: number, answered: boolean): ApiError {
+  const host = safeHost(url);
+  const path = safePath(url);
+  return new ApiError({
+    kind: 'timeout', method, url, code: 'deadline_exceeded',
+    message: answered
+      ? `timed out: ${host} had not finished sending its answer to ${method} ${path} after ${seconds(timeoutMs)} (raise --timeout if it is just slow)`
+      : `timed out: ${host} did not answer ${method} ${path} within ${seconds(timeoutMs)} (raise --timeout if it is just slow)`,
+  });
+}
+
+/** Bytes in words: 64 MB, 1.5 KB. */
+export function sizeLabel(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+  if (bytes >= 1024) return `${Math.round((bytes / 1024) * 10) / 10} KB`;
+  return `${bytes} bytes`;
 }
 
 /** The first string `code` along an error's cause chain (and inside an AggregateError). */

@@ -31,8 +31,8 @@ export function globalOptions(): Option[] {
     new Option('--no-color', 'no colour (also NO_COLOR)'),
     new Option('-y, --yes', 'answer yes to confirmations'),
     new Option('--no-input', 'never prompt; missing input is an error (also CI=true)'),
-    new Option('--debug', 'trace HTTP requests on stderr, key redacted (also VOICECTL_DEBUG=1)'),
-    new Option('--timeout <seconds>', 'request timeout in seconds (default 30)').argParser(positiveNumber),
+    new Option('--debug', 'trace HTTP requests on stderr, secrets redacted (also VOICECTL_DEBUG=1)'),
+    new Option('--timeout <seconds>', 'deadline of each request, whole answer included, in seconds (default 30; env VOICECTL_TIMEOUT)').argParser(positiveNumber),
   ];
 }
 

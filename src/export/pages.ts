@@ -9,6 +9,7 @@
 import type { ApiClient } from '../api/client.js';
 import { listCalls, type Call, type CallFilters, type CallPage } from '../api/calls.js';
 import { itemKey } from '../api/envelope.js';
+import { IncompleteListError } from '../api/pagination.js';
 import { IdSet } from './id-set.js';
 
 export interface PagerOptions {
@@ -39,6 +40,23 @@ export async function* callPages(api: ApiClient, opts: PagerOptions): AsyncGener
     return out;
   };
   const fetchPage = (offset: number, limit: number): Promise<CallPage> => listCalls(api, opts.filters, { limit, offset }, ac.signal);
+  let pages = 0;
+  /**
+   * The new calls of a page. A page of nothing but calls already read means the server
+   * ignores offset (or a cache answers for it): going on would write the same calls
+   * again and again, or, with a total, stop with part of the list called the whole.
+   */
+  const unlessRepeated = (page: CallPage, offset: number): Call[] => {
+    pages++;
+    const added = fresh(page.items);
+    if (page.items.length > 0 && added.length === 0) {
+      throw new IncompleteListError({
+        method: 'GET', url: api.url('/calls'), items: seen.size, pages,
+        reason: `the page at offset ${offset} repeated calls already received (the server may be ignoring offset, or a cache answering for it)`,
+      });
+    }
+    return added;
+  };
 
   try {
     const requested = Math.min(200, Math.max(1, opts.pageSize ?? 200));
@@ -46,7 +64,7 @@ export async function* callPages(api: ApiClient, opts: PagerOptions): AsyncGener
     const size = pageSizeOf(first, requested);
     let total = first.total;
     if (total !== undefined) opts.onTotal?.(total);
-    yield fresh(first.items);
+    yield unlessRepeated(first, 0);
 
     if (total === undefined) {
       // No total to plan with: one page after another until a short or empty one.
@@ -54,7 +72,8 @@ export async function* callPages(api: ApiClient, opts: PagerOptions): AsyncGener
       for (let offset = size; last >= size; offset += size) {
         const page = await fetchPage(offset, size);
         last = page.items.length;
-        yield fresh(page.items);
+        // A full page of calls already read: the server ignores offset, and would serve it forever.
+        yield unlessRepeated(page, offset);
       }
       return;
     }
@@ -70,22 +89,24 @@ export async function* callPages(api: ApiClient, opts: PagerOptions): AsyncGener
       }
     };
     let next = size;
-    const window: Array<Promise<CallPage>> = [];
+    const window: Array<{ offset: number; page: Promise<CallPage> }> = [];
     const launch = () => {
       while (window.length < opts.concurrency && next < total!) {
         const p = fetchPage(next, size);
         // Awaited in order later; until then a failure must not count as unhandled.
         p.catch(() => {});
-        window.push(p);
+        window.push({ offset: next, page: p });
         next += size;
       }
     };
     launch();
     while (window.length > 0) {
-      const page = await window.shift()!;
+      const { offset, page: pending } = window.shift()!;
+      const page = await pending;
       note(page);
       launch();
-      yield fresh(page.items);
+      // Once the list has moved, a page of calls already read is what arriving calls do.
+      yield moved ? fresh(page.items) : unlessRepeated(page, offset);
     }
     // Nothing changed while we read: the planned pages were the whole list.
     if (!moved) return;
@@ -94,9 +115,18 @@ export async function* callPages(api: ApiClient, opts: PagerOptions): AsyncGener
     // calls that an insertion pushed from one page into another already read, so the
     // list is read once more, one page after another from the start: read in order, an
     // insertion only repeats calls (dropped as duplicates), it never hides one.
-    for (let offset = 0, pages = 0; pages < MAX_TAIL_PAGES; offset += size, pages++) {
+    let previous = '';
+    for (let offset = 0, reread = 0; reread < MAX_TAIL_PAGES; offset += size, reread++) {
       const page = await fetchPage(offset, size);
       note(page);
+      const ids = page.items.map((c) => itemKey(c) ?? '').join(',');
+      if (offset > 0 && page.items.length > 0 && ids === previous) {
+        throw new IncompleteListError({
+          method: 'GET', url: api.url('/calls'), items: seen.size, pages: pages + reread,
+          reason: `the page at offset ${offset} repeated the one before it (the server may be ignoring offset, or a cache answering for it)`,
+        });
+      }
+      previous = ids;
       const added = fresh(page.items);
       if (added.length > 0) yield added;
       if (page.items.length < size) return;

@@ -27,6 +27,8 @@ export interface SandboxOptions {
   stateFile?: string;
   allowLocalWebhooks?: boolean;
   latencyMs?: number;
+  /** Compress JSON answers for clients that accept gzip or br (default true; the export benchmark turns it off). */
+  compress?: boolean;
   /** Simulated time at start (ms or ISO string; default now): tests pin it to stay clear of midnight. */
   startAt?: number | string;
   /** Where the sandbox reports internal trouble (failed state writes, listener errors). */
@@ -96,7 +98,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   for (const setup of setups) setup(world);
 
   const requests: LoggedRequest[] = [];
-  const server = createSandboxServer(world, variantRoutes(routes, opts.variant), { latencyMs: opts.latencyMs, publicOrg: defaultKey.org }, requests);
+  const server = createSandboxServer(world, variantRoutes(routes, opts.variant), { latencyMs: opts.latencyMs, publicOrg: defaultKey.org, compress: opts.compress }, requests);
   const host = opts.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     const onError = (err: NodeJS.ErrnoException) => {

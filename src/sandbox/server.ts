@@ -4,6 +4,8 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import { errorBody, HttpError, Router, type Reply, type Route, type SandboxRequest } from './router.js';
 import type { KeyDef, World } from './world.js';
 
@@ -21,6 +23,8 @@ export interface ServerOptions {
   publicOrg: string;
   /** The request log keeps the most recent entries only, so a benchmark cannot exhaust memory. */
   logLimit?: number;
+  /** Compress JSON answers when the client accepts gzip or br, as a real service does (default true). */
+  compress?: boolean;
 }
 
 /** A reply whose body is already JSON text (the calls list builds its page from cached strings). */
@@ -37,7 +41,7 @@ export function createSandboxServer(world: World, routes: Route[], opts: ServerO
   const server = createServer((req, res) => {
     void serve(req, res).catch((err: unknown) => {
       world.log(`sandbox: ${(err as Error).stack ?? String(err)}`);
-      if (!res.headersSent) send(res, { status: 500, body: errorBody(500, 'internal sandbox error') });
+      if (!res.headersSent) void send(res, { status: 500, body: errorBody(500, 'internal sandbox error') });
       else res.destroy();
     });
   });
@@ -60,7 +64,7 @@ export function createSandboxServer(world: World, routes: Route[], opts: ServerO
     if (method !== 'GET' && method !== 'HEAD' && reply.status < 400) world.changed();
     if (opts.latencyMs) await sleep(opts.latencyMs);
     if (!reply.stream && !req.complete) req.resume();
-    send(res, reply);
+    await send(res, reply, opts.compress === false ? undefined : req.headers['accept-encoding']);
   }
 
   async function dispatch(req: IncomingMessage, method: string, path: string, query: URLSearchParams, logged: LoggedRequest): Promise<JsonReply> {
@@ -117,7 +121,26 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   }
 }
 
-function send(res: ServerResponse, reply: JsonReply): void {
+const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
+/** Below this a JSON answer is sent as is: compressing it saves less than its headers weigh. */
+const COMPRESS_MIN_BYTES = 1024;
+
+/** The coding to answer with: gzip when offered (cheap to make), br otherwise, or none. */
+function chooseEncoding(accept: string | string[] | undefined): 'gzip' | 'br' | undefined {
+  const offered = new Map<string, number>();
+  for (const part of (Array.isArray(accept) ? accept.join(',') : accept ?? '').split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => /^\s*q=([\d.]+)/.exec(p)?.[1]).find(Boolean);
+    if (name) offered.set(name.trim(), q === undefined ? 1 : Number(q));
+  }
+  const ok = (c: string) => (offered.get(c) ?? offered.get('*') ?? 0) > 0;
+  if (ok('gzip')) return 'gzip';
+  if (ok('br')) return 'br';
+  return undefined;
+}
+
+async function send(res: ServerResponse, reply: JsonReply, acceptEncoding?: string | string[]): Promise<void> {
   const headers: Record<string, string> = { ...reply.headers };
   if (reply.stream) {
     res.writeHead(reply.status, headers);
@@ -132,10 +155,26 @@ function send(res: ServerResponse, reply: JsonReply): void {
     return;
   }
   const text = reply.json ?? (reply.body === undefined ? '' : JSON.stringify(reply.body));
-  if (text) {
-    headers['content-type'] ??= 'application/json; charset=utf-8';
-    headers['content-length'] = String(Buffer.byteLength(text));
+  if (!text) {
+    res.writeHead(reply.status, headers);
+    res.end();
+    return;
   }
+  headers['content-type'] ??= 'application/json; charset=utf-8';
+  const encoding = text.length >= COMPRESS_MIN_BYTES ? chooseEncoding(acceptEncoding) : undefined;
+  if (!encoding) {
+    headers['content-length'] = String(Buffer.byteLength(text));
+    res.writeHead(reply.status, headers);
+    res.end(text);
+    return;
+  }
+  // On the thread pool, so pages for concurrent requests compress in parallel.
+  const body = encoding === 'gzip'
+    ? await gzipAsync(text, { level: 6 })
+    : await brotliAsync(text, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: text.length } });
+  headers['content-encoding'] = encoding;
+  headers.vary = 'accept-encoding';
+  headers['content-length'] = String(body.length);
   res.writeHead(reply.status, headers);
-  res.end(text);
+  res.end(body);
 }

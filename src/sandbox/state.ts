@@ -3,7 +3,7 @@
  * the old one, so a crash never leaves half a file), debounced so a running campaign
  * does not rewrite the file on every call, and read back at start.
  */
-import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { chmod, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import type { KeyDef, OrgState, World } from './world.js';
 
 export interface SavedState {
@@ -100,7 +100,9 @@ export class Persister {
     const text = JSON.stringify(this.take());
     const tmp = `${this.file}.${process.pid}.tmp`;
     try {
-      await writeFile(tmp, text);
+      // The state holds a full-scope key and webhook secrets: readable by its owner only.
+      await writeFile(tmp, text, { mode: 0o600 });
+      if (process.platform !== 'win32') await chmod(tmp, 0o600);
       await rename(tmp, this.file);
     } catch (err) {
       await unlink(tmp).catch(() => {});

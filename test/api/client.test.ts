@@ -184,7 +184,7 @@ describe('network failures', () => {
     const err = (await rejection(api.get('/calls'))) as ApiError;
     expect(err).toBeInstanceOf(ApiError);
     expect(err.kind).toBe('timeout');
-    expect(err.message).toBe(`${server.host} did not answer GET /calls within 150ms (raise --timeout if it is just slow)`);
+    expect(err.message).toBe(`timed out: ${server.host} did not answer GET /calls within 150ms (raise --timeout if it is just slow)`);
     expect(server.requests).toHaveLength(1);
   });
 

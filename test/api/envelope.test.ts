@@ -29,7 +29,42 @@ describe('extractList', () => {
 
   it('accepts an empty list', () => {
     expect(extractList({ agents: [], total: 0 }, 'agents').items).toEqual([]);
-    expect(extractList([], 'agents').items).toEqual([]);
+    expect(extractList([], 'voices').items).toEqual([]);
+  });
+
+  // The spec shows these two envelopes; the shapes it leaves open stay flexible (above).
+  it.each([
+    ['calls', 'a bare array', [{ call_id: 'c1' }], /expected \{calls: \[\.\.\.\], total, limit, offset\}, got a bare list of 1 item$/],
+    ['calls', 'an object without the list', { total: 3, items: [{ call_id: 'c1' }] }, /expected \{calls: .*, got an object with total, items$/],
+    ['calls', 'the list wrapped in data', { data: { calls: [] } }, /got an object with data$/],
+    ['agents', 'a list of strings', { agents: ['a1'], total: 1 }, /expected agents as objects, got a string at position 1 of agents$/],
+    ['agents', 'null', null, /got null$/],
+  ])('refuses for %s %s', (key, _name, body, message) => {
+    let caught: unknown;
+    try {
+      extractList(body, key, 'http://api.example.com/v1/' + key);
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(ApiError);
+    expect(caught).toMatchObject({ kind: 'unexpected' });
+    expect((caught as ApiError).message).toMatch(/^api\.example\.com sent an unexpected response: /);
+    expect((caught as ApiError).message).toMatch(message);
+  });
+
+  it('reads the spec envelope of calls with its total and limit', () => {
+    expect(extractList({ calls: [{ call_id: 'c1' }], total: 9, limit: 1, offset: 0 }, 'calls')).toEqual({ items: [{ call_id: 'c1' }], total: 9, limit: 1 });
+  });
+
+  it.each([
+    ['a plain array of contacts (the spec)', 'contacts', [{ phone_number: '+1' }]],
+    ['contacts wrapped in an object', 'contacts', { contacts: [{ phone_number: '+1' }] }],
+    ['campaigns as a bare array (endpoint not in the spec)', 'campaigns', [{ id: 'k' }]],
+    ['webhook endpoints under data', 'endpoints', { data: [{ id: 'e' }] }],
+    ['deliveries as a bare array', 'deliveries', [{ status: 'failed' }]],
+    ['kb items under items', 'items', { items: [{ id: 'i' }] }],
+  ])('keeps accepting %s', (_name, key, body) => {
+    expect(extractList(body, key).items).toHaveLength(1);
   });
 
   it.each([

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { clampLimit } from '../../src/api/client.js';
+import { collectAll, IncompleteListError, MAX_PAGES, pageCap } from '../../src/api/pagination.js';
 import { client, json, serve, type TestClient, type TestServer } from './helpers.js';
 
 const open: Array<TestServer | TestClient> = [];
@@ -86,10 +87,56 @@ describe('paginate', () => {
     expect(got.map((a) => a.id)).toEqual(['a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7']);
   });
 
-  it('ends when a server without total ignores offset', async () => {
+  it('ends, saying the list is incomplete, when a server without total ignores offset', async () => {
     const { api, server } = await listServer(2, { noTotal: true, ignoreOffset: true });
-    expect(await collect(api.paginate('/agents', 'agents', { limit: 2 }))).toHaveLength(2);
+    const { items, incomplete } = await collectAll(api.paginate('/agents', 'agents', { limit: 2 }));
+    expect(items).toHaveLength(2);
+    expect(incomplete).toBeInstanceOf(IncompleteListError);
     expect(server.requests).toHaveLength(2);
+  });
+
+  it('stops after two requests when a server with a large total ignores offset', async () => {
+    const items = Array.from({ length: 200 }, (_, i) => ({ id: `c${i}` }));
+    const server = await serve((_req, res) => json(res, 200, { calls: items, total: 1_000_000, limit: 200, offset: 0 }));
+    const c = client(server.url);
+    open.push(server, c);
+    const { items: got, incomplete } = await collectAll(c.api.paginate('/calls', 'calls'));
+    expect(got).toHaveLength(200);
+    expect(incomplete?.message).toMatch(/^the list is incomplete: page 2 \(offset 200\) repeated items already received .*stopped after 2 pages and 200 items$/);
+    expect(incomplete?.kind).toBe('unexpected');
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('stops at the page cap when every page brings new ids but the total keeps growing', async () => {
+    let n = 0;
+    const server = await serve((req, res) => {
+      const offset = Number(new URL(req.url!, 'http://x').searchParams.get('offset'));
+      const page = Array.from({ length: 10 }, () => ({ id: `x${n++}` }));
+      json(res, 200, { agents: page, total: offset + 1000, limit: 10, offset });
+    });
+    const c = client(server.url);
+    open.push(server, c);
+    const { items, incomplete } = await collectAll(c.api.paginate('/agents', 'agents', { limit: 10 }));
+    // The first total plans 100 pages; the cap allows 10% more.
+    expect(pageCap(100)).toBe(110);
+    expect(server.requests).toHaveLength(110);
+    expect(items).toHaveLength(1100);
+    expect(incomplete?.message).toMatch(/past the 110 its total allows for/);
+  });
+
+  it('stops when items without ids come back identical page after page', async () => {
+    const server = await serve((_req, res) => json(res, 200, [{ status: 'delivered' }, { status: 'failed' }]));
+    const c = client(server.url);
+    open.push(server, c);
+    const { items, incomplete } = await collectAll(c.api.paginate('/webhooks/endpoints/e/deliveries', 'deliveries', { limit: 2 }));
+    expect(items).toHaveLength(2);
+    expect(incomplete).toBeInstanceOf(IncompleteListError);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('caps any listing at MAX_PAGES, total or not', () => {
+    expect(pageCap(1_000_000)).toBe(MAX_PAGES);
+    expect(pageCap(1)).toBe(11);
   });
 
   it('stops after max items and starts at the given offset', async () => {

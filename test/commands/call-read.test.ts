@@ -77,9 +77,12 @@ describe('call list', () => {
     expect(rows[0]!.phone_number).toBe('+919800000000');
   });
 
-  it('reads another envelope shape', async () => {
+  // The spec shows this envelope ({calls, total, limit, offset}): another one is not read as calls.
+  it('refuses an envelope other than the one the spec shows', async () => {
     const r = await runInProcess(['call', 'list', '--json'], { env: env(wrapped) });
-    expect((JSON.parse(r.stdout) as Array<{ call_id: string }>).map((c) => c.call_id)).toEqual(['call_000000', 'call_000001']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/sent an unexpected response: expected \{calls: \[\.\.\.\], total, limit, offset\}, got an object with data, meta/);
   });
 });
 

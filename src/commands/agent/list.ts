@@ -1,6 +1,7 @@
 import type { Context } from '../../context.js';
 import { allAgents, listAgents, type Agent } from '../../api/agents.js';
 import { extractList } from '../../api/envelope.js';
+import { collectAll, type IncompleteListError } from '../../api/pagination.js';
 import { printList } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
 import { AGENT_COLUMNS } from './fields.js';
@@ -9,12 +10,9 @@ export default async function agentList(ctx: Context, opts: { all?: boolean; lim
   const api = await ctx.api();
   let agents: Agent[];
   let total: number | undefined;
+  let incomplete: IncompleteListError | undefined;
   if (opts.all) {
-    agents = await withSpinner(ctx, 'Fetching agents', async () => {
-      const out: Agent[] = [];
-      for await (const a of allAgents(api)) out.push(a);
-      return out;
-    });
+    ({ items: agents, incomplete } = await withSpinner(ctx, 'Fetching agents', () => collectAll(allAgents(api))));
   } else {
     const page = await withSpinner(ctx, 'Fetching agents', () => listAgents(api, { limit: opts.limit, offset: opts.offset }));
     ({ items: agents, total } = extractList<Agent>(page, 'agents', api.url('/agents')));
@@ -23,4 +21,6 @@ export default async function agentList(ctx: Context, opts: { all?: boolean; lim
   if (!ctx.machineOutput && total !== undefined && total > (opts.offset ?? 0) + agents.length) {
     ctx.info(ctx.errColor.dim(`Showing ${agents.length} of ${total}. Use --all for every agent.`));
   }
+  // What was read is printed; the exit status says it is not the whole list.
+  if (incomplete) throw incomplete;
 }

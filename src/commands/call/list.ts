@@ -1,5 +1,6 @@
 import type { Context } from '../../context.js';
 import { allCalls, listCalls, type Call } from '../../api/calls.js';
+import { collectAll, type IncompleteListError } from '../../api/pagination.js';
 import { printList } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
 import { safeCell } from '../../export/csv.js';
@@ -20,12 +21,9 @@ export default async function callList(ctx: Context, flags: Flags): Promise<void
   const filters = filtersFrom(flags);
   let calls: Call[];
   let total: number | undefined;
+  let incomplete: IncompleteListError | undefined;
   if (flags.all) {
-    calls = await withSpinner(ctx, 'Fetching calls', async () => {
-      const out: Call[] = [];
-      for await (const c of allCalls(api, filters, { offset: flags.offset, signal: ctx.signal })) out.push(c);
-      return out;
-    });
+    ({ items: calls, incomplete } = await withSpinner(ctx, 'Fetching calls', () => collectAll(allCalls(api, filters, { offset: flags.offset, signal: ctx.signal }))));
   } else {
     ({ items: calls, total } = await withSpinner(ctx, 'Fetching calls', () => listCalls(api, filters, { limit: flags.limit, offset: flags.offset }, ctx.signal)));
   }
@@ -39,4 +37,6 @@ export default async function callList(ctx: Context, flags: Flags): Promise<void
   if (!ctx.machineOutput && total !== undefined && total > (flags.offset ?? 0) + calls.length) {
     ctx.info(ctx.errColor.dim(`Showing ${calls.length} of ${total}. Use --all for every call, or \`voicectl call export\` for files.`));
   }
+  // What was read is printed; the exit status says it is not the whole list.
+  if (incomplete) throw incomplete;
 }

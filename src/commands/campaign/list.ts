@@ -1,6 +1,7 @@
 import type { Context } from '../../context.js';
 import { allCampaigns, isListUnsupported, listCampaigns, type Campaign } from '../../api/campaigns.js';
 import type { ApiError } from '../../api/errors.js';
+import { collectAll, type IncompleteListError } from '../../api/pagination.js';
 import { FailureError } from '../../errors.js';
 import { safeCell } from '../../export/csv.js';
 import { printList } from '../../io/output.js';
@@ -19,13 +20,11 @@ export default async function campaignList(ctx: Context, flags: Flags): Promise<
   const filters = { status: flags.status };
   let campaigns: Campaign[];
   let total: number | undefined;
+  let incomplete: IncompleteListError | undefined;
   try {
     if (flags.all) {
-      campaigns = await withSpinner(ctx, 'Fetching campaigns', async () => {
-        const out: Campaign[] = [];
-        for await (const c of allCampaigns(api, filters, { offset: flags.offset, signal: ctx.signal })) out.push(c);
-        return out;
-      });
+      ({ items: campaigns, incomplete } = await withSpinner(ctx, 'Fetching campaigns', () =>
+        collectAll(allCampaigns(api, filters, { offset: flags.offset, signal: ctx.signal }))));
     } else {
       ({ items: campaigns, total } = await withSpinner(ctx, 'Fetching campaigns', () =>
         listCampaigns(api, filters, { limit: flags.limit, offset: flags.offset }, ctx.signal)));
@@ -52,4 +51,6 @@ export default async function campaignList(ctx: Context, flags: Flags): Promise<
   if (!ctx.machineOutput && total !== undefined && total > (flags.offset ?? 0) + campaigns.length) {
     ctx.info(ctx.errColor.dim(`Showing ${campaigns.length} of ${total}. Use --all for every campaign.`));
   }
+  // What was read is printed; the exit status says it is not the whole list.
+  if (incomplete) throw incomplete;
 }

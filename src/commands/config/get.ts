@@ -4,7 +4,9 @@ import { FailureError } from '../../errors.js';
 
 export default async function configGet(ctx: Context, key: ProfileKey): Promise<void> {
   const { profileName, profile } = ctx.settings();
-  const value = maskProfile(profile)[key];
+  const masked = maskProfile(profile)[key];
+  // A base URL may carry credentials (https://user:pass@host, ?api_key=…): never shown.
+  const value = masked === undefined ? undefined : ctx.redact(masked);
   // Like `git config`: an unset key prints nothing and exits non-zero, so scripts can tell.
   if (value === undefined || value === '') {
     throw new FailureError(`${key} is not set in profile "${profileName}".`, { hint: `Set it with: voicectl config set ${key} VALUE` });

@@ -15,7 +15,8 @@ export default async function configList(ctx: Context): Promise<void> {
   const { profileName, profile } = ctx.settings();
   const file = inspectConfig(ctx.env);
   if (file.problem) ctx.warn(`cannot use ${file.path}: ${file.problem}.`);
-  const shown = maskProfile(profile);
+  // A base URL may carry credentials (https://user:pass@host, ?api_key=…): never shown.
+  const shown = Object.fromEntries(Object.entries(maskProfile(profile)).map(([k, v]) => [k, ctx.redact(v)]));
   const entries = Object.entries(shown);
 
   switch (ctx.format) {

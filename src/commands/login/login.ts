@@ -26,10 +26,10 @@ export default async function login(ctx: Context, opts: LoginOptions): Promise<v
     ctx.warn('the key works but lacks the "agents:read" scope, so agent commands will answer 403. Saved anyway.');
   }
   if (ctx.machineOutput) {
-    ctx.out(JSON.stringify({ profile, base_url: baseUrl, api_key: maskKey(apiKey), path: store.path, agents_read: canReadAgents }, null, 2));
+    ctx.out(JSON.stringify({ profile, base_url: ctx.redact(baseUrl), api_key: maskKey(apiKey), path: store.path, agents_read: canReadAgents }, null, 2));
   } else {
     const c = ctx.errColor;
-    ctx.info(c.green(`Logged in to ${baseUrl} with key ${maskKey(apiKey)}.`));
+    ctx.info(c.green(`Logged in to ${ctx.redact(baseUrl)} with key ${maskKey(apiKey)}.`));
     ctx.info(`Saved to profile "${profile}" in ${store.path}`);
   }
   // The environment beats the profile (CLI.md precedence): say so, or the next command surprises.

@@ -1,5 +1,6 @@
 import type { Context } from '../../context.js';
 import { allDeliveries, listDeliveries, type WebhookDelivery } from '../../api/webhooks.js';
+import { collectAll, type IncompleteListError } from '../../api/pagination.js';
 import { attemptsOf, lastCodeOf, nextRetryOf, pick, when } from './delivery-fields.js';
 import { printList, type Column } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
@@ -8,12 +9,9 @@ export default async function webhookDeliveries(ctx: Context, id: string, opts: 
   const api = await ctx.api();
   let rows: WebhookDelivery[];
   let total: number | undefined;
+  let incomplete: IncompleteListError | undefined;
   if (opts.all) {
-    rows = await withSpinner(ctx, 'Fetching deliveries', async () => {
-      const out: WebhookDelivery[] = [];
-      for await (const d of allDeliveries(api, id)) out.push(d);
-      return out;
-    });
+    ({ items: rows, incomplete } = await withSpinner(ctx, 'Fetching deliveries', () => collectAll(allDeliveries(api, id))));
   } else {
     ({ items: rows, total } = await withSpinner(ctx, 'Fetching deliveries', () => listDeliveries(api, id, { limit: opts.limit })));
   }
@@ -31,4 +29,6 @@ export default async function webhookDeliveries(ctx: Context, id: string, opts: 
   if (!ctx.machineOutput && total !== undefined && total > rows.length) {
     ctx.info(ctx.errColor.dim(`Showing ${rows.length} of ${total}. Use --all for every delivery.`));
   }
+  // What was read is printed; the exit status says it is not the whole list.
+  if (incomplete) throw incomplete;
 }

@@ -1,0 +1,63 @@
+/**
+ * The one way voicectl hides secrets in text meant for people: traces, error messages,
+ * `config list`. It masks the credentials of any URL in the text (`https://user:pass@host`),
+ * the values of query parameters whose names say they are secret (`?api_key=…`, `&token=…`),
+ * and every exact occurrence of the secrets the run knows (the API key, webhook secrets),
+ * wherever a server or a proxy may have echoed them.
+ */
+
+export const MASK = '***';
+
+/**
+ * Query parameter names treated as secret, matched case-insensitively against the whole
+ * name or its last `_`/`-` separated part (`x_api_key`, `client-secret`, `X-Amz-Signature`).
+ */
+const SECRET_PARAMS = [
+  'key', 'apikey', 'api_key', 'token', 'access_token', 'refresh_token', 'id_token', 'auth', 'authorization',
+  'secret', 'client_secret', 'signature', 'sig', 'password', 'passwd', 'pwd', 'pass', 'credential', 'credentials',
+  'session', 'sessionid', 'jwt', 'bearer',
+];
+const SECRET_PARAM_SET = new Set(SECRET_PARAMS);
+
+/** Secrets shorter than this are not searched for: masking "ab" everywhere would garble text and hide nothing. */
+const MIN_SECRET_LENGTH = 6;
+
+// scheme://userinfo@ : userinfo runs up to the last @ before the host, without / ? # or space.
+const USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@]*(?::[^\s/?#@]*)?)@/gi;
+// ?name=value or &name=value (also ;name=value), value up to the next separator, quote or space.
+const QUERY_PARAM = /([?&;])([^=&#?\s;"'<>]+)=([^&#\s;"'<>]*)/g;
+
+export function isSecretParam(name: string): boolean {
+  let n: string;
+  try {
+    n = decodeURIComponent(name).toLowerCase();
+  } catch {
+    n = name.toLowerCase();
+  }
+  if (SECRET_PARAM_SET.has(n) || SECRET_PARAM_SET.has(n.replace(/-/g, '_'))) return true;
+  const parts = n.split(/[_-]/);
+  const last = parts[parts.length - 1] ?? '';
+  // `x_api_key`, `client-secret`, `X-Amz-Signature`, `user_password`: the last word decides.
+  return parts.length > 1 && SECRET_PARAM_SET.has(last);
+}
+
+/**
+ * `text` with URL credentials, secret-looking query values and the given secret values
+ * replaced by ***. Safe on any string: a URL, an error message, a trace line, a stack.
+ */
+export function redact(text: string, secrets: Iterable<string | undefined> = []): string {
+  let out = text;
+  // Longest first, so a secret that contains another is masked whole.
+  const values = [...new Set([...secrets].map((s) => s?.trim()).filter((s): s is string => !!s && s.length >= MIN_SECRET_LENGTH))]
+    .sort((a, b) => b.length - a.length);
+  for (const v of values) {
+    if (out.includes(v)) out = out.split(v).join(MASK);
+    // A secret may also appear percent-encoded inside a URL.
+    const encoded = encodeURIComponent(v);
+    if (encoded !== v && out.includes(encoded)) out = out.split(encoded).join(MASK);
+  }
+  out = out.replace(USERINFO, (_m, scheme: string) => `${scheme}${MASK}@`);
+  out = out.replace(QUERY_PARAM, (m, sep: string, name: string, value: string) =>
+    value !== '' && value !== MASK && isSecretParam(name) ? `${sep}${name}=${MASK}` : m);
+  return out;
+}

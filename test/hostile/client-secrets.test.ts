@@ -1,0 +1,158 @@
+/**
+ * Secrets never printed: a key a server echoes in its error, a base URL with credentials
+ * or a key in its query string (in --debug traces, errors and `config list|get`). Files
+ * that hold secrets are readable by their owner only.
+ */
+import { chmodSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/sandbox/index.js';
+import { baseEnv, harness, runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
+import { call, hostile, KEY, sendJson, type Hostile } from './client-harness.js';
+
+const open: Array<{ close(): Promise<void> }> = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((h) => h.close()));
+});
+
+async function start(handler: Parameters<typeof hostile>[0]): Promise<Hostile> {
+  const h = await hostile(handler);
+  open.push(h);
+  return h;
+}
+
+const mode = (path: string) => statSync(path).mode & 0o777;
+
+describe('a server that echoes the key', () => {
+  it.each([
+    [500, 'call list'],
+    [401, 'call list'],
+    [403, 'call list'],
+  ])('is never repeated on stderr (HTTP %i, %s), with or without --debug', async (status) => {
+    const h = await start((req, res) => {
+      const key = String(req.headers['x-api-key']);
+      sendJson(res, status, { error: `key ${key} is not valid for this region (sent ${key})`, status_code: status });
+    });
+    for (const extra of [[], ['--debug']]) {
+      const r = await h.run(['call', 'list', ...extra]);
+      expect(r.exitCode).toBe(status === 500 ? 1 : 3);
+      expect(r.stderr).not.toContain(KEY);
+      expect(r.stderr).toContain('key *** is not valid for this region (sent ***)');
+    }
+  });
+
+  it('masks the webhook secret in use (env or profile) wherever a server repeats it', async () => {
+    const secret = 'whsec_0123456789abcdefSECRET';
+    const h = await start((_req, res) => sendJson(res, 400, { error: `endpoint secret ${secret} does not match`, status_code: 400 }));
+    const fromEnv = await h.run(['call', 'list'], { VOICECTL_WEBHOOK_SECRET: secret });
+    expect(fromEnv.exitCode).toBe(1);
+    expect(fromEnv.stderr).toContain('endpoint secret *** does not match');
+    expect(fromEnv.stderr).not.toContain(secret);
+    expect((await h.run(['config', 'set', 'webhook_secret', secret])).exitCode).toBe(0);
+    const fromProfile = await h.run(['call', 'list', '--debug']);
+    expect(fromProfile.stderr).toContain('endpoint secret *** does not match');
+    expect(fromProfile.stderr).not.toContain(secret);
+  });
+
+  it('is masked in a 200 body that is not JSON and in a redirect target', async () => {
+    const h = await start((req, res) => {
+      if (req.url!.startsWith('/calls/redirect')) {
+        res.writeHead(302, { location: `https://login.example.com/?next=/calls&token=${KEY}` });
+        res.end();
+        return;
+      }
+      res.writeHead(502, { 'content-type': 'text/plain' });
+      res.end(`upstream rejected ${KEY}`);
+    });
+    const redirect = await h.run(['call', 'get', 'redirect']);
+    expect(redirect.stderr).not.toContain(KEY);
+    expect(redirect.stderr).toContain('token=***');
+    const plain = await h.run(['call', 'get', 'x'], { VOICECTL_TIMEOUT: '2' });
+    expect(plain.stderr).not.toContain(KEY);
+    expect(plain.stderr).toContain('upstream rejected ***');
+  });
+});
+
+describe('a base URL that carries credentials', () => {
+  it('is masked in --debug traces; the query parameters still reach the server', async () => {
+    const h = await start((_req, res) => sendJson(res, 200, { calls: [call(1)], total: 1, limit: 200, offset: 0 }));
+    const base = h.url.replace('http://', 'http://deploy:pa55w0rd-x@') + '/v1?api_key=gw-topsecret-42&region=in';
+    const r = await h.run(['call', 'list', '--debug', '--json'], { VOICECTL_BASE_URL: base });
+    expect(r.exitCode).toBe(0);
+    expect(h.seen[0]).toBe('GET /v1/calls?api_key=gw-topsecret-42&region=in');
+    expect(r.stderr).toMatch(/\[debug\] GET http:\/\/\*\*\*@127\.0\.0\.1:\d+\/v1\/calls\?api_key=\*\*\*&region=in → 200/);
+    for (const secret of ['pa55w0rd-x', 'gw-topsecret-42', KEY]) expect(r.stderr).not.toContain(secret);
+  });
+
+  it('is masked in errors', async () => {
+    const h = await start((_req, res) => { res.destroy(); });
+    const base = h.url.replace('http://', 'http://deploy:pa55w0rd-x@') + '/?token=gw-topsecret-42';
+    const r = await h.run(['call', 'get', 'c1', '--debug'], { VOICECTL_BASE_URL: base });
+    expect(r.exitCode).toBe(1);
+    for (const secret of ['pa55w0rd-x', 'gw-topsecret-42', KEY]) expect(r.stderr).not.toContain(secret);
+  });
+
+  it('is masked when login reports where it logged in', async () => {
+    const h = await start((_req, res) => sendJson(res, 200, { agents: [], total: 0, limit: 50, offset: 0 }));
+    const base = h.url.replace('http://', 'http://deploy:pa55w0rd-x@') + '/?token=gw-topsecret-42';
+    for (const extra of [[], ['--json']]) {
+      const r = await runCli(['login', '--with-key-stdin', '--base-url', base, ...extra], { ...baseEnv(h.config.dir) }, { input: `${KEY}\n` });
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout + r.stderr).toContain('http://***@127.0.0.1');
+      expect(r.stdout + r.stderr).not.toMatch(/pa55w0rd-x|gw-topsecret-42/);
+    }
+  });
+
+  it('is masked by config list and config get', async () => {
+    const h = await start(() => {});
+    const base = 'https://deploy:pa55w0rd-x@api.example.com/v1?API_KEY=gw-topsecret-42&region=in';
+    expect((await h.run(['config', 'set', 'base_url', base])).exitCode).toBe(0);
+    for (const args of [['config', 'list'], ['config', 'list', '--json'], ['config', 'get', 'base_url']]) {
+      const r = await h.run(args, { VOICECTL_BASE_URL: undefined, VOICECTL_API_KEY: undefined });
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).toContain('https://***@api.example.com/v1?API_KEY=***&region=in');
+      expect(r.stdout + r.stderr).not.toMatch(/pa55w0rd-x|gw-topsecret-42/);
+    }
+  });
+});
+
+describe('files that hold secrets', () => {
+  it('config: the file is 0600 and its folder 0700, also after --save-secret', async () => {
+    const h = await harness({ allowLocalWebhooks: true });
+    open.push(h);
+    const dir = join(h.configDir, 'nested', 'voicectl');
+    const env = { VOICECTL_CONFIG_DIR: dir };
+    expect((await h.run(['config', 'set', 'default_country', 'IN'], { env })).exitCode).toBe(0);
+    expect(mode(dir)).toBe(0o700);
+    expect(mode(join(dir, 'config.json'))).toBe(0o600);
+    chmodSync(join(dir, 'config.json'), 0o644);
+    const created = await h.run(['webhook', 'create', '--url', 'http://127.0.0.1:4242/', '--allow-local', '--save-secret', '--json'], { env });
+    expect(created.exitCode).toBe(0);
+    const secret = JSON.parse(created.stdout).secret as string;
+    expect(readFileSync(join(dir, 'config.json'), 'utf8')).toContain(secret);
+    expect(mode(join(dir, 'config.json'))).toBe(0o600);
+  });
+
+  it('sandbox --state: written 0600, and a looser file from before is replaced by a 0600 one', async () => {
+    const t = tempDir();
+    open.push({ close: async () => t.remove() });
+    const file = join(t.dir, 'state.json');
+    for (let round = 0; round < 2; round++) {
+      const sb = await startSandbox({ port: 0, timeScale: 600, stateFile: file });
+      // A change, so the state is written when the sandbox stops.
+      const res = await fetch(`${sb.url}/webhooks/endpoints`, {
+        method: 'POST',
+        headers: { 'x-api-key': sb.apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ url: `https://hooks.example.com/${round}` }),
+      });
+      expect(res.status).toBeLessThan(300);
+      const { secret } = (await res.json()) as { secret: string };
+      await sb.close();
+      expect(readFileSync(file, 'utf8')).toContain(sb.apiKey);
+      expect(readFileSync(file, 'utf8')).toContain(secret);
+      expect(mode(file)).toBe(0o600);
+      chmodSync(file, 0o644);
+    }
+  });
+});
