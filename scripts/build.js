@@ -4,6 +4,7 @@
 // heavy libraries load only when a command needs them.
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
+import { builtinModules } from 'node:module';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -155,13 +156,14 @@ await build({
 
 // Node compiles dist/main.cjs from a code cache through vm.Script (src/code-cache.ts), and
 // import() in functions restored from a cache has no loader to call. The packages that
-// must be loaded with import() (ES modules only) are loaded through a function the start
+// must be loaded with import() (ES modules only; Node built-ins loaded lazily) are loaded through a function the start
 // path passes in, which Node compiled as usual.
 {
   const file = 'dist/main.cjs';
   const code = readFileSync(file, 'utf8').replace(/\bimport\("([^"]+)"\)/g, (call, specifier) => {
     const root = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0];
-    if (!external.includes(root)) throw new Error(`dist/main.cjs: import("${specifier}") is not of an external package`);
+    const builtin = specifier.startsWith('node:') || builtinModules.includes(specifier);
+    if (!builtin && !external.includes(root)) throw new Error(`dist/main.cjs: import("${specifier}") is not of an external package`);
     return `__voicectlImport(${JSON.stringify(specifier)})`;
   });
   writeFileSync(file, code);
