@@ -235,7 +235,7 @@ function proxyFailure(host: string, code: string | undefined, text: string, prox
 function proxyAuthMessage(the: string, proxy: ProxyInUse): string {
   return proxy.credentials
     ? `${the} refused the user name and password in ${proxy.variable} (HTTP 407 Proxy Authentication Required)`
-    : `${the} asks for credentials (HTTP 407): put them in ${proxy.variable} as http://user:password@${proxy.where}`;
+    : `${the} asks for credentials (HTTP 407): add the user name and password to ${proxy.variable}, before the host (user:password@${proxy.where})`;
 }
 
 /**

@@ -15,7 +15,11 @@ export interface SandboxVariant {
   noWebhookList?: boolean;
   /** PATCH and DELETE answer 204 with no body. */
   noContentOnWrite?: boolean;
-  /** Paginated lists as `{data: [...], meta: {total, limit, offset}}`, or as a bare array of the page. */
+  /**
+   * Lists whose envelope the spec does not show (campaigns, knowledge-base items, webhook
+   * endpoints, deliveries) as `{data: [...], meta: {total, limit, offset}}`, or as a bare
+   * array of the page. GET /agents and GET /calls keep the envelope the spec shows.
+   */
   listEnvelope?: 'spec' | 'data-meta' | 'bare';
   /** POST answers wrapped as `{data: {...}}`. */
   wrapCreated?: boolean;
@@ -29,6 +33,8 @@ export interface SandboxVariant {
 function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
+
+const SPEC_SHAPED_LISTS = new Set(['/agents', '/calls']);
 
 function reshapeList(body: unknown, shape: 'data-meta' | 'bare'): unknown {
   if (!isObject(body) || typeof body.total !== 'number') return body;
@@ -88,7 +94,8 @@ export function variantRoutes(routes: Route[], variant: SandboxVariant | undefin
           const omit = variant.agentListOmits;
           body = { ...body, agents: body.agents.map((a: Record<string, unknown>) => Object.fromEntries(Object.entries(a).filter(([k]) => !omit.includes(k)))) };
         }
-        if (method === 'GET' && variant.listEnvelope && variant.listEnvelope !== 'spec') body = reshapeList(body, variant.listEnvelope);
+        // Only the lists whose envelope the spec leaves open: it shows GET /agents and GET /calls.
+        if (method === 'GET' && variant.listEnvelope && variant.listEnvelope !== 'spec' && !SPEC_SHAPED_LISTS.has(pattern)) body = reshapeList(body, variant.listEnvelope);
         if ((method === 'PATCH' || method === 'DELETE') && variant.noContentOnWrite) return { status: 204, headers: reply.headers };
         if (method === 'POST' && variant.wrapCreated && isObject(body) && typeof body.id === 'string') body = { data: body };
         return { ...reply, body };

@@ -113,7 +113,7 @@ describe('voicectl behind an HTTP proxy', () => {
     // Without credentials the proxy asks for them, and the message says where they go.
     const none = await h.run(['agent', 'list'], { env: proxyEnv(`http://127.0.0.1:${guarded.port}`) });
     expect(none.exitCode).toBe(1);
-    expect(none.stderr).toContain(`http://user:password@127.0.0.1:${guarded.port}`);
+    expect(none.stderr).toContain(`user:password@127.0.0.1:${guarded.port}`);
     expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
   });
 

@@ -28,21 +28,24 @@ describe('sandbox variant', () => {
   it('answers creates wrapped, lists in another envelope, with the extra field', async () => {
     const created = await call(other, 'POST', '/agents', AGENT);
     expect(created.body.data).toMatchObject({ name: 'A', voicemail: { on: true } });
+    // The spec shows the agents list's envelope: it stays; lists it leaves open change.
     const list = await call(other, 'GET', '/agents');
-    expect(list.body).toEqual({ data: [expect.objectContaining({ id: created.body.data.id, voicemail: { on: true } })], meta: { total: 1, limit: 50, offset: 0 } });
+    expect(list.body).toEqual({ agents: [expect.objectContaining({ id: created.body.data.id, voicemail: { on: true } })], total: 1, limit: 50, offset: 0 });
+    const campaigns = await call(other, 'GET', '/campaigns');
+    expect(campaigns.body).toEqual({ data: [], meta: { total: 0, limit: 50, offset: 0 } });
     const same = await call(plain, 'POST', '/agents', AGENT);
     expect(same.body).not.toHaveProperty('voicemail');
     expect((await call(plain, 'GET', '/agents')).body.agents).toHaveLength(1);
   });
 
   it('has no single-agent read and no endpoint list; PATCH and DELETE answer 204', async () => {
-    const id = (await call(other, 'GET', '/agents')).body.data[0].id;
+    const id = (await call(other, 'GET', '/agents')).body.agents[0].id;
     expect((await call(other, 'GET', `/agents/${id}`)).status).toBe(405);
     expect((await call(other, 'GET', '/webhooks/endpoints')).status).toBe(405);
     const patched = await call(other, 'PATCH', `/agents/${id}`, { greeting: 'Hello', voicemail: { on: false } });
     expect(patched).toEqual({ status: 204, body: undefined });
-    expect((await call(other, 'GET', '/agents')).body.data[0]).toMatchObject({ greeting: 'Hello', voicemail: { on: false } });
+    expect((await call(other, 'GET', '/agents')).body.agents[0]).toMatchObject({ greeting: 'Hello', voicemail: { on: false } });
     expect((await call(other, 'DELETE', `/agents/${id}`)).status).toBe(204);
-    expect((await call(other, 'GET', '/agents')).body.data).toEqual([]);
+    expect((await call(other, 'GET', '/agents')).body.agents).toEqual([]);
   });
 });
