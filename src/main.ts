@@ -17,6 +17,7 @@ import {
   UsageError,
 } from './errors.js';
 import { version } from './version.js';
+import { terminalSafe } from './io/terminal-text.js';
 
 export { EXIT };
 
@@ -120,12 +121,13 @@ function report(ctx: Context, err: unknown): number {
   const c = ctx.errColor;
   const debug = ctx.opts.debug || (ctx.env.VOICECTL_DEBUG ?? '') === '1';
   if (code === EXIT.INTERRUPTED) {
-    ctx.io.stderr.write(`${c.yellow(err instanceof CliError ? err.message : 'Interrupted')}\n`);
+    ctx.io.stderr.write(`${c.yellow(err instanceof CliError ? terminalSafe(err.message, { multiline: true }) : 'Interrupted')}\n`);
     return code;
   }
+  // Messages quote servers, files and input: their control characters are shown, not obeyed.
   const { message, hint } = describe(err);
-  ctx.io.stderr.write(`${c.red('error:')} ${message}\n`);
-  if (hint) ctx.io.stderr.write(`${c.dim(hint)}\n`);
+  ctx.io.stderr.write(`${c.red('error:')} ${terminalSafe(message, { multiline: true })}\n`);
+  if (hint) ctx.io.stderr.write(`${c.dim(terminalSafe(hint, { multiline: true }))}\n`);
   if (debug && err instanceof Error && err.stack) ctx.io.stderr.write(`${c.dim(err.stack)}\n`);
   else if (code === EXIT.FAILURE && !(err instanceof CliError) && !(err instanceof ApiError)) {
     ctx.io.stderr.write(`${c.dim('Run again with --debug for details.')}\n`);

@@ -59,6 +59,13 @@ export interface ValidationResult {
   contacts: Contact[];
   /** Bad rows in file order (empty when collectInvalidRows was false). */
   invalidRows: InvalidRow[];
+  /**
+   * Rows (the first 100, in file order) with a control character (an escape sequence, a
+   * bell) in a cell, and how many there are: not errors, but worth a warning, since the
+   * file came from somewhere else.
+   */
+  controlRows: number[];
+  controlRowCount: number;
   headers: string[];
   /** The header of the phone column, and of the name column(s) when there are. */
   phoneColumn: string;

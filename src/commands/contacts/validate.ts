@@ -35,6 +35,7 @@ export default async function contactsValidate(ctx: Context, file: string, opts:
     progress.done();
   }
   const { report } = result;
+  warnControlCharacters(ctx, file, result);
 
   if (opts.errorsOut !== undefined) {
     await writeErrorsCsv(resolve(ctx.cwd, opts.errorsOut), result);
@@ -93,6 +94,20 @@ async function printSummary(ctx: Context, file: string, result: ValidationResult
     ctx.out();
     ctx.out(c.dim('Fix these rows and run again: a campaign is not created while any row is invalid (or use campaign create --skip-invalid).'));
   }
+}
+
+/**
+ * Cells with escape sequences or other control characters are sent as they are (they
+ * are the caller's data), but they are rarely meant: say where they are. On stderr, so
+ * --json stays the report.
+ */
+function warnControlCharacters(ctx: Context, file: string, result: ValidationResult): void {
+  const n = result.controlRowCount;
+  if (n === 0) return;
+  const rows = result.controlRows;
+  const listed = rows.length < n ? `${rows.join(', ')} and ${fmt(n - rows.length)} more` : rows.join(', ');
+  ctx.warn(`${file}: ${n === 1 ? 'row' : 'rows'} ${listed} ${n === 1 ? 'has' : 'have'} control characters (such as terminal escape sequences) in a cell. `
+    + 'They are kept in what is sent; voicectl shows them escaped, as \\x1b, at a terminal.');
 }
 
 /** "Checked 120,000 rows…" on a terminal's stderr for large files; nothing otherwise. */
