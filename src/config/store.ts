@@ -101,7 +101,7 @@ export interface ProfileStore {
  * How long a process waits for another one's lock: each holds it for the few
  * milliseconds of one read and one write, so ten at once wait well under a second.
  */
-const LOCK_RETRIES = { retries: 60, factor: 1.3, minTimeout: 5, maxTimeout: 250, randomize: true };
+const LOCK_RETRIES = { retries: 30, factor: 1.3, minTimeout: 5, maxTimeout: 250, randomize: true };
 /** A lock older than this belongs to a process that died holding it. */
 const LOCK_STALE_MS = 10_000;
 
