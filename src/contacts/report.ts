@@ -74,6 +74,20 @@ export interface ValidationResult {
   delimiter: ',' | ';' | '\t';
 }
 
+/**
+ * The warning for cells with control characters (escape sequences, a bell), or
+ * undefined when there are none. They are the caller's data and are sent as they are,
+ * but they are rarely meant, and the file came from somewhere else: say which rows.
+ */
+export function controlCharacterWarning(file: string, result: Pick<ValidationResult, 'controlRows' | 'controlRowCount'>): string | undefined {
+  const n = result.controlRowCount;
+  if (n === 0) return undefined;
+  const rows = result.controlRows;
+  const listed = rows.length < n ? `${rows.join(', ')} and ${(n - rows.length).toLocaleString('en-US')} more` : rows.join(', ');
+  return `${file}: ${n === 1 ? 'row' : 'rows'} ${listed} ${n === 1 ? 'has' : 'have'} control characters (such as terminal escape sequences) in a cell. `
+    + 'They are kept in what is sent; voicectl shows them escaped, as \\x1b, at a terminal.';
+}
+
 /** The service takes at most this many contacts in one campaign (api-spec, Limits). */
 export const MAX_CONTACTS_PER_CAMPAIGN = 10_000;
 

@@ -31,6 +31,8 @@ export function terminalSafe(text: string, options: TerminalTextOptions = {}): s
 
 /** One line for a table cell or a status line: runs of line breaks and tabs become one space, the rest is escaped. */
 export function terminalLine(text: string): string {
+  // Line breaks and tabs are control characters too: text with none needs no work at all.
+  if (!CONTROL.test(text)) return text;
   return terminalSafe(text.replace(/[ ]*[\r\n\t][\r\n\t ]*/g, ' '));
 }
 

@@ -25,6 +25,7 @@ describe('a contact named with escape sequences, from a spreadsheet, through the
   let dir: TempDir;
   let campaignId: string;
   let csvPath: string;
+  let createStderr: string;
 
   beforeAll(async () => {
     h = await harness();
@@ -37,6 +38,7 @@ describe('a contact named with escape sequences, from a spreadsheet, through the
     });
     const r = await h.run(['campaign', 'create', '--name', 'Hostile', '--agent', agent.id, '--csv', csvPath, '--launch', '--yes', '--json']);
     expect(r.exitCode, r.stderr).toBe(0);
+    createStderr = r.stderr;
     const created = JSON.parse(r.stdout) as { id: string } | Array<{ id: string }>;
     campaignId = Array.isArray(created) ? created[0]!.id : created.id;
     await waitCompleted(h.sandbox, campaignId);
@@ -54,6 +56,13 @@ describe('a contact named with escape sequences, from a spreadsheet, through the
     const json = await h.run(['contacts', 'validate', csvPath, '--json']);
     expect(JSON.parse(json.stdout).valid).toBe(3);
     expect(json.stderr).toMatch(/rows 2, 3/);
+  });
+
+  it('campaign create --csv gives the same warning, and sends the names exactly', async () => {
+    expect(createStderr).toMatch(/warning: leads\.csv: rows 2, 3 have control characters/);
+    expect(createStderr).not.toMatch(RAW_CONTROL);
+    const sent = h.sandbox.requests.find((q) => q.method === 'POST' && q.path === '/campaigns/json')!.body as { contacts: Array<{ name: string }> };
+    expect(sent.contacts[0]!.name).toBe(EVIL);
   });
 
   it('campaign contacts shows the name escaped in the table, exact in --json and CSV', async () => {

@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import { SilentExit } from '../../errors.js';
 // Not contacts/index.js: that loads libphonenumber, which a large file needs only in its worker threads.
 import { validateContactsFile } from '../../contacts/validate.js';
-import { writeErrorsCsv, type ValidationResult } from '../../contacts/report.js';
+import { controlCharacterWarning, writeErrorsCsv, type ValidationResult } from '../../contacts/report.js';
 import { csvLine, printTable, truncate } from '../../io/output.js';
 
 interface Options {
@@ -35,7 +35,8 @@ export default async function contactsValidate(ctx: Context, file: string, opts:
     progress.done();
   }
   const { report } = result;
-  warnControlCharacters(ctx, file, result);
+  const control = controlCharacterWarning(file, result);
+  if (control) ctx.warn(control);
 
   if (opts.errorsOut !== undefined) {
     await writeErrorsCsv(resolve(ctx.cwd, opts.errorsOut), result);
@@ -94,20 +95,6 @@ async function printSummary(ctx: Context, file: string, result: ValidationResult
     ctx.out();
     ctx.out(c.dim('Fix these rows and run again: a campaign is not created while any row is invalid (or use campaign create --skip-invalid).'));
   }
-}
-
-/**
- * Cells with escape sequences or other control characters are sent as they are (they
- * are the caller's data), but they are rarely meant: say where they are. On stderr, so
- * --json stays the report.
- */
-function warnControlCharacters(ctx: Context, file: string, result: ValidationResult): void {
-  const n = result.controlRowCount;
-  if (n === 0) return;
-  const rows = result.controlRows;
-  const listed = rows.length < n ? `${rows.join(', ')} and ${fmt(n - rows.length)} more` : rows.join(', ');
-  ctx.warn(`${file}: ${n === 1 ? 'row' : 'rows'} ${listed} ${n === 1 ? 'has' : 'have'} control characters (such as terminal escape sequences) in a cell. `
-    + 'They are kept in what is sent; voicectl shows them escaped, as \\x1b, at a terminal.');
 }
 
 /** "Checked 120,000 rows…" on a terminal's stderr for large files; nothing otherwise. */
