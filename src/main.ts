@@ -18,6 +18,7 @@ import {
 } from './errors.js';
 import { version } from './version.js';
 import { terminalSafe } from './io/terminal-text.js';
+import { fsErrorReason } from './util/fs-error.js';
 
 export { EXIT };
 
@@ -36,8 +37,12 @@ export async function main(argv: string[], init: Partial<ContextInit> = {}): Pro
   // `voicectl watch … | head`: a reader that closed the pipe has all it wants; stop
   // quietly, as Unix tools do, instead of dying on an unhandled EPIPE. Left in place
   // after run() returns: the error of a buffered write can arrive later.
+  // Any other failure (a full disk under `> file`) means the data did not arrive: the
+  // command must not exit 0 as if it had.
+  let stdoutFailure: NodeJS.ErrnoException | undefined;
   const onStdoutError = (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(EXIT.OK);
+    stdoutFailure ??= err;
   };
   process.stdout.on('error', onStdoutError);
   const ctx = new Context({
@@ -54,7 +59,11 @@ export async function main(argv: string[], init: Partial<ContextInit> = {}): Pro
     ...init,
   });
   try {
-    const code = await run(argv, ctx);
+    let code = await run(argv, ctx);
+    if (stdoutFailure && code === EXIT.OK) {
+      ctx.io.stderr.write(`${ctx.errColor.red('error:')} cannot write to standard output: ${fsErrorReason(stdoutFailure)}.\n`);
+      code = EXIT.FAILURE;
+    }
     // Safety net: a stray handle must never keep a finished command alive.
     setTimeout(() => process.exit(code), 3000).unref();
     return code;

@@ -85,3 +85,34 @@ describe('call recording --download', () => {
     expect(readdirSync(ro)).toEqual([]);
   });
 });
+
+describe('other output that cannot be written', () => {
+  async function toFull(args: string[]) {
+    expect(existsSync('/dev/full'), 'this test needs /dev/full (Linux)').toBe(true);
+    const fd = openSync('/dev/full', 'w');
+    try {
+      return await runTo(args, fd);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  it('a list printed to a full device: exit 1 naming standard output and ENOSPC, not 0', async () => {
+    const r = await toFull(['call', 'list', '--json']);
+    expect(r.stderr).toContain('cannot write to standard output: no space left on the device (ENOSPC)');
+    expect(r.code).toBe(1);
+  });
+
+  it('call export to a full device: exit 1 naming ENOSPC', async () => {
+    const r = await toFull(['call', 'export']);
+    expect(r.stderr).toContain('cannot write the export to standard output: no space left on the device (ENOSPC)');
+    expect(r.code).toBe(1);
+  });
+
+  it('call export --out into a folder that does not exist: the file and ENOENT named', async () => {
+    const target = join(dir.dir, 'missing', 'calls.csv');
+    const r = await runTo(['call', 'export', '--out', target], 'pipe');
+    expect(r.stderr).toContain(`cannot write ${target}: no such file or folder (ENOENT).`);
+    expect(r.code).toBe(1);
+  });
+});
