@@ -18,7 +18,7 @@ import {
 } from './errors.js';
 import { version } from './version.js';
 import { terminalSafe } from './io/terminal-text.js';
-import { fsErrorReason } from './util/fs-error.js';
+import { fsErrorReason, isFsError } from './util/fs-error.js';
 
 export { EXIT };
 
@@ -138,7 +138,7 @@ function report(ctx: Context, err: unknown): number {
   ctx.io.stderr.write(`${c.red('error:')} ${terminalSafe(message, { multiline: true })}\n`);
   if (hint) ctx.io.stderr.write(`${c.dim(terminalSafe(hint, { multiline: true }))}\n`);
   if (debug && err instanceof Error && err.stack) ctx.io.stderr.write(`${c.dim(err.stack)}\n`);
-  else if (code === EXIT.FAILURE && !(err instanceof CliError) && !(err instanceof ApiError)) {
+  else if (code === EXIT.FAILURE && !(err instanceof CliError) && !(err instanceof ApiError) && !isFsError(err)) {
     ctx.io.stderr.write(`${c.dim('Run again with --debug for details.')}\n`);
   }
   return code;
@@ -177,6 +177,11 @@ export function describe(err: unknown): { message: string; hint?: string } {
         if (err.kind === 'http') return { message: `${where} failed (HTTP ${err.status}): ${err.message}` };
         return { message: err.message };
     }
+  }
+  // A file-system error no command put in words: still the file and the cause, not a stack.
+  if (isFsError(err)) {
+    const where = typeof err.path === 'string' ? `${err.path}: ` : '';
+    return { message: `${where}${fsErrorReason(err)}` };
   }
   if (err instanceof Error) return { message: `unexpected error: ${err.message}` };
   return { message: `unexpected error: ${String(err)}` };
