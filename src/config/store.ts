@@ -152,7 +152,11 @@ export async function openStore(env: Record<string, string | undefined>): Promis
       let release: () => Promise<void>;
       try {
         // The lock is a directory beside the file (config.json.lock); the file itself may not exist yet.
-        release = await lockfile.lock(path, { realpath: false, stale: LOCK_STALE_MS, retries: LOCK_RETRIES });
+        release = await lockfile.lock(path, {
+          realpath: false, stale: LOCK_STALE_MS, retries: LOCK_RETRIES,
+          // Held for milliseconds; if it is ever taken over as stale, the write still goes through whole (atomic rename).
+          onCompromised: () => {},
+        });
       } catch (err) {
         throw new FailureError(`Cannot lock the config file ${path}: ${(err as NodeJS.ErrnoException).code === 'ELOCKED' ? 'another voicectl process kept it locked' : fsReason(err)}.`, {
           hint: `Try again. If no other voicectl is running, remove ${path}.lock.`,
