@@ -18,10 +18,10 @@ let h: Harness;
 const dirs: TempDir[] = [];
 
 beforeAll(async () => {
-  // 3,000 calls at --concurrency 1 and 150 ms a response: a few seconds of export.
+  // 6,000 calls at --concurrency 1 and 150 ms a response: 30 pages, over four seconds of export.
   h = await harness({ latencyMs: 150 });
   const now = Date.now();
-  plantCalls(h.sandbox, Array.from({ length: 3000 }, (_, i) => now - 3_600_000 + i * 1000));
+  plantCalls(h.sandbox, Array.from({ length: 6000 }, (_, i) => now - 7_200_000 + i * 1000));
 });
 afterAll(async () => {
   await h.close();
@@ -91,7 +91,7 @@ describe('an export interrupted by signals', () => {
     expect(existsSync('/usr/bin/timeout') || existsSync('/bin/timeout'), 'this test needs coreutils timeout').toBe(true);
     const dir = folder();
     const out = join(dir, 'calls.csv');
-    const { done } = start('timeout', ['1.5', process.execPath, ...exportArgs(out)]);
+    const { done } = start('timeout', ['2.5', process.execPath, ...exportArgs(out)]);
     let seen = false;
     const watch = setInterval(() => (seen ||= temps(dir).length > 0), 20);
     const r = await done;
