@@ -7,6 +7,7 @@ import type { ApiClient } from './api/client.js';
 import { readProfile, type Profile } from './config/profiles.js';
 import { AuthError, UsageError } from './errors.js';
 import { redact } from './util/redact.js';
+import { terminalSafe } from './io/terminal-text.js';
 
 export type Env = Record<string, string | undefined>;
 
@@ -270,8 +271,9 @@ export class Context {
     this.io.stderr.write(`${line}\n`);
   }
 
+  /** A warning often quotes a file or a server: its control characters are shown, not obeyed. */
   warn(line: string): void {
-    this.io.stderr.write(`${this.errColor.yellow('warning:')} ${line}\n`);
+    this.io.stderr.write(`${this.errColor.yellow('warning:')} ${terminalSafe(line, { multiline: true })}\n`);
   }
 }
 

@@ -18,6 +18,8 @@ import {
   UsageError,
 } from './errors.js';
 import { version } from './version.js';
+import { terminalSafe } from './io/terminal-text.js';
+import { fsErrorReason, isFsError } from './util/fs-error.js';
 
 export { EXIT };
 
@@ -36,8 +38,12 @@ export async function main(argv: string[], init: Partial<ContextInit> = {}): Pro
   // `voicectl watch … | head`: a reader that closed the pipe has all it wants; stop
   // quietly, as Unix tools do, instead of dying on an unhandled EPIPE. Left in place
   // after run() returns: the error of a buffered write can arrive later.
+  // Any other failure (a full disk under `> file`) means the data did not arrive: the
+  // command must not exit 0 as if it had.
+  let stdoutFailure: NodeJS.ErrnoException | undefined;
   const onStdoutError = (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(EXIT.OK);
+    stdoutFailure ??= err;
   };
   process.stdout.on('error', onStdoutError);
   const ctx = new Context({
@@ -54,7 +60,11 @@ export async function main(argv: string[], init: Partial<ContextInit> = {}): Pro
     ...init,
   });
   try {
-    const code = await run(argv, ctx);
+    let code = await run(argv, ctx);
+    if (stdoutFailure && code === EXIT.OK) {
+      ctx.io.stderr.write(`${ctx.errColor.red('error:')} cannot write to standard output: ${fsErrorReason(stdoutFailure)}.\n`);
+      code = EXIT.FAILURE;
+    }
     // Safety net: a stray handle must never keep a finished command alive.
     setTimeout(() => process.exit(code), 3000).unref();
     return code;
@@ -122,15 +132,16 @@ function report(ctx: Context, err: unknown): number {
   const c = ctx.errColor;
   const debug = ctx.opts.debug || (ctx.env.VOICECTL_DEBUG ?? '') === '1';
   if (code === EXIT.INTERRUPTED) {
-    ctx.io.stderr.write(`${c.yellow(err instanceof CliError ? ctx.redact(err.message) : 'Interrupted')}\n`);
+    ctx.io.stderr.write(`${c.yellow(err instanceof CliError ? terminalSafe(ctx.redact(err.message), { multiline: true }) : 'Interrupted')}\n`);
     return code;
   }
-  // Messages carry what servers and files said: a key echoed back, a URL with credentials.
+  // Messages carry what servers, files and input said: a key echoed back, a URL with
+  // credentials (masked), control characters (shown, not obeyed).
   const { message, hint } = describe(err);
-  ctx.io.stderr.write(`${c.red('error:')} ${ctx.redact(message)}\n`);
-  if (hint) ctx.io.stderr.write(`${c.dim(ctx.redact(hint))}\n`);
+  ctx.io.stderr.write(`${c.red('error:')} ${terminalSafe(ctx.redact(message), { multiline: true })}\n`);
+  if (hint) ctx.io.stderr.write(`${c.dim(terminalSafe(ctx.redact(hint), { multiline: true }))}\n`);
   if (debug && err instanceof Error && err.stack) ctx.io.stderr.write(`${c.dim(ctx.redact(err.stack))}\n`);
-  else if (code === EXIT.FAILURE && !(err instanceof CliError) && !(err instanceof ApiError)) {
+  else if (code === EXIT.FAILURE && !(err instanceof CliError) && !(err instanceof ApiError) && !isFsError(err)) {
     ctx.io.stderr.write(`${c.dim('Run again with --debug for details.')}\n`);
   }
   return code;
@@ -169,6 +180,11 @@ export function describe(err: unknown): { message: string; hint?: string } {
         if (err.kind === 'http') return { message: `${where} failed (HTTP ${err.status}): ${err.message}` };
         return { message: err.message };
     }
+  }
+  // A file-system error no command put in words: still the file and the cause, not a stack.
+  if (isFsError(err)) {
+    const where = typeof err.path === 'string' ? `${err.path}: ` : '';
+    return { message: `${where}${fsErrorReason(err)}` };
   }
   if (err instanceof Error) return { message: `unexpected error: ${err.message}` };
   return { message: `unexpected error: ${String(err)}` };

@@ -1,11 +1,14 @@
 /**
  * Saved profiles. Reads go straight to the JSON file (a plain read costs under a
- * millisecond, loading conf costs ~85 ms at start-up); writes go through conf, which
- * writes atomically and with mode 0600.
+ * millisecond, loading conf costs ~85 ms at start-up); writes go through store.ts, which
+ * locks the file and writes it atomically with mode 0600, so a reader always sees a
+ * whole file.
  */
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { UsageError } from '../errors.js';
+import { fsErrorReason } from '../util/fs-error.js';
 
 // webhook_secret / webhook_endpoint: saved by `webhook create|rotate-secret --save-secret` for `listen`.
 export const PROFILE_KEYS = ['base_url', 'api_key', 'default_country', 'timeout', 'webhook_secret', 'webhook_endpoint'] as const;
@@ -34,8 +37,10 @@ export function readConfig(env: Record<string, string | undefined>): ConfigFile 
 }
 
 /**
- * The file and, when it exists but cannot be used, why: commands that show or change
- * the config say so instead of silently treating a broken file as empty.
+ * The file and, when it exists but cannot be used, why (a phrase that follows the
+ * file's path: "is not valid JSON: …"). Commands that need settings refuse a broken
+ * file (see configFileError) instead of treating it as empty: "No service address is
+ * set" would send the user looking in the wrong place.
  */
 export function inspectConfig(env: Record<string, string | undefined>): { path: string; exists: boolean; config: ConfigFile; problem?: string } {
   const path = configPath(env);
@@ -45,23 +50,42 @@ export function inspectConfig(env: Record<string, string | undefined>): { path: 
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { path, exists: false, config: {} };
-    return { path, exists: true, config: {}, problem: code === 'EACCES' ? 'permission denied' : (err as Error).message };
+    return { path, exists: true, config: {}, problem: `cannot be read: ${fsErrorReason(err)}` };
   }
+  let parsed: unknown;
   try {
-    const parsed = JSON.parse(text) as unknown;
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return { path, exists: true, config: parsed as ConfigFile };
-    return { path, exists: true, config: {}, problem: 'it does not hold a JSON object' };
+    parsed = JSON.parse(text);
   } catch (err) {
-    return { path, exists: true, config: {}, problem: `it is not valid JSON (${(err as Error).message})` };
+    return { path, exists: true, config: {}, problem: `is not valid JSON: ${(err as Error).message}` };
   }
+  if (!isObject(parsed)) return { path, exists: true, config: {}, problem: 'does not hold a JSON object' };
+  const profiles = parsed.profiles;
+  if (profiles !== undefined && !isObject(profiles)) return { path, exists: true, config: {}, problem: 'has a "profiles" entry that is not an object' };
+  for (const [name, profile] of Object.entries(profiles ?? {})) {
+    if (!isObject(profile)) return { path, exists: true, config: {}, problem: `has a profile "${name}" that is not an object` };
+  }
+  return { path, exists: true, config: parsed as ConfigFile };
 }
 
+/** The error every command gives for a config file it cannot use (exit 2: the file is the user's input). */
+export function configFileError(path: string, problem: string): UsageError {
+  return new UsageError(`the config file ${path} ${problem}`, {
+    hint: 'Fix the file, or move it away and run `voicectl login` to write a new one. VOICECTL_CONFIG_DIR points voicectl at another folder.',
+  });
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** The named profile ({} when it is not saved); throws configFileError for a file that cannot be used. */
 export function readProfile(env: Record<string, string | undefined>, name: string): Profile {
-  const profiles = readConfig(env).profiles;
+  const file = inspectConfig(env);
+  if (file.problem) throw configFileError(file.path, file.problem);
+  const profiles = file.config.profiles;
   // Own properties only: a profile named "constructor" must not read Object's prototype.
-  if (!profiles || typeof profiles !== 'object' || !Object.hasOwn(profiles, name)) return {};
-  const profile = profiles[name];
-  return profile && typeof profile === 'object' ? profile : {};
+  if (!profiles || !Object.hasOwn(profiles, name)) return {};
+  return profiles[name] ?? {};
 }
 
 /** Settings that are never printed whole (only their last four characters). */

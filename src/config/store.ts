@@ -2,10 +2,12 @@
  * The write side of profiles. Reads stay on the fast path in profiles.ts; writes go
  * through conf (atomic writes), which is loaded only here because importing it costs
  * ~85 ms. The file is the one readConfig reads: <configDir>/config.json, mode 0600.
+ * Every read-modify-write holds a lock (proper-lockfile), so processes that save
+ * profiles at the same time (parallel CI jobs, scripts) never lose each other's changes.
  */
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { FailureError, UsageError } from '../errors.js';
-import { configDir, PROFILE_KEYS, type ConfigFile, type Profile, type ProfileKey } from './profiles.js';
+import { configDir, configFileError, inspectConfig, PROFILE_KEYS, type ConfigFile, type Profile, type ProfileKey } from './profiles.js';
 
 export const FILE_MODE = 0o600;
 export const DIR_MODE = 0o700;
@@ -91,11 +93,23 @@ export type ProfileChanges = Partial<Record<ProfileKey, string | undefined>>;
 export interface ProfileStore {
   readonly path: string;
   profile(name: string): Profile;
-  update(name: string, changes: ProfileChanges): Profile;
+  /** Reads the file, changes one profile and writes it back, all under the file's lock. */
+  update(name: string, changes: ProfileChanges): Promise<Profile>;
 }
+
+/**
+ * How long a process waits for another one's lock: each holds it for the few
+ * milliseconds of one read and one write, so ten at once wait well under a second.
+ */
+const LOCK_RETRIES = { retries: 30, factor: 1.3, minTimeout: 5, maxTimeout: 250, randomize: true };
+/** A lock older than this belongs to a process that died holding it. */
+const LOCK_STALE_MS = 10_000;
 
 /** Opens the config file for writing, creating its directory (mode 0700) when missing. */
 export async function openStore(env: Record<string, string | undefined>): Promise<ProfileStore> {
+  const first = inspectConfig(env);
+  // A file that cannot be used is the user's to fix: never overwrite it.
+  if (first.problem) throw configFileError(first.path, first.problem);
   const dir = configDir(env);
   if (!existsSync(dir)) {
     try {
@@ -108,8 +122,8 @@ export async function openStore(env: Record<string, string | undefined>): Promis
       });
     }
   }
-  // conf is loaded only by commands that change the config (see the header comment).
-  const { default: Conf } = await import('conf');
+  // conf and proper-lockfile are loaded only by commands that change the config (see the header comment).
+  const [{ default: Conf }, lockfile] = await Promise.all([import('conf'), import('proper-lockfile')]);
   let conf: InstanceType<typeof Conf<ConfigFile>>;
   try {
     conf = new Conf<ConfigFile>({
@@ -127,35 +141,50 @@ export async function openStore(env: Record<string, string | undefined>): Promis
   }
   const path = conf.path;
 
-  const profiles = (): Record<string, Profile> => {
-    const all = conf.get('profiles');
-    return all && typeof all === 'object' && !Array.isArray(all) ? { ...all } : {};
-  };
-
   return {
     path,
     profile(name) {
-      const all = profiles();
+      const all = inspectConfig(env).config.profiles ?? {};
       return Object.hasOwn(all, name) ? { ...all[name] } : {};
     },
-    update(name, changes) {
+    async update(name, changes) {
       checkProfileName(name);
-      const all = profiles();
-      const next: Profile = Object.hasOwn(all, name) ? { ...all[name] } : {};
-      for (const [k, v] of Object.entries(changes) as [ProfileKey, string | undefined][]) {
-        if (v === undefined) delete next[k];
-        else next[k] = v;
-      }
-      if (Object.keys(next).length === 0) delete all[name];
-      else all[name] = next;
+      let release: () => Promise<void>;
       try {
-        conf.set('profiles', all);
-        // conf sets the mode only when it creates the file; an older, looser file is tightened here.
-        if (process.platform !== 'win32') chmodSync(path, FILE_MODE);
+        // The lock is a directory beside the file (config.json.lock); the file itself may not exist yet.
+        release = await lockfile.lock(path, {
+          realpath: false, stale: LOCK_STALE_MS, retries: LOCK_RETRIES,
+          // Held for milliseconds; if it is ever taken over as stale, the write still goes through whole (atomic rename).
+          onCompromised: () => {},
+        });
       } catch (err) {
-        throw new FailureError(`Cannot write the config file ${path}: ${fsReason(err)}.`);
+        throw new FailureError(`Cannot lock the config file ${path}: ${(err as NodeJS.ErrnoException).code === 'ELOCKED' ? 'another voicectl process kept it locked' : fsReason(err)}.`, {
+          hint: `Try again. If no other voicectl is running, remove ${path}.lock.`,
+        });
       }
-      return next;
+      try {
+        // Read again under the lock: another process may have written since this one started.
+        const current = inspectConfig(env);
+        if (current.problem) throw configFileError(current.path, current.problem);
+        const all: Record<string, Profile> = { ...current.config.profiles };
+        const next: Profile = Object.hasOwn(all, name) ? { ...all[name] } : {};
+        for (const [k, v] of Object.entries(changes) as [ProfileKey, string | undefined][]) {
+          if (v === undefined) delete next[k];
+          else next[k] = v;
+        }
+        if (Object.keys(next).length === 0) delete all[name];
+        else all[name] = next;
+        try {
+          conf.set('profiles', all);
+          // conf sets the mode only when it creates the file; an older, looser file is tightened here.
+          if (process.platform !== 'win32') chmodSync(path, FILE_MODE);
+        } catch (err) {
+          throw new FailureError(`Cannot write the config file ${path}: ${fsReason(err)}.`);
+        }
+        return next;
+      } finally {
+        await release().catch(() => {});
+      }
     },
   };
 }

@@ -60,12 +60,33 @@ export interface ValidationResult {
   contacts: Contact[];
   /** Bad rows in file order (empty when collectInvalidRows was false). */
   invalidRows: InvalidRow[];
+  /**
+   * Rows (the first 100, in file order) with a control character (an escape sequence, a
+   * bell) in a cell, and how many there are: not errors, but worth a warning, since the
+   * file came from somewhere else.
+   */
+  controlRows: number[];
+  controlRowCount: number;
   headers: string[];
   /** The header of the phone column, and of the name column(s) when there are. */
   phoneColumn: string;
   nameColumns: string[];
   /** The CSV delimiter the file used (a comma for .xlsx). */
   delimiter: ',' | ';' | '\t';
+}
+
+/**
+ * The warning for cells with control characters (escape sequences, a bell), or
+ * undefined when there are none. They are the caller's data and are sent as they are,
+ * but they are rarely meant, and the file came from somewhere else: say which rows.
+ */
+export function controlCharacterWarning(file: string, result: Pick<ValidationResult, 'controlRows' | 'controlRowCount'>): string | undefined {
+  const n = result.controlRowCount;
+  if (n === 0) return undefined;
+  const rows = result.controlRows;
+  const listed = rows.length < n ? `${rows.join(', ')} and ${(n - rows.length).toLocaleString('en-US')} more` : rows.join(', ');
+  return `${file}: ${n === 1 ? 'row' : 'rows'} ${listed} ${n === 1 ? 'has' : 'have'} control characters (such as terminal escape sequences) in a cell. `
+    + 'They are kept in what is sent; voicectl shows them escaped, as \\x1b, at a terminal.';
 }
 
 /** The service takes at most this many contacts in one campaign (api-spec, Limits). */

@@ -14,6 +14,7 @@ import type { Contact, DuplicateRow, InvalidRow, RowError, ValidationResult } fr
 import { EngineOutOfMemory, validateInWorker } from './remote.js';
 import { emptyFile, openSource, type Source } from './source.js';
 import { workerFile } from './worker-file.js';
+import { hasControlCharacters } from '../io/terminal-text.js';
 import { readXlsx } from './xlsx.js';
 
 export interface ValidateOptions {
@@ -126,6 +127,8 @@ class Run implements RecordSink {
   private duplicateRows: DuplicateRow[] = [];
   private contacts: Contact[] = [];
   private invalidRows: InvalidRow[] = [];
+  private controlRows: number[] = [];
+  private controlRowCount = 0;
   private seen = new PhoneSet();
   /** Batches sent to the pool, oldest first; each is counted only when those before it are. */
   private queue: Array<{ batch: Batch; results?: string[] }> = [];
@@ -163,6 +166,10 @@ class Run implements RecordSink {
       if (cells.length > width) {
         const stray = cells.findIndex((c, idx) => idx >= width && c.trim() !== '');
         if (stray !== -1) (batch.shifted ??= new Map()).set(batch.rows.length, { value: cells[stray]!, cellCount: cells.length });
+      }
+      if (cells.some(hasControlCharacters)) {
+        this.controlRowCount++;
+        if (this.controlRows.length < MAX_CONTROL_ROWS) this.controlRows.push(firstRow + i);
       }
       batch.rows.push(firstRow + i);
       batch.cells?.push(cells);
@@ -232,6 +239,8 @@ class Run implements RecordSink {
       },
       contacts: this.contacts,
       invalidRows: this.invalidRows,
+      controlRows: this.controlRows,
+      controlRowCount: this.controlRowCount,
       headers: columns.headers,
       phoneColumn: columns.headers[columns.phone]!,
       nameColumns: [columns.name, columns.firstName, columns.lastName].filter((i): i is number => i !== undefined).map((i) => columns.headers[i]!),
@@ -306,6 +315,9 @@ class Run implements RecordSink {
     this.options.onProgress?.({ rows: this.checked });
   }
 }
+
+/** Rows with control characters named in the warning; the count covers them all. */
+const MAX_CONTROL_ROWS = 100;
 
 function isBlank(cells: string[]): boolean {
   for (const c of cells) if (c.trim() !== '') return false;

@@ -8,6 +8,14 @@ import { openRecording } from '../api/calls.js';
 import { FailureError } from '../errors.js';
 import { openAtomic } from './atomic-file.js';
 import { drained } from '../util/drained.js';
+import { fsErrorReason, isFsError } from '../util/fs-error.js';
+
+/** The output failed (a full disk, a closed pipe), as opposed to the download. */
+class OutputFailed extends Error {
+  constructor(override readonly cause: Error) {
+    super(cause.message);
+  }
+}
 
 export interface DownloadProgress {
   /** Content-Length, when the server sent one. */
@@ -39,14 +47,19 @@ export async function downloadToFile(
     file = await openAtomic(path);
   } catch (err) {
     await res.body.dump().catch(() => {});
-    throw new FailureError(`cannot write ${path}: ${(err as Error).message}`, { cause: err });
+    throw new FailureError(`cannot write ${path}: ${fsErrorReason(err)}.`, { cause: err });
   }
   try {
     const got = await pump(res.body, file.stream, res.headers, progress, signal);
     await file.commit();
     return { ...got, path };
   } catch (err) {
+    // The partial file goes whatever failed: nothing half-written is left under any name.
     await file.discard();
+    const cause = err instanceof OutputFailed ? err.cause : err;
+    if (err instanceof OutputFailed || isFsError(cause)) {
+      throw new FailureError(`cannot write ${path}: ${fsErrorReason(cause)}; nothing was saved.`, { cause });
+    }
     throw err;
   }
 }
@@ -54,7 +67,12 @@ export async function downloadToFile(
 /** Downloads into an open stream (stdout for `--download -`). */
 export async function downloadToStream(api: ApiClient, url: string, out: Writable, signal?: AbortSignal, progress: DownloadProgress = {}): Promise<Downloaded> {
   const res = await openRecording(api, url, signal);
-  return pump(res.body, out, res.headers, progress, signal);
+  try {
+    return await pump(res.body, out, res.headers, progress, signal);
+  } catch (err) {
+    if (err instanceof OutputFailed) throw new FailureError(`cannot write the recording to standard output: ${fsErrorReason(err.cause)}.`, { cause: err.cause });
+    throw err;
+  }
 }
 
 async function pump(
@@ -76,12 +94,19 @@ async function pump(
   try {
     for await (const chunk of body) {
       if (signal?.aborted) throw signal.reason;
-      if (outError) throw outError;
+      if (outError) throw new OutputFailed(outError);
       bytes += chunk.length;
-      if (!out.write(chunk)) await drained(out);
+      let more: boolean;
+      try {
+        more = out.write(chunk);
+      } catch (err) {
+        // A file as stdout is written synchronously: its errors are thrown, not emitted.
+        throw new OutputFailed(err as Error);
+      }
+      if (!more) await drained(out);
       progress.onBytes?.(chunk.length);
     }
-    if (outError) throw outError;
+    if (outError) throw new OutputFailed(outError);
     return { bytes, contentType };
   } catch (err) {
     body.destroy?.();

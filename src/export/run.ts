@@ -14,6 +14,8 @@ import { Progress } from './progress.js';
 import { RecordingQueue, type RecordingResult } from './recordings.js';
 import { openSink } from './sink.js';
 import type { XlsxBook } from './xlsx.js';
+import { sweepStaleTemps } from './atomic-file.js';
+import { dirname, resolve } from 'node:path';
 import { MarkTracker, readState, writeState, type ExportState } from './state.js';
 
 export interface ExportOptions {
@@ -63,6 +65,7 @@ export async function runExport(ctx: Context, opts: ExportOptions): Promise<Expo
   if (ctx.signal.aborted) onAbort();
   ctx.signal.addEventListener('abort', onAbort, { once: true });
 
+  await sweepLeftovers(ctx, opts);
   const recordings = opts.recordingsDir
     ? await RecordingQueue.open(api, opts.recordingsDir, opts.recordingConcurrency ?? 3, run.signal)
     : undefined;
@@ -157,6 +160,20 @@ export async function runExport(ctx: Context, opts: ExportOptions): Promise<Expo
     throw err;
   } finally {
     ctx.signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/** Temporary files of earlier exports that were killed outright go before this one writes beside them. */
+async function sweepLeftovers(ctx: Context, opts: ExportOptions): Promise<void> {
+  const dirs = new Set<string>();
+  if (opts.out && opts.out !== '-') dirs.add(dirname(resolve(ctx.cwd, opts.out)));
+  if (opts.recordingsDir) dirs.add(resolve(ctx.cwd, opts.recordingsDir));
+  if (opts.statePath) dirs.add(dirname(resolve(ctx.cwd, opts.statePath)));
+  for (const dir of dirs) {
+    const removed = await sweepStaleTemps(dir);
+    if (removed.length > 0) {
+      ctx.info(ctx.errColor.dim(`Removed ${removed.length === 1 ? 'a temporary file' : `${removed.length} temporary files`} left in ${dir} by an export that was killed: ${removed.join(', ')}`));
+    }
   }
 }
 

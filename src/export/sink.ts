@@ -8,6 +8,7 @@ import type { Context } from '../context.js';
 import { FailureError, SilentExit } from '../errors.js';
 import { openAtomic, type AtomicFile } from './atomic-file.js';
 import { drained } from '../util/drained.js';
+import { fsErrorReason } from '../util/fs-error.js';
 
 export interface Sink {
   write(data: string | Uint8Array): Promise<void>;
@@ -25,9 +26,9 @@ export async function openSink(ctx: Context, out: string | undefined): Promise<S
   try {
     file = await openAtomic(out);
   } catch (err) {
-    throw new FailureError(`cannot write ${out}: ${(err as Error).message}`, { cause: err });
+    throw new FailureError(`cannot write ${out}: ${fsErrorReason(err)}.`, { cause: err });
   }
-  const sink = streamSink(file.stream, true);
+  const sink = streamSink(file.stream, true, out);
   return {
     toFile: true,
     write: sink.write,
@@ -35,14 +36,14 @@ export async function openSink(ctx: Context, out: string | undefined): Promise<S
       try {
         await file.commit();
       } catch (err) {
-        throw new FailureError(`cannot finish ${out}: ${(err as Error).message}`, { cause: err });
+        throw new FailureError(`cannot finish ${out}: ${fsErrorReason(err)}.`, { cause: err });
       }
     },
     discard: () => file.discard(),
   };
 }
 
-function streamSink(stream: Writable, toFile: boolean): Sink {
+function streamSink(stream: Writable, toFile: boolean, name = 'standard output'): Sink {
   let failure: Error | undefined;
   const onError = (err: Error) => {
     failure = err;
@@ -52,13 +53,22 @@ function streamSink(stream: Writable, toFile: boolean): Sink {
     if (!failure) return;
     // The reader went away (`| head`): that is how pipes end, not an error worth a message.
     if ((failure as NodeJS.ErrnoException).code === 'EPIPE') throw new SilentExit(0);
-    throw new FailureError(`cannot write the export: ${failure.message}`, { cause: failure });
+    throw new FailureError(`cannot write the export to ${name}: ${fsErrorReason(failure)}.`, { cause: failure });
   };
   return {
     toFile,
     async write(data: string | Uint8Array) {
       check();
-      if (!stream.write(data)) {
+      let more: boolean;
+      try {
+        more = stream.write(data);
+      } catch (err) {
+        // A file as stdout is written synchronously: its errors are thrown, not emitted.
+        failure = err as Error;
+        check();
+        throw err;
+      }
+      if (!more) {
         await drained(stream);
         check();
       }

@@ -1,8 +1,11 @@
 /**
  * Printing data: a table on a terminal, or JSON, JSON lines or CSV for scripts. JSON
- * prints the API's objects unchanged; tables and CSV print the chosen columns.
+ * prints the API's objects unchanged; tables and CSV print the chosen columns. Every
+ * cell of a table goes through terminal-text.ts: control characters in data are shown,
+ * never obeyed.
  */
 import type { Context } from '../context.js';
+import { terminalLine, terminalSafe } from './terminal-text.js';
 
 export interface Column<T = Record<string, unknown>> {
   header: string;
@@ -49,7 +52,7 @@ export async function printList<T>(ctx: Context, rows: T[], columns: Column<T>[]
         return;
       }
       {
-        const texts = rows.map((r) => columns.map((c) => cell(read(r, c))));
+        const texts = rows.map((r) => columns.map((c) => terminalLine(cell(read(r, c)))));
         const widths = fitWidths(columns, texts, ctx.io.stdout.isTTY ? ctx.io.stdout.columns : undefined);
         await printTable(ctx, columns.map((c) => c.header), texts.map((row) => row.map((t, i) => truncate(t, widths[i]))));
       }
@@ -69,7 +72,7 @@ const GAP = 2;
  */
 export function fitWidths(columns: Column<never>[], texts: string[][], terminalWidth: number | undefined): (number | undefined)[] {
   const widths = columns.map((c, i) => {
-    const longest = Math.max(c.header.length, ...texts.map((row) => oneLine(row[i]!).length));
+    const longest = Math.max(c.header.length, ...texts.map((row) => terminalLine(row[i]!).length));
     return c.max === undefined ? longest : Math.min(longest, c.max);
   });
   const total = (ws: number[]) => ws.reduce((a, w) => a + w + GAP, -GAP);
@@ -110,7 +113,7 @@ export async function printObject<T>(ctx: Context, obj: T, fields: Column<T>[]):
       const c = ctx.color;
       const width = Math.max(...fields.map((f) => f.header.length));
       for (const f of fields) {
-        const v = cell(read(obj, f));
+        const v = terminalSafe(cell(read(obj, f)), { multiline: true });
         ctx.out(`${c.bold(f.header.padEnd(width))}  ${v}`);
       }
     }
@@ -123,12 +126,12 @@ export async function printTable(ctx: Context, head: string[], body: string[][])
   const c = ctx.color;
   // Borderless, like gh: easy to read, and easy to cut and grep.
   const table = new Table({
-    head: head.map((h) => c.bold(h)),
+    head: head.map((h) => c.bold(terminalLine(h))),
     style: { head: [], border: [], compact: true, 'padding-left': 0, 'padding-right': 2 },
     chars: NO_BORDER,
     wordWrap: false,
   });
-  for (const row of body) table.push(row);
+  for (const row of body) table.push(row.map(terminalLine));
   ctx.out(table.toString().split('\n').map((l) => l.trimEnd()).join('\n'));
 }
 
@@ -139,15 +142,13 @@ const NO_BORDER = {
   right: '', 'right-mid': '', middle: '',
 };
 
+/** One line for a person, cut to `max` with an ellipsis; control characters escaped first, so they count. */
 export function truncate(s: string, max: number | undefined): string {
-  const line = oneLine(s);
+  const line = terminalLine(s);
   if (!max || line.length <= max) return line;
   return `${line.slice(0, Math.max(1, max - 1))}…`;
 }
 
-function oneLine(s: string): string {
-  return s.replace(/\s*\n\s*/g, ' ');
-}
 
 /**
  * One CSV line with RFC 4180 quoting. With `safe`, a cell that a spreadsheet would run

@@ -5,6 +5,7 @@
 import { Writable } from 'node:stream';
 import type { Context } from '../context.js';
 import { InterruptedError, UsageError } from '../errors.js';
+import { terminalSafe } from './terminal-text.js';
 
 /**
  * Inquirer ends its output stream after each prompt; process.stderr ignores that, any
@@ -40,7 +41,8 @@ export async function confirm(ctx: Context, message: string, options: { default?
     });
   }
   const { confirm: ask } = await import('@inquirer/prompts');
-  return asked(ask({ message, default: options.default ?? false }, { ...streams(ctx), signal: ctx.signal }));
+  // Questions quote names from the service ("Delete agent …?"): shown, never obeyed.
+  return asked(ask({ message: terminalSafe(message, { multiline: true }), default: options.default ?? false }, { ...streams(ctx), signal: ctx.signal }));
 }
 
 export async function input(ctx: Context, message: string, options: { default?: string; required?: boolean; validate?: (v: string) => true | string } = {}): Promise<string> {

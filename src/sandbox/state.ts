@@ -5,6 +5,7 @@
  */
 import { chmod, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import type { KeyDef, OrgState, World } from './world.js';
+import { stateProblem } from './state-shape.js';
 
 export interface SavedState {
   version: 1;
@@ -36,8 +37,12 @@ export async function loadState(file: string): Promise<SavedState | undefined> {
     throw new StateFileError(`the state file ${file} is not valid JSON (${(err as Error).message}); move it away to start fresh`);
   }
   const s = data as Partial<SavedState>;
-  if (!s || typeof s !== 'object' || s.version !== 1 || !Array.isArray(s.orgs) || typeof s.saved_at !== 'number') {
+  if (!s || typeof s !== 'object' || Array.isArray(s) || !('orgs' in s) || !('version' in s)) {
     throw new StateFileError(`the state file ${file} is not a voicectl sandbox state; move it away to start fresh`);
+  }
+  const problem = stateProblem(s);
+  if (problem) {
+    throw new StateFileError(`the state file ${file} cannot be loaded: ${problem}. Fix it, or move it away to start fresh`);
   }
   return s as SavedState;
 }

@@ -6,6 +6,7 @@
 import type { ChalkInstance } from 'chalk';
 import { clockTime, finishedAt, formatDuration, num, oneLine, outcomeLabel, str } from './calls.js';
 import { orderedStatuses } from './summary.js';
+import { terminalLine } from '../io/terminal-text.js';
 import type { Snapshot } from './view.js';
 
 type Style = (s: string) => string;
@@ -164,7 +165,9 @@ function cut(s: string, w: number): string {
 function fit(line: Line, max: number): FrameLine {
   let used = 0;
   let text = '';
-  for (const seg of line) {
+  for (const raw of line) {
+    // Names, outcomes and summaries are the service's text: shown, never obeyed.
+    const seg = { ...raw, text: terminalLine(raw.text) };
     const w = textWidth(seg.text);
     if (used + w <= max) {
       text += seg.style ? seg.style(seg.text) : seg.text;

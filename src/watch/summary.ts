@@ -5,6 +5,7 @@
 import type { ChalkInstance } from 'chalk';
 import { finishedAt, formatDuration, num, outcomeLabel, str } from './calls.js';
 import { formatPercent } from './fail-if.js';
+import { terminalLine } from '../io/terminal-text.js';
 
 /** Contact statuses in the order they are shown: finished ones first, then the rest. */
 export const STATUS_ORDER = ['completed', 'no_answer', 'failed', 'initiated', 'pending'] as const;
@@ -137,7 +138,8 @@ function round2(n: number): number {
 export function formatSummary(s: Summary, c: ChalkInstance): string[] {
   const lines: string[] = [];
   const title = s.name ? `"${s.name}"` : s.campaign_id;
-  lines.push(c.bold(`Campaign ${title} ${s.status ?? 'finished'}: ${s.total_contacts} contacts, ${s.calls} finished calls`));
+  // The service's names and labels: shown, never obeyed by the terminal.
+  lines.push(c.bold(terminalLine(`Campaign ${title} ${s.status ?? 'finished'}: ${s.total_contacts} contacts, ${s.calls} finished calls`)));
   const statusNames = orderedStatuses(s.contacts_by_status).filter((k) => s.contacts_by_status[k]! > 0 || FINISHED_STATUSES.includes(k));
   if (statusNames.length > 0) {
     lines.push('Contacts');
@@ -155,9 +157,9 @@ export function formatSummary(s: Summary, c: ChalkInstance): string[] {
 }
 
 function aligned(rows: Array<[string, number]>, base: number): string[] {
-  const w = Math.max(...rows.map(([k]) => k.length));
+  const w = Math.max(...rows.map(([k]) => terminalLine(k).length));
   const nw = Math.max(...rows.map(([, n]) => String(n).length));
-  return rows.map(([k, n]) => `  ${k.padEnd(w)}  ${String(n).padStart(nw)}${base > 0 ? `  ${formatPercent((n / base) * 100).padStart(6)}` : ''}`);
+  return rows.map(([k, n]) => `  ${terminalLine(k).padEnd(w)}  ${String(n).padStart(nw)}${base > 0 ? `  ${formatPercent((n / base) * 100).padStart(6)}` : ''}`);
 }
 
 /** Known statuses in display order, then any others the server sent. */

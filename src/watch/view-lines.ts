@@ -8,6 +8,7 @@ import { formatDuration, oneLine, outcomeLabel, str, num, type ListedCall } from
 import { describeResult, type ConditionResult } from './fail-if.js';
 import { formatSummary, orderedStatuses, type Summary } from './summary.js';
 import type { Snapshot, WatchView } from './view.js';
+import { terminalLine } from '../io/terminal-text.js';
 
 /** Only the facts that make a change worth a line: rates and clocks move every tick. */
 function progressKey(s: Snapshot): string {
@@ -22,7 +23,7 @@ abstract class LineView implements WatchView {
   constructor(protected readonly ctx: Context) {}
 
   update(snapshot: Snapshot, finished: ListedCall[]): void {
-    if (snapshot.notice && snapshot.notice !== this.lastNotice) this.ctx.info(snapshot.notice);
+    if (snapshot.notice && snapshot.notice !== this.lastNotice) this.ctx.info(terminalLine(snapshot.notice));
     this.lastNotice = snapshot.notice;
     for (const call of finished) this.call(call);
     const key = progressKey(snapshot);
@@ -49,7 +50,7 @@ export class PlainView extends LineView {
     const rate = s.callsPerMinute !== undefined ? `, ${s.callsPerMinute.toFixed(1)} calls/min` : '';
     const eta = s.etaSeconds !== undefined && s.etaSeconds > 0 ? `, about ${formatDuration(s.etaSeconds)} left` : '';
     const counts = s.total > 0 ? `  ${s.finished}/${s.total} finished${rate}${eta}` : '';
-    this.ctx.out(`progress  ${s.status ?? 'unknown'}${parts.length ? `  ${parts.join('  ')}` : ''}${counts}`);
+    this.ctx.out(terminalLine(`progress  ${s.status ?? 'unknown'}${parts.length ? `  ${parts.join('  ')}` : ''}${counts}`));
   }
 
   protected call(call: ListedCall): void {
@@ -59,7 +60,7 @@ export class PlainView extends LineView {
       'call', call.call_id, when.replace(/\.\d+(?=Z|[+-]\d\d:?\d\d$)/, ''), str(call.phone_number) ?? '-', outcomeLabel(call),
       formatDuration(num(call.duration_seconds)),
     ];
-    this.ctx.out(`${fields.join('  ')}${summary ? `  ${oneLine(summary)}` : ''}`);
+    this.ctx.out(terminalLine(`${fields.join('  ')}${summary ? `  ${oneLine(summary)}` : ''}`));
   }
 
   finish(summary: Summary, failIf: ConditionResult[]): void {

@@ -16,7 +16,7 @@ export async function saveWebhookSecret(ctx: Context, endpointId: string, secret
   const { checkProfileName, openStore } = await import('../config/store.js');
   const profileName = checkProfileName(ctx.settings().profileName);
   const store = await openStore(ctx.env);
-  store.update(profileName, { webhook_secret: secret, webhook_endpoint: endpointId });
+  await store.update(profileName, { webhook_secret: secret, webhook_endpoint: endpointId });
   return { profileName, path: store.path };
 }
 

@@ -12,6 +12,7 @@ import { uploadAll } from '../commands/kb/uploader.js';
 import { UsageError } from '../errors.js';
 import { checkbox, input, select } from '../io/prompter.js';
 import { withSpinner } from '../io/spinner.js';
+import { terminalLine } from '../io/terminal-text.js';
 
 /** Enough for any knowledge base a person would tick through; beyond it, use --kb. */
 const MAX_FOLDERS = 50;
@@ -69,7 +70,7 @@ export async function askDocuments(ctx: Context, current: string[] | undefined, 
     const ticked = new Set([...(current ?? []), ...uploaded]);
     return checkbox(ctx, 'Documents  (space to tick, enter to go on)', docs.map((d) => ({
       value: String(d.id),
-      name: `${d.path ?? d.name ?? d.id}${typeof d.size_bytes === 'number' ? ctx.errColor.dim(`  ${formatBytes(d.size_bytes)}`) : ''}`,
+      name: `${terminalLine(String(d.path ?? d.name ?? d.id))}${typeof d.size_bytes === 'number' ? ctx.errColor.dim(`  ${formatBytes(d.size_bytes)}`) : ''}`,
       short: String(d.path ?? d.name ?? d.id),
       checked: ticked.has(String(d.id)),
     })), { pageSize: 15 });

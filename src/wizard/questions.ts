@@ -7,6 +7,7 @@ import { readTextFile } from '../commands/agent/fields.js';
 import { checkbox, editor, input, select, type SelectChoice } from '../io/prompter.js';
 import { multiline } from './multiline.js';
 import type { VoiceCatalog } from './voices.js';
+import { terminalLine as safe, terminalSafe } from '../io/terminal-text.js';
 
 export const TOOLS = [
   { value: 'schedule_callback', description: 'book a time to call the person back' },
@@ -37,9 +38,10 @@ export async function askVoice(ctx: Context, catalog: VoiceCatalog, language: st
   }
   const c = ctx.errColor;
   const choices: SelectChoice<string>[] = voices.map((v) => {
-    const traits = [typeof v.gender === 'string' ? v.gender : undefined, v.supports_code_switching ? c.cyan('⇄ code-switching (mixed-language speech)') : undefined].filter(Boolean);
-    const about = [typeof v.description === 'string' ? v.description : undefined, v.demo_url ? `Listen: ${v.demo_url}` : undefined].filter(Boolean);
-    return { value: v.voice_name, name: `${v.voice_name}${traits.length ? `  ${traits.join(' · ')}` : ''}`, short: v.voice_name, description: about.join('\n') || undefined };
+    // What is shown comes from the service: escaped; the value sent stays exact.
+    const traits = [typeof v.gender === 'string' ? safe(v.gender) : undefined, v.supports_code_switching ? c.cyan('⇄ code-switching (mixed-language speech)') : undefined].filter(Boolean);
+    const about = [typeof v.description === 'string' ? terminalSafe(v.description, { multiline: true }) : undefined, v.demo_url ? `Listen: ${safe(String(v.demo_url))}` : undefined].filter(Boolean);
+    return { value: v.voice_name, name: `${safe(v.voice_name)}${traits.length ? `  ${traits.join(' · ')}` : ''}`, short: safe(v.voice_name), description: about.join('\n') || undefined };
   });
   const known = current && voices.some((v) => v.voice_name === current) ? current : undefined;
   const where = language ? ` for ${catalog.labelOf(language)}` : '';
@@ -106,7 +108,7 @@ export async function askTools(ctx: Context, current: string[] | undefined): Pro
   const others = [...chosen].filter((t) => !TOOLS.some((k) => k.value === t));
   const picked = await checkbox(ctx, 'Tools the agent may use  (space to tick, enter to go on)', [
     ...TOOLS.map((t) => ({ value: t.value as string, name: `${t.value}  ${ctx.errColor.dim(t.description)}`, short: t.value, checked: chosen.has(t.value) })),
-    ...others.map((t) => ({ value: t, name: t, checked: true })),
+    ...others.map((t) => ({ value: t, name: safe(t), checked: true })),
   ]);
   return picked;
 }

@@ -2,6 +2,7 @@
 import { stripVTControlCharacters } from 'node:util';
 import type { Context } from '../context.js';
 import { select } from '../io/prompter.js';
+import { terminalLine as safe } from '../io/terminal-text.js';
 import type { Draft } from './questions.js';
 import type { VoiceCatalog } from './voices.js';
 
@@ -32,26 +33,26 @@ function show(ctx: Context, draft: Draft, step: Step, catalog: VoiceCatalog, doc
     }
     case 'voice_name': {
       const v = catalog.find(draft.voice_name);
-      const lines = [`${draft.voice_name ?? ''}${v?.supports_code_switching ? dim('  ⇄ code-switching') : ''}`];
-      if (typeof v?.demo_url === 'string') lines.push(dim(`demo: ${v.demo_url}`));
+      const lines = [`${safe(draft.voice_name ?? '')}${v?.supports_code_switching ? dim('  ⇄ code-switching') : ''}`];
+      if (typeof v?.demo_url === 'string') lines.push(dim(`demo: ${safe(v.demo_url)}`));
       return lines;
     }
     case 'prompt': {
-      const lines = (draft.prompt ?? '').split('\n');
+      const lines = (draft.prompt ?? '').split('\n').map(safe);
       const shown = lines.slice(0, PROMPT_LINES);
       if (lines.length > PROMPT_LINES) shown.push(dim(`… ${lines.length - PROMPT_LINES} more lines`));
       return shown;
     }
     case 'tools':
-      return [draft.tools?.length ? draft.tools.join(', ') : dim('none')];
+      return [draft.tools?.length ? safe(draft.tools.join(', ')) : dim('none')];
     case 'kb_item_ids':
       if (!draft.kb_item_ids?.length) return [dim('none')];
-      return draft.kb_item_ids.map((id) => (docNames.get(id) ? `${docNames.get(id)}${dim(`  ${id}`)}` : id));
+      return draft.kb_item_ids.map((id) => (docNames.get(id) ? `${safe(docNames.get(id)!)}${dim(`  ${safe(id)}`)}` : safe(id)));
     case 'direction':
-      return [draft.direction ?? 'outbound'];
+      return [safe(draft.direction ?? 'outbound')];
     default: {
       const v = draft[step];
-      return [typeof v === 'string' ? v : ''];
+      return [typeof v === 'string' ? safe(v) : ''];
     }
   }
 }

@@ -4,6 +4,7 @@
  */
 import { listVoices, voiceLanguage, type Voice } from '../api/voices.js';
 import type { Context } from '../context.js';
+import { terminalLine } from '../io/terminal-text.js';
 
 export interface LanguageInfo {
   code: string;
@@ -31,9 +32,10 @@ export class VoiceCatalog {
     for (const v of this.voices) {
       const code = voiceLanguage(v);
       if (!code) continue;
-      const info = byCode.get(code) ?? { code, label: code, voices: 0 };
+      const info = byCode.get(code) ?? { code, label: terminalLine(code), voices: 0 };
       const name = v.language_name ?? v.language_label;
-      if (typeof name === 'string' && name && info.label === code) info.label = `${name} · ${code}`;
+      // Labels are only shown (the code is what is sent): the service's text, escaped.
+      if (typeof name === 'string' && name && info.label === code) info.label = terminalLine(`${name} · ${code}`);
       info.voices++;
       byCode.set(code, info);
     }

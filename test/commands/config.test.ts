@@ -103,15 +103,15 @@ describe('voicectl config', () => {
     expect(existsSync(env.VOICECTL_CONFIG_DIR)).toBe(false);
   });
 
-  it('a broken config file: list warns, set refuses (exit 1) and leaves the file alone', async () => {
+  it('a broken config file: list and set name it (exit 2), and the file is left alone', async () => {
     const env = configEnv();
     mkdirSync(env.VOICECTL_CONFIG_DIR, { recursive: true });
     writeFileSync(configPath(env), 'not json');
     const list = await runCli(['config', 'list'], { env });
-    expect(list.code).toBe(0);
-    expect(list.stderr).toContain('not valid JSON');
+    expect(list.code).toBe(2);
+    expect(list.stderr).toContain(`the config file ${configPath(env)} is not valid JSON`);
     const set = await runCli(['config', 'set', 'timeout', '5'], { env });
-    expect(set.code).toBe(1);
+    expect(set.code).toBe(2);
     expect(set.stderr).toContain(env.VOICECTL_CONFIG_DIR);
     expect(readFileSync(configPath(env), 'utf8')).toBe('not json');
   });

@@ -45,7 +45,7 @@ describe('voicectl login (in process)', () => {
 
   it('offers the current base URL as the default answer', async () => {
     const env = configEnv();
-    (await openStore(env)).update('default', { base_url: server.url });
+    await (await openStore(env)).update('default', { base_url: server.url });
     const r = await runCli(['login'], {
       env,
       tty: true,

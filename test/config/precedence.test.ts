@@ -12,8 +12,8 @@ async function withProfiles(): Promise<Env> {
   cleanups.push(t.remove);
   const env = { VOICECTL_CONFIG_DIR: t.dir };
   const store = await openStore(env);
-  store.update('default', { base_url: 'https://profile.example/v1', api_key: 'sk_profile_1111', default_country: 'IN', timeout: '40' });
-  store.update('staging', { base_url: 'https://staging.example/v1', api_key: 'sk_staging_2222' });
+  await store.update('default', { base_url: 'https://profile.example/v1', api_key: 'sk_profile_1111', default_country: 'IN', timeout: '40' });
+  await store.update('staging', { base_url: 'https://staging.example/v1', api_key: 'sk_staging_2222' });
   return env;
 }
 

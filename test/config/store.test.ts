@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { configPath, inspectConfig, maskKey, maskProfile, readProfile } from '../../src/config/profiles.js';
 import { checkKey, checkProfileName, normalizeValue, openStore } from '../../src/config/store.js';
-import { FailureError, UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/errors.js';
 import { tempDir } from './harness.js';
 
 const posix = process.platform !== 'win32';
@@ -23,7 +23,7 @@ describe('openStore', () => {
   it('creates the file where readConfig looks, with mode 0600, in a directory with mode 0700', async () => {
     const e = env();
     const store = await openStore(e);
-    store.update('default', { base_url: 'http://127.0.0.1:9/v1', api_key: 'sk_abc_1234' });
+    await store.update('default', { base_url: 'http://127.0.0.1:9/v1', api_key: 'sk_abc_1234' });
     expect(store.path).toBe(configPath(e));
     expect(existsSync(configPath(e))).toBe(true);
     if (posix) {
@@ -39,7 +39,7 @@ describe('openStore', () => {
     writeFileSync(configPath(e), JSON.stringify({ profiles: { default: { timeout: '5' } } }), { mode: 0o644 });
     chmodSync(configPath(e), 0o644);
     const store = await openStore(e);
-    store.update('default', { default_country: 'IN' });
+    await store.update('default', { default_country: 'IN' });
     expect(mode(configPath(e))).toBe(0o600);
     expect(readProfile(e, 'default')).toEqual({ timeout: '5', default_country: 'IN' });
   });
@@ -47,16 +47,16 @@ describe('openStore', () => {
   it('sets, reads back and unsets keys per profile, leaving other profiles alone', async () => {
     const e = env();
     const store = await openStore(e);
-    store.update('default', { base_url: 'https://a.example/v1' });
-    store.update('staging.eu', { base_url: 'https://b.example/v1', timeout: '60' });
-    store.update('default', { api_key: 'sk_default_9999' });
+    await store.update('default', { base_url: 'https://a.example/v1' });
+    await store.update('staging.eu', { base_url: 'https://b.example/v1', timeout: '60' });
+    await store.update('default', { api_key: 'sk_default_9999' });
     expect(store.profile('default')).toEqual({ base_url: 'https://a.example/v1', api_key: 'sk_default_9999' });
     // A dotted name is one profile, not a path into the file.
     expect(readProfile(e, 'staging.eu')).toEqual({ base_url: 'https://b.example/v1', timeout: '60' });
 
-    store.update('staging.eu', { timeout: undefined });
+    await store.update('staging.eu', { timeout: undefined });
     expect(readProfile(e, 'staging.eu')).toEqual({ base_url: 'https://b.example/v1' });
-    store.update('staging.eu', { base_url: undefined });
+    await store.update('staging.eu', { base_url: undefined });
     // An emptied profile disappears from the file.
     expect(JSON.parse(readFileSync(configPath(e), 'utf8')).profiles).not.toHaveProperty(['staging.eu']);
     expect(readProfile(e, 'default').api_key).toBe('sk_default_9999');
@@ -67,7 +67,7 @@ describe('openStore', () => {
     mkdirSync(e.VOICECTL_CONFIG_DIR, { recursive: true });
     writeFileSync(configPath(e), JSON.stringify({ editor: 'vim', profiles: { default: { custom: 'x' } } }));
     const store = await openStore(e);
-    store.update('default', { timeout: '10' });
+    await store.update('default', { timeout: '10' });
     const file = JSON.parse(readFileSync(configPath(e), 'utf8'));
     expect(file.editor).toBe('vim');
     expect(file.profiles.default).toEqual({ custom: 'x', timeout: '10' });
@@ -78,7 +78,7 @@ describe('openStore', () => {
     mkdirSync(e.VOICECTL_CONFIG_DIR, { recursive: true });
     writeFileSync(configPath(e), '{"profiles": {');
     const err = await openStore(e).catch((x: unknown) => x);
-    expect(err).toBeInstanceOf(FailureError);
+    expect(err).toBeInstanceOf(UsageError);
     expect((err as Error).message).toContain(e.VOICECTL_CONFIG_DIR);
     expect((err as Error).message).toContain('not valid JSON');
     expect(readFileSync(configPath(e), 'utf8')).toBe('{"profiles": {');
@@ -87,7 +87,7 @@ describe('openStore', () => {
 
   it('refuses profile names that are not plain words', async () => {
     const store = await openStore(env());
-    expect(() => store.update('__proto__', { timeout: '1' })).toThrow(UsageError);
+    await expect(store.update('__proto__', { timeout: '1' })).rejects.toThrow(UsageError);
     expect(() => checkProfileName('has space')).toThrow(UsageError);
     expect(checkProfileName('prod-eu_2.b')).toBe('prod-eu_2.b');
   });

@@ -1,7 +1,9 @@
 import type { Context } from '../../context.js';
 import { createAgent, type Agent, type AgentFields } from '../../api/agents.js';
 import { UsageError } from '../../errors.js';
+import { checkAgentFields } from '../../agents/validate.js';
 import { printObject } from '../../io/output.js';
+import { terminalLine } from '../../io/terminal-text.js';
 import { withSpinner } from '../../io/spinner.js';
 import { AGENT_FIELDS, FLAG_FOR_FIELD, fieldsFromFile, fieldsFromFlags, type AgentFlags } from './fields.js';
 
@@ -9,7 +11,10 @@ export const REQUIRED_FIELDS = ['name', 'voice_name', 'greeting', 'call_purpose'
 
 export default async function agentCreate(ctx: Context, opts: AgentFlags & { file?: string }): Promise<void> {
   const fromFile = opts.file ? await fieldsFromFile(opts.file) : {};
+  // The file's types are checked before anything else: a wrong one is the file's mistake, not the server's.
+  if (opts.file) checkAgentFields(fromFile, opts.file);
   const fields: AgentFields = { ...fromFile, ...(await fieldsFromFlags(opts)) };
+  checkAgentFields(fields);
   const missing = REQUIRED_FIELDS.filter((k) => fields[k] === undefined || fields[k] === '');
   if (missing.length > 0 && ctx.canPrompt()) {
     // The wizard and inquirer load only when a person is there to answer.
@@ -30,7 +35,7 @@ export default async function agentCreate(ctx: Context, opts: AgentFlags & { fil
 async function printCreated(ctx: Context, agent: Agent): Promise<void> {
   await printObject(ctx, agent, AGENT_FIELDS);
   if (!ctx.machineOutput) {
-    ctx.info(ctx.errColor.green(`Created agent ${agent.name ?? ''} (${agent.id}).`));
+    ctx.info(ctx.errColor.green(terminalLine(`Created agent ${agent.name ?? ''} (${agent.id}).`)));
     ctx.info(ctx.errColor.dim(`Next: voicectl campaign create --agent ${agent.id} --name "…" --csv leads.csv`));
   }
 }

@@ -2,13 +2,14 @@ import type { Context } from '../../context.js';
 import { deleteAgent, resolveAgent } from '../../api/agents.js';
 import { FailureError } from '../../errors.js';
 import { confirm } from '../../io/prompter.js';
+import { terminalLine } from '../../io/terminal-text.js';
 
 export default async function agentDelete(ctx: Context, idOrName: string): Promise<void> {
   const api = await ctx.api();
   const agent = await resolveAgent(api, idOrName);
-  const ok = await confirm(ctx, `Delete agent "${agent.name}" (${agent.id})? Its past calls and campaigns remain.`);
+  const ok = await confirm(ctx, terminalLine(`Delete agent "${agent.name}" (${agent.id})? Its past calls and campaigns remain.`));
   if (!ok) throw new FailureError('Cancelled: nothing deleted.');
   await deleteAgent(api, agent.id);
   if (ctx.machineOutput) ctx.out(JSON.stringify({ id: agent.id, deleted: true }));
-  else ctx.info(ctx.errColor.green(`Deleted agent ${agent.name} (${agent.id}).`));
+  else ctx.info(ctx.errColor.green(terminalLine(`Deleted agent ${agent.name} (${agent.id}).`)));
 }

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import type { Agent, AgentFields } from '../../api/agents.js';
 import type { Column } from '../../io/output.js';
 import { UsageError } from '../../errors.js';
+import { JsonTooDeepError, parseJsonWithin } from '../../util/json-depth.js';
 
 export const AGENT_COLUMNS: Column<Agent>[] = [
   { header: 'ID', key: 'id' },
@@ -86,8 +87,9 @@ export async function fieldsFromFile(path: string): Promise<AgentFields> {
   const text = await readTextFile(path, 'the agent file');
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = parseJsonWithin(text.replace(/^\uFEFF/, ''));
   } catch (err) {
+    if (err instanceof JsonTooDeepError) throw new UsageError(`The agent file "${path}" cannot be used: ${err.message}.`);
     throw new UsageError(`The agent file "${path}" is not valid JSON: ${(err as Error).message}.`);
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {

@@ -2,11 +2,14 @@ import type { Context } from '../../context.js';
 import { resolveAgent, updateAgent, type Agent } from '../../api/agents.js';
 import { FailureError, UsageError } from '../../errors.js';
 import { printObject } from '../../io/output.js';
+import { terminalLine } from '../../io/terminal-text.js';
+import { checkAgentFields } from '../../agents/validate.js';
 import { withSpinner } from '../../io/spinner.js';
 import { AGENT_FIELDS, fieldsFromFlags, type AgentFlags } from './fields.js';
 
 export default async function agentUpdate(ctx: Context, idOrName: string, opts: AgentFlags & KbEditFlags): Promise<void> {
   const fields = await fieldsFromFlags(opts);
+  checkAgentFields(fields);
   const editsKb = opts.kbAdd !== undefined || opts.kbRemove !== undefined;
   if (editsKb && opts.kb !== undefined) {
     throw new UsageError('Pass --kb (the whole list) or --kb-add/--kb-remove (changes to it), not both.');
@@ -21,7 +24,7 @@ export default async function agentUpdate(ctx: Context, idOrName: string, opts: 
     if (kb) fields.kb_item_ids = kb;
     if (Object.keys(fields).length === 0) {
       await printObject(ctx, current, AGENT_FIELDS);
-      ctx.info(`Nothing to change: agent ${current.name} (${current.id}) already has exactly those knowledge-base items.`);
+      ctx.info(terminalLine(`Nothing to change: agent ${current.name} (${current.id}) already has exactly those knowledge-base items.`));
       return;
     }
   }
@@ -29,7 +32,7 @@ export default async function agentUpdate(ctx: Context, idOrName: string, opts: 
   // Servers that answer a PATCH without the agent: show what we know it is now.
   const shown = updated ?? { ...current, ...fields };
   await printObject(ctx, shown, AGENT_FIELDS);
-  if (!ctx.machineOutput) ctx.info(ctx.errColor.green(`Updated ${Object.keys(fields).join(', ')} of agent ${current.name} (${current.id}).`));
+  if (!ctx.machineOutput) ctx.info(ctx.errColor.green(terminalLine(`Updated ${Object.keys(fields).join(', ')} of agent ${current.name} (${current.id}).`)));
 }
 
 interface KbEditFlags {

@@ -4,6 +4,7 @@
  * any point creates nothing. A plan limit leads back into the wizard rather than out.
  */
 import { createAgent, type Agent, type AgentFields } from '../../api/agents.js';
+import { checkAgentFields } from '../../agents/validate.js';
 import type { Context } from '../../context.js';
 import { InterruptedError, SilentExit } from '../../errors.js';
 import { withSpinner } from '../../io/spinner.js';
@@ -101,6 +102,7 @@ class Wizard {
         continue;
       }
       const fields: AgentFields = { ...draft, tools: draft.tools ?? [] };
+      checkAgentFields(fields);
       try {
         const api = await ctx.api();
         return await withSpinner(ctx, 'Creating agent', () => createAgent(api, fields));

@@ -4,6 +4,7 @@ import { printObject } from '../../io/output.js';
 import { transcriptTurns } from '../../export/transcript.js';
 import { CALL_FIELDS } from './fields.js';
 import { wrap } from './wrap.js';
+import { terminalLine, terminalSafe } from '../../io/terminal-text.js';
 
 export default async function callGet(ctx: Context, callId: string): Promise<void> {
   const api = await ctx.api();
@@ -21,7 +22,9 @@ export default async function callGet(ctx: Context, callId: string): Promise<voi
   }
   ctx.out(ctx.color.bold('Transcript'));
   const width = ctx.io.stdout.isTTY ? ctx.io.stdout.columns : undefined;
-  for (const t of turns) {
+  for (const turn of turns) {
+    // The service's words, not ours: shown, never obeyed by the terminal.
+    const t = { time: turn.time, speaker: terminalLine(turn.speaker), text: terminalSafe(turn.text, { multiline: true }) };
     const label = `${t.time ? `${t.time} ` : ''}${t.speaker}:`;
     const styled = `${t.time ? `${ctx.color.dim(t.time)} ` : ''}${t.speaker === 'Agent' ? ctx.color.cyan(`${t.speaker}:`) : ctx.color.green(`${t.speaker}:`)}`;
     const lines = wrap(t.text, width ? Math.max(20, width - label.length - 1) : undefined);

@@ -35,6 +35,7 @@ export default async function campaignCreate(ctx: Context, flags: CreateFlags): 
   const input = await withSpinner(ctx, 'Checking contacts', () => readContactsInput(flags, defaultCountry, ctx.signal));
   if (input.report.invalid > 0 && !flags.skipInvalid) rejectInvalid(ctx, input);
   ctx.info(summaryLine(input));
+  if (input.controlWarning) ctx.warn(input.controlWarning);
   if (flags.skipInvalid) printSkipped(ctx, input);
   printDuplicates(ctx, input, Boolean(flags.keepDuplicates));
   if (input.contacts.length === 0) throw new UsageError(`${input.fileName} has no valid contacts to send.`);

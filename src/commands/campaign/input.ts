@@ -23,6 +23,8 @@ export interface ContactsInput {
   contacts: InputContact[];
   /** "row 9" for a spreadsheet, "item 3" for a JSON array. */
   where(row: number): string;
+  /** Rows of a spreadsheet with control characters in a cell, in words (a warning). */
+  controlWarning?: string;
 }
 
 export interface InputFlags {
@@ -40,7 +42,7 @@ export async function readContactsInput(flags: InputFlags, defaultCountry: strin
   }
   if (flags.csv !== undefined) {
     // The spreadsheet readers (papaparse, read-excel-file, libphonenumber's full metadata) load only here.
-    const { validateContactsFile } = await import('../../contacts/index.js');
+    const [{ validateContactsFile }, { controlCharacterWarning }] = await Promise.all([import('../../contacts/index.js'), import('../../contacts/report.js')]);
     const result = await validateContactsFile(flags.csv, {
       defaultCountry,
       phoneColumn: flags.phoneColumn,
@@ -49,7 +51,10 @@ export async function readContactsInput(flags: InputFlags, defaultCountry: strin
       collectInvalidRows: false,
       signal,
     });
-    return { kind: 'csv', path: flags.csv, fileName: basename(flags.csv), report: result.report, contacts: result.contacts, where: (row) => `row ${row}` };
+    return {
+      kind: 'csv', path: flags.csv, fileName: basename(flags.csv), report: result.report, contacts: result.contacts, where: (row) => `row ${row}`,
+      controlWarning: controlCharacterWarning(basename(flags.csv), result),
+    };
   }
   if (flags.contacts !== undefined) {
     if (flags.phoneColumn !== undefined || flags.nameColumn !== undefined) {

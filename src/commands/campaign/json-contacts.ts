@@ -6,6 +6,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { UsageError } from '../../errors.js';
+import { JsonTooDeepError, parseJsonWithin } from '../../util/json-depth.js';
 import { createPhoneCheck, isE164, resolveDefaultCountry, type Report, type RowError, type DuplicateRow } from '../../contacts/index.js';
 
 export interface JsonContact {
@@ -97,8 +98,11 @@ async function readItems(path: string): Promise<unknown[]> {
   if (text.trim() === '') throw new UsageError(`${name} is empty.`, { hint: 'It should hold a JSON array: [{"phone_number": "+919876543210", "name": "Asha"}]' });
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text.replace(/^\uFEFF/, ''));
+    parsed = parseJsonWithin(text.replace(/^\uFEFF/, ''));
   } catch (err) {
+    if (err instanceof JsonTooDeepError) {
+      throw new UsageError(`${name} cannot be used: ${err.message}.`, { hint: 'A contact\'s extra may hold any JSON, but not nested that deep.' });
+    }
     throw new UsageError(`${name} is not valid JSON: ${(err as Error).message}`);
   }
   if (Array.isArray(parsed)) return parsed;

@@ -4,6 +4,7 @@ import type { Campaign } from '../../api/campaigns.js';
 import { ApiError } from '../../api/errors.js';
 import { printObject } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
+import { terminalLine } from '../../io/terminal-text.js';
 import { pendingContacts } from './fields.js';
 import { confirmLaunch, launch, notDraft, plural } from './launch-flow.js';
 import { readCampaign, readContacts } from './read.js';
@@ -16,7 +17,7 @@ export default async function campaignLaunch(ctx: Context, id: string): Promise<
   await confirmLaunch(ctx, [{ id, name: campaign?.name, dial }]);
 
   const res = await withSpinner(ctx, 'Launching', () => launch(ctx, api, id));
-  const label = campaign?.name ? `"${campaign.name}" (${id})` : id;
+  const label = campaign?.name ? `"${terminalLine(campaign.name)}" (${id})` : id;
   ctx.info(ctx.errColor.green(`✓ Launched ${label}${dial !== undefined ? `: dialing ${plural(dial, 'contact')}` : ''}.`));
   const launched: Campaign = isCampaign(res) ? res : { ...campaign, id, status: 'running' };
   await printObject(ctx, ctx.machineOutput ? launched : { ...launched, dialing: dial }, [

@@ -6,7 +6,7 @@ export default async function configSet(ctx: Context, key: ProfileKey, value: st
   const profile = checkProfileName(ctx.settings().profileName);
   const stored = await normalizeValue(key, value);
   const store = await openStore(ctx.env);
-  store.update(profile, { [key]: stored });
+  await store.update(profile, { [key]: stored });
   const shown = isSecretKey(key) ? maskKey(stored) : stored;
   ctx.info(`Set ${key} = ${shown} in profile "${profile}" (${store.path}).`);
   if (key === 'api_key') {

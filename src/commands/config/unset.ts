@@ -14,6 +14,6 @@ export default async function configUnset(ctx: Context, key: ProfileKey): Promis
     ctx.info(`${key} was not set in profile "${profile}".`);
     return;
   }
-  store.update(profile, { [key]: undefined });
+  await store.update(profile, { [key]: undefined });
   ctx.info(`Removed ${key} from profile "${profile}" (${store.path}).`);
 }

@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import { SilentExit } from '../../errors.js';
 // Not contacts/index.js: that loads libphonenumber, which a large file needs only in its worker threads.
 import { validateContactsFile } from '../../contacts/validate.js';
-import { contactsToSend, MAX_CONTACTS_PER_CAMPAIGN, splitParts, writeErrorsCsv, type ValidationResult } from '../../contacts/report.js';
+import { contactsToSend, controlCharacterWarning, MAX_CONTACTS_PER_CAMPAIGN, splitParts, writeErrorsCsv, type ValidationResult } from '../../contacts/report.js';
 import { csvLine, printTable, truncate } from '../../io/output.js';
 import { shellQuote } from '../../util/shell.js';
 
@@ -36,6 +36,8 @@ export default async function contactsValidate(ctx: Context, file: string, opts:
     progress.done();
   }
   const { report } = result;
+  const control = controlCharacterWarning(file, result);
+  if (control) ctx.warn(control);
 
   if (opts.errorsOut !== undefined) {
     await writeErrorsCsv(resolve(ctx.cwd, opts.errorsOut), result);

@@ -2,6 +2,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { AcceptedEvent, Rejection } from '../../webhooks/receiver.js';
 import type { PostResult } from '../../webhooks/forward.js';
+import { terminalLine as safe } from '../../io/terminal-text.js';
 
 /** Local HH:MM:SS (toTimeString costs a time-zone lookup per call, once per event). */
 export function clock(d: Date): string {
@@ -42,7 +43,8 @@ export function eventDetails(type: string, data: unknown): string {
 
 export function eventLine(c: ChalkInstance, e: AcceptedEvent): string {
   const verified = e.verified ? '' : ` ${c.yellow('(unverified)')}`;
-  return `${c.dim(clock(e.receivedAt))}  ${c.green('200')}  ${c.bold(e.type.padEnd(20))}  ${e.id}  ${eventDetails(e.type, e.event.data)}${verified}`.trimEnd();
+  // Everything here but the clock came in the request: shown, never obeyed by the terminal.
+  return `${c.dim(clock(e.receivedAt))}  ${c.green('200')}  ${c.bold(safe(e.type).padEnd(20))}  ${safe(e.id)}  ${safe(eventDetails(e.type, e.event.data))}${verified}`.trimEnd();
 }
 
 /** The NDJSON record: the event as sent, with when it arrived. */
@@ -51,20 +53,22 @@ export function eventJson(e: AcceptedEvent): string {
 }
 
 export function rejectLine(c: ChalkInstance, r: Rejection): string {
-  const who = [r.type, r.id].filter(Boolean).join(' ');
-  const likely = r.likely ? `\n          ${c.dim('likely:')} ${r.likely}` : '';
-  return `${c.dim(clock(r.at))}  ${c.red(String(r.status))}  ${c.red('rejected')}${who ? ` ${who}` : ''}: ${r.message}${likely}`;
+  const who = safe([r.type, r.id].filter(Boolean).join(' '));
+  const likely = r.likely ? `\n          ${c.dim('likely:')} ${safe(r.likely)}` : '';
+  return `${c.dim(clock(r.at))}  ${c.red(String(r.status))}  ${c.red('rejected')}${who ? ` ${who}` : ''}: ${safe(r.message)}${likely}`;
 }
 
 export function forwardLine(c: ChalkInstance, id: string, target: string, r: PostResult, at: Date): string {
   const ms = `${Math.round(r.ms)} ms`;
-  if (r.status === undefined) return `${c.dim(clock(at))}  ${c.red('---')}  ${c.dim('forward')} ${id} → ${target}: ${c.red(r.error ?? 'failed')} (${ms})`;
+  id = safe(id);
+  target = safe(target);
+  if (r.status === undefined) return `${c.dim(clock(at))}  ${c.red('---')}  ${c.dim('forward')} ${id} → ${target}: ${c.red(safe(r.error ?? 'failed'))} (${ms})`;
   const status = r.ok ? c.green(String(r.status)) : c.red(String(r.status));
   const body = !r.ok && r.body ? `  ${c.dim(oneLine(r.body, 160))}` : '';
   return `${c.dim(clock(at))}  ${status}  ${c.dim('forward')} ${id} → ${target} in ${ms}${body}`;
 }
 
 export function oneLine(s: string, max: number): string {
-  const flat = s.replace(/\s+/g, ' ').trim();
+  const flat = safe(s.replace(/\s+/g, ' ').trim());
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }

@@ -20,7 +20,7 @@ export default async function login(ctx: Context, opts: LoginOptions): Promise<v
   const canReadAgents = await verify(ctx, baseUrl, apiKey);
 
   const store = await openStore(ctx.env);
-  store.update(profile, { base_url: baseUrl, api_key: apiKey });
+  await store.update(profile, { base_url: baseUrl, api_key: apiKey });
 
   if (!canReadAgents) {
     ctx.warn('the key works but lacks the "agents:read" scope, so agent commands will answer 403. Saved anyway.');

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Context } from '../../context.js';
 import { FailureError, UsageError } from '../../errors.js';
+import { JsonTooDeepError, parseJsonWithin } from '../../util/json-depth.js';
 import { EventPoster } from '../../webhooks/forward.js';
 import { sampleEvent } from '../../webhooks/samples.js';
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, sign, type WebhookEventType } from '../../webhooks/signature.js';
@@ -60,8 +61,9 @@ async function readData(ctx: Context, file: string): Promise<Record<string, unkn
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text.replace(/^\uFEFF/, ''));
+    parsed = parseJsonWithin(text.replace(/^\uFEFF/, ''));
   } catch (err) {
+    if (err instanceof JsonTooDeepError) throw new UsageError(`--data ${file} cannot be used: ${err.message}.`);
     throw new UsageError(`--data ${file} is not valid JSON: ${(err as Error).message}.`);
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {

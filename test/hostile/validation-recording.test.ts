@@ -1,0 +1,118 @@
+/**
+ * `call recording --download` when the output cannot take it: a full device, a folder
+ * that does not exist or cannot be written. The message names the file and the cause,
+ * the exit code is 1, and no partial file is left.
+ */
+import { spawn } from 'node:child_process';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, harness, type Harness } from '../helpers/cli.js';
+import { tempDir, type TempDir } from '../helpers/temp.js';
+import { call, campaign, contacts, waitCompleted } from '../export/sandbox-fixtures.js';
+
+let h: Harness;
+let dir: TempDir;
+let callId: string;
+
+beforeAll(async () => {
+  h = await harness();
+  dir = tempDir();
+  chmodSync(dir.dir, 0o777);
+  const id = await campaign(h.sandbox, contacts(6));
+  await waitCompleted(h.sandbox, id);
+  // Recordings are saved shortly after a call ends (a fraction of a second at this time scale).
+  for (let i = 0; i < 200 && !callId; i++) {
+    const page = await call<{ calls: Array<{ call_id: string; has_recording: boolean }> }>(h.sandbox, 'GET', `/calls?campaign_id=${id}`);
+    callId = page.calls.find((c) => c.has_recording)?.call_id ?? '';
+    if (!callId) await new Promise((r) => setTimeout(r, 50));
+  }
+  expect(callId, 'a call with a recording').toBeTruthy();
+});
+afterAll(async () => {
+  await h.close();
+  dir.remove();
+});
+
+/** Runs the CLI with stdout on a file descriptor (such as /dev/full), optionally as another user. */
+function runTo(args: string[], stdoutFd: number | 'pipe', uid?: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...h.env, HOME: dir.dir, VOICECTL_CONFIG_DIR: dir.dir },
+      stdio: ['ignore', stdoutFd, 'pipe'],
+      ...(uid === undefined ? {} : { uid, gid: uid }),
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('call recording --download', () => {
+  it('to a full device (stdout on /dev/full): ENOSPC named, exit 1', async () => {
+    expect(existsSync('/dev/full'), 'this test needs /dev/full (Linux)').toBe(true);
+    const fd = openSync('/dev/full', 'w');
+    try {
+      const r = await runTo(['call', 'recording', callId, '--download', '-'], fd);
+      expect(r.stderr).toContain('cannot write the recording to standard output: no space left on the device (ENOSPC)');
+      expect(r.stderr).not.toMatch(/unexpected error/);
+      expect(r.code).toBe(1);
+    } finally {
+      closeSync(fd);
+    }
+  });
+
+  it('into a folder that does not exist: the file and ENOENT named, exit 1', async () => {
+    const target = join(dir.dir, 'missing', 'rec.wav');
+    const r = await runTo(['call', 'recording', callId, '--download', target], 'pipe');
+    expect(r.stderr).toContain(`cannot write ${target}: no such file or folder (ENOENT)`);
+    expect(r.code).toBe(1);
+  });
+
+  it('into a folder it may not write: the file and EACCES named, exit 1, nothing left', async () => {
+    const ro = join(dir.dir, 'read-only');
+    mkdirSync(ro);
+    chmodSync(ro, 0o555);
+    // root may write anywhere: run as an unprivileged user then (nobody).
+    const uid = process.getuid?.() === 0 ? 65534 : undefined;
+    const target = join(ro, 'rec.wav');
+    const r = await runTo(['call', 'recording', callId, '--download', target], 'pipe', uid);
+    expect(r.stderr).toContain(`cannot write ${target}: permission denied (EACCES)`);
+    expect(r.code).toBe(1);
+    expect(readdirSync(ro)).toEqual([]);
+  });
+});
+
+describe('other output that cannot be written', () => {
+  async function toFull(args: string[]) {
+    expect(existsSync('/dev/full'), 'this test needs /dev/full (Linux)').toBe(true);
+    const fd = openSync('/dev/full', 'w');
+    try {
+      return await runTo(args, fd);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  it('a list printed to a full device: exit 1 naming standard output and ENOSPC, not 0', async () => {
+    const r = await toFull(['call', 'list', '--json']);
+    expect(r.stderr).toContain('cannot write to standard output: no space left on the device (ENOSPC)');
+    expect(r.code).toBe(1);
+  });
+
+  it('call export to a full device: exit 1 naming ENOSPC', async () => {
+    const r = await toFull(['call', 'export']);
+    expect(r.stderr).toContain('cannot write the export to standard output: no space left on the device (ENOSPC)');
+    expect(r.code).toBe(1);
+  });
+
+  it('call export --out into a folder that does not exist: the file and ENOENT named', async () => {
+    const target = join(dir.dir, 'missing', 'calls.csv');
+    const r = await runTo(['call', 'export', '--out', target], 'pipe');
+    expect(r.stderr).toContain(`cannot write ${target}: no such file or folder (ENOENT).`);
+    expect(r.code).toBe(1);
+  });
+});
