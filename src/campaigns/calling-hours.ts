@@ -14,7 +14,7 @@ export interface HoursWindow {
 }
 
 export const DEFAULT_WINDOW: HoursWindow = { start: 9 * 60, end: 21 * 60 };
-export const WINDOW_HELP = 'HH:MM-HH:MM in 24-hour local time, for example 09:00-21:00 or 10:00-19:00';
+export const WINDOW_HELP = 'HH:MM-HH:MM in 24-hour local time, start before end, for example 09:00-21:00 or 10:00-19:00';
 
 /** "10:00-19:00" (also 9-21, 9:30–20:00); undefined when the text is not a window. */
 export function parseWindow(text: string): HoursWindow | undefined {
@@ -22,7 +22,7 @@ export function parseWindow(text: string): HoursWindow | undefined {
   if (!m) return undefined;
   const start = Number(m[1]) * 60 + Number(m[2] ?? 0);
   const end = Number(m[3]) * 60 + Number(m[4] ?? 0);
-  if (Number(m[2] ?? 0) > 59 || Number(m[4] ?? 0) > 59 || start >= 1440 || end > 1440 || start === end) return undefined;
+  if (Number(m[2] ?? 0) > 59 || Number(m[4] ?? 0) > 59 || start >= 1440 || end > 1440 || start >= end) return undefined;
   return { start, end };
 }
 
@@ -34,9 +34,9 @@ function hhmm(minutes: number): string {
   return `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 }
 
-/** A window that wraps midnight (22:00-06:00) is allowed: inside is then "after start or before end". */
+/** Start before end, in 24-hour time: "9-5" is refused rather than read as a night window. */
 export function isInside(w: HoursWindow, localMinute: number): boolean {
-  return w.start < w.end ? localMinute >= w.start && localMinute < w.end : localMinute >= w.start || localMinute < w.end;
+  return localMinute >= w.start && localMinute < w.end;
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();

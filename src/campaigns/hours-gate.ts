@@ -39,7 +39,7 @@ export function callingWindow(ctx: Context, flag: string | undefined): HoursWind
 }
 
 /** Checks before asking or sending; throws when the launch must not go ahead. */
-export function gateCallingHours(ctx: Context, numbers: string[], flags: HoursFlags): HoursGate {
+export function gateCallingHours(ctx: Context, numbers: string[], flags: HoursFlags, nothing = 'nothing was launched'): HoursGate {
   if (flags.ignoreCallingHours) {
     if (flags.waitForCallingHours) throw new UsageError('--ignore-calling-hours and --wait-for-calling-hours contradict each other: pass one.');
     ctx.info(ctx.errColor.yellow('Calling hours not checked (--ignore-calling-hours).'));
@@ -51,7 +51,7 @@ export function gateCallingHours(ctx: Context, numbers: string[], flags: HoursFl
     ctx.info(ctx.errColor.dim(`All ${count(check.total, 'contact')} are within calling hours (${formatWindow(window)} local time).`));
     return { check, wait: async () => {} };
   }
-  const lines = describe(check, ctx.now().getTime());
+  const lines = describe(check, ctx.now().getTime(), nothing);
   if (check.unknown > 0) {
     throw new UsageError(lines.join('\n'), {
       hint: 'voicectl cannot tell the local time of those numbers. Remove them from the campaign, or pass --ignore-calling-hours to launch anyway.',
@@ -67,14 +67,14 @@ export function gateCallingHours(ctx: Context, numbers: string[], flags: HoursFl
       hint: `Pass --wait-for-calling-hours to launch at ${when(check.opensForAll, ctx.now().getTime())}, or --ignore-calling-hours to launch now.`,
     });
   }
-  for (const l of lines) ctx.info(l);
+  for (const l of lines) ctx.info(l.replace(`so ${nothing}`, 'so the launch waits'));
   const opens = check.opensForAll;
   return { check, wait: () => waitUntil(ctx, opens) };
 }
 
-function describe(check: HoursCheck, now: number): string[] {
+function describe(check: HoursCheck, now: number, nothing: string): string[] {
   const outside = check.outside.reduce((n, g) => n + g.count, 0) + check.unknown;
-  const lines = [`${count(outside, 'contact')} of ${check.total.toLocaleString('en-US')} ${outside === 1 ? 'is' : 'are'} outside calling hours (${formatWindow(check.window)} local time), so nothing was launched:`];
+  const lines = [`${count(outside, 'contact')} of ${check.total.toLocaleString('en-US')} ${outside === 1 ? 'is' : 'are'} outside calling hours (${formatWindow(check.window)} local time), so ${nothing}:`];
   for (const g of check.outside) {
     const local = g.localNow ? ` (${g.localNow} there now)` : ' (inside only if inside in every one)';
     const opens = g.opensAt !== undefined ? `; opens ${when(g.opensAt, now)}` : '; never open in all of them at once';

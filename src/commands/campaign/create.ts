@@ -54,7 +54,7 @@ export default async function campaignCreate(ctx: Context, flags: CreateFlags): 
     throw new UsageError(`--split-from ${flags.splitFrom}: the file makes only ${plural(chunks.length, 'part')}.`);
   }
   const gate = flags.launch && !flags.dryRun
-    ? gateCallingHours(ctx, chunks.slice(start).flatMap((c) => c.map((x) => x.phone_number)), flags)
+    ? gateCallingHours(ctx, chunks.slice(start).flatMap((c) => c.map((x) => x.phone_number)), flags, 'nothing was created or launched')
     : undefined;
   if (flags.launch && !flags.dryRun) {
     await confirmLaunch(ctx, chunks.slice(start).map((c, i) => ({ name: partName(name, start + i, chunks.length), dial: c.length })), {

@@ -77,7 +77,7 @@ export default async function campaignRedial(ctx: Context, id: string, flags: Re
     if (ctx.format === 'json') ctx.out('[]');
     return;
   }
-  const gate = flags.launch ? gateCallingHours(ctx, todo.flatMap((p) => p.contacts.map((c) => c.phone_number)), flags) : undefined;
+  const gate = flags.launch ? gateCallingHours(ctx, todo.flatMap((p) => p.contacts.map((c) => c.phone_number)), flags, 'nothing was created or launched') : undefined;
   if (flags.launch) {
     await confirmLaunch(ctx, todo.map((p) => ({ name: p.draft.name, dial: p.contacts.length })), { declined: 'Cancelled: nothing was created or launched.' });
   }
