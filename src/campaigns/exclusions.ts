@@ -60,7 +60,7 @@ export interface ExclusionResult<T> {
 }
 
 export function spanText(ms: number): string {
-  for (const [unit, size] of [['w', 604_800_000], ['d', 86_400_000], ['h', 3_600_000]] as const) {
+  for (const [unit, size] of [['d', 86_400_000], ['h', 3_600_000]] as const) {
     if (ms % size === 0) return `${ms / size}${unit}`;
   }
   return `${Math.round(ms / 60_000)}m`;
