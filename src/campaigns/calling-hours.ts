@@ -91,8 +91,18 @@ export function nextOpening(zones: string[], w: HoursWindow, ms: number): number
   if (zones.length === 0) return undefined;
   if (insideAll(zones, w, ms)) return ms;
   const first = Math.ceil(ms / 60_000) * 60_000;
-  for (let t = first; t <= ms + HORIZON_MS; t += 60_000) {
-    if (insideAll(zones, w, t)) return t;
+  for (let t = first; t <= ms + HORIZON_MS;) {
+    let jump = 0;
+    for (const z of zones) {
+      const m = localMinute(z, t);
+      if (isInside(w, m)) continue;
+      // This zone cannot be inside before its clock reaches the start; an hour less
+      // allows for a daylight-saving jump on the way.
+      jump = Math.max(1, ((w.start - m + 1440) % 1440) - 60);
+      break;
+    }
+    if (jump === 0) return t;
+    t += jump * 60_000;
   }
   return undefined;
 }

