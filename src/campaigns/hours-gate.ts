@@ -46,6 +46,7 @@ export function gateCallingHours(ctx: Context, numbers: string[], flags: HoursFl
     return { wait: async () => {} };
   }
   const window = callingWindow(ctx, flags.callingHours);
+  if (numbers.length === 0) return { wait: async () => {} };
   const check = checkCallingHours(numbers, window, ctx.now().getTime());
   if (check.outside.length === 0 && check.unknown === 0) {
     ctx.info(ctx.errColor.dim(`All ${count(check.total, 'contact')} are within calling hours (${formatWindow(window)} local time).`));

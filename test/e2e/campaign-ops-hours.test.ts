@@ -126,6 +126,21 @@ describe('campaign launch checks calling hours on the injected clock', () => {
     expect(r.stderr).toContain('Calling hours are open for every contact.');
   });
 
+  it('on a terminal the wait is a countdown redrawn in place', async () => {
+    const id = await draft('Countdown', INDIA);
+    let clock = new Date('2026-01-16T03:29:57Z').getTime();
+    const r = await runInProcess(['campaign', 'launch', id, '--yes', '--wait-for-calling-hours'], {
+      env: env(),
+      stderrTTY: true,
+      now: () => new Date(clock),
+      sleep: async (ms) => { clock += ms; },
+    });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('\r\x1b[KWaiting for calling hours: 0:00:03 left (opens 03:30 UTC). Ctrl-C stops.');
+    expect(r.stderr).toContain('\r\x1b[KWaiting for calling hours: 0:00:01 left');
+    expect(launches(id)).toHaveLength(1);
+  });
+
   it('create --launch outside the window creates nothing', async () => {
     const before = sandbox.requests.filter((q) => q.method === 'POST' && q.path === '/campaigns/json').length;
     const r = await runInProcess(['campaign', 'create', '--name', 'Night', '--agent', agentId, '--csv', 'fixtures/leads.csv', '--default-country', 'IN', '--launch', '--yes'], {

@@ -45,7 +45,10 @@ export default async function campaignCreate(ctx: Context, flags: CreateFlags): 
   const rules = await withSpinner(ctx, 'Reading exclude lists', () => buildRules(ctx, flags, { defaultCountry, api: () => ctx.api() }));
   const { kept, excluded, counts } = applyRules(input.contacts, rules);
   summarizeExclusions(ctx, counts);
-  if (kept.length === 0) throw new UsageError(`Every contact of ${input.fileName} is excluded, so there is nothing to send.`);
+  if (kept.length === 0) {
+    if (flags.dryRun && ctx.format !== 'table') printExcludedPlan(ctx, [], excluded);
+    throw new UsageError(`Every contact of ${input.fileName} is excluded, so there is nothing to send.`);
+  }
 
   if (!flags.split) assertCampaignSize(kept.length);
   const chunks = flags.split ? splitContacts(kept) : [kept];
