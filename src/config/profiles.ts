@@ -11,7 +11,8 @@ import { UsageError } from '../errors.js';
 import { fsErrorReason } from '../util/fs-error.js';
 
 // webhook_secret / webhook_endpoint: saved by `webhook create|rotate-secret --save-secret` for `listen`.
-export const PROFILE_KEYS = ['base_url', 'api_key', 'default_country', 'timeout', 'webhook_secret', 'webhook_endpoint'] as const;
+// do_not_call_file / calling_hours: applied by `campaign create|redial|launch` (docs/campaign-operations.md).
+export const PROFILE_KEYS = ['base_url', 'api_key', 'default_country', 'timeout', 'webhook_secret', 'webhook_endpoint', 'do_not_call_file', 'calling_hours'] as const;
 export type ProfileKey = (typeof PROFILE_KEYS)[number];
 export type Profile = Partial<Record<ProfileKey, string>>;
 

@@ -50,6 +50,20 @@ export async function normalizeValue(key: ProfileKey, raw: string): Promise<stri
       }
       return cc;
     }
+    case 'do_not_call_file': {
+      // Stored absolute: the setting applies from whatever directory voicectl runs in.
+      if (v === '') throw new UsageError('The do-not-call file path is empty.', { hint: 'For example: voicectl config set do_not_call_file ~/lists/do-not-call.csv' });
+      const { resolve } = await import('node:path');
+      const path = resolve(v);
+      if (!existsSync(path)) throw new UsageError(`${path} does not exist.`, { hint: 'Give the path of a CSV, .xlsx or text file with one number a line.' });
+      return path;
+    }
+    case 'calling_hours': {
+      const { parseWindow, formatWindow, WINDOW_HELP } = await import('../campaigns/calling-hours.js');
+      const w = parseWindow(v);
+      if (!w) throw new UsageError(`"${raw}" is not a window of calling hours.`, { hint: `Use ${WINDOW_HELP}.` });
+      return formatWindow(w);
+    }
     case 'timeout': {
       const n = Number(v);
       if (v === '' || !Number.isFinite(n) || n <= 0) {

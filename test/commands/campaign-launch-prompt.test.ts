@@ -42,7 +42,7 @@ const launched = (id: string) => sandbox.requests.filter((r) => r.method === 'PO
 describe('campaign launch on a terminal', () => {
   it('asks with the campaign\'s name and how many contacts will be dialed; yes launches', async () => {
     const id = await draft('Diwali follow-up');
-    const r = await runCli(['campaign', 'launch', id], {
+    const r = await runCli(['campaign', 'launch', id, '--ignore-calling-hours'], {
       env: env(),
       tty: true,
       answer: async ({ stdin, stderr }) => {
@@ -57,7 +57,7 @@ describe('campaign launch on a terminal', () => {
 
   it('no launches nothing', async () => {
     const id = await draft('Not today');
-    const r = await runCli(['campaign', 'launch', id], {
+    const r = await runCli(['campaign', 'launch', id, '--ignore-calling-hours'], {
       env: env(),
       tty: true,
       answer: async ({ stdin, stderr }) => {
@@ -72,7 +72,7 @@ describe('campaign launch on a terminal', () => {
 
   it('--no-input on a terminal still needs --yes', async () => {
     const id = await draft('No input');
-    const r = await runCli(['campaign', 'launch', id, '--no-input'], { env: env(), tty: true });
+    const r = await runCli(['campaign', 'launch', id, '--ignore-calling-hours', '--no-input'], { env: env(), tty: true });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('Pass --yes to confirm (--no-input is set)');
     expect(launched(id)).toHaveLength(0);
@@ -80,7 +80,7 @@ describe('campaign launch on a terminal', () => {
 
   it('create --launch asks before creating anything; no leaves nothing behind', async () => {
     const before = sandbox.requests.filter((q) => q.method === 'POST').length;
-    const r = await runCli(['campaign', 'create', '--name', 'Asked first', '--agent', agentId, '--csv', 'fixtures/leads.csv', '--default-country', 'IN', '--launch'], {
+    const r = await runCli(['campaign', 'create', '--name', 'Asked first', '--agent', agentId, '--csv', 'fixtures/leads.csv', '--default-country', 'IN', '--launch', '--ignore-calling-hours'], {
       env: env(),
       tty: true,
       answer: async ({ stdin, stderr }) => {

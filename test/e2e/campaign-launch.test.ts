@@ -50,7 +50,7 @@ describe('create --csv, then launch, to completion', () => {
   });
 
   it('will not launch without --yes when no one can confirm, and names the flag', async () => {
-    const r = await h.run(['campaign', 'launch', id, '--no-input']);
+    const r = await h.run(['campaign', 'launch', id, '--ignore-calling-hours', '--no-input']);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('Launching "Leads end to end"');
     expect(r.stderr).toContain('dials 25 contacts');
@@ -59,7 +59,7 @@ describe('create --csv, then launch, to completion', () => {
   });
 
   it('a key without calls:dispatch is exit 3 and the message names the scope', async () => {
-    const r = await h.run(['campaign', 'launch', id, '--yes'], { env: { VOICECTL_API_KEY: NO_DISPATCH } });
+    const r = await h.run(['campaign', 'launch', id, '--ignore-calling-hours', '--yes'], { env: { VOICECTL_API_KEY: NO_DISPATCH } });
     expect(r.exitCode).toBe(3);
     expect(r.stderr).toContain('lacks the "calls:dispatch" scope');
     const c = await h.run(['campaign', 'get', id, '--json']);
@@ -67,7 +67,7 @@ describe('create --csv, then launch, to completion', () => {
   });
 
   it('launches with --yes and prints the next step', async () => {
-    const r = await h.run(['campaign', 'launch', id, '--yes', '--no-input']);
+    const r = await h.run(['campaign', 'launch', id, '--ignore-calling-hours', '--yes', '--no-input']);
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toContain(`Launched "Leads end to end" (${id}): dialing 25 contacts.`);
     expect(r.stderr).toContain(`voicectl watch ${id}`);
@@ -77,7 +77,7 @@ describe('create --csv, then launch, to completion', () => {
 
   it('refuses to launch it again, before sending anything', async () => {
     const before = launches().length;
-    const r = await h.run(['campaign', 'launch', id, '--yes']);
+    const r = await h.run(['campaign', 'launch', id, '--ignore-calling-hours', '--yes']);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toMatch(/cannot be launched: only a draft can be, and it (is already running|has already run to completion)/);
     expect(launches().length).toBe(before);
@@ -122,7 +122,7 @@ describe('create --csv, then launch, to completion', () => {
   });
 
   it('a completed campaign cannot be launched', async () => {
-    const r = await h.run(['campaign', 'launch', id, '--yes']);
+    const r = await h.run(['campaign', 'launch', id, '--ignore-calling-hours', '--yes']);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('it has already run to completion');
   });
@@ -156,14 +156,14 @@ describe('campaign list and get', () => {
 describe('create --launch', () => {
   it('under --no-input without --yes creates nothing', async () => {
     const before = h.sandbox.requests.filter((r) => r.method === 'POST').length;
-    const r = await h.run(['campaign', 'create', '--name', 'Auto', '--agent', 'Launcher', '--csv', 'fixtures/leads.csv', '--default-country', 'IN', '--launch']);
+    const r = await h.run(['campaign', 'create', '--name', 'Auto', '--agent', 'Launcher', '--csv', 'fixtures/leads.csv', '--default-country', 'IN', '--launch', '--ignore-calling-hours']);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('--yes');
     expect(h.sandbox.requests.filter((r) => r.method === 'POST').length).toBe(before);
   });
 
   it('with --yes creates, launches and points at watch', async () => {
-    const r = await h.run(['campaign', 'create', '--name', 'Auto', '--agent', 'Launcher', '--csv', 'fixtures/leads.csv', '--default-country', 'IN', '--launch', '--yes', '--json']);
+    const r = await h.run(['campaign', 'create', '--name', 'Auto', '--agent', 'Launcher', '--csv', 'fixtures/leads.csv', '--default-country', 'IN', '--launch', '--ignore-calling-hours', '--yes', '--json']);
     expect(r.exitCode).toBe(0);
     const c = JSON.parse(r.stdout) as { id: string; status: string };
     expect(c.status).toBe('running');

@@ -115,7 +115,7 @@ describe('launch against other servers', () => {
       'GET /campaigns/:id/contacts': () => ({ status: 200, body: [{ phone_number: '+919876543210', status: 'pending' }] }),
       'POST /campaigns/:id/launch': () => ({ status: 409, body: { error: 'campaign already launched', status_code: 409 } }),
     });
-    const r = await run(['campaign', 'launch', CAMPAIGN.id, '--yes']);
+    const r = await run(['campaign', 'launch', CAMPAIGN.id, '--ignore-calling-hours', '--yes']);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain(`Campaign ${CAMPAIGN.id} cannot be launched: it is not a draft (the service answered 409: campaign already launched)`);
   });
@@ -125,7 +125,7 @@ describe('launch against other servers', () => {
       'GET /campaigns/:id': () => ({ status: 200, body: CAMPAIGN }),
       'POST /campaigns/:id/launch': () => ({ status: 204 }),
     });
-    const r = await run(['campaign', 'launch', CAMPAIGN.id, '--yes', '--json']);
+    const r = await run(['campaign', 'launch', CAMPAIGN.id, '--ignore-calling-hours', '--yes', '--json']);
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ id: CAMPAIGN.id, status: 'running' });
     expect(r.stderr).toContain('dialing 3 contacts');

@@ -19,6 +19,8 @@ export interface InProcessResult {
 export interface InProcessOptions {
   env?: Record<string, string | undefined>;
   now?: () => Date;
+  /** Instead of instant sleeps: a test clock can advance here. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   signal?: AbortSignal;
   stderrTTY?: boolean;
   stdoutTTY?: boolean;
@@ -42,7 +44,7 @@ export async function runInProcess(argv: string[], opts: InProcessOptions = {}):
       env: { FORCE_COLOR: '0', CI: 'true', VOICECTL_CONFIG_DIR: config, ...opts.env },
       now: opts.now,
       signal: opts.signal,
-      sleep: async () => {},
+      sleep: opts.sleep ?? (async () => {}),
     });
     const code = await run(argv, ctx);
     return { code, stdout: out, stderr: err };

@@ -1,6 +1,8 @@
 import type { Context } from '../../context.js';
 import { resolveAgent } from '../../api/agents.js';
 import type { CampaignDraft } from '../../api/campaigns.js';
+import { applyRules, buildRules, summarizeExclusions, type ExclusionFlags, type Excluded } from '../../campaigns/exclusions.js';
+import { gateCallingHours, type HoursFlags } from '../../campaigns/hours-gate.js';
 import { assertCampaignSize, MAX_CONTACTS_PER_CAMPAIGN, partName, splitContacts } from '../../contacts/report.js';
 import { UsageError } from '../../errors.js';
 import { printList, printObject } from '../../io/output.js';
@@ -11,7 +13,7 @@ import { readContactsInput, toWire, type ContactsInput, type InputFlags } from '
 import { confirmLaunch, plural } from './launch-flow.js';
 import { printDuplicates, printProblems, printSkipped, summaryLine } from './problems.js';
 
-export interface CreateFlags extends InputFlags {
+export interface CreateFlags extends InputFlags, ExclusionFlags, HoursFlags {
   name: string;
   agent: string;
   campaignPrompt?: string;
@@ -40,12 +42,24 @@ export default async function campaignCreate(ctx: Context, flags: CreateFlags): 
   printDuplicates(ctx, input, Boolean(flags.keepDuplicates));
   if (input.contacts.length === 0) throw new UsageError(`${input.fileName} has no valid contacts to send.`);
 
-  if (!flags.split) assertCampaignSize(input.contacts.length);
-  const chunks = flags.split ? splitContacts(input.contacts) : [input.contacts];
+  // Exclude lists are local files (read before any request); only --exclude-called-within asks the service.
+  const rules = await withSpinner(ctx, 'Reading exclude lists', () => buildRules(ctx, flags, { defaultCountry, api: () => ctx.api() }));
+  const { kept, excluded, counts } = applyRules(input.contacts, rules);
+  summarizeExclusions(ctx, counts);
+  if (kept.length === 0) {
+    if (flags.dryRun && ctx.format !== 'table') printExcludedPlan(ctx, [], excluded);
+    throw new UsageError(`Every contact of ${input.fileName} is excluded, so there is nothing to send.`);
+  }
+
+  if (!flags.split) assertCampaignSize(kept.length);
+  const chunks = flags.split ? splitContacts(kept) : [kept];
   const start = (flags.splitFrom ?? 1) - 1;
   if (start >= chunks.length) {
     throw new UsageError(`--split-from ${flags.splitFrom}: the file makes only ${plural(chunks.length, 'part')}.`);
   }
+  const gate = flags.launch && !flags.dryRun
+    ? gateCallingHours(ctx, chunks.slice(start).flatMap((c) => c.map((x) => x.phone_number)), flags, 'nothing was created or launched')
+    : undefined;
   if (flags.launch && !flags.dryRun) {
     await confirmLaunch(ctx, chunks.slice(start).map((c, i) => ({ name: partName(name, start + i, chunks.length), dial: c.length })), {
       declined: 'Cancelled: nothing was created or launched.',
@@ -65,7 +79,8 @@ export default async function campaignCreate(ctx: Context, flags: CreateFlags): 
   const todo = parts.slice(start);
 
   if (flags.dryRun) {
-    await printDryRun(ctx, todo, agent.name ? `"${agent.name}" (${agent.id})` : agent.id, input.where);
+    if (rules.length > 0 && !(ctx.format === 'table' && ctx.io.stdout.isTTY)) printExcludedPlan(ctx, todo, excluded);
+    else await printDryRun(ctx, todo, agent.name ? `"${agent.name}" (${agent.id})` : agent.id, input.where);
     ctx.info(ctx.errColor.yellow(`Dry run: nothing was sent${flags.launch ? ' and nothing launched' : ''}.`));
     return;
   }
@@ -81,7 +96,10 @@ export default async function campaignCreate(ctx: Context, flags: CreateFlags): 
   const created = todo.length === 1 ? await withSpinner(ctx, 'Creating the campaign', create) : await create();
 
   let launched: unknown[] | undefined;
-  if (flags.launch) launched = await launchAll(ctx, client, created);
+  if (gate) {
+    await gate.wait();
+    launched = await launchAll(ctx, client, created);
+  }
   await printCreated(ctx, created, launched);
 }
 
@@ -100,7 +118,17 @@ function rejectInvalid(ctx: Context, input: ContactsInput): never {
   });
 }
 
-async function printCreated(ctx: Context, created: Created[], launched: unknown[] | undefined): Promise<void> {
+/**
+ * --dry-run with exclude lists, off a terminal: the bodies and who was left out, with
+ * the contact's row in the file and the number's row in the list.
+ */
+function printExcludedPlan(ctx: Context, todo: Part[], excluded: Excluded[]): void {
+  const bodies = todo.map((p) => p.draft);
+  const body = { would_create: bodies.length === 1 ? bodies[0] : bodies, excluded };
+  ctx.out(ctx.format === 'jsonl' ? JSON.stringify(body) : JSON.stringify(body, null, 2));
+}
+
+export async function printCreated(ctx: Context, created: Created[], launched: unknown[] | undefined): Promise<void> {
   const objects = created.map((c, i) => {
     const after = launched?.[i];
     return isCampaign(after) ? after : launched ? { ...c.campaign, status: c.campaign.status === 'draft' ? 'running' : c.campaign.status } : c.campaign;
@@ -154,7 +182,13 @@ function resumeCommand(ctx: Context, flags: CreateFlags, agentId: string, defaul
   if (flags.skipInvalid) args.push('--skip-invalid');
   if (flags.keepDuplicates) args.push('--keep-duplicates');
   args.push('--split', '--split-from', String(from));
+  for (const f of flags.exclude ?? []) args.push('--exclude', f);
+  if (flags.excludeCalledWithin !== undefined) args.push('--exclude-called-within', `${Math.round(flags.excludeCalledWithin / 60_000)}m`);
+  if (flags.defaultExclude === false) args.push('--no-default-exclude');
   if (flags.launch) args.push('--launch');
+  if (flags.callingHours) args.push('--calling-hours', flags.callingHours);
+  if (flags.waitForCallingHours) args.push('--wait-for-calling-hours');
+  if (flags.ignoreCallingHours) args.push('--ignore-calling-hours');
   // The same service and profile; never the key (it would land in shell history).
   if (ctx.opts.baseUrl) args.push('--base-url', ctx.opts.baseUrl);
   if (ctx.opts.profile) args.push('--profile', ctx.opts.profile);

@@ -4,17 +4,29 @@ import type { Campaign } from '../../api/campaigns.js';
 import { ApiError } from '../../api/errors.js';
 import { printObject } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
+import { gateCallingHours, type HoursFlags } from '../../campaigns/hours-gate.js';
+import { UsageError } from '../../errors.js';
 import { terminalLine } from '../../io/terminal-text.js';
 import { pendingContacts } from './fields.js';
 import { confirmLaunch, launch, notDraft, plural } from './launch-flow.js';
 import { readCampaign, readContacts } from './read.js';
 
-export default async function campaignLaunch(ctx: Context, id: string): Promise<void> {
+export default async function campaignLaunch(ctx: Context, id: string, flags: HoursFlags = {}): Promise<void> {
   const api = await ctx.api();
   const campaign = await lookUp(ctx, api, id);
   if (campaign?.status && campaign.status !== 'draft') throw notDraft(id, campaign.name, campaign.status);
-  const dial = campaign ? pendingContacts(campaign) ?? await countPending(ctx, api, id) : undefined;
+  let dial: number | undefined;
+  let gate: { wait(): Promise<void> } | undefined;
+  if (flags.ignoreCallingHours) {
+    dial = campaign ? pendingContacts(campaign) ?? await countPending(ctx, api, id) : undefined;
+    gate = gateCallingHours(ctx, [], flags);
+  } else {
+    const pending = await pendingNumbers(ctx, api, id);
+    dial = pending.length;
+    gate = gateCallingHours(ctx, pending, flags);
+  }
   await confirmLaunch(ctx, [{ id, name: campaign?.name, dial }]);
+  await gate.wait();
 
   const res = await withSpinner(ctx, 'Launching', () => launch(ctx, api, id));
   const label = campaign?.name ? `"${terminalLine(campaign.name)}" (${id})` : id;
@@ -40,6 +52,21 @@ async function lookUp(ctx: Context, api: ApiClient, id: string): Promise<Campaig
     if (err instanceof ApiError && err.status === 403) {
       ctx.warn(`cannot read campaign ${id} to show what will be dialed (403: ${err.message}).`);
       return undefined;
+    }
+    throw err;
+  }
+}
+
+/** The numbers the launch dials, for the calling-hours check, which cannot be made without them. */
+async function pendingNumbers(ctx: Context, api: ApiClient, id: string): Promise<string[]> {
+  try {
+    const contacts = await withSpinner(ctx, 'Reading the contacts', () => readContacts(api, id, ctx.signal));
+    return contacts.filter((c) => c.status === undefined || c.status === 'pending').map((c) => c.phone_number);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 403) {
+      throw new UsageError(`Cannot check calling hours: this key cannot read the contacts of campaign ${id} (403: ${err.message}).`, {
+        hint: 'Use a key with calls:read, or pass --ignore-calling-hours to launch without the check.',
+      });
     }
     throw err;
   }

@@ -1,0 +1,135 @@
+/**
+ * The check before anything is dialed (`campaign launch`, `create --launch`, `redial
+ * --launch`): every pending contact must be inside calling hours in its own time zone.
+ * Outside, the launch is refused (exit 2) with who is outside, where, and when the window
+ * opens for all; --wait-for-calling-hours waits for that moment on the context's clock.
+ */
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import {
+  checkCallingHours, DEFAULT_WINDOW, formatWindow, parseWindow, WINDOW_HELP, zoneLabel, type HoursCheck, type HoursWindow,
+} from './calling-hours.js';
+
+export interface HoursFlags {
+  callingHours?: string;
+  ignoreCallingHours?: boolean;
+  waitForCallingHours?: boolean;
+}
+
+export interface HoursGate {
+  check?: HoursCheck;
+  /** Resolves when every contact is inside the window (at once when they already are). */
+  wait(): Promise<void>;
+}
+
+/** The window: --calling-hours, then the profile's calling_hours, then 09:00-21:00. */
+export function callingWindow(ctx: Context, flag: string | undefined): HoursWindow {
+  if (flag !== undefined) {
+    const w = parseWindow(flag);
+    if (!w) throw new UsageError(`--calling-hours "${flag}" is not a window of hours.`, { hint: `Use ${WINDOW_HELP}.` });
+    return w;
+  }
+  const saved = ctx.settings().profile.calling_hours;
+  if (saved !== undefined) {
+    const w = parseWindow(saved);
+    if (!w) throw new UsageError(`The profile's calling_hours "${saved}" is not a window of hours.`, { hint: `Fix it: voicectl config set calling_hours 09:00-21:00 (${WINDOW_HELP}).` });
+    return w;
+  }
+  return DEFAULT_WINDOW;
+}
+
+/** Checks before asking or sending; throws when the launch must not go ahead. */
+export function gateCallingHours(ctx: Context, numbers: string[], flags: HoursFlags, nothing = 'nothing was launched'): HoursGate {
+  if (flags.ignoreCallingHours) {
+    if (flags.waitForCallingHours) throw new UsageError('--ignore-calling-hours and --wait-for-calling-hours contradict each other: pass one.');
+    ctx.info(ctx.errColor.yellow('Calling hours not checked (--ignore-calling-hours).'));
+    return { wait: async () => {} };
+  }
+  const window = callingWindow(ctx, flags.callingHours);
+  if (numbers.length === 0) return { wait: async () => {} };
+  const check = checkCallingHours(numbers, window, ctx.now().getTime());
+  if (check.outside.length === 0 && check.unknown === 0) {
+    ctx.info(ctx.errColor.dim(`All ${count(check.total, 'contact')} are within calling hours (${formatWindow(window)} local time).`));
+    return { check, wait: async () => {} };
+  }
+  const lines = describe(check, ctx.now().getTime(), nothing);
+  if (check.unknown > 0) {
+    throw new UsageError(lines.join('\n'), {
+      hint: 'voicectl cannot tell the local time of those numbers. Remove them from the campaign, or pass --ignore-calling-hours to launch anyway.',
+    });
+  }
+  if (check.opensForAll === undefined) {
+    throw new UsageError(lines.join('\n'), {
+      hint: 'The contacts\' zones are too far apart for one window. Put them in separate campaigns by zone, or pass --ignore-calling-hours.',
+    });
+  }
+  if (!flags.waitForCallingHours) {
+    throw new UsageError(lines.join('\n'), {
+      hint: `Pass --wait-for-calling-hours to launch at ${when(check.opensForAll, ctx.now().getTime())}, or --ignore-calling-hours to launch now.`,
+    });
+  }
+  for (const l of lines) ctx.info(l.replace(`so ${nothing}`, 'so the launch waits'));
+  const opens = check.opensForAll;
+  return { check, wait: () => waitUntil(ctx, opens) };
+}
+
+function describe(check: HoursCheck, now: number, nothing: string): string[] {
+  const outside = check.outside.reduce((n, g) => n + g.count, 0) + check.unknown;
+  const lines = [`${count(outside, 'contact')} of ${check.total.toLocaleString('en-US')} ${outside === 1 ? 'is' : 'are'} outside calling hours (${formatWindow(check.window)} local time), so ${nothing}:`];
+  for (const g of check.outside) {
+    const local = g.localNow ? ` (${g.localNow} there now)` : ' (inside only if inside in every one)';
+    const opens = g.opensAt !== undefined ? `; opens ${when(g.opensAt, now)}` : '; never open in all of them at once';
+    lines.push(`  ${count(g.count, 'contact')} in ${zoneLabel(g.zones)}${local}${opens}`);
+  }
+  if (check.unknown > 0) lines.push(`  ${count(check.unknown, 'contact')} whose time zone is unknown`);
+  if (check.opensForAll !== undefined) lines.push(`The window is open for all of them from ${when(check.opensForAll, now)}.`);
+  return lines;
+}
+
+/** "2026-01-15 14:00 UTC (in 11h 0m)". */
+export function when(ms: number, now: number): string {
+  const iso = new Date(ms).toISOString();
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC (in ${span(ms - now)})`;
+}
+
+function span(ms: number): string {
+  const minutes = Math.max(0, Math.ceil(ms / 60_000));
+  const h = Math.floor(minutes / 60);
+  return h > 0 ? `${h}h ${minutes % 60}m` : `${minutes}m`;
+}
+
+function count(n: number, word: string): string {
+  return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * Waits on the context's clock and sleep: a countdown redrawn each second on a terminal,
+ * a plain line each minute elsewhere (CI logs stay short). Ctrl-C stops it (exit 130).
+ */
+async function waitUntil(ctx: Context, at: number): Promise<void> {
+  const tty = ctx.interactiveStderr;
+  let lastLine = -1;
+  for (;;) {
+    const left = at - ctx.now().getTime();
+    if (left <= 0) break;
+    if (tty) {
+      ctx.io.stderr.write(`\r\x1b[KWaiting for calling hours: ${clock(left)} left (opens ${new Date(at).toISOString().slice(11, 16)} UTC). Ctrl-C stops.`);
+      await ctx.sleep(Math.min(left, 1000), ctx.signal);
+    } else {
+      const minute = Math.ceil(left / 60_000);
+      if (minute !== lastLine) {
+        ctx.info(`Waiting for calling hours: ${span(left)} left (opens ${new Date(at).toISOString().slice(11, 16)} UTC).`);
+        lastLine = minute;
+      }
+      await ctx.sleep(Math.min(left, left % 60_000 || 60_000), ctx.signal);
+    }
+  }
+  if (tty) ctx.io.stderr.write('\r\x1b[K');
+  ctx.info('Calling hours are open for every contact.');
+}
+
+function clock(ms: number): string {
+  const s = Math.ceil(ms / 1000);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${Math.floor(s / 3600)}:${pad(Math.floor(s / 60) % 60)}:${pad(s % 60)}`;
+}

@@ -1,0 +1,146 @@
+import type { Context } from '../../context.js';
+import { resolveAgent } from '../../api/agents.js';
+import type { CampaignDraft } from '../../api/campaigns.js';
+import { applyRules, buildRules, summarizeExclusions, type ExclusionFlags } from '../../campaigns/exclusions.js';
+import { gateCallingHours, type HoursFlags } from '../../campaigns/hours-gate.js';
+import { DEFAULT_EXCLUDED_OUTCOMES, planRedial, type RedialContact, type RedialPlan } from '../../campaigns/redial.js';
+import { MAX_CONTACTS_PER_CAMPAIGN, partName, splitContacts } from '../../contacts/report.js';
+import { UsageError } from '../../errors.js';
+import { withSpinner } from '../../io/spinner.js';
+import { createAll, launchAll, shellQuote, type Part } from './create-run.js';
+import { printCreated } from './create.js';
+import { printDryRun } from './dry-run.js';
+import { toWire } from './input.js';
+import { confirmLaunch, plural } from './launch-flow.js';
+
+export interface RedialFlags extends ExclusionFlags, HoursFlags {
+  status?: string[];
+  outcome?: string[];
+  excludeOutcome?: string[];
+  name?: string;
+  agent?: string;
+  defaultCountry?: string;
+  split?: boolean;
+  splitFrom?: number;
+  dryRun?: boolean;
+  launch?: boolean;
+}
+
+export default async function campaignRedial(ctx: Context, id: string, flags: RedialFlags): Promise<void> {
+  if (flags.splitFrom !== undefined && !flags.split) throw new UsageError('--split-from goes with --split.');
+  if (flags.name !== undefined && flags.name.trim() === '') throw new UsageError('--name is empty: give the campaign a name.');
+  const defaultCountry = flags.defaultCountry ?? ctx.settings().defaultCountry;
+  const api = await ctx.api();
+  // The lists are local files: a bad one is exit 2 before any request.
+  const rules = await withSpinner(ctx, 'Reading exclude lists', () => buildRules(ctx, flags, { defaultCountry, api: async () => api, ignoreCampaignId: id }));
+  const plan = await withSpinner(ctx, 'Reading the campaign, its contacts and calls', () => planRedial(api, id, {
+    statuses: flags.status,
+    outcomes: flags.outcome,
+    excludeOutcomes: flags.excludeOutcome ?? DEFAULT_EXCLUDED_OUTCOMES,
+    signal: ctx.signal,
+  }));
+  const { kept, excluded, counts } = applyRules(plan.contacts, rules);
+  const original = plan.campaign.name ?? id;
+  const name = flags.name?.trim() ?? `${original} (redial)`;
+  summarize(ctx, plan, kept.length);
+  summarizeExclusions(ctx, counts);
+
+  if (kept.length > MAX_CONTACTS_PER_CAMPAIGN && !flags.split) {
+    const parts = Math.ceil(kept.length / MAX_CONTACTS_PER_CAMPAIGN);
+    throw new UsageError(`The redial has ${kept.length.toLocaleString('en-US')} contacts; a campaign takes at most ${MAX_CONTACTS_PER_CAMPAIGN.toLocaleString('en-US')}.`, {
+      hint: `Pass --split to create ${parts} campaigns named "${name} (1/${parts})" and so on.`,
+    });
+  }
+  const chunks = kept.length === 0 ? [] : flags.split ? splitContacts(kept) : [kept];
+  const start = (flags.splitFrom ?? 1) - 1;
+  if (chunks.length > 0 && start >= chunks.length) throw new UsageError(`--split-from ${flags.splitFrom}: the redial makes only ${plural(chunks.length, 'part')}.`);
+
+  const agentId = flags.agent ? (await withSpinner(ctx, 'Finding the agent', () => resolveAgent(api, flags.agent!))).id : plan.campaign.agent_id;
+  if (!agentId) {
+    throw new UsageError(`Campaign ${original} has no agent (it was deleted), so the redial needs one.`, { hint: 'Pass --agent <id|name>.' });
+  }
+  const parts: Part[] = chunks.map((contacts, index) => {
+    const draft: CampaignDraft = { name: partName(name, index, chunks.length), agent_id: agentId, contacts: contacts.map(toWire) };
+    if (typeof plan.campaign.campaign_prompt === 'string') draft.campaign_prompt = plan.campaign.campaign_prompt;
+    if (Array.isArray(plan.campaign.kb_item_ids)) draft.kb_item_ids = plan.campaign.kb_item_ids as string[];
+    return { index, draft, contacts };
+  });
+  const todo = parts.slice(start);
+
+  if (flags.dryRun) {
+    await printPlan(ctx, id, plan, todo, excluded, agentId);
+    ctx.info(ctx.errColor.yellow(`Dry run: nothing was created${flags.launch ? ' and nothing launched' : ''}.`));
+    return;
+  }
+  if (todo.length === 0) {
+    ctx.info(`Nothing to redial: no contact of "${original}" matches.`);
+    if (ctx.format === 'json') ctx.out('[]');
+    return;
+  }
+  const gate = flags.launch ? gateCallingHours(ctx, todo.flatMap((p) => p.contacts.map((c) => c.phone_number)), flags, 'nothing was created or launched') : undefined;
+  if (flags.launch) {
+    await confirmLaunch(ctx, todo.map((p) => ({ name: p.draft.name, dial: p.contacts.length })), { declined: 'Cancelled: nothing was created or launched.' });
+  }
+  const create = () => createAll(ctx, api, todo, {
+    parts: parts.length,
+    fileName: `the contacts of campaign ${id}`,
+    where: (row) => `contact ${row}`,
+    resume: (from) => resumeCommand(ctx, id, flags, agentId, from),
+  });
+  const created = todo.length === 1 ? await withSpinner(ctx, 'Creating the campaign', create) : await create();
+  let launched: unknown[] | undefined;
+  if (gate) {
+    await gate.wait();
+    launched = await launchAll(ctx, api, created);
+  }
+  await printCreated(ctx, created, launched);
+}
+
+function summarize(ctx: Context, plan: RedialPlan, keptAfterRules: number): void {
+  const label = plan.campaign.name ? `"${plan.campaign.name}" (${plan.campaign.id ?? ''})` : plan.campaign.id;
+  const kept = Object.entries(plan.kept).map(([k, n]) => `${n.toLocaleString('en-US')} ${k}`).join(', ');
+  const left = Object.entries(plan.leftOut).map(([k, n]) => `${n.toLocaleString('en-US')} ${k}`).join(', ');
+  ctx.info(`Campaign ${label}: ${plural(plan.total, 'contact')}.`);
+  ctx.info(`Redial: ${plural(plan.contacts.length, 'contact')}${kept ? ` (${kept})` : ''}.`);
+  if (left) ctx.info(`Left out: ${left}.`);
+  if (keptAfterRules !== plan.contacts.length) ctx.info(`After the exclude lists: ${plural(keptAfterRules, 'contact')}.`);
+}
+
+async function printPlan(ctx: Context, id: string, plan: RedialPlan, todo: Part[], excluded: unknown[], agentId: string): Promise<void> {
+  if (ctx.format === 'table' && ctx.io.stdout.isTTY) {
+    if (todo.length > 0) await printDryRun(ctx, todo, agentId, (row) => `contact ${row}`);
+    else ctx.out('Would create nothing: no contact matches.');
+    return;
+  }
+  const refused = plan.refused.map((c: RedialContact) => ({ row: c.row, phone_number: c.phone_number, name: c.name, outcome: c.outcome }));
+  const body = {
+    source_campaign: { id, name: plan.campaign.name },
+    would_create: todo.map((p) => p.draft),
+    kept: plan.kept,
+    left_out: plan.leftOut,
+    refused_outcome: refused,
+    excluded,
+  };
+  ctx.out(ctx.format === 'jsonl' ? JSON.stringify(body) : JSON.stringify(body, null, 2));
+}
+
+/** The command that creates parts `from`.. of this redial: the same selection, the agent by id. */
+function resumeCommand(ctx: Context, id: string, flags: RedialFlags, agentId: string, from: number): string {
+  const args = ['voicectl', 'campaign', 'redial', id, '--agent', agentId];
+  if (flags.name !== undefined) args.push('--name', flags.name);
+  if (flags.status) args.push('--status', flags.status.join(','));
+  if (flags.outcome) args.push('--outcome', flags.outcome.join(','));
+  if (flags.excludeOutcome) args.push('--exclude-outcome', flags.excludeOutcome.join(','));
+  if (flags.defaultCountry) args.push('--default-country', flags.defaultCountry);
+  for (const f of flags.exclude ?? []) args.push('--exclude', f);
+  if (flags.excludeCalledWithin !== undefined) args.push('--exclude-called-within', `${Math.round(flags.excludeCalledWithin / 60_000)}m`);
+  if (flags.defaultExclude === false) args.push('--no-default-exclude');
+  args.push('--split', '--split-from', String(from));
+  if (flags.launch) args.push('--launch');
+  if (flags.callingHours) args.push('--calling-hours', flags.callingHours);
+  if (flags.waitForCallingHours) args.push('--wait-for-calling-hours');
+  if (flags.ignoreCallingHours) args.push('--ignore-calling-hours');
+  if (ctx.opts.baseUrl) args.push('--base-url', ctx.opts.baseUrl);
+  if (ctx.opts.profile) args.push('--profile', ctx.opts.profile);
+  return args.map(shellQuote).join(' ');
+}
