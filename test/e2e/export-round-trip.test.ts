@@ -37,7 +37,7 @@ beforeAll(async () => {
   expect(res.status).toBeLessThan(300);
   const input = join(h.configDir, 'leads.csv');
   writeFileSync(input, `${readFileSync('fixtures/leads.csv', 'utf8').trimEnd()}\n${HOSTILE}\n`);
-  const r = await h.run(['campaign', 'create', '--name', 'Renewals', '--agent', 'Round trip', '--csv', input, '--default-country', 'IN', '--launch', '--yes', '--json']);
+  const r = await h.run(['campaign', 'create', '--name', 'Renewals', '--agent', 'Round trip', '--csv', input, '--default-country', 'IN', '--launch', '--yes', '--json', '--ignore-calling-hours']);
   expect(r.stderr).toContain('28 rows, 28 valid, 0 invalid');
   expect(r.exitCode).toBe(0);
   campaignId = (JSON.parse(r.stdout) as { id: string }).id;

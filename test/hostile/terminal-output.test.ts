@@ -36,7 +36,7 @@ describe('a contact named with escape sequences, from a spreadsheet, through the
       name: 'Front desk', voice_name: 'Priya', greeting: 'Namaste {name}!', call_purpose: 'Confirm the slot',
       prompt: 'Ask which slot suits.', tools: [],
     });
-    const r = await h.run(['campaign', 'create', '--name', 'Hostile', '--agent', agent.id, '--csv', csvPath, '--launch', '--yes', '--json']);
+    const r = await h.run(['campaign', 'create', '--name', 'Hostile', '--agent', agent.id, '--csv', csvPath, '--launch', '--yes', '--json', '--ignore-calling-hours']);
     expect(r.exitCode, r.stderr).toBe(0);
     createStderr = r.stderr;
     const created = JSON.parse(r.stdout) as { id: string } | Array<{ id: string }>;
