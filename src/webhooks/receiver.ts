@@ -1,8 +1,9 @@
 /**
  * The HTTP server behind `voicectl listen`: verifies each delivery over its raw bytes,
- * drops duplicates by Service-Event-Id, appends accepted events to the log (on disk
- * before the 2xx), and answers well inside the service's 10-second limit. It prints
- * nothing: the command receives callbacks and decides what to show.
+ * drops duplicates by the signed body's `id`, makes each accepted event safe before the
+ * 2xx (on disk in the log, or accepted by the app it is delivered to), and answers well
+ * inside the service's 10-second limit. It prints nothing: the command receives callbacks
+ * and decides what to show.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -22,8 +23,15 @@ export interface ReceiverOptions {
   reloadSecrets?: () => readonly string[] | undefined;
   toleranceSec?: number;
   maxBodyBytes?: number;
-  /** How many event ids are remembered for de-duplication. */
+  /** How many event ids are remembered for de-duplication (default 200,000). */
   dedupeCapacity?: number;
+  /** How long an event id is remembered (default 48 hours: the service retries for about 36). */
+  dedupeWindowMs?: number;
+  /**
+   * Without a log: hands the event to the user's app before it is acknowledged. A failure
+   * (its message) is answered 502, so the service delivers the event again.
+   */
+  deliver?: (event: AcceptedEvent) => Promise<string | undefined>;
   /** A log write slower than this is answered 503 so the service retries. */
   ackDeadlineMs?: number;
   log?: EventLog;
@@ -69,7 +77,7 @@ const SLOW: Outcome = { status: 503, body: { error: 'the log write is slow; not 
 export class Receiver {
   readonly stats: ReceiverStats = { accepted: 0, duplicates: 0, rejected: 0 };
   private readonly server: http.Server;
-  private readonly seen = new Set<string>();
+  readonly seen: SeenIds;
   private readonly inflight = new Map<string, Promise<Outcome>>();
   private readonly pending = new Set<Promise<unknown>>();
   private secrets: string[] | null;
@@ -80,16 +88,16 @@ export class Receiver {
 
   constructor(private readonly opts: ReceiverOptions) {
     this.secrets = opts.secrets ? [...opts.secrets] : null;
-    this.server = http.createServer((req, res) => {
+    this.seen = new SeenIds(opts.dedupeCapacity ?? 200_000, opts.dedupeWindowMs ?? 48 * 3600_000);
+    // A sender that trickles its headers or body is cut off after 9 s, inside the service's
+    // 10 s, and checked every second (Node checks every 30 s by default).
+    this.server = http.createServer({ requestTimeout: 9_000, headersTimeout: 9_000, connectionsCheckingInterval: 1_000 }, (req, res) => {
       const p = this.handle(req, res).catch((err: unknown) => {
         if (!res.headersSent) this.send(res, { status: 500, body: { error: `internal error: ${(err as Error).message}` } });
       });
       this.pending.add(p);
       void p.finally(() => this.pending.delete(p));
     });
-    // A sender that trickles its body must not hold the answer past the service's 10 s.
-    this.server.requestTimeout = 9_000;
-    this.server.headersTimeout = 9_000;
   }
 
   async start(): Promise<{ host: string; port: number }> {
@@ -163,10 +171,17 @@ export class Receiver {
       return;
     }
     const body = event as Record<string, unknown>;
-    const id = ids.id ?? (typeof body.id === 'string' ? body.id : undefined);
     const type = typeof body.type === 'string' ? body.type : ids.type ?? 'unknown';
+    // The id is the signed body's: the header is not signed, so it can be changed at will.
+    const bodyId = typeof body.id === 'string' && body.id !== '' ? body.id : undefined;
+    if (bodyId && ids.id && ids.id !== bodyId) {
+      this.reject(res, 400, 'event_id_mismatch', `the ${EVENT_ID_HEADER} header (${ids.id}) does not match the event's id in the signed body (${bodyId})`, 'the service sends the same id in both; this request was altered or is not from the service', ids);
+      return;
+    }
+    // Unsigned (--skip-verify) senders may carry the id in the header only.
+    const id = bodyId ?? (verified ? undefined : ids.id);
     if (!id) {
-      this.reject(res, 400, 'no_event_id', `no ${EVENT_ID_HEADER} header and no "id" in the body`, undefined, { type });
+      this.reject(res, 400, 'no_event_id', 'the body has no "id"', undefined, { type, id: ids.id });
       return;
     }
     if (this.seen.has(id)) {
@@ -215,6 +230,20 @@ export class Receiver {
   /** The log append; once it is on disk the id is remembered, even if the answer went out late. */
   private write(e: AcceptedEvent): Promise<Outcome> {
     const log = this.opts.log;
+    const deliver = !log && this.opts.deliver;
+    if (deliver) {
+      const delivered = deliver(e).then((failure): Outcome => {
+        if (failure === undefined) {
+          this.remember(e.id);
+          this.stats.accepted++;
+          return { status: 200, body: { received: true, id: e.id } };
+        }
+        this.stats.rejected++;
+        return { status: 502, body: { error: `not acknowledged: ${failure}; deliver it again later` } };
+      });
+      void delivered.finally(() => this.inflight.delete(e.id));
+      return delivered;
+    }
     const write = (log ? log.append(logLine(e.raw)) : Promise.resolve()).then(
       (): Outcome => {
         this.remember(e.id);
@@ -266,9 +295,7 @@ export class Receiver {
   }
 
   private remember(id: string): void {
-    this.seen.add(id);
-    const cap = this.opts.dedupeCapacity ?? 10_000;
-    if (this.seen.size > cap) this.seen.delete(this.seen.values().next().value!);
+    this.seen.add(id, this.now());
   }
 
   /** Adds secrets saved since start (at most once a second); true when there was a new one. */
@@ -303,4 +330,32 @@ export class Receiver {
 function logLine(raw: Buffer): string {
   const text = raw.toString('utf8');
   return /[\r\n]/.test(text) ? JSON.stringify(JSON.parse(text)) : text.trim();
+}
+
+/**
+ * The event ids already received, each remembered for a time window and at most `capacity`
+ * of them (the oldest go first): bounded memory, however long listen runs.
+ */
+export class SeenIds {
+  private readonly ids = new Map<string, number>();
+
+  constructor(readonly capacity: number, readonly windowMs: number) {}
+
+  get size(): number {
+    return this.ids.size;
+  }
+
+  has(id: string): boolean {
+    return this.ids.has(id);
+  }
+
+  add(id: string, atMs: number): void {
+    this.ids.delete(id);
+    this.ids.set(id, atMs);
+    // Oldest first: insertion order, and times only grow but for the seeding from a log.
+    for (const [first, t] of this.ids) {
+      if (this.ids.size <= this.capacity && t >= atMs - this.windowMs) break;
+      this.ids.delete(first);
+    }
+  }
 }

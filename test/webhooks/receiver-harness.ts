@@ -121,7 +121,14 @@ export interface Running {
 }
 
 /** Runs a voicectl command in process, like bin/voicectl.js but with fake streams. */
-export function runInProcess(argv: string[], env: Env) {
+export interface InProcessOptions {
+  /** What stdin holds (it is ended after); without it stdin stays open and empty. */
+  stdin?: string;
+  /** Replaces the context's sleep (backoff between retries). */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+export function runInProcess(argv: string[], env: Env, options: InProcessOptions = {}) {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = '';
@@ -130,7 +137,9 @@ export function runInProcess(argv: string[], env: Env) {
   stdout.on('data', (c: Buffer) => { out += c.toString(); listeners.forEach((l) => l()); });
   stderr.on('data', (c: Buffer) => { err += c.toString(); listeners.forEach((l) => l()); });
   const interrupt = new AbortController();
-  const ctx = new Context({ io: { stdin: new PassThrough(), stdout, stderr }, env: { FORCE_COLOR: '0', ...env }, signal: interrupt.signal });
+  const stdin = new PassThrough();
+  if (options.stdin !== undefined) stdin.end(options.stdin);
+  const ctx = new Context({ io: { stdin, stdout, stderr }, env: { FORCE_COLOR: '0', ...env }, signal: interrupt.signal, sleep: options.sleep });
   const done = run(argv, ctx);
   const waitForOutput = (text: string | RegExp, stream?: 'stdout' | 'stderr') => new Promise<void>((resolve, reject) => {
     const check = () => {
@@ -159,8 +168,8 @@ export function runInProcess(argv: string[], env: Env) {
 }
 
 /** `voicectl listen --port 0 …` in process, resolved once it is ready. */
-export async function startListen(args: string[], env: Env = {}): Promise<Running> {
-  const r = runInProcess(['listen', '--port', '0', ...args], env);
+export async function startListen(args: string[], env: Env = {}, options: InProcessOptions = {}): Promise<Running> {
+  const r = runInProcess(['listen', '--port', '0', ...args], env, options);
   await r.waitForOutput(/Listening for webhook events on http:\/\/[^:]+:\d+\//, 'stderr');
   const port = Number(/Listening for webhook events on http:\/\/[^/]+:(\d+)\//.exec(r.stderr())![1]);
   return { ...r, port };

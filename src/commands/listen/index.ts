@@ -20,6 +20,7 @@ export function listenCommand(ctx: Context): Command {
     .option('--log <file>', 'append every accepted event to FILE as NDJSON, on disk before it is acknowledged')
     .option('--events <types>', 'only show and forward these event types (comma-separated)', commaList)
     .option('--replay <file>', 're-send the events of a --log file to --forward-to, freshly signed, then exit')
+    .option('--unforwarded', 'with --replay: only the events the app never acknowledged (from <log>.forwards)')
     .addHelpText('after', `
 Without --secret or --endpoint, the secret comes from VOICECTL_WEBHOOK_SECRET, then from the
 profile's webhook_secret (saved by \`voicectl webhook create --save-secret\`).

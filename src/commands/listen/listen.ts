@@ -2,7 +2,8 @@ import type { Context } from '../../context.js';
 import { FailureError, UsageError } from '../../errors.js';
 import { EventLog } from '../../webhooks/event-log.js';
 import { EventPoster } from '../../webhooks/forward.js';
-import { Receiver, type AcceptedEvent } from '../../webhooks/receiver.js';
+import { Forwarder } from '../../webhooks/forwarding.js';
+import { Receiver } from '../../webhooks/receiver.js';
 import { EVENT_TYPES } from '../../webhooks/signature.js';
 import { isLoopbackUrl } from '../../webhooks/url-policy.js';
 import { clock, eventJson, eventLine, forwardLine, rejectLine } from './format.js';
@@ -19,6 +20,7 @@ export interface ListenOptions {
   log?: string;
   events?: string[];
   replay?: string;
+  unforwarded?: boolean;
 }
 
 export default async function listen(ctx: Context, opts: ListenOptions): Promise<void> {
@@ -28,9 +30,10 @@ export default async function listen(ctx: Context, opts: ListenOptions): Promise
     if (!forwardTo) throw new UsageError('--replay needs --forward-to: the app to re-send the events to.');
     const source = resolveSecret(ctx, { ...opts, skipVerify: false });
     const { replay } = await import('./replay.js');
-    await replay(ctx, { file: opts.replay, target: forwardTo, secret: source!.secrets[0]!, events });
+    await replay(ctx, { file: opts.replay, target: forwardTo, secret: source!.secrets[0]!, events, unforwarded: opts.unforwarded });
     return;
   }
+  if (opts.unforwarded) throw new UsageError('--unforwarded goes with --replay LOG: it re-sends the events of LOG the app never acknowledged.');
   const registerCmd = (port: number) => `voicectl webhook create --url http://${urlHost(opts.host)}:${port}/ --allow-local --save-secret`;
   const source = resolveSecret(ctx, opts, registerCmd(opts.port || 4242));
   const c = ctx.errColor;
@@ -46,10 +49,18 @@ export default async function listen(ctx: Context, opts: ListenOptions): Promise
       throw new FailureError(`Cannot open the log file ${opts.log}: ${why}.`);
     }
     ctx.onClose(() => log!.close());
+    if (log.repairedTail > 0) {
+      ctx.warn(`${opts.log} ended in a partial line (${log.repairedTail} bytes, from a write that was cut short): it now ends that line, so every new event starts on its own; --replay skips it.`);
+    }
   }
   const poster = forwardTo ? new EventPoster(forwardTo) : undefined;
   if (poster) ctx.onClose(() => poster.close());
-  const forwards = new Set<Promise<void>>();
+  const forwarder = poster
+    ? new Forwarder({
+      poster, log: opts.log, sleep: ctx.sleep, signal: ctx.signal, now: () => ctx.now(),
+      onAttempt: (e, r, attempt) => ctx.info(forwardLine(ctx.errColor, e.id, poster.url.href, r, new Date()) + (attempt > 1 ? c.dim(` (attempt ${attempt})`) : '')),
+    })
+    : undefined;
   const shown = (type: string) => !events || events.includes(type);
   const print = batchedLines((text) => ctx.io.stdout.write(text));
   ctx.onClose(() => print.flush());
@@ -60,14 +71,13 @@ export default async function listen(ctx: Context, opts: ListenOptions): Promise
     secrets: source?.secrets ?? null,
     reloadSecrets: source?.reload,
     log,
+    // Without a log, the app's acknowledgement is the only safe place: wait for it.
+    deliver: forwarder && !log ? (e) => (shown(e.type) ? forwarder.deliver(e) : Promise.resolve(undefined)) : undefined,
     onEvent: (e) => {
       if (!shown(e.type)) return;
       print.line(ctx.machineOutput ? eventJson(e) : eventLine(out, e));
-      // After the answer has gone out: a slow or absent app never delays the acknowledgement.
-      if (poster) {
-        const p = forward(ctx, poster, e).finally(() => forwards.delete(p));
-        forwards.add(p);
-      }
+      // With a log the event is already safe: the forward follows the answer, with retries.
+      if (forwarder && log) forwarder.forward(e);
     },
     onDuplicate: (d) => {
       if (shown(d.type ?? '')) ctx.info(c.dim(`${clock(d.at)}  200  duplicate ${d.id} (already received; not processed again)`));
@@ -87,6 +97,13 @@ export default async function listen(ctx: Context, opts: ListenOptions): Promise
     throw err;
   }
   ctx.onClose(() => receiver.close());
+  // Retries of the service arrive after a restart too: remember what the log already holds.
+  if (opts.log) {
+    const now = ctx.now().getTime();
+    await EventLog.readIds(opts.log, (id, at) => {
+      if (at === 0 || at >= now - receiver.seen.windowMs) receiver.seen.add(id, at || now);
+    });
+  }
 
   banner(ctx, bound.port, source, { log: opts.log, forwardTo, events, register: registerCmd(bound.port), host: opts.host });
 
@@ -97,16 +114,16 @@ export default async function listen(ctx: Context, opts: ListenOptions): Promise
   await receiver.close();
   print.flush();
   // Forwards in flight get a moment to report; their requests time out on their own.
-  await Promise.race([Promise.allSettled([...forwards]), new Promise((r) => setTimeout(r, 2000).unref())]);
+  await forwarder?.settle(2000);
   await log?.close();
   const s = receiver.stats;
   ctx.info('');
   ctx.info(`Stopped. Received ${s.accepted} event${s.accepted === 1 ? '' : 's'}${s.duplicates ? `, ${s.duplicates} duplicate${s.duplicates === 1 ? '' : 's'}` : ''}${s.rejected ? `, rejected ${s.rejected} request${s.rejected === 1 ? '' : 's'}` : ''}.${opts.log ? ` Log: ${opts.log}` : ''}`);
-}
-
-async function forward(ctx: Context, poster: EventPoster, e: AcceptedEvent): Promise<void> {
-  const r = await poster.post(e.raw, e.headers);
-  ctx.info(forwardLine(ctx.errColor, e.id, poster.url.href, r, new Date()));
+  const lost = forwarder && log ? forwarder.notForwarded : 0;
+  if (lost > 0) {
+    ctx.warn(`${lost} event${lost === 1 ? '' : 's'} not forwarded (the app did not acknowledge ${lost === 1 ? 'it' : 'them'}); ${lost === 1 ? 'it is' : 'they are'} in the log. Re-send with:`);
+    ctx.info(`  voicectl listen --replay ${opts.log} --forward-to ${forwardTo} --unforwarded`);
+  }
 }
 
 function banner(

@@ -7,10 +7,15 @@ import { readFile } from 'node:fs/promises';
 import type { Context } from '../../context.js';
 import { FailureError, InterruptedError, UsageError } from '../../errors.js';
 import { EventPoster } from '../../webhooks/forward.js';
+import { forwardedIds, recordForward } from '../../webhooks/forwarding.js';
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, sign } from '../../webhooks/signature.js';
 import { forwardLine } from './format.js';
 
-export async function replay(ctx: Context, o: { file: string; target: string; secret: string; events?: string[] }): Promise<void> {
+/**
+ * With `unforwarded`, only the events of the log that the app never acknowledged (by the
+ * records in `<log>.forwards`), and each one it acknowledges now is recorded there.
+ */
+export async function replay(ctx: Context, o: { file: string; target: string; secret: string; events?: string[]; unforwarded?: boolean }): Promise<void> {
   let text: string;
   try {
     text = await readFile(o.file, 'utf8');
@@ -18,6 +23,7 @@ export async function replay(ctx: Context, o: { file: string; target: string; se
     const code = (err as NodeJS.ErrnoException).code;
     throw new UsageError(`Cannot read ${o.file}: ${code === 'ENOENT' ? 'no such file' : code ?? (err as Error).message}.`);
   }
+  const done = o.unforwarded ? await forwardedIds(o.file) : undefined;
   const poster = new EventPoster(o.target);
   ctx.onClose(() => poster.close());
   const c = ctx.errColor;
@@ -42,6 +48,7 @@ export async function replay(ctx: Context, o: { file: string; target: string; se
     const type = typeof event.type === 'string' ? event.type : 'unknown';
     if (o.events && !o.events.includes(type)) continue;
     const id = typeof event.id === 'string' ? event.id : `line-${i + 1}`;
+    if (done?.has(id)) continue;
     // The line is sent as is: these are the bytes the service sent and the log kept.
     const body = Buffer.from(line, 'utf8');
     const r = await poster.post(body, {
@@ -53,6 +60,10 @@ export async function replay(ctx: Context, o: { file: string; target: string; se
     });
     sent++;
     if (r.ok) ok++;
+    if (done) {
+      await recordForward(o.file, { id, ok: r.ok, status: r.status ?? null, attempts: 1, at: ctx.now().toISOString(), ...(r.ok ? {} : { error: r.error ?? `it answered ${r.status}` }) });
+      done.add(id);
+    }
     if (ctx.machineOutput) {
       ctx.out(JSON.stringify({ id, type, status: r.status ?? null, ok: r.ok, duration_ms: Math.round(r.ms), ...(r.error ? { error: r.error } : {}) }));
     } else {
