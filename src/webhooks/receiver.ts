@@ -32,6 +32,8 @@ export interface ReceiverOptions {
    * (its message) is answered 502, so the service delivers the event again.
    */
   deliver?: (event: AcceptedEvent) => Promise<string | undefined>;
+  /** A request whose headers and body have not all arrived by then is cut off (default 9 s). */
+  requestTimeoutMs?: number;
   /** A log write slower than this is answered 503 so the service retries. */
   ackDeadlineMs?: number;
   log?: EventLog;
@@ -91,7 +93,8 @@ export class Receiver {
     this.seen = new SeenIds(opts.dedupeCapacity ?? 200_000, opts.dedupeWindowMs ?? 48 * 3600_000);
     // A sender that trickles its headers or body is cut off after 9 s, inside the service's
     // 10 s, and checked every second (Node checks every 30 s by default).
-    this.server = http.createServer({ requestTimeout: 9_000, headersTimeout: 9_000, connectionsCheckingInterval: 1_000 }, (req, res) => {
+    const cutOff = opts.requestTimeoutMs ?? 9_000;
+    this.server = http.createServer({ requestTimeout: cutOff, headersTimeout: cutOff, connectionsCheckingInterval: Math.min(1_000, cutOff / 4) }, (req, res) => {
       const p = this.handle(req, res).catch((err: unknown) => {
         if (!res.headersSent) this.send(res, { status: 500, body: { error: `internal error: ${(err as Error).message}` } });
       });

@@ -65,7 +65,7 @@ describe('a server with other field names and bodies', () => {
   });
 
   it('finds a rotated secret nested under another name', async () => {
-    const r = await runCli(['webhook', 'rotate-secret', 'ep_1'], env);
+    const r = await runCli(['webhook', 'rotate-secret', 'ep_1', '--yes'], env);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^secret\s+whsec_rotated_elsewhere$/m);
   });

@@ -112,7 +112,7 @@ describe('the other verbs', () => {
 
   it('rotate-secret shows the new secret once and can save it', async () => {
     const ep = await create('https://hooks.example.com/rot');
-    const r = await h.run(['webhook', 'rotate-secret', ep.id, '--save-secret']);
+    const r = await h.run(['webhook', 'rotate-secret', ep.id, '--save-secret', '--yes']);
     expect(r.exitCode, r.stderr).toBe(0);
     const secret = /^secret\s+(\S+)$/m.exec(r.stdout)![1]!;
     expect(secret).not.toBe(ep.secret);

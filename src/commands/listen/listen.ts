@@ -3,6 +3,7 @@ import { FailureError, UsageError } from '../../errors.js';
 import { EventLog } from '../../webhooks/event-log.js';
 import { EventPoster } from '../../webhooks/forward.js';
 import { Forwarder } from '../../webhooks/forwarding.js';
+import { secretFromFlags } from '../../webhooks/secret-input.js';
 import { Receiver } from '../../webhooks/receiver.js';
 import { EVENT_TYPES } from '../../webhooks/signature.js';
 import { isLoopbackUrl } from '../../webhooks/url-policy.js';
@@ -21,9 +22,12 @@ export interface ListenOptions {
   events?: string[];
   replay?: string;
   unforwarded?: boolean;
+  secretFile?: string;
+  secretStdin?: boolean;
 }
 
-export default async function listen(ctx: Context, opts: ListenOptions): Promise<void> {
+export default async function listen(ctx: Context, flags: ListenOptions): Promise<void> {
+  const opts = { ...flags, secret: await secretFromFlags(ctx, flags) };
   const events = checkFilter(opts.events);
   const forwardTo = opts.forwardTo !== undefined ? checkForwardUrl(opts.forwardTo) : undefined;
   if (opts.replay !== undefined) {

@@ -8,7 +8,9 @@ export function triggerCommand(ctx: Context): Command {
     // Spelled out rather than imported from signature.ts: start-up loads this file, not node:crypto.
     .addArgument(new Argument('<event-type>', 'the event to send').choices(['call.ended', 'call.recording_ready', 'campaign.completed', 'ping']))
     .requiredOption('--to <url>', 'the receiver\'s URL, e.g. http://localhost:3000/webhooks')
-    .option('--secret <secret>', 'the signing secret your receiver verifies with (or VOICECTL_WEBHOOK_SECRET)')
+    .option('--secret <secret>', 'the signing secret your receiver verifies with; visible in process lists: prefer VOICECTL_WEBHOOK_SECRET, --secret-file or --secret-stdin')
+    .option('--secret-file <file>', 'read the signing secret from FILE')
+    .option('--secret-stdin', 'read the signing secret from standard input')
     .option('--data <file>', 'JSON file whose object replaces the sample\'s `data` ("-" reads stdin)')
     .action(lazy(ctx, () => import('./trigger.js')));
 }

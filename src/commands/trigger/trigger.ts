@@ -3,6 +3,7 @@ import type { Context } from '../../context.js';
 import { FailureError, UsageError } from '../../errors.js';
 import { JsonTooDeepError, parseJsonWithin } from '../../util/json-depth.js';
 import { EventPoster } from '../../webhooks/forward.js';
+import { secretFromFlags } from '../../webhooks/secret-input.js';
 import { sampleEvent } from '../../webhooks/samples.js';
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, sign, type WebhookEventType } from '../../webhooks/signature.js';
 import { checkForwardUrl } from '../listen/target-url.js';
@@ -11,15 +12,18 @@ import { oneLine } from '../listen/format.js';
 interface Opts {
   to: string;
   secret?: string;
+  secretFile?: string;
+  secretStdin?: boolean;
   data?: string;
 }
 
 export default async function trigger(ctx: Context, type: WebhookEventType, opts: Opts): Promise<void> {
   const url = checkForwardUrl(opts.to);
-  const secret = opts.secret ?? ctx.env.VOICECTL_WEBHOOK_SECRET;
+  if (opts.secretStdin && opts.data === '-') throw new UsageError('--secret-stdin and --data - both read standard input: give the secret another way.');
+  const secret = (await secretFromFlags(ctx, opts)) ?? ctx.env.VOICECTL_WEBHOOK_SECRET;
   if (!secret || secret.trim() === '') {
-    throw new UsageError('trigger needs --secret: the secret your receiver verifies signatures with.', {
-      hint: 'Pass --secret (or set VOICECTL_WEBHOOK_SECRET). For `voicectl listen`, use the same secret you started it with.',
+    throw new UsageError('trigger needs the secret your receiver verifies signatures with.', {
+      hint: 'Set VOICECTL_WEBHOOK_SECRET, or pass --secret-file FILE, --secret-stdin or --secret. For `voicectl listen`, use the same secret you started it with.',
     });
   }
   const data = opts.data !== undefined ? await readData(ctx, opts.data) : undefined;

@@ -1,10 +1,17 @@
 import type { Context } from '../../context.js';
 import { rotateSecret } from '../../api/webhooks.js';
 import { FailureError } from '../../errors.js';
+import { confirm } from '../../io/prompter.js';
 import { withSpinner } from '../../io/spinner.js';
 import { showSecret } from './fields.js';
 
 export default async function webhookRotateSecret(ctx: Context, id: string, opts: { saveSecret?: boolean }): Promise<void> {
+  // A running receiver keeps verifying with the old secret and refuses what follows.
+  if (!ctx.opts.yes) {
+    ctx.warn(`Deliveries after a rotation are signed with the new secret only: every receiver (a running \`voicectl listen\` too) needs it${opts.saveSecret ? '' : ' (--save-secret keeps it in the profile, where listen picks it up)'}.`);
+  }
+  const ok = await confirm(ctx, `Rotate the signing secret of webhook endpoint ${id}?`);
+  if (!ok) throw new FailureError('Cancelled: the secret was not rotated.');
   const api = await ctx.api();
   const { secret, body } = await withSpinner(ctx, 'Rotating the secret', () => rotateSecret(api, id));
   if (!secret) {
@@ -19,6 +26,8 @@ export default async function webhookRotateSecret(ctx: Context, id: string, opts
   }
   await showSecret(ctx, id, secret, opts.saveSecret);
   if (!ctx.machineOutput) {
-    ctx.info(ctx.errColor.dim('Deliveries signed from now on use the new secret: update your receiver.'));
+    ctx.info(ctx.errColor.dim(opts.saveSecret
+      ? 'Deliveries signed from now on use the new secret: `voicectl listen` picks it up from the profile; update any other receiver.'
+      : `Deliveries signed from now on use the new secret: update your receiver (\`voicectl listen --secret-stdin\`, or rotate with --save-secret and run \`voicectl listen --endpoint ${id}\`).`));
   }
 }
