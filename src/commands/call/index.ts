@@ -60,5 +60,23 @@ An .xlsx workbook is for people: phone numbers and ids stay text, times are date
 (RFC 4180) and JSONL are for programs. Columns and incremental exports: see docs/export.md.`)
     .action(lazy(ctx, () => import('./export.js')));
 
+  call
+    .command('tail')
+    .description('Print every call as it finishes, across campaigns, until Ctrl-C')
+    .option('--campaign <id>', 'only calls of this campaign')
+    .option('--status <status>', 'only calls that finish with this status, for example completed')
+    .option('--since <time>', 'also print calls that finished after they started at this time (default: only from now on)', time)
+    .option('--interval <seconds>', 'seconds between reads (default 2)', positiveInt)
+    .addHelpText('after', `
+With --json, one call per line (JSON lines), as GET /calls returns it. Each read asks only
+for calls started since the earliest call still in progress. Calls in progress when tail
+starts are followed if they started in the last hour.
+
+Examples:
+  voicectl call tail
+  voicectl call tail --campaign <campaign_id> --json | jq -r .outcome
+  voicectl call tail --status completed --since 30m`)
+    .action(lazy(ctx, () => import('./tail.js')));
+
   return call;
 }
