@@ -1,4 +1,4 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Context } from '../../context.js';
 import { commaList, group, lazy, nonNegativeInt, pageLimit, positiveInt } from '../shared.js';
 import { watchVerb } from '../watch/index.js';
@@ -103,6 +103,23 @@ Examples:
   voicectl campaign redial 3f1c... --status no_answer --exclude do-not-call.csv --name "Diwali offer, second try"
   voicectl campaign redial 3f1c... --outcome callback_scheduled --launch --yes`)
     .action(lazy(ctx, () => import('./redial.js')));
+
+  campaign
+    .command('report')
+    .description('The numbers a manager asks for: contacts by status, connect rate, outcomes, durations, calls per hour')
+    .argument('[ids...]', 'one campaign, or several side by side')
+    .addOption(new Option('--format <format>', 'md (for CI job summaries) or json; default: a summary at a terminal').choices(['md', 'json']))
+    .option('--html <file>', 'also write one self-contained page with charts and a searchable table of calls')
+    .option('--no-transcripts', 'leave transcripts out of the page (one request fewer per connected call)')
+    .option('--name-prefix <prefix>', 'add every campaign whose name starts with PREFIX')
+    .addHelpText('after', `
+Connect rate: connected calls (status completed) of finished calls. Hours are UTC. Details: docs/reports.md.
+
+Examples:
+  voicectl campaign report <campaign_id>
+  voicectl campaign report <campaign_id> --format md >> "$GITHUB_STEP_SUMMARY"
+  voicectl campaign report --name-prefix "Renewals" --html renewals.html`)
+    .action(lazy(ctx, () => import('./report.js')));
 
   campaign
     .command('list')

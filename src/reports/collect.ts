@@ -1,0 +1,50 @@
+/** What `campaign report` reads from the service, for one campaign or several. */
+import type { ApiClient } from '../api/client.js';
+import { allCalls, getCall, type Call } from '../api/calls.js';
+import { allCampaigns, getCampaign, listContacts } from '../api/campaigns.js';
+import { UsageError } from '../errors.js';
+import { campaignReport, type CampaignReport } from './stats.js';
+
+/** The ids named, and the campaigns whose name starts with the prefix, in that order. */
+export async function campaignIds(api: ApiClient, ids: string[], namePrefix?: string, signal?: AbortSignal): Promise<string[]> {
+  const out = [...ids];
+  if (namePrefix !== undefined) {
+    for await (const c of allCampaigns(api, {}, { signal })) {
+      if (typeof c.name === 'string' && c.name.startsWith(namePrefix) && !out.includes(c.id)) out.push(c.id);
+    }
+    if (out.length === ids.length) throw new UsageError(`No campaign's name starts with "${namePrefix}".`);
+  }
+  if (out.length === 0) throw new UsageError('Name a campaign: voicectl campaign report <id>... or --name-prefix P.');
+  return out;
+}
+
+export async function collectReport(
+  api: ApiClient,
+  id: string,
+  o: { transcripts: boolean; signal?: AbortSignal; onTranscript?: (done: number, total: number) => void },
+): Promise<CampaignReport> {
+  const [campaign, contacts] = await Promise.all([getCampaign(api, id, { signal: o.signal }), listContacts(api, id, { signal: o.signal })]);
+  const calls: Call[] = [];
+  for await (const c of allCalls(api, { campaign_id: id }, { signal: o.signal })) calls.push(c);
+  const report = campaignReport(campaign, contacts, calls);
+  if (o.transcripts) await addTranscripts(api, report, o.signal, o.onTranscript);
+  return report;
+}
+
+/** One GET /calls/{id} a call, eight at a time. */
+async function addTranscripts(api: ApiClient, report: CampaignReport, signal?: AbortSignal, progress?: (done: number, total: number) => void): Promise<void> {
+  const todo = report.call_list.filter((c) => c.status === 'completed');
+  let next = 0;
+  let done = 0;
+  const worker = async () => {
+    while (next < todo.length) {
+      const call = todo[next++]!;
+      const { call: full } = await getCall(api, call.call_id, signal);
+      call.transcript = Array.isArray(full.transcript)
+        ? full.transcript.map((t) => ({ role: String(t.role ?? ''), text: String(t.text ?? '') }))
+        : [];
+      progress?.(++done, todo.length);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(8, todo.length) }, worker));
+}

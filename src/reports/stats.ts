@@ -1,0 +1,124 @@
+/**
+ * The numbers of `campaign report`, from what the service returns: the campaign, its
+ * contacts and its calls. Pure, so each figure is tested against hand-made calls.
+ *
+ * Definitions (docs/reports.md):
+ * - a call is finished when it has an end_time or a status other than one in progress;
+ * - connected: a finished call with status `completed` (the agent spoke with someone);
+ * - connect rate: connected ÷ finished calls;
+ * - durations: of connected calls; hours: of the call's start time, in UTC.
+ */
+import type { Call } from '../api/calls.js';
+import type { Campaign, CampaignContact } from '../api/campaigns.js';
+import { isFinished } from '../calls/tail.js';
+
+export const DURATION_BUCKETS: Array<{ label: string; max: number }> = [
+  { label: '0-30s', max: 30 },
+  { label: '30-60s', max: 60 },
+  { label: '1-2m', max: 120 },
+  { label: '2-3m', max: 180 },
+  { label: '3-5m', max: 300 },
+  { label: '5-10m', max: 600 },
+  { label: '10m+', max: Number.POSITIVE_INFINITY },
+];
+
+export interface ReportCall {
+  call_id: string;
+  phone_number: string;
+  name: string;
+  status: string;
+  outcome: string;
+  duration_seconds: number | null;
+  start_time: string | null;
+  summary: string;
+  transcript?: Array<{ role: string; text: string }>;
+}
+
+export interface CampaignReport {
+  id: string;
+  name: string;
+  status: string;
+  contacts: number;
+  contacts_by_status: Record<string, number>;
+  calls: number;
+  finished_calls: number;
+  connected: number;
+  /** connected ÷ finished calls, 0 to 1; null with no finished call. */
+  connect_rate: number | null;
+  outcomes: Record<string, number>;
+  duration: { average_seconds: number | null; median_seconds: number | null; histogram: Array<{ bucket: string; calls: number }> };
+  calls_per_hour: Array<{ hour: string; calls: number }>;
+  connect_rate_by_hour_of_day: Array<{ hour: number; calls: number; connected: number; rate: number | null }>;
+  call_list: ReportCall[];
+}
+
+const str = (v: unknown): string => (typeof v === 'string' ? v : v == null ? '' : String(v));
+
+export function campaignReport(campaign: Campaign, contacts: CampaignContact[], calls: Call[]): CampaignReport {
+  const byId = new Map<string, Call>();
+  for (const c of calls) if (typeof c.call_id === 'string') byId.set(c.call_id, c);
+  const all = [...byId.values()].sort((a, b) => str(a.start_time).localeCompare(str(b.start_time)));
+  const finished = all.filter(isFinished);
+  const connected = finished.filter((c) => c.status === 'completed');
+
+  const contactsByStatus: Record<string, number> = {};
+  if (contacts.length > 0) for (const c of contacts) contactsByStatus[str(c.status) || 'unknown'] = (contactsByStatus[str(c.status) || 'unknown'] ?? 0) + 1;
+  else Object.assign(contactsByStatus, campaign.contacts_by_status ?? {});
+  const contactCount = contacts.length || Object.values(contactsByStatus).reduce((a, b) => a + b, 0);
+
+  const outcomes: Record<string, number> = {};
+  for (const c of finished) {
+    const label = str(c.outcome) || str(c.status) || 'unknown';
+    outcomes[label] = (outcomes[label] ?? 0) + 1;
+  }
+
+  const durations = connected.map((c) => c.duration_seconds).filter((d): d is number => typeof d === 'number' && Number.isFinite(d)).sort((a, b) => a - b);
+  const histogram = DURATION_BUCKETS.map((b) => ({ bucket: b.label, calls: 0 }));
+  for (const d of durations) histogram[DURATION_BUCKETS.findIndex((b) => d < b.max)]!.calls++;
+
+  const perHour = new Map<string, number>();
+  const byHourOfDay = Array.from({ length: 24 }, (_, hour) => ({ hour, calls: 0, connected: 0, rate: null as number | null }));
+  for (const c of finished) {
+    const t = Date.parse(str(c.start_time));
+    if (Number.isNaN(t)) continue;
+    const hour = `${new Date(t).toISOString().slice(0, 13)}:00Z`;
+    perHour.set(hour, (perHour.get(hour) ?? 0) + 1);
+    const h = byHourOfDay[new Date(t).getUTCHours()]!;
+    h.calls++;
+    if (c.status === 'completed') h.connected++;
+  }
+  for (const h of byHourOfDay) h.rate = h.calls ? h.connected / h.calls : null;
+
+  return {
+    id: campaign.id,
+    name: str(campaign.name) || campaign.id,
+    status: str(campaign.status),
+    contacts: contactCount,
+    contacts_by_status: contactsByStatus,
+    calls: all.length,
+    finished_calls: finished.length,
+    connected: connected.length,
+    connect_rate: finished.length ? connected.length / finished.length : null,
+    outcomes: Object.fromEntries(Object.entries(outcomes).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))),
+    duration: {
+      average_seconds: durations.length ? durations.reduce((a, b) => a + b, 0) / durations.length : null,
+      median_seconds: durations.length ? (durations.length % 2 ? durations[durations.length >> 1]! : (durations[durations.length / 2 - 1]! + durations[durations.length / 2]!) / 2) : null,
+      histogram,
+    },
+    calls_per_hour: [...perHour.entries()].sort((a, b) => a[0].localeCompare(b[0])).map(([hour, n]) => ({ hour, calls: n })),
+    connect_rate_by_hour_of_day: byHourOfDay,
+    call_list: all.map((c) => ({
+      call_id: c.call_id,
+      phone_number: str(c.phone_number),
+      name: str(c.contact?.name),
+      status: str(c.status),
+      outcome: str(c.outcome),
+      duration_seconds: typeof c.duration_seconds === 'number' ? c.duration_seconds : null,
+      start_time: c.start_time ?? null,
+      summary: str(c.summary),
+    })),
+  };
+}
+
+export const percent = (r: number | null): string => (r === null ? '-' : `${(r * 100).toFixed(1)}%`);
+export const seconds = (s: number | null): string => (s === null ? '-' : s >= 60 ? `${Math.floor(s / 60)}m ${String(Math.round(s % 60)).padStart(2, '0')}s` : `${Math.round(s)}s`);

@@ -1,0 +1,56 @@
+/** `campaign report` for a terminal, and as GitHub-flavoured markdown (`--format md`). */
+import { percent, seconds, type CampaignReport } from './stats.js';
+
+const topOutcome = (r: CampaignReport) => Object.entries(r.outcomes)[0];
+
+/** Rows of metrics, a column per campaign: the side-by-side view. */
+export function comparisonRows(reports: CampaignReport[]): string[][] {
+  const row = (label: string, f: (r: CampaignReport) => string) => [label, ...reports.map(f)];
+  return [
+    row('status', (r) => r.status || '-'),
+    row('contacts', (r) => String(r.contacts)),
+    row('calls finished', (r) => `${r.finished_calls} of ${r.calls}`),
+    row('connected', (r) => String(r.connected)),
+    row('connect rate', (r) => percent(r.connect_rate)),
+    row('average duration', (r) => seconds(r.duration.average_seconds)),
+    row('median duration', (r) => seconds(r.duration.median_seconds)),
+    row('top outcome', (r) => {
+      const t = topOutcome(r);
+      return t ? `${t[0]} (${t[1]})` : '-';
+    }),
+  ];
+}
+
+const mdCell = (s: string) => s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ').replace(/[<>]/g, (c) => (c === '<' ? '&lt;' : '&gt;'));
+
+function mdTable(head: string[], rows: string[][]): string {
+  return [`| ${head.map(mdCell).join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(mdCell).join(' | ')} |`)].join('\n');
+}
+
+export function markdown(reports: CampaignReport[], o: { calls?: number } = {}): string {
+  const out: string[] = [];
+  out.push(reports.length === 1 ? `## Campaign report: ${mdCell(reports[0]!.name)}` : `## Campaign report: ${reports.length} campaigns`, '');
+  out.push(mdTable(['', ...reports.map((r) => r.name)], comparisonRows(reports)), '');
+  for (const r of reports) {
+    if (reports.length > 1) out.push(`### ${mdCell(r.name)}`, '');
+    out.push('**Contacts by status**', '', mdTable(['status', 'contacts'], Object.entries(r.contacts_by_status).map(([k, v]) => [k, String(v)])), '');
+    out.push('**Outcomes**', '', mdTable(['outcome', 'calls'], Object.entries(r.outcomes).map(([k, v]) => [k, String(v)])), '');
+    out.push('**Call durations (connected calls)**', '', mdTable(['duration', 'calls'], r.duration.histogram.map((b) => [b.bucket, String(b.calls)])), '');
+    out.push('**Calls per hour (UTC)**', '', mdTable(['hour', 'calls'], r.calls_per_hour.map((h) => [h.hour, String(h.calls)])), '');
+    const shown = r.call_list.slice(0, o.calls ?? 100);
+    out.push(`**Calls** (${shown.length} of ${r.call_list.length})`, '', mdTable(['call', 'phone', 'name', 'status', 'outcome', 'duration', 'summary'],
+      shown.map((c) => [c.call_id, c.phone_number, c.name, c.status, c.outcome, seconds(c.duration_seconds), c.summary])), '');
+  }
+  return out.join('\n');
+}
+
+/** A terminal summary: the comparison, then each campaign's outcomes and durations. */
+export function terminalSections(reports: CampaignReport[]): Array<{ title: string; head: string[]; rows: string[][] }> {
+  const sections = [{ title: reports.length === 1 ? `Campaign ${reports[0]!.name}` : 'Campaigns side by side', head: ['', ...reports.map((r) => r.name)], rows: comparisonRows(reports) }];
+  for (const r of reports) {
+    const prefix = reports.length > 1 ? `${r.name}: ` : '';
+    sections.push({ title: `${prefix}outcomes`, head: ['outcome', 'calls', 'share'], rows: Object.entries(r.outcomes).map(([k, v]) => [k, String(v), percent(r.finished_calls ? v / r.finished_calls : null)]) });
+    sections.push({ title: `${prefix}durations of connected calls`, head: ['duration', 'calls'], rows: r.duration.histogram.map((b) => [b.bucket, String(b.calls)]) });
+  }
+  return sections;
+}
