@@ -10,6 +10,9 @@ import { percent, seconds, type CampaignReport } from './stats.js';
 const esc = (s: unknown): string =>
   String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
+/** A label cut to fit under its bar; the whole label is in the bar's tooltip. */
+const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
 interface Bar {
   label: string;
   value: number;
@@ -33,7 +36,7 @@ function barChart(name: string, title: string, bars: Bar[], o: { max?: number } 
     const small = bars.length > 12;
     return `<g><rect class="bar" x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${bw.toFixed(1)}" height="${bh.toFixed(1)}" data-label="${esc(b.label)}" data-value="${b.value}"><title>${esc(b.label)}: ${esc(b.text ?? b.value)}</title></rect>`
       + (small ? '' : `<text x="${(x + bw / 2).toFixed(1)}" y="${(y - 4).toFixed(1)}" class="v">${esc(b.text ?? b.value)}</text>`)
-      + `<text x="${(x + bw / 2).toFixed(1)}" y="${h - pad.bottom + 14}" class="l${small ? ' s' : ''}">${esc(small && i % 3 ? '' : b.label)}</text></g>`;
+      + `<text x="${(x + bw / 2).toFixed(1)}" y="${h - pad.bottom + 14}" class="l${small ? ' s' : ''}">${esc(small && i % 3 ? '' : cut(b.label, Math.max(4, Math.floor(slot / 6.5))))}</text></g>`;
   }).join('');
   return `<figure><figcaption>${esc(title)}</figcaption><svg data-chart="${esc(name)}" viewBox="0 0 ${w} ${h}" role="img" aria-label="${esc(title)}">${rects}</svg></figure>`;
 }
