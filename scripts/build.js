@@ -147,6 +147,8 @@ await build({
   target: 'node20.18',
   external,
   plugins: [lazyChildProcess, noHttp2, versionConstant],
+  // Whitespace only (names stay, for --debug stacks): a smaller file to read and hash at every start.
+  minifyWhitespace: true,
   define: { __VOICECTL_VERSION__: JSON.stringify(pkg.version), 'import.meta.url': '__voicectlUrl' },
   // Code that finds files beside itself (worker threads, the metadata) reads import.meta.url.
   banner: { js: "const __voicectlUrl = require('node:url').pathToFileURL(__filename).href;" },
