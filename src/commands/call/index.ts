@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
 import type { Context } from '../../context.js';
 import { timeOption } from '../../util/time.js';
-import { group, lazy, nonNegativeInt, pageLimit, positiveInt } from '../shared.js';
+import { group, lazy, nonNegativeInt, pageLimit, positiveInt, positiveNumber } from '../shared.js';
 
 const TIMES_HELP = `
 Times (--since, --until) filter on the call's start time and accept:
@@ -39,6 +39,24 @@ export function callCommand(ctx: Context): Command {
     .argument('<call_id>', 'the call\'s id')
     .option('--download <file>', 'save the audio to FILE (- for stdout)')
     .action(lazy(ctx, () => import('./recording.js')));
+
+  call
+    .command('tail')
+    .description('Print every call as it finishes, across campaigns, until Ctrl-C')
+    .option('--campaign <id>', 'only calls of this campaign')
+    .option('--status <status>', 'only calls that finish with this status, for example completed')
+    .option('--since <time>', 'also calls that started at or after this time and have already finished (default: only calls that finish from now on)', time)
+    .option('--interval <seconds>', 'seconds between polls', positiveNumber, 2)
+    .addHelpText('after', `
+With --json, one call per line as GET /calls lists it (JSON lines); notices go to
+stderr. Each poll reads only calls started since the oldest one still in progress;
+calls unfinished two hours after they started are no longer followed. See docs/tail.md.
+
+Examples:
+  voicectl call tail
+  voicectl call tail --campaign 3f1c... --status completed
+  voicectl call tail --json --since 30m | jq -r '.phone_number + " " + .outcome'`)
+    .action(lazy(ctx, () => import('./tail.js')));
 
   call
     .command('export')
