@@ -27,8 +27,13 @@ export async function runTail(ctx: Context, source: TailSource, opts: TailRunOpt
   const tail = new CallTail(source, { now, since: opts.since?.getTime(), status: opts.status });
   let failing = false;
   let ready = false;
+  let checked = source.check === undefined;
   while (!ctx.signal.aborted) {
     try {
+      if (!checked) {
+        await source.check!(ctx.signal);
+        checked = true;
+      }
       const r = await tail.poll(ctx.signal);
       for (const call of r.finished) opts.onCall(call);
       if (failing) ctx.info('Polling recovered.');

@@ -48,6 +48,11 @@ export interface TailPage {
 /** Where calls are read from: GET /calls (with --campaign's filter) in the command, anything in tests. */
 export interface TailSource {
   calls(query: TailQuery, signal?: AbortSignal): Promise<TailPage>;
+  /**
+   * Read once before the first poll succeeds: with --campaign, that the campaign exists
+   * (a server may list no calls for an unknown id rather than answer 404).
+   */
+  check?(signal?: AbortSignal): Promise<unknown>;
 }
 
 export interface TailOptions {

@@ -1,6 +1,7 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { listCalls } from '../../api/calls.js';
+import { getCampaign } from '../../api/campaigns.js';
 import type { TailSource } from '../../calls/tail.js';
 import { runTail } from '../../calls/tail-run.js';
 import { tailLine } from '../../calls/tail-line.js';
@@ -20,6 +21,7 @@ export default async function callTail(ctx: Context, flags: Flags): Promise<void
   const campaignId = flags.campaign?.trim();
   const source: TailSource = {
     calls: (q, signal) => listCalls(api, { campaign_id: campaignId, since: q.since }, { limit: q.limit, offset: q.offset }, signal),
+    check: campaignId === undefined ? undefined : (signal) => getCampaign(api, campaignId, { signal }),
   };
   const json = ctx.machineOutput;
   await runTail(ctx, source, {
