@@ -6,8 +6,9 @@
  * is the earliest start time still of interest:
  *
  * - the oldest start time of a call seen unfinished (it may end at any moment), or else
- *   the newest start time seen (a call that has not started yet starts after it),
- * - minus OVERLAP_MS, for servers whose clocks or listings lag a little.
+ * - the newest start time seen (a call that has not started yet starts after it) minus
+ *   OVERLAP_MS, for a call that shows up in the listing after calls that started later;
+ *   the overlap shrinks to nothing once the newest start has stood that long.
  *
  * S never moves back. A call is reported when it is first seen finished (see
  * isFinished: an end time, or a status that is not an in-progress one), and its id is
@@ -29,8 +30,12 @@ import { callId, isFinished, str, timeMs, finishedAt, type ListedCall } from '..
 export const PAGE_SIZE = 200;
 /** Calls still unfinished this long after they started are no longer followed. */
 export const WINDOW_MS = 2 * 3_600_000;
-/** How far S reaches back beyond the start times that call for it. */
-export const OVERLAP_MS = 60_000;
+/**
+ * How far S reaches back beyond the start times that call for it: for a call that shows
+ * up in the listing a little after calls that started later. S comes from the server's
+ * own start times, never from the local clock, so clock skew does not widen this.
+ */
+export const OVERLAP_MS = 10_000;
 /** Ids of calls without a start time cannot be aged out; this many at most are kept. */
 const MAX_UNDATED = 100_000;
 
@@ -92,6 +97,8 @@ export class CallTail {
   /** Ids reported (or taken as history), with their start time, while they can still be listed. */
   private readonly seen = new Map<string, number | undefined>();
   private newestStart?: number;
+  /** When (local clock) newestStart last moved. */
+  private newestSeenAt = 0;
   /** Until a poll has read the whole window, finished calls never seen before are history. */
   private baseline: boolean;
   private found: ListedCall[] = [];
@@ -145,7 +152,10 @@ export class CallTail {
     if (id === undefined) return;
     const call = item as Record<string, unknown>;
     const start = timeMs(call.start_time);
-    if (start !== undefined && (this.newestStart === undefined || start > this.newestStart)) this.newestStart = start;
+    if (start !== undefined && (this.newestStart === undefined || start > this.newestStart)) {
+      this.newestStart = start;
+      this.newestSeenAt = this.opts.now();
+    }
     if (this.seen.has(id)) return;
     const tracked = this.inProgress.get(id);
     if (!isFinished(call)) {
@@ -181,7 +191,12 @@ export class CallTail {
     }
     // A call with no start time gives no bound: keep reading from where we are.
     if (!unknownStart) {
-      const lower = Math.min(oldest, this.newestStart ?? Number.POSITIVE_INFINITY) - this.overlapMs;
+      // A call that shows up late does so within the overlap of its start: once the
+      // newest start has stood that long (local time, so clock skew does not matter),
+      // the overlap has done its work, and an idle tail after a burst of calls reads
+      // one short page instead of the whole burst again.
+      const overlap = Math.max(0, this.overlapMs - (this.opts.now() - this.newestSeenAt));
+      const lower = Math.min(oldest, (this.newestStart ?? Number.POSITIVE_INFINITY) - overlap);
       if (Number.isFinite(lower) && lower > this.since) this.since = lower;
     }
     this.horizon = this.since - this.overlapMs;

@@ -165,6 +165,30 @@ describe('call tail window', () => {
     expect((await all.poll()).finished).toEqual([]);
   });
 
+  it('after a burst has ended, an idle poll reads one page, not the burst again', async () => {
+    const f = new FakeCalls();
+    const tail = tailOf(f);
+    await tail.poll();
+    for (let i = 0; i < 1000; i++) f.add(`b${i}`, T0 + 1000 + i, T0 + 2000 + i);
+    f.now = T0 + 10_000;
+    const burst = await tail.poll();
+    expect(burst.requests).toBe(5);
+    expect(burst.finished).toHaveLength(1000);
+    // Within the overlap of the newest start, the burst is read again (for late arrivals).
+    f.now = T0 + 12_000;
+    expect(await tail.poll()).toMatchObject({ finished: [], requests: 5 });
+    f.now = T0 + 21_000;
+    expect(await tail.poll()).toMatchObject({ finished: [], requests: 5 });
+    // Once the newest start has stood longer than the overlap: one page.
+    f.now = T0 + 22_000;
+    expect(await tail.poll()).toMatchObject({ finished: [], requests: 1 });
+    expect(f.queries.at(-1)!.since).toBe(new Date(T0 + 1999).toISOString());
+    // A call that then starts is still found.
+    f.add('next', f.now + 1, f.now + 5000);
+    f.now += 10_000;
+    expect(ids(await tail.poll())).toEqual(['next']);
+  });
+
   it('a poll that fails half-way loses nothing and repeats nothing', async () => {
     const f = new FakeCalls();
     const tail = tailOf(f);
