@@ -49,7 +49,7 @@ export async function runTail(ctx: Context, source: TailSource, opts: TailRunOpt
     } catch (err) {
       if (ctx.signal.aborted) return;
       for (const call of tail.takeFound()) opts.onCall(call);
-      const fatal = fatalError(err, opts.campaignId);
+      const fatal = fatalError(err, opts.campaignId, ready);
       if (fatal) throw fatal;
       if (!failing) ctx.warn(`poll failed: ${errorText(err)}; trying again every ${opts.intervalMs / 1000}s, nothing is lost meanwhile.`);
       failing = true;
@@ -64,8 +64,11 @@ export async function runTail(ctx: Context, source: TailSource, opts: TailRunOpt
 }
 
 /** The error that ends the tail, or undefined for a failure the next poll may not meet. */
-function fatalError(err: unknown, campaignId: string | undefined): Error | undefined {
+function fatalError(err: unknown, campaignId: string | undefined, answeredBefore: boolean): Error | undefined {
   if (err instanceof ApiError) {
+    // An answer that is not the API's, before any was: most likely a base URL that points
+    // somewhere else, which waiting will not fix. Later, a proxy's error page passes.
+    if (err.kind === 'unexpected' && !answeredBefore) return err;
     if (err.kind !== 'http') return undefined;
     const status = err.status ?? 0;
     if (status >= 500 || status === 408 || status === 425 || status === 429) return undefined;

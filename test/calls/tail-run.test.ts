@@ -75,6 +75,16 @@ describe('runTail', () => {
     expect(err.message).toContain('no campaign with id c-1');
   });
 
+  it('an answer that is not the API\'s ends it before any poll has succeeded, and is retried after', async () => {
+    const odd = () => new ApiError({ kind: 'unexpected', method: 'GET', url: 'http://127.0.0.1:1/calls', message: 'expected {calls: [...], total, limit, offset}, got a string' });
+    const first = setup([odd]);
+    await expect(runTail(first.ctx, first.source, { intervalMs: 1000, onCall: first.onCall })).rejects.toMatchObject({ kind: 'unexpected' });
+    const later = setup([() => ({ items: [], total: 0 }), odd, () => ({ items: [], total: 0 })]);
+    await runTail(later.ctx, later.source, { intervalMs: 1000, onCall: later.onCall });
+    expect(later.io.err()).toContain('poll failed');
+    expect(later.io.err()).toContain('Polling recovered.');
+  });
+
   it('Ctrl-C during a poll ends it without an error', async () => {
     const s = setup([() => ({ items: [], total: 0 })], 100);
     const abort = new AbortController();
