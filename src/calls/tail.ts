@@ -134,6 +134,7 @@ export class CallTail {
   async poll(signal?: AbortSignal): Promise<PollResult> {
     let requests = 0;
     const since = this.cursor;
+    let previousFirst: string | undefined;
     for (let offset = 0; ;) {
       const page = await this.source.calls({ since, limit: PAGE_SIZE, offset }, signal);
       requests++;
@@ -141,6 +142,10 @@ export class CallTail {
       offset += page.items.length;
       if (page.items.length === 0) break;
       if (page.total !== undefined ? offset >= page.total : page.items.length < PAGE_SIZE) break;
+      // A server that ignores `offset` sends the same page again: stop rather than loop.
+      const first = callId(page.items[0]);
+      if (first !== undefined && first === previousFirst) break;
+      previousFirst = first;
     }
     this.baseline = false;
     const dropped = this.advance();

@@ -189,6 +189,14 @@ describe('call tail window', () => {
     expect(ids(await tail.poll())).toEqual(['next']);
   });
 
+  it('a server that ignores offset and sends no total does not make a poll loop forever', async () => {
+    const page = Array.from({ length: PAGE_SIZE }, (_, i) => ({ call_id: `c${i}`, start_time: new Date(T0 + i).toISOString(), status: 'completed', end_time: new Date(T0 + i + 1).toISOString() }));
+    const tail = new CallTail({ calls: async () => ({ items: page }) }, { now: () => T0, since: T0 });
+    const r = await tail.poll();
+    expect(r.requests).toBe(2);
+    expect(r.finished).toHaveLength(PAGE_SIZE);
+  });
+
   it('a poll that fails half-way loses nothing and repeats nothing', async () => {
     const f = new FakeCalls();
     const tail = tailOf(f);
