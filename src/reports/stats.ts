@@ -10,7 +10,7 @@
  */
 import type { Call } from '../api/calls.js';
 import type { Campaign, CampaignContact } from '../api/campaigns.js';
-import { isFinished } from '../calls/tail.js';
+import { isFinished } from '../watch/calls.js';
 
 export const DURATION_BUCKETS: Array<{ label: string; max: number }> = [
   { label: '0-30s', max: 30 },

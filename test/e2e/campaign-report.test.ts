@@ -138,7 +138,7 @@ describe('voicectl campaign report', () => {
       expect(errors).toEqual([]);
       expect(requests).toEqual([pathToFileURL(file).href]);
       expect(dialogs).toBe(0);
-      expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+      expect(await page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
 
       // The charts' numbers are the campaign's.
       const section = page.locator(`section[data-campaign="${ids[0]}"]`);
@@ -147,7 +147,7 @@ describe('voicectl campaign report', () => {
       expect(await bars('outcomes')).toEqual(json[0].outcomes);
       expect(await bars('durations')).toEqual(Object.fromEntries(json[0].duration.histogram.map((b: { bucket: string; calls: number }) => [b.bucket, b.calls])));
       const overTime = await bars('calls-over-time');
-      expect(Object.values(overTime).reduce((a, b) => a + b, 0)).toBe(json[0].finished_calls);
+      expect((Object.values(overTime) as number[]).reduce((a, b) => a + b, 0)).toBe(json[0].finished_calls);
       expect(await section.locator('[data-kpi="connected"]').textContent()).toBe(String(json[0].connected));
 
       // The hostile name is text.

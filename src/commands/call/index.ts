@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
 import type { Context } from '../../context.js';
 import { timeOption } from '../../util/time.js';
-import { group, lazy, nonNegativeInt, pageLimit, positiveInt } from '../shared.js';
+import { group, lazy, nonNegativeInt, pageLimit, positiveInt, positiveNumber } from '../shared.js';
 
 const TIMES_HELP = `
 Times (--since, --until) filter on the call's start time and accept:
@@ -41,6 +41,24 @@ export function callCommand(ctx: Context): Command {
     .action(lazy(ctx, () => import('./recording.js')));
 
   call
+    .command('tail')
+    .description('Print every call as it finishes, across campaigns, until Ctrl-C')
+    .option('--campaign <id>', 'only calls of this campaign')
+    .option('--status <status>', 'only calls that finish with this status, for example completed')
+    .option('--since <time>', 'also calls that started at or after this time and have already finished (default: only calls that finish from now on)', time)
+    .option('--interval <seconds>', 'seconds between polls', positiveNumber, 2)
+    .addHelpText('after', `
+With --json, one call per line as GET /calls lists it (JSON lines); notices go to
+stderr. Each poll reads only calls started since the oldest one still in progress;
+calls unfinished two hours after they started are no longer followed. See docs/tail.md.
+
+Examples:
+  voicectl call tail
+  voicectl call tail --campaign 3f1c... --status completed
+  voicectl call tail --json --since 30m | jq -r '.phone_number + " " + .outcome'`)
+    .action(lazy(ctx, () => import('./tail.js')));
+
+  call
     .command('export')
     .description('Stream every matching call to CSV, JSONL or an Excel workbook')
     .option('--campaign <id>', 'only calls of this campaign')
@@ -59,24 +77,6 @@ export function callCommand(ctx: Context): Command {
 An .xlsx workbook is for people: phone numbers and ids stay text, times are dates. CSV
 (RFC 4180) and JSONL are for programs. Columns and incremental exports: see docs/export.md.`)
     .action(lazy(ctx, () => import('./export.js')));
-
-  call
-    .command('tail')
-    .description('Print every call as it finishes, across campaigns, until Ctrl-C')
-    .option('--campaign <id>', 'only calls of this campaign')
-    .option('--status <status>', 'only calls that finish with this status, for example completed')
-    .option('--since <time>', 'also print calls that finished after they started at this time (default: only from now on)', time)
-    .option('--interval <seconds>', 'seconds between reads (default 2)', positiveInt)
-    .addHelpText('after', `
-With --json, one call per line (JSON lines), as GET /calls returns it. Each read asks only
-for calls started since the earliest call still in progress. Calls in progress when tail
-starts are followed if they started in the last hour.
-
-Examples:
-  voicectl call tail
-  voicectl call tail --campaign <campaign_id> --json | jq -r .outcome
-  voicectl call tail --status completed --since 30m`)
-    .action(lazy(ctx, () => import('./tail.js')));
 
   return call;
 }

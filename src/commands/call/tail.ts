@@ -1,58 +1,38 @@
 import type { Context } from '../../context.js';
-import { ApiError } from '../../api/errors.js';
-import { LOOKBACK_MS, pollCalls, TailState } from '../../calls/tail.js';
-import type { Call } from '../../api/calls.js';
-import { terminalSafe } from '../../io/terminal-text.js';
+import { UsageError } from '../../errors.js';
+import { listCalls } from '../../api/calls.js';
+import { getCampaign } from '../../api/campaigns.js';
+import type { TailSource } from '../../calls/tail.js';
+import { runTail } from '../../calls/tail-run.js';
+import { tailLine } from '../../calls/tail-line.js';
 
-interface Opts {
+interface Flags {
   campaign?: string;
   status?: string;
-  since?: string;
-  interval?: number;
+  since?: Date;
+  interval: number;
 }
 
-export default async function callTail(ctx: Context, opts: Opts): Promise<void> {
+export default async function callTail(ctx: Context, flags: Flags): Promise<void> {
+  if (ctx.format === 'csv') throw new UsageError('call tail has no CSV output.', { hint: 'Use --json for one JSON object per line, or `voicectl call export` for CSV files.' });
+  if (flags.campaign !== undefined && flags.campaign.trim() === '') throw new UsageError('--campaign is empty.');
+  if (flags.status !== undefined && flags.status.trim() === '') throw new UsageError('--status is empty.');
   const api = await ctx.api();
-  const start = ctx.now().getTime();
-  const state = opts.since ? new TailState(Date.parse(opts.since), true) : new TailState(start - LOOKBACK_MS, false);
-  const filters = { campaignId: opts.campaign, status: opts.status };
-  const intervalMs = Math.round((opts.interval ?? 2) * 1000);
+  const campaignId = flags.campaign?.trim();
+  const source: TailSource = {
+    calls: (q, signal) => listCalls(api, { campaign_id: campaignId, since: q.since }, { limit: q.limit, offset: q.offset }, signal),
+    check: campaignId === undefined ? undefined : (signal) => getCampaign(api, campaignId, { signal }),
+  };
   const json = ctx.machineOutput;
-  if (!json) ctx.info(ctx.errColor.dim(`Following calls as they finish${opts.campaign ? ` in campaign ${opts.campaign}` : ''}${opts.status ? ` with status ${opts.status}` : ''}; Ctrl-C stops.`));
-  let failing = false;
-  while (!ctx.signal.aborted) {
-    try {
-      const calls = await pollCalls(api, state, filters, ctx.now().getTime(), ctx.signal);
-      if (failing) ctx.info(ctx.errColor.dim('Reading calls again.'));
-      failing = false;
-      for (const call of calls) ctx.out(json ? JSON.stringify(call) : line(ctx, call));
-    } catch (err) {
-      if (ctx.signal.aborted) break;
-      // Wrong key, scope or campaign: polling again would not help.
-      if (err instanceof ApiError && err.kind === 'http' && [401, 403, 404].includes(err.status ?? 0)) throw err;
-      if (!failing) ctx.warn(`could not read calls (${err instanceof Error ? err.message : String(err)}); trying again every ${intervalMs / 1000} s, nothing is lost meanwhile.`);
-      failing = true;
-    }
-    try {
-      await ctx.sleep(intervalMs, ctx.signal);
-    } catch {
-      break;
-    }
-  }
-}
-
-function line(ctx: Context, call: Call): string {
-  const c = ctx.color;
-  // Server text is shown, never obeyed: escaped before colour is added.
-  const safe = (v: unknown) => terminalSafe(String(v ?? '').replace(/\s+/g, ' ').trim());
-  const at = typeof call.end_time === 'string' ? safe(call.end_time.slice(11, 19)) : '--:--:--';
-  const status = safe(call.outcome ?? call.status);
-  const secs = typeof call.duration_seconds === 'number' ? `${Math.floor(call.duration_seconds / 60)}m ${String(Math.round(call.duration_seconds % 60)).padStart(2, '0')}s` : '';
-  const plain = `${at}  ${safe(call.call_id)}  ${safe(call.phone_number)}  ${safe(call.contact?.name)}  ${status}  ${secs}`;
-  const width = ctx.io.stdout.columns ?? 0;
-  const room = width > 0 ? width - plain.length - 2 : 200;
-  const summary = safe(call.summary);
-  const cut = room <= 10 ? '' : summary.length > room ? `${summary.slice(0, room - 1)}…` : summary;
-  const shown = call.status === 'completed' ? c.green(status) : c.yellow(status);
-  return `${c.dim(at)}  ${safe(call.call_id)}  ${safe(call.phone_number)}  ${safe(call.contact?.name)}  ${shown}  ${secs}${cut ? `  ${c.dim(cut)}` : ''}`;
+  await runTail(ctx, source, {
+    intervalMs: Math.round(flags.interval * 1000),
+    since: flags.since,
+    status: flags.status?.trim(),
+    campaignId,
+    // The call exactly as GET /calls listed it: JSON lines are for programs.
+    onCall: json
+      ? (call) => ctx.out(JSON.stringify(call))
+      : (call) => ctx.out(tailLine(call, ctx.io.stdout.isTTY ? ctx.io.stdout.columns : undefined)),
+    onReady: (from) => ctx.info(ctx.errColor.dim(`Following calls that finish${flags.since ? ` (started since ${from.toISOString()})` : ` from ${from.toISOString()}`}${campaignId ? ` in campaign ${campaignId}` : ''}; Ctrl-C stops.`)),
+  });
 }

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { tailLine } from '../../src/calls/tail-line.js';
+
+const base = {
+  call_id: 'call_1', phone_number: '+919876543210', status: 'completed', outcome: 'requirements_gathered', duration_seconds: 127,
+  start_time: '2026-03-02T10:00:00Z', end_time: '2026-03-02T10:02:07Z', contact: { name: 'Asha Rao' },
+  summary: 'Asha wants the premium plan and a callback on Monday after 6 pm about the fee structure.',
+};
+
+describe('tailLine', () => {
+  it('shows time, id, number, contact, status/outcome, duration and the summary', () => {
+    const line = tailLine(base);
+    expect(line).toMatch(/^\d\d:\d\d:\d\d  call_1  \+919876543210  Asha Rao  completed\/requirements_gathered  2m07s  Asha wants the premium plan/);
+    expect(line.endsWith('fee structure.')).toBe(true);
+  });
+
+  it('cuts the summary to the terminal width, never the rest', () => {
+    const line = tailLine(base, 110);
+    expect(line.length).toBe(110);
+    expect(line.endsWith('…')).toBe(true);
+    expect(tailLine(base, 40)).not.toContain('Asha wants');
+  });
+
+  it('shows control characters in the service\'s text instead of obeying them, and copes with missing fields', () => {
+    const line = tailLine({ ...base, contact: { name: 'Evil\u001b]0;pwned\u0007' }, summary: 'line one\nline two\u009b2J' });
+    expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+    expect(line).toContain('Evil\\x1b]0;pwned\\x07');
+    expect(line).toContain('line one line two\\x9b2J');
+    expect(tailLine({ call_id: 'call_2', status: 'no_answer' })).toBe('--:--:--  call_2  -  -  no_answer  -');
+  });
+});
