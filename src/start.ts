@@ -9,11 +9,11 @@
  */
 import { join } from 'node:path';
 import { asksForHelp } from './argv.js';
-import { buildCacheFile, load } from './code-cache.js';
 import { fdWriter } from './io/fd-write.js';
-import { preferBaselineWasm } from './wasm-baseline.js';
+import type * as CodeCache from './code-cache.js';
 import type * as Help from './help.js';
 import type * as Main from './main.js';
+import type * as WasmBaseline from './wasm-baseline.js';
 
 declare const __VOICECTL_VERSION__: string;
 
@@ -44,7 +44,11 @@ export function start(argv: string[]): void {
 
 export const HELP_FILE = join(__dirname, 'help.cjs');
 export const MAIN_FILE = join(__dirname, 'main.cjs');
-export { buildCacheFile, load, preferBaselineWasm };
+// Required where used, not at the top: `--version` needs neither (nor node:vm, os and v8).
+const codeCache = () => require('./code-cache.js') as typeof CodeCache;
+export const load: typeof CodeCache.load = (file, options) => codeCache().load(file, options);
+export const buildCacheFile: typeof CodeCache.buildCacheFile = (file, v8) => codeCache().buildCacheFile(file, v8);
+export const preferBaselineWasm = () => (require('./wasm-baseline.js') as typeof WasmBaseline).preferBaselineWasm();
 
 /** A built CommonJS file's exports, compiled from a code cache (src/code-cache.ts). */
 function compiled<T>(file: string, ran: Array<() => void>): T {
