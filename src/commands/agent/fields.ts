@@ -1,5 +1,4 @@
 /** Agent columns and the mapping from flags to API fields, shared by the agent verbs. */
-import { readFile } from 'node:fs/promises';
 import type { Agent, AgentFields } from '../../api/agents.js';
 import type { Column } from '../../io/output.js';
 import { UsageError } from '../../errors.js';
@@ -52,6 +51,8 @@ export const FLAG_FOR_FIELD: Record<string, string> = {
 
 export async function readTextFile(path: string, what: string): Promise<string> {
   try {
+    // Loaded here: `agent list` and `get` share this file, and node:fs/promises costs them a few ms.
+    const { readFile } = await import('node:fs/promises');
     return await readFile(path, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
