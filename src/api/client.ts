@@ -206,7 +206,8 @@ export class ApiClient {
     const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
 
     for (let attempt = 0; ; attempt++) {
-      const started = performance.now();
+      // process.hrtime, not performance.now(): on Node 20 the `performance` global loads perf_hooks (a dozen modules).
+      const started = process.hrtime.bigint();
       const deadline = new AbortController();
       let timer: NodeJS.Timeout | undefined;
       const arm = () => {
@@ -250,7 +251,7 @@ export class ApiClient {
         arm();
         clearTimeout(timer);
       }
-      const ms = Math.round(performance.now() - started);
+      const ms = Math.round(Number(process.hrtime.bigint() - started) / 1e6);
       this.trace(`${method} ${url} → ${res ? res.status : errorCode(failure) ?? (deadline.signal.aborted ? 'timeout' : 'error')} ${ms}ms${attempt ? ` (retry ${attempt})` : ''}`);
 
       if (res) {
