@@ -52,6 +52,54 @@ const noHttp2 = {
   },
 };
 
+/**
+ * undici loads node:http (nine modules, about 4 ms of every command that reads from the
+ * service) for two things voicectl's requests do not need at load time: IncomingMessage,
+ * to recognise one when destroying a stream, and the default http.maxHeaderSize, read when
+ * a client is made without one (src/api/dispatcher.ts passes it). Both are read lazily
+ * instead. node:assert (four modules) is loaded only when an assertion fails. Each edit
+ * must apply exactly once, so an undici release that changes these lines fails the build.
+ */
+const lazyUndiciBuiltins = {
+  name: 'lazy-undici-builtins',
+  setup(b) {
+    const edits = {
+      '/lib/core/util.js': [
+        ["const { IncomingMessage } = require('node:http')\n", ''],
+        [
+          'Object.getPrototypeOf(stream).constructor === IncomingMessage',
+          "Object.getPrototypeOf(stream).constructor.name === 'IncomingMessage' && Object.getPrototypeOf(stream).constructor === require('node:http').IncomingMessage",
+        ],
+      ],
+      '/lib/dispatcher/client.js': [
+        ["const http = require('node:http')\n", ''],
+        [
+          /const getDefaultNodeMaxHeaderSize = http &&[^]*?invalid'\) }\n/,
+          "const getDefaultNodeMaxHeaderSize = () => {\n  const http = require('node:http')\n  if (Number.isInteger(http.maxHeaderSize) && http.maxHeaderSize > 0) return http.maxHeaderSize\n  throw new InvalidArgumentError('http module not available or http.maxHeaderSize invalid')\n}\n",
+        ],
+      ],
+    };
+    b.onLoad({ filter: /\/node_modules\/undici\/lib\/(core\/util|dispatcher\/client)\.js$/ }, (args) => {
+      let code = readFileSync(args.path, 'utf8');
+      const key = Object.keys(edits).find((k) => args.path.endsWith(k));
+      for (const [from, to] of edits[key]) {
+        const count = typeof from === 'string' ? code.split(from).length - 1 : (code.match(new RegExp(from, 'g')) ?? []).length;
+        if (count !== 1) throw new Error(`${args.path}: expected one ${from}, found ${count}; undici changed, review lazyUndiciBuiltins`);
+        code = code.replace(from, to);
+      }
+      return { contents: code, loader: 'js' };
+    });
+    b.onResolve({ filter: /^(node:)?assert$/ }, (args) =>
+      args.importer.includes(`${'node_modules'}/undici/`) ? { path: 'lazy-assert', namespace: 'voicectl-assert' } : undefined);
+    b.onLoad({ filter: /.*/, namespace: 'voicectl-assert' }, () => ({
+      loader: 'js',
+      // undici calls assert(value) only; anything else reaches the real module.
+      contents: "function assert(value, message) { if (!value) require('node:assert')(value, message); }\n"
+        + "module.exports = new Proxy(assert, { get: (target, key) => (key in target ? target[key] : require('node:assert')[key]) });",
+    }));
+  },
+};
+
 /** The version is known at build time: src/version.ts's package.json fallback is for running from source. */
 const versionConstant = {
   name: 'version-constant',
@@ -88,7 +136,7 @@ const result = await build({
   target: 'node20.18',
   external,
   chunkNames: 'chunks/[name]-[hash]',
-  plugins: [lazyChildProcess, noHttp2, versionConstant],
+  plugins: [lazyChildProcess, noHttp2, lazyUndiciBuiltins, versionConstant],
   define: { __VOICECTL_VERSION__: JSON.stringify(pkg.version) },
   logLevel: 'warning',
   legalComments: 'none',
@@ -146,7 +194,7 @@ await build({
   platform: 'node',
   target: 'node20.18',
   external,
-  plugins: [lazyChildProcess, noHttp2, versionConstant],
+  plugins: [lazyChildProcess, noHttp2, lazyUndiciBuiltins, versionConstant],
   // Whitespace only (names stay, for --debug stacks): a smaller file to read and hash at every start.
   minifyWhitespace: true,
   define: { __VOICECTL_VERSION__: JSON.stringify(pkg.version), 'import.meta.url': '__voicectlUrl' },
@@ -155,6 +203,19 @@ await build({
   logLevel: 'warning',
   legalComments: 'none',
 });
+
+/**
+ * esbuild escapes non-ASCII text in strings but leaves it in regular expression literals.
+ * The start path reads the files it compiles as latin1 (src/code-cache.ts): a one-byte
+ * string, where one non-ASCII character would make the whole 1.2 MB source a two-byte
+ * string, slower to read. \uXXXX means the same character in a regular expression as in
+ * a string (a character outside the BMP becomes its two surrogates, which is what a
+ * literal is without the u flag and the same code point with it).
+ */
+function asciiOnly(code) {
+  return code.replace(/[^\x00-\x7f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+for (const file of ['dist/help.cjs']) writeFileSync(file, asciiOnly(readFileSync(file, 'utf8')));
 
 // Node compiles dist/main.cjs from a code cache through vm.Script (src/code-cache.ts), and
 // import() in functions restored from a cache has no loader to call. The packages that
@@ -168,7 +229,7 @@ await build({
     if (!builtin && !external.includes(root)) throw new Error(`dist/main.cjs: import("${specifier}") is not of an external package`);
     return `__voicectlImport(${JSON.stringify(specifier)})`;
   });
-  writeFileSync(file, code);
+  writeFileSync(file, asciiOnly(code));
 }
 
 // V8's code caches for dist/help.cjs and dist/main.cjs, written by a fresh Node after a

@@ -53,7 +53,9 @@ const importPackage = (specifier: string): Promise<unknown> => import(specifier)
 
 /** Loads a built CommonJS file as require() would, compiled from a code cache when one fits. */
 export function load<T>(file: string, options: { userCache?: boolean } = {}): Loaded<T> {
-  const source = readFileSync(file, 'utf8');
+  // The build writes these files as ASCII (scripts/build.js), so latin1 reads them exactly,
+  // as a one-byte string: half the memory of a two-byte one, and faster to read.
+  const source = readFileSync(file, 'latin1');
   let cachedData: Buffer | undefined;
   let userFile: string | undefined;
   try {

@@ -6,7 +6,7 @@ import { Agent, EnvHttpProxyAgent, type Dispatcher } from './undici.js';
 
 export function makeDispatcher(env: Record<string, string | undefined>, timeoutMs: number): Dispatcher {
   const connect = { timeout: timeoutMs };
-  const common = { keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 32, connect };
+  const common = { keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 32, connect, maxHeaderSize: nodeMaxHeaderSize() };
   // Lower case first, as curl and undici read them.
   const httpProxy = nonEmpty(env.http_proxy) ?? nonEmpty(env.HTTP_PROXY);
   const httpsProxy = nonEmpty(env.https_proxy) ?? nonEmpty(env.HTTPS_PROXY);
@@ -23,6 +23,15 @@ export function makeDispatcher(env: Record<string, string | undefined>, timeoutM
     proxyTunnel: false,
     proxyTls: { timeout: timeoutMs },
   });
+}
+
+/**
+ * Node's limit on the size of response headers (http.maxHeaderSize), given to undici so
+ * it need not load node:http to read it (see scripts/build.js). When Node was started
+ * with --max-http-header-size, undici reads the option from node:http itself.
+ */
+export function nodeMaxHeaderSize(argv = process.execArgv, nodeOptions = process.env.NODE_OPTIONS): number | undefined {
+  return `${argv.join(' ')} ${nodeOptions ?? ''}`.includes('--max-http-header-size') ? undefined : 16 * 1024;
 }
 
 function nonEmpty(v: string | undefined): string | undefined {

@@ -1,0 +1,61 @@
+/**
+ * What a command that reads from the service loads: not node:http or node:assert, which
+ * undici would load for values it reads lazily in voicectl's build (scripts/build.js), and
+ * a program file that is ASCII, so the start path reads it as a one-byte string.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodeMaxHeaderSize } from '../../src/api/dispatcher.js';
+import { BIN, harness, type Harness } from '../helpers/cli.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await harness();
+});
+afterAll(() => h.close());
+
+/** Runs a command with a preload that writes the built-in modules Node loaded, at exit. */
+async function loadedModules(args: string[], env: Record<string, string> = {}) {
+  const preload = join(h.configDir, 'modules.cjs');
+  const out = join(h.configDir, 'modules.json');
+  writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify(process.moduleLoadList)));`);
+  const r = await h.run(['agent', 'list', '--json', ...args], { env: { NODE_OPTIONS: `--require ${preload} ${env.NODE_OPTIONS ?? ''}`.trim() } });
+  const list = JSON.parse(readFileSync(out, 'utf8')) as string[];
+  return { r, modules: new Set(list.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice('NativeModule '.length))) };
+}
+
+describe('start-up of a command that reads from the service', () => {
+  it('agent list loads neither node:http nor node:assert, and still answers', async () => {
+    const made = await h.run(['agent', 'create', '--name', 'Loader', '--voice', 'Priya', '--greeting', 'Hello', '--call-purpose', 'Test', '--prompt', 'Say hello.', '--json']);
+    expect(made.stderr).toBe('');
+    const { r, modules } = await loadedModules([]);
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout).map((a: { name: string }) => a.name)).toContain('Loader');
+    expect(modules.has('net')).toBe(true);
+    expect(modules.has('http')).toBe(false);
+    expect(modules.has('_http_client')).toBe(false);
+    expect(modules.has('assert')).toBe(false);
+  });
+
+  it('with --max-http-header-size, undici reads Node\'s limit from node:http itself', async () => {
+    const { r, modules } = await loadedModules([], { NODE_OPTIONS: '--max-http-header-size=32768' });
+    expect(r.exitCode).toBe(0);
+    expect(modules.has('http')).toBe(true);
+  });
+
+  it('builds the files the start path compiles as ASCII', () => {
+    for (const file of ['main.cjs', 'help.cjs', 'start.cjs']) {
+      const bytes = readFileSync(join(BIN, '../../dist', file));
+      expect(bytes.findIndex((b) => b > 0x7f), file).toBe(-1);
+    }
+  });
+});
+
+describe('nodeMaxHeaderSize', () => {
+  it('is Node\'s default unless Node was started with its own limit', () => {
+    expect(nodeMaxHeaderSize([], undefined)).toBe(16 * 1024);
+    expect(nodeMaxHeaderSize(['--max-http-header-size=65536'], undefined)).toBeUndefined();
+    expect(nodeMaxHeaderSize([], '--max-http-header-size=8192 --enable-source-maps')).toBeUndefined();
+  });
+});
