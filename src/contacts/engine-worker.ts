@@ -5,18 +5,8 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { CliError, FailureError, UsageError } from '../errors.js';
-import { validateContactsFile, type ValidateOptions } from './validate.js';
-
-export interface EngineInput {
-  path: string;
-  options: Omit<ValidateOptions, 'onProgress' | 'signal' | 'workers'>;
-  helpers: number;
-}
-
-export type EngineMessage =
-  | { type: 'progress'; rows: number }
-  | { type: 'done'; result: Awaited<ReturnType<typeof validateContactsFile>> }
-  | { type: 'error'; kind: 'usage' | 'failure' | 'other'; message: string; hint?: string };
+import { validateContactsFile } from './validate.js';
+import type { EngineInput, EngineMessage } from './engine-protocol.js';
 
 const input = workerData as EngineInput;
 const post = (m: EngineMessage) => parentPort!.postMessage(m);

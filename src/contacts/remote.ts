@@ -5,9 +5,9 @@
  */
 import { Worker } from 'node:worker_threads';
 import { FailureError, UsageError } from '../errors.js';
-import type { EngineInput, EngineMessage } from './engine-worker.js';
+import type { EngineInput, EngineMessage } from './engine-protocol.js';
 import type { ValidationResult } from './report.js';
-import type { ValidateOptions } from './validate.js';
+import type { ValidateOptions } from './options.js';
 
 /**
  * The reading thread keeps the counts, the duplicate set (in array buffers, outside

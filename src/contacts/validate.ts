@@ -4,6 +4,7 @@
  * prints or sends anything; file-level problems are thrown as UsageError (exit 2).
  */
 import { UsageError } from '../errors.js';
+import type { ValidateOptions } from './options.js';
 import { extraOf, mapColumns, nameOf, type ColumnMap } from './columns.js';
 import { readCsv, type Delimiter, type RecordSink } from './csv.js';
 import { normalizeCountry } from './country.js';
@@ -17,27 +18,7 @@ import { workerFile } from './worker-file.js';
 import { hasControlCharacters } from '../io/terminal-text.js';
 import { readXlsx } from './xlsx.js';
 
-export interface ValidateOptions {
-  /** For numbers written without "+": a two-letter country code (the profile's default_country is the caller's to pass). */
-  defaultCountry?: string;
-  phoneColumn?: string;
-  nameColumn?: string;
-  /** Keep rows whose number repeats an earlier row's (they are still counted in `duplicates`). */
-  keepDuplicates?: boolean;
-  /** Build `contacts` (default true); `contacts validate` does not need them. */
-  collectContacts?: boolean;
-  /** Keep the cells of bad rows for --errors-out (default true). */
-  collectInvalidRows?: boolean;
-  /** Called as rows are checked, in file order. */
-  onProgress?: (progress: { rows: number }) => void;
-  signal?: AbortSignal;
-  /**
-   * Worker threads for the phone checks, beside this thread (0: none). Default: files
-   * under 1 MiB on this thread alone; larger ones with one helper per further core (at
-   * most 3); from 4 MiB, read in a worker thread whose memory is bounded.
-   */
-  workers?: number;
-}
+export type { ValidateOptions } from './options.js';
 
 /**
  * Below this size (~25,000 rows) a file is checked on this thread alone: starting a

@@ -5,7 +5,7 @@
  * A status filter scans the time range once and is cached until a call changes.
  */
 import { flat } from './rng.js';
-import type { Call, OrgState } from './world.js';
+import type { Call } from './records.js';
 
 export interface CallQuery {
   campaignId?: string;
@@ -38,7 +38,7 @@ export class CallIndex {
   private json = new Map<Call, string>();
   private jsonChars = 0;
 
-  constructor(org: OrgState) {
+  constructor(org: { calls: Record<string, Call> }) {
     this.rebuild(Object.values(org.calls));
   }
 

@@ -3,9 +3,15 @@
  * --state) and indexing jobs whose visible state follows the simulated clock, so no timer
  * has to survive a restart.
  */
-import { HttpError } from './router.js';
+import { HttpError } from './http-error.js';
 import type { IndexOutcome, KbFormat } from './kb-extract.js';
-import type { OrgState, World } from './world.js';
+import type { Agent, Campaign } from './records.js';
+
+/** What the store needs of the world: its clock and ids (world.ts's World). */
+interface KbWorld {
+  clock: { now(): number; nowIso(): string };
+  uuid(): string;
+}
 
 export interface KbItem {
   id: string;
@@ -93,7 +99,7 @@ export function findFolder(kb: KbState, path: string): KbItem | undefined {
 }
 
 /** Creates each missing folder along `path`; a file in the way is a conflict. */
-export function ensureFolder(world: World, kb: KbState, path: string): void {
+export function ensureFolder(world: KbWorld, kb: KbState, path: string): void {
   if (!path) return;
   let parent = '';
   const now = world.clock.nowIso();
@@ -117,7 +123,7 @@ export interface StoredUpload {
 }
 
 /** Stores a file (replacing, and keeping the id of, a same-named file in the folder) and queues its job. */
-export function storeFile(world: World, kb: KbState, folder: string, name: string, format: KbFormat, size: number, outcome: IndexOutcome): StoredUpload {
+export function storeFile(world: KbWorld, kb: KbState, folder: string, name: string, format: KbFormat, size: number, outcome: IndexOutcome): StoredUpload {
   ensureFolder(world, kb, folder);
   const existing = findChild(kb, folder, name);
   if (existing && existing.type === 'folder') {
@@ -185,7 +191,7 @@ export function listFolder(kb: KbState, folder: string): KbItem[] {
 }
 
 /** Deletes an item (a folder with everything under it) and detaches the ids from agents and campaigns. */
-export function deleteItem(org: OrgState, kb: KbState, item: KbItem): string[] {
+export function deleteItem(org: { agents: Record<string, Agent>; campaigns: Record<string, Campaign> }, kb: KbState, item: KbItem): string[] {
   const ids = [item.id];
   if (item.type === 'folder') {
     const prefix = `${item.path}/`;

@@ -42,16 +42,7 @@ export interface Route {
 }
 
 /** Becomes `{"error": {"message", "code"?, "limit"?, ...extra}, "status_code": status}`. */
-export class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly extra: Record<string, unknown> = {},
-  ) {
-    super(message);
-    this.name = 'HttpError';
-  }
-}
+export { HttpError } from './http-error.js';
 
 export function errorBody(status: number, message: string, extra: Record<string, unknown> = {}): unknown {
   return { error: { message, ...extra }, status_code: status };
