@@ -11,7 +11,7 @@ import { agentCommand } from './commands/agent/index.js';
 import { kbCommand } from './commands/kb/index.js';
 import { campaignCommand } from './commands/campaign/index.js';
 import { contactsCommand } from './commands/contacts/index.js';
-import { watchCommand } from './commands/watch/index.js';
+import { watchCommand } from './commands/watch-verb.js';
 import { callCommand } from './commands/call/index.js';
 import { voiceCommand } from './commands/voice/index.js';
 import { loginCommand } from './commands/login/index.js';
@@ -57,7 +57,7 @@ const GROUPS: Group[] = [
   { name: 'plan', summary: 'Show what apply would change in the account; --check exits 6 on drift', build: planCommand },
   { name: 'apply', summary: 'Make the account match the files (asks first; --yes)', build: applyCommand },
   { name: 'schema', summary: 'Print the JSON Schema of voicectl.yaml, for editors', build: schemaCommand },
-  { name: 'completion', summary: 'Print a shell completion script for bash, zsh or fish', build: completionCommand },
+  { name: 'completion', summary: 'Print a shell completion script for bash, zsh or fish', build: (ctx) => completionCommand(ctx, () => buildProgram(ctx)) },
 ];
 
 /** Thrown before any action runs when the program was built only to show help. */

@@ -4,10 +4,10 @@
  * listed with its id and the exact command that creates the rest, so a re-run never
  * creates a campaign twice.
  */
-import type { ApiClient } from '../../api/client.js';
-import { createCampaign, type Campaign, type CampaignDraft } from '../../api/campaigns.js';
-import { ApiError } from '../../api/errors.js';
-import type { Context } from '../../context.js';
+import type { ApiClient } from '../api/client.js';
+import { createCampaign, type Campaign, type CampaignDraft } from '../api/campaigns.js';
+import { ApiError } from '../api/errors.js';
+import type { Context } from '../context.js';
 import type { InputContact } from './input.js';
 import { launch, plural } from './launch-flow.js';
 import { mapRejection } from './rejection.js';
@@ -110,4 +110,4 @@ export function idOf(c: Campaign | undefined): string | undefined {
   return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
 }
 
-export { shellQuote } from '../../util/shell.js';
+export { shellQuote } from '../util/shell.js';

@@ -4,8 +4,8 @@
  * here sends a request.
  */
 import { basename } from 'node:path';
-import type { Report } from '../../contacts/index.js';
-import { UsageError } from '../../errors.js';
+import type { Report } from '../contacts/index.js';
+import { UsageError } from '../errors.js';
 
 export interface InputContact {
   /** Spreadsheet row (header = row 1), or the JSON item's number from 1. */
@@ -42,7 +42,7 @@ export async function readContactsInput(flags: InputFlags, defaultCountry: strin
   }
   if (flags.csv !== undefined) {
     // The spreadsheet readers (papaparse, read-excel-file, libphonenumber's full metadata) load only here.
-    const [{ validateContactsFile }, { controlCharacterWarning }] = await Promise.all([import('../../contacts/index.js'), import('../../contacts/report.js')]);
+    const [{ validateContactsFile }, { controlCharacterWarning }] = await Promise.all([import('../contacts/index.js'), import('../contacts/report.js')]);
     const result = await validateContactsFile(flags.csv, {
       defaultCountry,
       phoneColumn: flags.phoneColumn,
@@ -60,7 +60,7 @@ export async function readContactsInput(flags: InputFlags, defaultCountry: strin
     if (flags.phoneColumn !== undefined || flags.nameColumn !== undefined) {
       throw new UsageError('--phone-column and --name-column apply to --csv; a --contacts JSON file uses the fields phone_number and name.');
     }
-    const { validateContactsJson } = await import('./json-contacts.js');
+    const { validateContactsJson } = await import('../contacts/json-contacts.js');
     const result = await validateContactsJson(flags.contacts, { defaultCountry, keepDuplicates: flags.keepDuplicates });
     if (result.report.total_rows === 0) throw new UsageError(`${basename(flags.contacts)} holds no contacts.`);
     return { kind: 'json', path: flags.contacts, fileName: basename(flags.contacts), report: result.report, contacts: result.contacts, where: (row) => `item ${row}` };

@@ -4,12 +4,12 @@
  * (a missing calls:dispatch scope, a campaign that is not a draft) said in words.
  * Shared by `campaign launch` and `campaign create --launch`.
  */
-import type { ApiClient } from '../../api/client.js';
-import { launchCampaign } from '../../api/campaigns.js';
-import { ApiError } from '../../api/errors.js';
-import type { Context } from '../../context.js';
-import { AuthError, FailureError, UsageError } from '../../errors.js';
-import { confirm } from '../../io/prompter.js';
+import type { ApiClient } from '../api/client.js';
+import { launchCampaign } from '../api/campaigns.js';
+import { ApiError } from '../api/errors.js';
+import type { Context } from '../context.js';
+import { AuthError, FailureError, UsageError } from '../errors.js';
+import { confirm } from '../io/prompter.js';
 import { noSuchCampaign } from './read.js';
 
 export interface LaunchTarget {

@@ -3,9 +3,9 @@
  * first problems as a table (row, column, value, reason), the rows --skip-invalid
  * leaves out and the duplicates dropped. All on stderr: stdout is for what was created.
  */
-import type { Context } from '../../context.js';
-import type { RowError } from '../../contacts/index.js';
-import { truncate } from '../../io/output.js';
+import type { Context } from '../context.js';
+import type { RowError } from '../contacts/index.js';
+import { truncate } from '../io/output.js';
 import type { ContactsInput } from './input.js';
 import { plural } from './launch-flow.js';
 

@@ -1,8 +1,8 @@
 /** Reading one campaign for a verb, with the 404 said in words. */
-import type { ApiClient } from '../../api/client.js';
-import { getCampaign, listContacts, type Campaign, type CampaignContact } from '../../api/campaigns.js';
-import { ApiError } from '../../api/errors.js';
-import { NotFoundError } from '../../errors.js';
+import type { ApiClient } from '../api/client.js';
+import { getCampaign, listContacts, type Campaign, type CampaignContact } from '../api/campaigns.js';
+import { ApiError } from '../api/errors.js';
+import { NotFoundError } from '../errors.js';
 
 export function noSuchCampaign(id: string): NotFoundError {
   return new NotFoundError(`no campaign with id ${id} (or it belongs to another organization).`, {

@@ -4,8 +4,8 @@
  * error object with `index`/`row`). The user knows the spreadsheet, not the array:
  * this finds the contact and says which row of which file it came from.
  */
-import { ApiError } from '../../api/errors.js';
-import { UsageError } from '../../errors.js';
+import { ApiError } from '../api/errors.js';
+import { UsageError } from '../errors.js';
 import type { InputContact } from './input.js';
 
 /** `contacts[7]`, `contacts.7`, `contacts/7` (JSON pointer), `body.contacts.7.phone_number`. */

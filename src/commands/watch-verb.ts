@@ -1,6 +1,6 @@
 import { Command } from 'commander';
-import type { Context } from '../../context.js';
-import { lazy, positiveNumber } from '../shared.js';
+import type { Context } from '../context.js';
+import { lazy, positiveNumber } from './shared.js';
 
 /** Repeated --fail-if flags add up; the expression is parsed by the verb, before any request. */
 function collect(value: string, previous: string[] | undefined): string[] {
@@ -25,7 +25,7 @@ export function watchVerb(ctx: Context, cmd: Command): Command {
 Off a terminal it prints one line per change; with --json, one JSON object per line:
 {"type":"progress",...}, {"type":"call",...} for each finished call, {"type":"completed","summary":{...}}.
 Exit codes: 0 completed (and no --fail-if line crossed), 1 --timeout or --fail-if, 4 no such campaign, 130 Ctrl-C.`)
-    .action(lazy(ctx, () => import('./watch.js')));
+    .action(lazy(ctx, () => import('./watch/watch.js')));
 }
 
 export function watchCommand(ctx: Context): Command {

@@ -5,9 +5,9 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { UsageError } from '../../errors.js';
-import { JsonTooDeepError, parseJsonWithin } from '../../util/json-depth.js';
-import { createPhoneCheck, isE164, resolveDefaultCountry, type Report, type RowError, type DuplicateRow } from '../../contacts/index.js';
+import { UsageError } from '../errors.js';
+import { JsonTooDeepError, parseJsonWithin } from '../util/json-depth.js';
+import { createPhoneCheck, isE164, resolveDefaultCountry, type Report, type RowError, type DuplicateRow } from './index.js';
 
 export interface JsonContact {
   /** The item's number in the array, from 1. */

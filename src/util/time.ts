@@ -63,3 +63,13 @@ function checked(raw: string, y: number, mo: number, d: number, h: number, mi: n
   if (!valid) throw new InvalidArgumentError(`"${raw}" is not a real date and time.`);
   return new Date(t - offset * 60_000);
 }
+
+export function duration(seconds: unknown): string {
+  const n = typeof seconds === 'string' ? Number(seconds) : seconds;
+  if (typeof n !== 'number' || !Number.isFinite(n)) return '';
+  const s = Math.round(n);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m ${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, '0')}m`;
+}

@@ -1,8 +1,8 @@
 /** What `listen` prints: one line per event, and the lines about forwards and rejections. */
 import type { ChalkInstance } from 'chalk';
-import type { AcceptedEvent, Rejection } from '../../webhooks/receiver.js';
-import type { PostResult } from '../../webhooks/forward.js';
-import { terminalLine as safe } from '../../io/terminal-text.js';
+import type { AcceptedEvent, Rejection } from './receiver.js';
+import type { PostResult } from './forward.js';
+import { terminalLine as safe } from '../io/terminal-text.js';
 
 /** Local HH:MM:SS (toTimeString costs a time-zone lookup per call, once per event). */
 export function clock(d: Date): string {

@@ -1,4 +1,4 @@
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../errors.js';
 
 /** An http(s) URL of the user's own receiver (--forward-to, trigger --to); any host is fine. */
 export function checkForwardUrl(raw: string): string {

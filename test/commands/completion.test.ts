@@ -40,7 +40,7 @@ const files = {} as Record<Shell, string>;
 beforeAll(() => {
   for (const shell of SHELLS) {
     files[shell] = join(dir.dir, `voicectl.${shell}`);
-    writeFileSync(files[shell], completionScript(ctx, shell));
+    writeFileSync(files[shell], completionScript(buildProgram(ctx), shell));
   }
 });
 afterAll(() => dir.remove());
@@ -69,7 +69,7 @@ function fishComplete(line: string): string[] {
 
 describe('completion scripts', () => {
   it.each(SHELLS)('%s: the script names every command, alias and flag of the program', (shell) => {
-    const script = completionScript(ctx, shell);
+    const script = completionScript(buildProgram(ctx), shell);
     for (const node of nodes) {
       if (node.words.length > 1) expect(script, `${shell}: command ${node.words.join(' ')}`).toContain(node.words.join(' '));
       for (const name of node.names.slice(1)) expect(script, `${shell}: alias ${name}`).toMatch(new RegExp(`[\\s']${name}[\\s']`));

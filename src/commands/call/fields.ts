@@ -1,7 +1,7 @@
 /** How calls look in tables, and the filter flags, shared by the call verbs. */
 import type { Call, CallFilters } from '../../api/calls.js';
 import type { Column } from '../../io/output.js';
-import { toQueryTime } from '../../util/time.js';
+import { duration, toQueryTime } from '../../util/time.js';
 import { UsageError } from '../../errors.js';
 
 /** The --campaign/--since/--until/--status flags as GET /calls filters. */
@@ -20,15 +20,6 @@ export function shortTime(iso: unknown): string {
   return new Date(t).toISOString().slice(0, 19).replace('T', ' ');
 }
 
-export function duration(seconds: unknown): string {
-  const n = typeof seconds === 'string' ? Number(seconds) : seconds;
-  if (typeof n !== 'number' || !Number.isFinite(n)) return '';
-  const s = Math.round(n);
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m ${String(s % 60).padStart(2, '0')}s`;
-  return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, '0')}m`;
-}
 
 export function callColumns(terminalWidth: number | undefined): Column<Call>[] {
   // The summary takes what the other columns leave of the terminal (they need about 110).

@@ -4,7 +4,7 @@ import { safeCell } from '../../export/csv.js';
 import { printList } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
 import { CONTACT_CSV_HEADERS, contactColumns, extraText } from './fields.js';
-import { readContacts } from './read.js';
+import { readContacts } from '../../campaigns/read.js';
 
 export default async function campaignContacts(ctx: Context, id: string, flags: { status?: string }): Promise<void> {
   const api = await ctx.api();

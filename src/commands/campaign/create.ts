@@ -7,11 +7,11 @@ import { assertCampaignSize, MAX_CONTACTS_PER_CAMPAIGN, partName, splitContacts 
 import { UsageError } from '../../errors.js';
 import { printList, printObject } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
-import { createAll, launchAll, shellQuote, type Created, type Part } from './create-run.js';
+import { createAll, launchAll, shellQuote, type Created, type Part } from '../../campaigns/create-run.js';
 import { printDryRun } from './dry-run.js';
-import { readContactsInput, toWire, type ContactsInput, type InputFlags } from './input.js';
-import { confirmLaunch, plural } from './launch-flow.js';
-import { printDuplicates, printProblems, printSkipped, summaryLine } from './problems.js';
+import { readContactsInput, toWire, type ContactsInput, type InputFlags } from '../../campaigns/input.js';
+import { confirmLaunch, plural } from '../../campaigns/launch-flow.js';
+import { printDuplicates, printProblems, printSkipped, summaryLine } from '../../campaigns/problems.js';
 
 export interface CreateFlags extends InputFlags, ExclusionFlags, HoursFlags {
   name: string;

@@ -5,9 +5,9 @@
  */
 import type { Context } from '../../context.js';
 import { printTable, truncate } from '../../io/output.js';
-import type { Part } from './create-run.js';
+import type { Part } from '../../campaigns/create-run.js';
 import { extraText } from './fields.js';
-import { plural } from './launch-flow.js';
+import { plural } from '../../campaigns/launch-flow.js';
 
 const SAMPLE = 10;
 

@@ -4,7 +4,7 @@ import { safeCell } from '../../export/csv.js';
 import { printObject, type Column } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
 import { CAMPAIGN_CSV_COLUMNS, countLines, statusCounts } from './fields.js';
-import { readCampaign } from './read.js';
+import { readCampaign } from '../../campaigns/read.js';
 
 const FIELDS: Column<Campaign>[] = [
   { header: 'id', key: 'id' },

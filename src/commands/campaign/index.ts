@@ -1,7 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Context } from '../../context.js';
 import { commaList, group, lazy, nonNegativeInt, pageLimit, positiveInt } from '../shared.js';
-import { watchVerb } from '../watch/index.js';
+import { watchVerb } from '../watch-verb.js';
 
 const STATUSES = 'pending, initiated, completed, no_answer or failed';
 

@@ -8,8 +8,8 @@ import { gateCallingHours, type HoursFlags } from '../../campaigns/hours-gate.js
 import { UsageError } from '../../errors.js';
 import { terminalLine } from '../../io/terminal-text.js';
 import { pendingContacts } from './fields.js';
-import { confirmLaunch, launch, notDraft, plural } from './launch-flow.js';
-import { readCampaign, readContacts } from './read.js';
+import { confirmLaunch, launch, notDraft, plural } from '../../campaigns/launch-flow.js';
+import { readCampaign, readContacts } from '../../campaigns/read.js';
 
 export default async function campaignLaunch(ctx: Context, id: string, flags: HoursFlags = {}): Promise<void> {
   const api = await ctx.api();

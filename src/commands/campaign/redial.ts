@@ -7,11 +7,11 @@ import { DEFAULT_EXCLUDED_OUTCOMES, planRedial, type RedialContact, type RedialP
 import { MAX_CONTACTS_PER_CAMPAIGN, partName, splitContacts } from '../../contacts/report.js';
 import { UsageError } from '../../errors.js';
 import { withSpinner } from '../../io/spinner.js';
-import { createAll, launchAll, shellQuote, type Part } from './create-run.js';
+import { createAll, launchAll, shellQuote, type Part } from '../../campaigns/create-run.js';
 import { printCreated } from './create.js';
 import { printDryRun } from './dry-run.js';
-import { toWire } from './input.js';
-import { confirmLaunch, plural } from './launch-flow.js';
+import { toWire } from '../../campaigns/input.js';
+import { confirmLaunch, plural } from '../../campaigns/launch-flow.js';
 
 export interface RedialFlags extends ExclusionFlags, HoursFlags {
   status?: string[];

@@ -1,11 +1,14 @@
 import { Argument, Command } from 'commander';
 import type { Context } from '../../context.js';
-import { lazy } from '../shared.js';
+import { SHELLS, type Shell } from './shells.js';
 
-export const SHELLS = ['bash', 'zsh', 'fish'] as const;
-export type Shell = (typeof SHELLS)[number];
+export { SHELLS, type Shell };
 
-export function completionCommand(ctx: Context): Command {
+/**
+ * `fullProgram` builds every command (program.ts passes it): the script is made from the
+ * program itself, so it never drifts, and this group need not import program.ts back.
+ */
+export function completionCommand(ctx: Context, fullProgram: () => Command): Command {
   return new Command('completion')
     .description('Print a shell completion script for bash, zsh or fish')
     .addArgument(new Argument('<shell>', 'the shell to complete for').choices(SHELLS))
@@ -19,5 +22,5 @@ Install (then open a new shell):
         and in ~/.zshrc, before compinit:  fpath=(~/.zsh/completions $fpath)
   fish  voicectl completion fish > ~/.config/fish/completions/voicectl.fish
 `)
-    .action(lazy(ctx, () => import('./print.js')));
+    .action(async (shell: Shell) => (await import('./print.js')).default(ctx, shell, fullProgram()));
 }

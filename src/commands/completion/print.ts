@@ -1,14 +1,15 @@
+import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { buildProgram, version } from '../../program.js';
+import { version } from '../../version.js';
 import { bashScript } from './bash.js';
 import { fishScript } from './fish.js';
-import type { Shell } from './index.js';
+import type { Shell } from './shells.js';
 import { describeProgram } from './tree.js';
 import { zshScript } from './zsh.js';
 
 /** Builds the script from the program as it is now, so it never drifts from the commands. */
-export function completionScript(ctx: Context, shell: Shell): string {
-  const tree = describeProgram(buildProgram(ctx));
+export function completionScript(program: Command, shell: Shell): string {
+  const tree = describeProgram(program);
   const v = version();
   switch (shell) {
     case 'bash':
@@ -20,6 +21,6 @@ export function completionScript(ctx: Context, shell: Shell): string {
   }
 }
 
-export default async function completion(ctx: Context, shell: Shell): Promise<void> {
-  ctx.io.stdout.write(completionScript(ctx, shell));
+export default async function completion(ctx: Context, shell: Shell, program: Command): Promise<void> {
+  ctx.io.stdout.write(completionScript(program, shell));
 }

@@ -17,11 +17,11 @@ import { FailureError } from '../../errors.js';
 import { printList } from '../../io/output.js';
 import { packageRoot } from '../../paths.js';
 import type { WatchView } from '../../watch/view.js';
-import { duration } from '../call/fields.js';
-import { idOf } from '../campaign/create-run.js';
-import { readContactsInput, toWire } from '../campaign/input.js';
-import { launch, plural } from '../campaign/launch-flow.js';
-import { printDuplicates, printSkipped, summaryLine } from '../campaign/problems.js';
+import { duration } from '../../util/time.js';
+import { idOf } from '../../campaigns/create-run.js';
+import { readContactsInput, toWire } from '../../campaigns/input.js';
+import { launch, plural } from '../../campaigns/launch-flow.js';
+import { printDuplicates, printSkipped, summaryLine } from '../../campaigns/problems.js';
 import { ProgressLines } from './progress-view.js';
 
 /** Fast enough that the longest simulated call (a few minutes) takes a couple of seconds. */

@@ -7,9 +7,9 @@ import { secretFromFlags } from '../../webhooks/secret-input.js';
 import { Receiver } from '../../webhooks/receiver.js';
 import { EVENT_TYPES } from '../../webhooks/signature.js';
 import { isLoopbackUrl } from '../../webhooks/url-policy.js';
-import { clock, eventJson, eventLine, forwardLine, rejectLine } from './format.js';
+import { clock, eventJson, eventLine, forwardLine, rejectLine } from '../../webhooks/listen-format.js';
 import { resolveSecret } from './secret-source.js';
-import { checkForwardUrl } from './target-url.js';
+import { checkForwardUrl } from '../../webhooks/target-url.js';
 
 export interface ListenOptions {
   port: number;

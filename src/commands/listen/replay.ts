@@ -9,7 +9,7 @@ import { FailureError, InterruptedError, UsageError } from '../../errors.js';
 import { EventPoster } from '../../webhooks/forward.js';
 import { forwardedIds, recordForward } from '../../webhooks/forwarding.js';
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, sign } from '../../webhooks/signature.js';
-import { forwardLine } from './format.js';
+import { forwardLine } from '../../webhooks/listen-format.js';
 
 /**
  * With `unforwarded`, only the events of the log that the app never acknowledged (by the

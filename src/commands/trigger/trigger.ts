@@ -6,8 +6,8 @@ import { EventPoster } from '../../webhooks/forward.js';
 import { secretFromFlags } from '../../webhooks/secret-input.js';
 import { sampleEvent } from '../../webhooks/samples.js';
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, sign, type WebhookEventType } from '../../webhooks/signature.js';
-import { checkForwardUrl } from '../listen/target-url.js';
-import { oneLine } from '../listen/format.js';
+import { checkForwardUrl } from '../../webhooks/target-url.js';
+import { oneLine } from '../../webhooks/listen-format.js';
 
 interface Opts {
   to: string;
