@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { FailureError, UsageError } from '../errors.js';
+import { csvCell } from '../io/csv.js';
 
 export interface RowError {
   /** Spreadsheet row number: the header is row 1. */
@@ -163,9 +164,7 @@ export async function writeErrorsCsv(path: string, result: Pick<ValidationResult
   }
 }
 
-/** RFC 4180 quoting for any of the three delimiters, with formula-injection escaping. */
+/** Cells as the user wrote them: escaped as text, numbers included, for any of the three delimiters. */
 function safeCell(value: string, delimiter: string): string {
-  let s = value;
-  if (s.length > 0 && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return s.includes(delimiter) || /["\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  return csvCell(value, { delimiter, escapeNumbers: true });
 }

@@ -7,7 +7,7 @@
  * docs/export.md.
  */
 import type { Call } from '../api/calls.js';
-import { csvCell } from '../io/output.js';
+import { csvCell } from '../io/csv.js';
 import { transcriptText } from './transcript.js';
 
 export const CALL_FIELDS = [
@@ -82,29 +82,8 @@ export function csvRow(call: Call, plan: CsvPlan): string {
   return `${row}\r\n`;
 }
 
-const PLAIN_NUMBER = /^[+-]?\d+(\.\d+)?$/;
-const NEEDS_QUOTES = /[",\r\n]/;
-
-/**
- * A cell with RFC 4180 quoting and formula-injection escaping. Text that starts with
- * = + - @ (or tab, CR) gets a leading quote, except plain numbers such as an E.164
- * phone number or -3.5: a spreadsheet reads those as numbers, never as formulas.
- */
-export function safeCell(value: unknown): string {
-  if (value === undefined || value === null) return '';
-  if (typeof value === 'string') {
-    // Most cells need neither escaping nor quotes: one test, and out (100,000 rows add up).
-    if (value.length === 0 || (!isFormulaStart(value.charCodeAt(0)) && !NEEDS_QUOTES.test(value))) return value;
-    return csvCell(value, !PLAIN_NUMBER.test(value));
-  }
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return csvCell(JSON.stringify(value), true);
-}
-
-/** = + - @ tab CR: what csvCell's `safe` escapes. */
-function isFormulaStart(c: number): boolean {
-  return c === 61 || c === 43 || c === 45 || c === 64 || c === 9 || c === 13;
-}
+/** A cell of the export: the one escaper of src/io/csv.ts. */
+export const safeCell = (value: unknown): string => csvCell(value);
 
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);

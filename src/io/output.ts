@@ -5,6 +5,7 @@
  * never obeyed.
  */
 import type { Context } from '../context.js';
+import { csvLine } from './csv.js';
 import { terminalLine, terminalSafe } from './terminal-text.js';
 
 export interface Column<T = Record<string, unknown>> {
@@ -17,6 +18,18 @@ export interface Column<T = Record<string, unknown>> {
    * (names, summaries) are cut further to fit a narrower terminal; ids never are.
    */
   max?: number;
+  /** The CSV header: snake_case; defaults to `key`, or the header in snake_case. */
+  csv?: string;
+  /**
+   * On a terminal too narrow for the table, columns with a `drop` rank are left out,
+   * highest rank first, before any text is cut. Columns without one always stay.
+   */
+  drop?: number;
+}
+
+/** A column's CSV header. */
+export function csvName(col: Column<never>): string {
+  return col.csv ?? col.key ?? col.header.trim().toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
 }
 
 export function cell(value: unknown): string {
@@ -33,30 +46,68 @@ function read<T>(row: T, col: Column<T>): unknown {
   return undefined;
 }
 
+export interface ListOptions<T> {
+  /** Said on stderr, for a person, when there is nothing to list. */
+  empty?: string;
+  /** The columns of -o csv, when they differ from the table's (usually more of them). */
+  csv?: Column<any>[];
+  /** What scripts get instead of `rows` (JSON, JSON lines, and the rows of `csv`), when it differs. */
+  machineRows?: unknown[];
+}
+
 /** Prints a list of objects in the run's output format. */
-export async function printList<T>(ctx: Context, rows: T[], columns: Column<T>[], options: { empty?: string } = {}): Promise<void> {
+export async function printList<T>(ctx: Context, rows: T[], columns: Column<T>[], options: ListOptions<T> = {}): Promise<void> {
+  const machine = (options.machineRows ?? rows) as unknown[];
   switch (ctx.format) {
     case 'json':
-      ctx.out(JSON.stringify(rows, null, 2));
+      ctx.out(JSON.stringify(machine, null, 2));
       return;
     case 'jsonl':
-      for (const r of rows) ctx.out(JSON.stringify(r));
+      for (const r of machine) ctx.out(JSON.stringify(r));
       return;
-    case 'csv':
-      ctx.out(csvLine(columns.map((c) => c.header)));
-      for (const r of rows) ctx.out(csvLine(columns.map((c) => cell(read(r, c)))));
+    case 'csv': {
+      const cols = (options.csv ?? columns) as Column<unknown>[];
+      ctx.out(csvLine(cols.map(csvName)));
+      for (const r of machine) ctx.out(csvLine(cols.map((c) => cell(read(r, c)))));
       return;
+    }
     case 'table':
       if (rows.length === 0) {
         ctx.info(options.empty ?? 'Nothing to show.');
         return;
       }
       {
-        const texts = rows.map((r) => columns.map((c) => terminalLine(cell(read(r, c)))));
-        const widths = fitWidths(columns, texts, ctx.io.stdout.isTTY ? ctx.io.stdout.columns : undefined);
-        await printTable(ctx, columns.map((c) => c.header), texts.map((row) => row.map((t, i) => truncate(t, widths[i]))));
+        const all = rows.map((r) => columns.map((c) => terminalLine(cell(read(r, c)))));
+        const width = ctx.io.stdout.isTTY ? ctx.io.stdout.columns : undefined;
+        const kept = keptColumns(columns, all, width);
+        const shown = kept.map((i) => columns[i]!);
+        const texts = all.map((row) => kept.map((i) => row[i]!));
+        const widths = fitWidths(shown, texts, width);
+        await printTable(ctx, shown.map((c) => c.header), texts.map((row) => row.map((t, i) => truncate(t, widths[i]))));
       }
   }
+}
+
+/**
+ * The columns a terminal of `terminalWidth` shows: all of them when they fit (text
+ * columns cut to FIT_FLOOR at most), otherwise fewer, leaving out the columns with the
+ * highest `drop` rank first. Exported for tests.
+ */
+export function keptColumns(columns: Column<never>[], texts: string[][], terminalWidth: number | undefined): number[] {
+  let kept = columns.map((_, i) => i);
+  if (!terminalWidth) return kept;
+  const natural = (i: number) => {
+    const c = columns[i]!;
+    const longest = Math.max(c.header.length, ...texts.map((row) => row[i]!.length));
+    return c.max === undefined ? longest : Math.min(longest, c.max, FIT_FLOOR);
+  };
+  const total = (idx: number[]) => idx.reduce((a, i) => a + natural(i) + GAP, -GAP);
+  const droppable = kept.filter((i) => columns[i]!.drop !== undefined).sort((a, b) => columns[b]!.drop! - columns[a]!.drop!);
+  for (const i of droppable) {
+    if (total(kept) <= terminalWidth) break;
+    kept = kept.filter((k) => k !== i);
+  }
+  return kept;
 }
 
 /** The narrowest a column is cut to when fitting a terminal. */
@@ -106,14 +157,16 @@ export async function printObject<T>(ctx: Context, obj: T, fields: Column<T>[]):
       ctx.out(JSON.stringify(obj));
       return;
     case 'csv':
-      ctx.out(csvLine(fields.map((f) => f.header)));
+      ctx.out(csvLine(fields.map(csvName)));
       ctx.out(csvLine(fields.map((f) => cell(read(obj, f)))));
       return;
     case 'table': {
       const c = ctx.color;
       const width = Math.max(...fields.map((f) => f.header.length));
+      // Continuation lines start under the value, so a multi-line prompt keeps its indentation.
+      const indent = ' '.repeat(width + 2);
       for (const f of fields) {
-        const v = terminalSafe(cell(read(obj, f)), { multiline: true });
+        const v = terminalSafe(cell(read(obj, f)), { multiline: true }).split('\n').map((l, i) => (i === 0 || l === '' ? l : indent + l)).join('\n');
         ctx.out(`${c.bold(f.header.padEnd(width))}  ${v}`);
       }
     }
@@ -147,19 +200,4 @@ export function truncate(s: string, max: number | undefined): string {
   const line = terminalLine(s);
   if (!max || line.length <= max) return line;
   return `${line.slice(0, Math.max(1, max - 1))}…`;
-}
-
-
-/**
- * One CSV line with RFC 4180 quoting. With `safe`, a cell that a spreadsheet would run
- * as a formula (starting with =, +, -, @, tab or CR) is prefixed with a quote.
- */
-export function csvLine(cells: string[], safe = false): string {
-  return cells.map((v) => csvCell(v, safe)).join(',');
-}
-
-export function csvCell(v: string, safe = false): string {
-  let s = v;
-  if (safe && s.length > 0 && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }

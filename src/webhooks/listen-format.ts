@@ -48,8 +48,12 @@ export function eventLine(c: ChalkInstance, e: AcceptedEvent): string {
 }
 
 /** The NDJSON record: the event as sent, with when it arrived. */
+export function eventRecord(e: AcceptedEvent): Record<string, unknown> {
+  return { received_at: e.receivedAt.toISOString(), verified: e.verified, ...e.event };
+}
+
 export function eventJson(e: AcceptedEvent): string {
-  return JSON.stringify({ received_at: e.receivedAt.toISOString(), verified: e.verified, ...e.event });
+  return JSON.stringify(eventRecord(e));
 }
 
 export function rejectLine(c: ChalkInstance, r: Rejection): string {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/errors.js';
-import { mapRejection, rejectedIndex } from '../../src/commands/campaign/rejection.js';
+import { mapRejection, rejectedIndex } from '../../src/campaigns/rejection.js';
 import { UsageError } from '../../src/errors.js';
 
 const sent = ['+919876543210', '+919988776655', '+442079460958', '+14155552671', '+919810012345'].map((p, i) => ({ phone_number: p, row: [2, 3, 5, 6, 9][i]!, name: `N${i}` }));

@@ -5,7 +5,7 @@
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { hasControlCharacters, terminalLine, terminalSafe } from '../../src/io/terminal-text.js';
-import { eventJson, eventLine, forwardLine, rejectLine } from '../../src/commands/listen/format.js';
+import { eventJson, eventLine, forwardLine, rejectLine } from '../../src/webhooks/listen-format.js';
 import { buildFrame } from '../../src/watch/frame.js';
 import { formatSummary, summarize, Tally } from '../../src/watch/summary.js';
 import { truncate } from '../../src/io/output.js';

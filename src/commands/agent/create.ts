@@ -6,6 +6,7 @@ import { printObject } from '../../io/output.js';
 import { terminalLine } from '../../io/terminal-text.js';
 import { withSpinner } from '../../io/spinner.js';
 import { AGENT_FIELDS, FLAG_FOR_FIELD, fieldsFromFile, fieldsFromFlags, type AgentFlags } from './fields.js';
+import { note, render } from '../../io/render.js';
 
 export const REQUIRED_FIELDS = ['name', 'voice_name', 'greeting', 'call_purpose', 'prompt'] as const;
 
@@ -34,8 +35,6 @@ export default async function agentCreate(ctx: Context, opts: AgentFlags & { fil
 
 async function printCreated(ctx: Context, agent: Agent): Promise<void> {
   await printObject(ctx, agent, AGENT_FIELDS);
-  if (!ctx.machineOutput) {
-    ctx.info(ctx.errColor.green(terminalLine(`Created agent ${agent.name ?? ''} (${agent.id}).`)));
-    ctx.info(ctx.errColor.dim(`Next: voicectl campaign create --agent ${agent.id} --name "…" --csv leads.csv`));
-  }
+  note(ctx, ctx.errColor.green(terminalLine(`Created agent ${agent.name ?? ''} (${agent.id}).`)));
+  note(ctx, ctx.errColor.dim(`Next: voicectl campaign create --agent ${agent.id} --name "…" --csv leads.csv`));
 }

@@ -5,6 +5,7 @@ import { collectAll, type IncompleteListError } from '../../api/pagination.js';
 import { printList } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
 import { AGENT_COLUMNS } from './fields.js';
+import { note } from '../../io/render.js';
 
 export default async function agentList(ctx: Context, opts: { all?: boolean; limit?: number; offset?: number }): Promise<void> {
   const api = await ctx.api();
@@ -18,8 +19,8 @@ export default async function agentList(ctx: Context, opts: { all?: boolean; lim
     ({ items: agents, total } = extractList<Agent>(page, 'agents', api.url('/agents')));
   }
   await printList(ctx, agents, AGENT_COLUMNS, { empty: 'No agents yet. Create one with `voicectl agent create`.' });
-  if (!ctx.machineOutput && total !== undefined && total > (opts.offset ?? 0) + agents.length) {
-    ctx.info(ctx.errColor.dim(`Showing ${agents.length} of ${total}. Use --all for every agent.`));
+  if (total !== undefined && total > (opts.offset ?? 0) + agents.length) {
+    note(ctx, ctx.errColor.dim(`Showing ${agents.length} of ${total}. Use --all for every agent.`));
   }
   // What was read is printed; the exit status says it is not the whole list.
   if (incomplete) throw incomplete;

@@ -6,6 +6,7 @@ import { terminalLine } from '../../io/terminal-text.js';
 import { checkAgentFields } from '../../agents/validate.js';
 import { withSpinner } from '../../io/spinner.js';
 import { AGENT_FIELDS, fieldsFromFlags, type AgentFlags } from './fields.js';
+import { note } from '../../io/render.js';
 
 export default async function agentUpdate(ctx: Context, idOrName: string, opts: AgentFlags & KbEditFlags): Promise<void> {
   const fields = await fieldsFromFlags(opts);
@@ -32,7 +33,7 @@ export default async function agentUpdate(ctx: Context, idOrName: string, opts: 
   // Servers that answer a PATCH without the agent: show what we know it is now.
   const shown = updated ?? { ...current, ...fields };
   await printObject(ctx, shown, AGENT_FIELDS);
-  if (!ctx.machineOutput) ctx.info(ctx.errColor.green(terminalLine(`Updated ${Object.keys(fields).join(', ')} of agent ${current.name} (${current.id}).`)));
+  note(ctx, ctx.errColor.green(terminalLine(`Updated ${Object.keys(fields).join(', ')} of agent ${current.name} (${current.id}).`)));
 }
 
 interface KbEditFlags {

@@ -4,6 +4,7 @@ import { UsageError } from '../../errors.js';
 import { ApplyStopped, applyFolder, planJson, renderPlan, stepTitle, type Step } from '../../gitops/index.js';
 import { saveSecrets } from '../../gitops/secrets.js';
 import { confirm } from '../../io/prompter.js';
+import { note, render, showBeforeAsking } from '../../io/render.js';
 
 interface Opts {
   prune?: boolean;
@@ -32,14 +33,13 @@ export default async function applyVerb(ctx: Context, dir: string, opts: Opts): 
       adopt: opts.adopt,
       async confirm(plan) {
         // With --json, stdout is for the result: a person answering the question still sees the plan.
-        if (!ctx.machineOutput) for (const line of renderPlan(plan, ctx.color)) ctx.out(line);
-        else if (!ctx.opts.yes) for (const line of renderPlan(plan, ctx.errColor)) ctx.info(line);
+        showBeforeAsking(ctx, (color) => renderPlan(plan, color));
         return confirm(ctx, 'Apply these changes to the account?');
       },
       hooks: {
         done(step, title) {
           done.push(step);
-          if (!ctx.machineOutput) ctx.info(`${c.green('✓')} ${title}`);
+          note(ctx, `${c.green('✓')} ${title}`);
         },
         async secret(handle, id, secret) {
           if (!secret) {
@@ -66,14 +66,13 @@ export default async function applyVerb(ctx: Context, dir: string, opts: Opts): 
     throw err.cause;
   }
   const { plan, result } = outcome;
-  if (ctx.machineOutput) {
-    ctx.out(JSON.stringify({ ...planJson(plan), applied: (result?.done ?? []).map(stepTitle) }, null, 2));
-    return;
-  }
-  if (!result) {
-    if (plan.steps.length === 0) ctx.out('No changes: the account matches the files.');
-    else ctx.info('Nothing changed.');
-    return;
-  }
-  ctx.info(c.green(`Applied ${done.length} step(s).`));
+  await render(ctx, {
+    json: { ...planJson(plan), applied: (result?.done ?? []).map(stepTitle) },
+    layout: 'pretty',
+    human: () => {
+      if (result) ctx.info(c.green(`Applied ${done.length} step(s).`));
+      else if (plan.steps.length === 0) ctx.out('No changes: the account matches the files.');
+      else ctx.info('Nothing changed.');
+    },
+  });
 }

@@ -1,19 +1,21 @@
 import type { Context } from '../../context.js';
-import { getCall } from '../../api/calls.js';
+import { getCall, type Call } from '../../api/calls.js';
 import { printObject } from '../../io/output.js';
 import { transcriptTurns } from '../../export/transcript.js';
 import { CALL_FIELDS } from './fields.js';
 import { wrap } from './wrap.js';
 import { terminalLine, terminalSafe } from '../../io/terminal-text.js';
+import { render } from '../../io/render.js';
 
 export default async function callGet(ctx: Context, callId: string): Promise<void> {
   const api = await ctx.api();
   const { call, raw } = await getCall(api, callId, ctx.signal);
   // Machine output is the object exactly as the service sent it, transcript included.
-  if (ctx.format === 'json') return ctx.out(JSON.stringify(raw, null, 2));
-  if (ctx.format === 'jsonl') return ctx.out(JSON.stringify(raw));
+  await render(ctx, { json: raw, csv: { columns: CALL_FIELDS, rows: [call] }, human: () => showCall(ctx, call) });
+}
+
+async function showCall(ctx: Context, call: Call): Promise<void> {
   await printObject(ctx, call, CALL_FIELDS);
-  if (ctx.format !== 'table') return;
   const turns = transcriptTurns(call);
   ctx.out();
   if (turns.length === 0) {

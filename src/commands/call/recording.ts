@@ -5,6 +5,7 @@ import { ApiError } from '../../api/errors.js';
 import { NotFoundError } from '../../errors.js';
 import { downloadToFile, downloadToStream, type DownloadProgress } from '../../export/download.js';
 import { bytes, Progress } from '../../export/progress.js';
+import { render } from '../../io/render.js';
 
 export default async function callRecording(ctx: Context, callId: string, flags: { download?: string }): Promise<void> {
   const api = await ctx.api();
@@ -22,13 +23,15 @@ export default async function callRecording(ctx: Context, callId: string, flags:
   }
 
   if (!flags.download) {
-    if (ctx.format === 'json' || ctx.format === 'jsonl') {
-      const obj = { call_id: callId, url: link.url, ...(link.expiresAt ? { expires_at: link.expiresAt } : {}) };
-      ctx.out(ctx.format === 'json' ? JSON.stringify(obj, null, 2) : JSON.stringify(obj));
-      return;
-    }
-    ctx.out(link.url);
-    if (ctx.io.stderr.isTTY) ctx.info(ctx.errColor.dim(`Expires ${link.expiresAt ? `at ${link.expiresAt}` : 'within an hour'}; run this again for a fresh link.`));
+    const obj = { call_id: callId, url: link.url, ...(link.expiresAt ? { expires_at: link.expiresAt } : {}) };
+    await render(ctx, {
+      json: obj,
+      csv: { columns: [{ header: 'call_id', key: 'call_id' }, { header: 'url', key: 'url' }, { header: 'expires_at', key: 'expires_at' }], rows: [obj] },
+      human: () => {
+        ctx.out(link.url);
+        if (ctx.io.stderr.isTTY) ctx.info(ctx.errColor.dim(`Expires ${link.expiresAt ? `at ${link.expiresAt}` : 'within an hour'}; run this again for a fresh link.`));
+      },
+    });
     return;
   }
 

@@ -5,6 +5,7 @@ import { getCampaign } from '../../api/campaigns.js';
 import type { TailSource } from '../../calls/tail.js';
 import { runTail } from '../../calls/tail-run.js';
 import { tailLine } from '../../calls/tail-line.js';
+import { recordLine, refuseCsv } from '../../io/render.js';
 
 interface Flags {
   campaign?: string;
@@ -14,7 +15,7 @@ interface Flags {
 }
 
 export default async function callTail(ctx: Context, flags: Flags): Promise<void> {
-  if (ctx.format === 'csv') throw new UsageError('call tail has no CSV output.', { hint: 'Use --json for one JSON object per line, or `voicectl call export` for CSV files.' });
+  refuseCsv(ctx, 'call tail has no CSV output.', 'Use --json for one JSON object per line, or `voicectl call export` for CSV files.');
   if (flags.campaign !== undefined && flags.campaign.trim() === '') throw new UsageError('--campaign is empty.');
   if (flags.status !== undefined && flags.status.trim() === '') throw new UsageError('--status is empty.');
   const api = await ctx.api();
@@ -23,16 +24,13 @@ export default async function callTail(ctx: Context, flags: Flags): Promise<void
     calls: (q, signal) => listCalls(api, { campaign_id: campaignId, since: q.since }, { limit: q.limit, offset: q.offset }, signal),
     check: campaignId === undefined ? undefined : (signal) => getCampaign(api, campaignId, { signal }),
   };
-  const json = ctx.machineOutput;
   await runTail(ctx, source, {
     intervalMs: Math.round(flags.interval * 1000),
     since: flags.since,
     status: flags.status?.trim(),
     campaignId,
     // The call exactly as GET /calls listed it: JSON lines are for programs.
-    onCall: json
-      ? (call) => ctx.out(JSON.stringify(call))
-      : (call) => ctx.out(tailLine(call, ctx.io.stdout.isTTY ? ctx.io.stdout.columns : undefined)),
+    onCall: (call) => ctx.out(recordLine(ctx, call, () => tailLine(call, ctx.io.stdout.isTTY ? ctx.io.stdout.columns : undefined))),
     onReady: (from) => ctx.info(ctx.errColor.dim(`Following calls that finish${flags.since ? ` (started since ${from.toISOString()})` : ` from ${from.toISOString()}`}${campaignId ? ` in campaign ${campaignId}` : ''}; Ctrl-C stops.`)),
   });
 }

@@ -5,13 +5,14 @@ import { applyRules, buildRules, summarizeExclusions, type ExclusionFlags, type 
 import { gateCallingHours, type HoursFlags } from '../../campaigns/hours-gate.js';
 import { assertCampaignSize, MAX_CONTACTS_PER_CAMPAIGN, partName, splitContacts } from '../../contacts/report.js';
 import { UsageError } from '../../errors.js';
-import { printList, printObject } from '../../io/output.js';
+import { printList, printObject, type Column } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
 import { createAll, launchAll, shellQuote, type Created, type Part } from '../../campaigns/create-run.js';
 import { printDryRun } from './dry-run.js';
 import { readContactsInput, toWire, type ContactsInput, type InputFlags } from '../../campaigns/input.js';
 import { confirmLaunch, plural } from '../../campaigns/launch-flow.js';
 import { printDuplicates, printProblems, printSkipped, summaryLine } from '../../campaigns/problems.js';
+import { render } from '../../io/render.js';
 
 export interface CreateFlags extends InputFlags, ExclusionFlags, HoursFlags {
   name: string;
@@ -35,7 +36,7 @@ export default async function campaignCreate(ctx: Context, flags: CreateFlags): 
 
   // Everything local first: a bad file is exit 2 before any request.
   const input = await withSpinner(ctx, 'Checking contacts', () => readContactsInput(flags, defaultCountry, ctx.signal));
-  if (input.report.invalid > 0 && !flags.skipInvalid) rejectInvalid(ctx, input);
+  if (input.report.invalid > 0 && !flags.skipInvalid) await rejectInvalid(ctx, input);
   ctx.info(summaryLine(input));
   if (input.controlWarning) ctx.warn(input.controlWarning);
   if (flags.skipInvalid) printSkipped(ctx, input);
@@ -47,7 +48,7 @@ export default async function campaignCreate(ctx: Context, flags: CreateFlags): 
   const { kept, excluded, counts } = applyRules(input.contacts, rules);
   summarizeExclusions(ctx, counts);
   if (kept.length === 0) {
-    if (flags.dryRun && ctx.format !== 'table') printExcludedPlan(ctx, [], excluded);
+    if (flags.dryRun) await render(ctx, { json: excludedPlan([], excluded) });
     throw new UsageError(`Every contact of ${input.fileName} is excluded, so there is nothing to send.`);
   }
 
@@ -79,8 +80,9 @@ export default async function campaignCreate(ctx: Context, flags: CreateFlags): 
   const todo = parts.slice(start);
 
   if (flags.dryRun) {
-    if (rules.length > 0 && !(ctx.format === 'table' && ctx.io.stdout.isTTY)) printExcludedPlan(ctx, todo, excluded);
-    else await printDryRun(ctx, todo, agent.name ? `"${agent.name}" (${agent.id})` : agent.id, input.where);
+    const dryRun = () => printDryRun(ctx, todo, agent.name ? `"${agent.name}" (${agent.id})` : agent.id, input.where);
+    if (rules.length > 0) await render(ctx, { json: excludedPlan(todo, excluded), terminalOnly: true, human: dryRun });
+    else await dryRun();
     ctx.info(ctx.errColor.yellow(`Dry run: nothing was sent${flags.launch ? ' and nothing launched' : ''}.`));
     return;
   }
@@ -103,8 +105,8 @@ export default async function campaignCreate(ctx: Context, flags: CreateFlags): 
   await printCreated(ctx, created, launched);
 }
 
-function rejectInvalid(ctx: Context, input: ContactsInput): never {
-  if (ctx.format === 'json') ctx.out(JSON.stringify(input.report, null, 2));
+async function rejectInvalid(ctx: Context, input: ContactsInput): Promise<never> {
+  await render(ctx, { json: input.report });
   printProblems(ctx, input);
   const { invalid } = input.report;
   const unit = input.kind === 'csv' ? 'row' : 'item';
@@ -122,10 +124,9 @@ function rejectInvalid(ctx: Context, input: ContactsInput): never {
  * --dry-run with exclude lists, off a terminal: the bodies and who was left out, with
  * the contact's row in the file and the number's row in the list.
  */
-function printExcludedPlan(ctx: Context, todo: Part[], excluded: Excluded[]): void {
+function excludedPlan(todo: Part[], excluded: Excluded[]): unknown {
   const bodies = todo.map((p) => p.draft);
-  const body = { would_create: bodies.length === 1 ? bodies[0] : bodies, excluded };
-  ctx.out(ctx.format === 'jsonl' ? JSON.stringify(body) : JSON.stringify(body, null, 2));
+  return { would_create: bodies.length === 1 ? bodies[0] : bodies, excluded };
 }
 
 export async function printCreated(ctx: Context, created: Created[], launched: unknown[] | undefined): Promise<void> {
@@ -133,10 +134,22 @@ export async function printCreated(ctx: Context, created: Created[], launched: u
     const after = launched?.[i];
     return isCampaign(after) ? after : launched ? { ...c.campaign, status: c.campaign.status === 'draft' ? 'running' : c.campaign.status } : c.campaign;
   });
-  if (ctx.machineOutput) {
-    if (ctx.format === 'json') ctx.out(JSON.stringify(objects.length === 1 ? objects[0] : objects, null, 2));
-    else await printList(ctx, objects, ROW_COLUMNS);
-  } else {
+  await render(ctx, {
+    json: objects.length === 1 ? objects[0] : objects,
+    lines: objects,
+    csv: { columns: ROW_COLUMNS as Column<Record<string, unknown>>[], rows: objects },
+    human: () => printCreatedRows(ctx, created, objects, launched),
+  });
+  const ids = created.map((c) => c.id).filter((id): id is string => Boolean(id));
+  if (ids.length === 0) return;
+  const next = launched
+    ? ids.map((id) => `voicectl watch ${id}`)
+    : ids.map((id) => `voicectl campaign launch ${id}`);
+  ctx.info(ctx.errColor.dim(`Next: ${next.length === 1 ? next[0] : `\n  ${next.join('\n  ')}`}`));
+}
+
+async function printCreatedRows(ctx: Context, created: Created[], objects: Record<string, unknown>[], launched: unknown[] | undefined): Promise<void> {
+  {
     const rows = created.map((c, i) => ({
       id: c.id ?? '',
       name: (objects[i]!.name as string | undefined) ?? c.draft.name,
@@ -150,12 +163,6 @@ export async function printCreated(ctx: Context, created: Created[], launched: u
       await printList(ctx, rows, ROW_COLUMNS);
     }
   }
-  const ids = created.map((c) => c.id).filter((id): id is string => Boolean(id));
-  if (ids.length === 0) return;
-  const next = launched
-    ? ids.map((id) => `voicectl watch ${id}`)
-    : ids.map((id) => `voicectl campaign launch ${id}`);
-  ctx.info(ctx.errColor.dim(`Next: ${next.length === 1 ? next[0] : `\n  ${next.join('\n  ')}`}`));
 }
 
 const ROW_COLUMNS = [

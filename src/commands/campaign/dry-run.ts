@@ -8,19 +8,17 @@ import { printTable, truncate } from '../../io/output.js';
 import type { Part } from '../../campaigns/create-run.js';
 import { extraText } from './fields.js';
 import { plural } from '../../campaigns/launch-flow.js';
+import { render } from '../../io/render.js';
 
 const SAMPLE = 10;
 
 export async function printDryRun(ctx: Context, parts: Part[], agentLabel: string, where: (row: number) => string): Promise<void> {
   const bodies = parts.map((p) => p.draft);
-  if (ctx.format === 'jsonl') {
-    for (const b of bodies) ctx.out(JSON.stringify(b));
-    return;
-  }
-  if (ctx.format !== 'table' || !ctx.io.stdout.isTTY) {
-    ctx.out(JSON.stringify(bodies.length === 1 ? bodies[0] : bodies, null, 2));
-    return;
-  }
+  await render(ctx, { json: bodies.length === 1 ? bodies[0] : bodies, lines: bodies, layout: 'pretty', terminalOnly: true, human: () => summary(ctx, parts, agentLabel, where) });
+}
+
+async function summary(ctx: Context, parts: Part[], agentLabel: string, where: (row: number) => string): Promise<void> {
+  const bodies = parts.map((p) => p.draft);
   const first = bodies[0]!;
   ctx.out(`Would create ${parts.length === 1 ? `campaign "${first.name}"` : `${parts.length} campaigns`} for agent ${agentLabel}:`);
   if (first.campaign_prompt) ctx.out(`  campaign prompt: ${truncate(first.campaign_prompt, 80)}`);

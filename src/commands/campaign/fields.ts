@@ -72,7 +72,6 @@ export function contactColumns(): Column<CampaignContact>[] {
   ];
 }
 
-export const CONTACT_CSV_HEADERS = ['phone_number', 'name', 'status', 'call_id', 'extra'] as const;
 
 export function extraText(extra: unknown): string {
   if (extra === undefined || extra === null) return '';

@@ -1,10 +1,10 @@
 import type { Context } from '../../context.js';
 import type { Campaign } from '../../api/campaigns.js';
-import { safeCell } from '../../export/csv.js';
 import { printObject, type Column } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
 import { CAMPAIGN_CSV_COLUMNS, countLines, statusCounts } from './fields.js';
 import { readCampaign } from '../../campaigns/read.js';
+import { render } from '../../io/render.js';
 
 const FIELDS: Column<Campaign>[] = [
   { header: 'id', key: 'id' },
@@ -23,24 +23,21 @@ const OPTIONAL: Column<Campaign>[] = [
 export default async function campaignGet(ctx: Context, id: string): Promise<void> {
   const api = await ctx.api();
   const campaign = await withSpinner(ctx, 'Fetching the campaign', () => readCampaign(api, id, ctx.signal));
-  if (ctx.format === 'csv') {
-    ctx.out(CAMPAIGN_CSV_COLUMNS.map((c) => c.header).join(','));
-    ctx.out(CAMPAIGN_CSV_COLUMNS.map((col) => safeCell(col.get ? col.get(campaign) : campaign[col.key!])).join(','));
-    return;
-  }
-  if (ctx.machineOutput) {
-    await printObject(ctx, campaign, FIELDS);
-    return;
-  }
-  const shown = [...FIELDS, ...OPTIONAL.filter((f) => present(campaign[f.key!]))];
-  await printObject(ctx, campaign, shown);
-  const counts = statusCounts(campaign.contacts_by_status);
-  if (counts.length > 0) {
-    ctx.out(ctx.color.bold('contacts'));
-    for (const line of countLines(counts, { bars: Boolean(ctx.io.stdout.isTTY), color: ctx.color })) ctx.out(line);
-  }
-  const next = nextStep(campaign);
-  if (next) ctx.info(ctx.errColor.dim(next));
+  await render(ctx, {
+    json: campaign,
+    csv: { columns: CAMPAIGN_CSV_COLUMNS, rows: [campaign] },
+    human: async () => {
+      const shown = [...FIELDS, ...OPTIONAL.filter((f) => present(campaign[f.key!]))];
+      await printObject(ctx, campaign, shown);
+      const counts = statusCounts(campaign.contacts_by_status);
+      if (counts.length > 0) {
+        ctx.out(ctx.color.bold('contacts'));
+        for (const line of countLines(counts, { bars: Boolean(ctx.io.stdout.isTTY), color: ctx.color })) ctx.out(line);
+      }
+      const next = nextStep(campaign);
+      if (next) ctx.info(ctx.errColor.dim(next));
+    },
+  });
 }
 
 function present(v: unknown): boolean {

@@ -2,7 +2,7 @@ import type { Context } from '../../context.js';
 import type { ApiClient } from '../../api/client.js';
 import type { Campaign } from '../../api/campaigns.js';
 import { ApiError } from '../../api/errors.js';
-import { printObject } from '../../io/output.js';
+import { printObject, type Column } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
 import { gateCallingHours, type HoursFlags } from '../../campaigns/hours-gate.js';
 import { UsageError } from '../../errors.js';
@@ -10,6 +10,7 @@ import { terminalLine } from '../../io/terminal-text.js';
 import { pendingContacts } from './fields.js';
 import { confirmLaunch, launch, notDraft, plural } from '../../campaigns/launch-flow.js';
 import { readCampaign, readContacts } from '../../campaigns/read.js';
+import { render } from '../../io/render.js';
 
 export default async function campaignLaunch(ctx: Context, id: string, flags: HoursFlags = {}): Promise<void> {
   const api = await ctx.api();
@@ -32,12 +33,13 @@ export default async function campaignLaunch(ctx: Context, id: string, flags: Ho
   const label = campaign?.name ? `"${terminalLine(campaign.name)}" (${id})` : id;
   ctx.info(ctx.errColor.green(`✓ Launched ${label}${dial !== undefined ? `: dialing ${plural(dial, 'contact')}` : ''}.`));
   const launched: Campaign = isCampaign(res) ? res : { ...campaign, id, status: 'running' };
-  await printObject(ctx, ctx.machineOutput ? launched : { ...launched, dialing: dial }, [
+  const fields: Column<Campaign & { dialing?: number }>[] = [
     { header: 'id', key: 'id' },
     { header: 'name', key: 'name' },
     { header: 'status', key: 'status' },
     { header: 'dialing', key: 'dialing' },
-  ]);
+  ];
+  await render(ctx, { json: launched, csv: { columns: fields, rows: [launched] }, human: () => printObject(ctx, { ...launched, dialing: dial }, fields) });
   ctx.info(ctx.errColor.dim(`Next: follow it live with \`voicectl watch ${id}\`; results with \`voicectl call export --campaign ${id}\`.`));
 }
 

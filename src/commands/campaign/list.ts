@@ -3,10 +3,10 @@ import { allCampaigns, isListUnsupported, listCampaigns, type Campaign } from '.
 import type { ApiError } from '../../api/errors.js';
 import { collectAll, type IncompleteListError } from '../../api/pagination.js';
 import { FailureError } from '../../errors.js';
-import { safeCell } from '../../export/csv.js';
 import { printList } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
 import { CAMPAIGN_CSV_COLUMNS, campaignColumns } from './fields.js';
+import { note } from '../../io/render.js';
 
 interface Flags {
   status?: string;
@@ -39,17 +39,12 @@ export default async function campaignList(ctx: Context, flags: Flags): Promise<
   }
   // A server that ignores ?status= would otherwise list everything under the filter's name.
   if (flags.status) campaigns = campaigns.filter((c) => c.status === undefined || c.status === flags.status);
-  if (ctx.format === 'csv') {
-    // Campaign names are people's text: escaped against formula injection.
-    ctx.out(CAMPAIGN_CSV_COLUMNS.map((c) => c.header).join(','));
-    for (const c of campaigns) ctx.out(CAMPAIGN_CSV_COLUMNS.map((col) => safeCell(col.get ? col.get(c) : c[col.key!])).join(','));
-  } else {
-    await printList(ctx, campaigns, campaignColumns(), {
-      empty: flags.status ? `No ${flags.status} campaigns.` : 'No campaigns yet. Create one with `voicectl campaign create`.',
-    });
-  }
-  if (!ctx.machineOutput && total !== undefined && total > (flags.offset ?? 0) + campaigns.length) {
-    ctx.info(ctx.errColor.dim(`Showing ${campaigns.length} of ${total}. Use --all for every campaign.`));
+  await printList(ctx, campaigns, campaignColumns(), {
+    empty: flags.status ? `No ${flags.status} campaigns.` : 'No campaigns yet. Create one with `voicectl campaign create`.',
+    csv: CAMPAIGN_CSV_COLUMNS,
+  });
+  if (total !== undefined && total > (flags.offset ?? 0) + campaigns.length) {
+    note(ctx, ctx.errColor.dim(`Showing ${campaigns.length} of ${total}. Use --all for every campaign.`));
   }
   // What was read is printed; the exit status says it is not the whole list.
   if (incomplete) throw incomplete;

@@ -12,6 +12,7 @@ import { printCreated } from './create.js';
 import { printDryRun } from './dry-run.js';
 import { toWire } from '../../campaigns/input.js';
 import { confirmLaunch, plural } from '../../campaigns/launch-flow.js';
+import { render } from '../../io/render.js';
 
 export interface RedialFlags extends ExclusionFlags, HoursFlags {
   status?: string[];
@@ -74,7 +75,7 @@ export default async function campaignRedial(ctx: Context, id: string, flags: Re
   }
   if (todo.length === 0) {
     ctx.info(`Nothing to redial: no contact of "${original}" matches.`);
-    if (ctx.format === 'json') ctx.out('[]');
+    await render(ctx, { json: [], lines: [] });
     return;
   }
   const gate = flags.launch ? gateCallingHours(ctx, todo.flatMap((p) => p.contacts.map((c) => c.phone_number)), flags, 'nothing was created or launched') : undefined;
@@ -107,11 +108,6 @@ function summarize(ctx: Context, plan: RedialPlan, keptAfterRules: number): void
 }
 
 async function printPlan(ctx: Context, id: string, plan: RedialPlan, todo: Part[], excluded: unknown[], agentId: string): Promise<void> {
-  if (ctx.format === 'table' && ctx.io.stdout.isTTY) {
-    if (todo.length > 0) await printDryRun(ctx, todo, agentId, (row) => `contact ${row}`);
-    else ctx.out('Would create nothing: no contact matches.');
-    return;
-  }
   const refused = plan.refused.map((c: RedialContact) => ({ row: c.row, phone_number: c.phone_number, name: c.name, outcome: c.outcome }));
   const body = {
     source_campaign: { id, name: plan.campaign.name },
@@ -121,7 +117,14 @@ async function printPlan(ctx: Context, id: string, plan: RedialPlan, todo: Part[
     refused_outcome: refused,
     excluded,
   };
-  ctx.out(ctx.format === 'jsonl' ? JSON.stringify(body) : JSON.stringify(body, null, 2));
+  await render(ctx, {
+    json: body,
+    terminalOnly: true,
+    human: async () => {
+      if (todo.length > 0) await printDryRun(ctx, todo, agentId, (row) => `contact ${row}`);
+      else ctx.out('Would create nothing: no contact matches.');
+    },
+  });
 }
 
 /** The command that creates parts `from`.. of this redial: the same selection, the agent by id. */

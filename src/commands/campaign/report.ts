@@ -4,6 +4,7 @@ import { writeFileAtomic } from '../../export/atomic-file.js';
 import { printTable } from '../../io/output.js';
 import { campaignIds, collectReport } from '../../reports/collect.js';
 import type { CampaignReport } from '../../reports/stats.js';
+import { render } from '../../io/render.js';
 
 interface Opts {
   format?: 'md' | 'json';
@@ -33,20 +34,23 @@ export default async function campaignReport(ctx: Context, ids: string[], opts: 
       throw new UsageError(`Cannot write ${opts.html}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`);
     }
     ctx.info(`Wrote the report to ${opts.html} (one file: open it in a browser, no network needed).`);
-    if (opts.format === undefined && !ctx.machineOutput) return;
+    // The page is the report: stdout carries the JSON only for a script that asked for it.
+    if (opts.format === undefined) return render(ctx, { json: body(ctx, reports), layout: 'pretty' });
   }
-  const format = opts.format ?? (ctx.machineOutput ? 'json' : 'table');
-  if (format === 'json') {
-    ctx.out(JSON.stringify({ generated_at: ctx.now().toISOString(), campaigns: reports }, null, 2));
-  } else if (format === 'md') {
-    const { markdown } = await import('../../reports/text.js');
-    ctx.out(markdown(reports));
-  } else {
+  const sections = async () => {
     const { terminalSections } = await import('../../reports/text.js');
     for (const s of terminalSections(reports)) {
       ctx.out(ctx.color.bold(s.title));
       await printTable(ctx, s.head, s.rows);
       ctx.out('');
     }
-  }
+  };
+  // --format is the report's own choice; without it, the run's output format decides.
+  if (opts.format === 'json') ctx.out(JSON.stringify(body(ctx, reports), null, 2));
+  else if (opts.format === 'md') ctx.out((await import('../../reports/text.js')).markdown(reports));
+  else await render(ctx, { json: body(ctx, reports), layout: 'pretty', human: sections });
+}
+
+function body(ctx: Context, reports: CampaignReport[]): unknown {
+  return { generated_at: ctx.now().toISOString(), campaigns: reports };
 }

@@ -1,6 +1,7 @@
 import type { Context } from '../../context.js';
 import { maskProfile, type ProfileKey } from '../../config/profiles.js';
 import { FailureError } from '../../errors.js';
+import { render } from '../../io/render.js';
 
 export default async function configGet(ctx: Context, key: ProfileKey): Promise<void> {
   const { profileName, profile } = ctx.settings();
@@ -11,5 +12,5 @@ export default async function configGet(ctx: Context, key: ProfileKey): Promise<
   if (value === undefined || value === '') {
     throw new FailureError(`${key} is not set in profile "${profileName}".`, { hint: `Set it with: voicectl config set ${key} VALUE` });
   }
-  ctx.out(ctx.machineOutput ? JSON.stringify(value) : value);
+  await render(ctx, { json: value, layout: 'compact', human: () => ctx.out(value) });
 }

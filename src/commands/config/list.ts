@@ -1,6 +1,6 @@
 import type { Context } from '../../context.js';
 import { inspectConfig, maskProfile } from '../../config/profiles.js';
-import { csvLine } from '../../io/output.js';
+import { note, render } from '../../io/render.js';
 
 /** Which environment variable overrides which saved key (CLI.md precedence: flag, env, profile). */
 export const ENV_FOR_KEY: Record<string, string> = {
@@ -19,26 +19,18 @@ export default async function configList(ctx: Context): Promise<void> {
   const shown = Object.fromEntries(Object.entries(maskProfile(profile)).map(([k, v]) => [k, ctx.redact(v)]));
   const entries = Object.entries(shown);
 
-  switch (ctx.format) {
-    case 'json':
-      ctx.out(JSON.stringify(shown, null, 2));
-      break;
-    case 'jsonl':
-      ctx.out(JSON.stringify(shown));
-      break;
-    case 'csv':
-      ctx.out(csvLine(['key', 'value']));
-      for (const [k, v] of entries) ctx.out(csvLine([k, v], true));
-      break;
-    case 'table': {
+  await render(ctx, {
+    json: shown,
+    csv: { columns: [{ header: 'key', get: ([k]) => k }, { header: 'value', get: ([, v]) => v }], rows: entries },
+    human: () => {
       const width = Math.max(0, ...entries.map(([k]) => k.length));
       for (const [k, v] of entries) ctx.out(`${ctx.color.bold(k.padEnd(width))}  ${v}`);
-    }
-  }
+    },
+  });
 
   const c = ctx.errColor;
   ctx.info(c.dim(`Profile "${profileName}" in ${file.path}${file.exists ? '' : ' (not created yet)'}`));
-  if (entries.length === 0 && !ctx.machineOutput) ctx.info('Nothing saved in this profile yet. Run `voicectl login` to save a base URL and key.');
+  if (entries.length === 0) note(ctx, 'Nothing saved in this profile yet. Run `voicectl login` to save a base URL and key.');
   const overridden = Object.entries(ENV_FOR_KEY).filter(([, env]) => ctx.env[env]).map(([k, env]) => `${env} overrides ${k}`);
-  if (overridden.length > 0 && !ctx.machineOutput) ctx.info(c.dim(`In this environment: ${overridden.join('; ')}.`));
+  if (overridden.length > 0) note(ctx, c.dim(`In this environment: ${overridden.join('; ')}.`));
 }

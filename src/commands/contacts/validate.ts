@@ -3,8 +3,10 @@ import type { Context } from '../../context.js';
 import { SilentExit } from '../../errors.js';
 // Not contacts/index.js: that loads libphonenumber, which a large file needs only in its worker threads.
 import { validateContactsFile } from '../../contacts/validate.js';
+import type { RowError } from '../../contacts/index.js';
 import { contactsToSend, controlCharacterWarning, MAX_CONTACTS_PER_CAMPAIGN, splitParts, writeErrorsCsv, type ValidationResult } from '../../contacts/report.js';
-import { csvLine, printTable, truncate } from '../../io/output.js';
+import { printTable, truncate, type Column } from '../../io/output.js';
+import { render } from '../../io/render.js';
 import { shellQuote } from '../../util/shell.js';
 
 interface Options {
@@ -17,6 +19,9 @@ interface Options {
 
 /** Problems shown in the terminal table; --errors-out and --json have them all. */
 const SHOWN = 20;
+
+/** -o csv: one line per problem found. */
+const ERROR_COLUMNS: Column<RowError>[] = [{ header: 'row', key: 'row' }, { header: 'column', key: 'column' }, { header: 'value', key: 'value' }, { header: 'message', key: 'message' }];
 
 export default async function contactsValidate(ctx: Context, file: string, opts: Options): Promise<void> {
   const progress = progressLine(ctx);
@@ -46,20 +51,11 @@ export default async function contactsValidate(ctx: Context, file: string, opts:
       : `No bad rows; ${opts.errorsOut} has only the header.`);
   }
 
-  switch (ctx.format) {
-    case 'json':
-      ctx.out(JSON.stringify(report, null, 2));
-      break;
-    case 'jsonl':
-      ctx.out(JSON.stringify(report));
-      break;
-    case 'csv':
-      ctx.out(csvLine(['row', 'column', 'value', 'message']));
-      for (const e of report.errors) ctx.out(csvLine([String(e.row), e.column, e.value, e.message], true));
-      break;
-    case 'table':
-      await printSummary(ctx, file, result, opts);
-  }
+  await render(ctx, {
+    json: report,
+    csv: { columns: ERROR_COLUMNS, rows: report.errors },
+    human: () => printSummary(ctx, file, result, opts),
+  });
   splitAdvice(ctx, file, result, opts);
   if (report.invalid > 0) throw new SilentExit(2);
 }

@@ -23,6 +23,7 @@ import { readContactsInput, toWire } from '../../campaigns/input.js';
 import { launch, plural } from '../../campaigns/launch-flow.js';
 import { printDuplicates, printSkipped, summaryLine } from '../../campaigns/problems.js';
 import { ProgressLines } from './progress-view.js';
+import { chooseView } from '../../io/render.js';
 
 /** Fast enough that the longest simulated call (a few minutes) takes a couple of seconds. */
 const TIME_SCALE = 120;
@@ -124,13 +125,11 @@ async function follow(ctx: Context, campaignId: string): Promise<void> {
     import('../../watch/session.js'), import('../../api/campaigns.js'), import('../../api/calls.js'),
   ]);
   const api = await ctx.api();
-  let view: WatchView;
-  if (!ctx.machineOutput && ctx.io.stdout.isTTY && ctx.env.TERM !== 'dumb') {
-    const { TerminalView } = await import('../../watch/view-terminal.js');
-    view = new TerminalView(ctx, campaignId);
-  } else {
-    view = new ProgressLines(ctx);
-  }
+  const view = await chooseView<Promise<WatchView>>(ctx, {
+    json: async () => new ProgressLines(ctx),
+    terminal: async () => new (await import('../../watch/view-terminal.js')).TerminalView(ctx, campaignId),
+    plain: async () => new ProgressLines(ctx),
+  });
   ctx.onClose(() => view.close());
   await runWatch(ctx, {
     campaign: (signal) => getCampaign(api, campaignId, { signal }),

@@ -4,6 +4,7 @@ import { deleteItem, getItem, isFolder, listItems, type KbItem } from '../../api
 import type { Context } from '../../context.js';
 import { FailureError, NotFoundError } from '../../errors.js';
 import { confirm } from '../../io/prompter.js';
+import { render } from '../../io/render.js';
 
 /**
  * What the id is, when the service says: a one-item read (not in the spec, so a failure
@@ -46,16 +47,18 @@ export default async function kbDelete(ctx: Context, id: string): Promise<void> 
   }
   const body = res && typeof res === 'object' && !Array.isArray(res) ? (res as Record<string, unknown>) : {};
   const deletedIds = Array.isArray(body.deleted_ids) ? body.deleted_ids.map(String) : undefined;
-  if (ctx.machineOutput) {
-    ctx.out(JSON.stringify({ ...body, id, deleted: true, ...(deletedIds ? { deleted_ids: deletedIds } : {}) }, null, ctx.format === 'json' ? 2 : undefined));
-    return;
-  }
+  await render(ctx, {
+    json: { ...body, id, deleted: true, ...(deletedIds ? { deleted_ids: deletedIds } : {}) },
+    human: () => sayDeleted(ctx, item ? isFolder(item) : body.type === 'folder', label ?? id, id, deletedIds),
+  });
+}
+
+function sayDeleted(ctx: Context, folder: boolean, label: string, id: string, deletedIds: string[] | undefined): void {
   const c = ctx.errColor;
-  const folder = item ? isFolder(item) : body.type === 'folder';
   if (folder) {
     const inside = deletedIds ? deletedIds.length - 1 : undefined;
-    ctx.info(c.green(`Deleted the folder ${label ?? id}${inside !== undefined ? ` and the ${inside} item${inside === 1 ? '' : 's'} in it` : ' and everything in it'}.`));
+    ctx.info(c.green(`Deleted the folder ${label}${inside !== undefined ? ` and the ${inside} item${inside === 1 ? '' : 's'} in it` : ' and everything in it'}.`));
   } else {
-    ctx.info(c.green(`Deleted ${label ?? id} (${id}).`));
+    ctx.info(c.green(`Deleted ${label} (${id}).`));
   }
 }

@@ -6,6 +6,7 @@ import { printList } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
 import { normalizeFolder } from './collect.js';
 import { formatBytes } from './formats.js';
+import { note } from '../../io/render.js';
 
 export default async function kbList(ctx: Context, opts: { folder?: string }): Promise<void> {
   const api = await ctx.api();
@@ -26,7 +27,7 @@ export default async function kbList(ctx: Context, opts: { folder?: string }): P
     { header: 'SIZE', get: (i) => (typeof i.size_bytes === 'number' ? formatBytes(i.size_bytes) : '') },
     { header: 'ID', key: 'id' },
   ], { empty: folder ? `The folder "${folder}" is empty.` : 'The knowledge base is empty. Add documents with `voicectl kb upload <files or folders>`.' });
-  if (!ctx.machineOutput && items.some(isFolder)) {
-    ctx.info(ctx.errColor.dim(`See inside a folder with: voicectl kb list --folder ${folder ? `${folder}/` : ''}<name>`));
+  if (items.some(isFolder)) {
+    note(ctx, ctx.errColor.dim(`See inside a folder with: voicectl kb list --folder ${folder ? `${folder}/` : ''}<name>`));
   }
 }

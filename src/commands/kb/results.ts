@@ -1,6 +1,6 @@
 /** The end of `kb upload`: the results as a table (file, id, what happened) or JSON. */
 import type { Context } from '../../context.js';
-import { cell, printList, type Column } from '../../io/output.js';
+import { printList, type Column } from '../../io/output.js';
 import type { SkippedFile } from './collect.js';
 import { indexed } from './indexing.js';
 import type { UploadOutcome } from './uploader.js';
@@ -28,18 +28,13 @@ const COLUMNS: Column<UploadOutcome>[] = [
   { header: 'RESULT', get: describeOutcome },
 ];
 
+/** -o csv: the flat result of each file (jsonRow). */
+const CSV_COLUMNS: Column<Record<string, unknown>>[] = ['file', 'path', 'id', 'status', 'replaced', 'job_id', 'chunks_indexed', 'error'].map((k) => ({ header: k, key: k }));
+
 /** JSON and CSV readers get every field; the skipped files are part of the results. */
 export async function printResults(ctx: Context, outcomes: UploadOutcome[], skipped: SkippedFile[]): Promise<void> {
-  if (ctx.machineOutput) {
-    const rows = [...outcomes.map(jsonRow), ...skipped.map((s) => ({ file: s.display, status: 'skipped', error: s.reason }))];
-    if (ctx.format === 'csv') {
-      await printList(ctx, rows, ['file', 'path', 'id', 'status', 'replaced', 'job_id', 'chunks_indexed', 'error'].map((k) => ({ header: k, get: (r: Record<string, unknown>) => cell(r[k]) })));
-    } else {
-      await printList(ctx, rows, []);
-    }
-    return;
-  }
-  await printList(ctx, outcomes, COLUMNS, { empty: 'Nothing was uploaded.' });
+  const machineRows = [...outcomes.map(jsonRow), ...skipped.map((s) => ({ file: s.display, status: 'skipped', error: s.reason }))];
+  await printList(ctx, outcomes, COLUMNS, { empty: 'Nothing was uploaded.', machineRows, csv: CSV_COLUMNS });
 }
 
 /** A flat result for scripts: the outcome, the item as the service returned it, and the indexing result. */

@@ -4,6 +4,7 @@ import { SilentExit } from '../../errors.js';
 import { printObject } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
 import { waitForJobs } from './indexing.js';
+import { note } from '../../io/render.js';
 
 export default async function kbStatus(ctx: Context, jobId: string, opts: { wait?: boolean }): Promise<void> {
   const api = await ctx.api();
@@ -21,7 +22,7 @@ export default async function kbStatus(ctx: Context, jobId: string, opts: { wait
   ]);
   // With --wait the command is a gate (CI waits for indexing): a failed job fails it.
   if (opts.wait && jobState(job) === 'failed') {
-    if (!ctx.machineOutput) ctx.info(ctx.errColor.red(`Indexing failed${job.error ? `: ${job.error}` : '.'}`));
+    note(ctx, ctx.errColor.red(`Indexing failed${job.error ? `: ${job.error}` : '.'}`));
     throw new SilentExit(1);
   }
 }

@@ -5,6 +5,7 @@ import { ACCEPTED_LIST } from './formats.js';
 import { waitForJobs } from './indexing.js';
 import { failed, printResults } from './results.js';
 import { uploadAll, type UploadOutcome } from './uploader.js';
+import { forPeople } from '../../io/render.js';
 
 export interface UploadFlags {
   folder?: string;
@@ -40,7 +41,7 @@ export default async function kbUpload(ctx: Context, paths: string[], opts: Uplo
 
   await printResults(ctx, outcomes, plan.skipped);
   const bad = outcomes.filter(failed).length;
-  if (!ctx.machineOutput) {
+  await forPeople(ctx, () => {
     const c = ctx.errColor;
     const replaced = outcomes.filter((o) => o.replaced).length;
     const ok = outcomes.length - bad;
@@ -51,6 +52,6 @@ export default async function kbUpload(ctx: Context, paths: string[], opts: Uplo
     ctx.info((bad ? c.red : c.green)(`${parts.join('; ')}.`));
     const job = outcomes.find((o) => o.job_id)?.job_id;
     if (!opts.wait && job) ctx.info(c.dim(`Indexing runs in the background: voicectl kb status ${job} --wait (or upload with --wait).`));
-  }
+  });
   if (bad > 0) throw new SilentExit(1);
 }

@@ -7,9 +7,10 @@ import { secretFromFlags } from '../../webhooks/secret-input.js';
 import { Receiver } from '../../webhooks/receiver.js';
 import { EVENT_TYPES } from '../../webhooks/signature.js';
 import { isLoopbackUrl } from '../../webhooks/url-policy.js';
-import { clock, eventJson, eventLine, forwardLine, rejectLine } from '../../webhooks/listen-format.js';
+import { clock, eventLine, eventRecord, forwardLine, rejectLine } from '../../webhooks/listen-format.js';
 import { resolveSecret } from './secret-source.js';
 import { checkForwardUrl } from '../../webhooks/target-url.js';
+import { recordLine } from '../../io/render.js';
 
 export interface ListenOptions {
   port: number;
@@ -79,7 +80,7 @@ export default async function listen(ctx: Context, flags: ListenOptions): Promis
     deliver: forwarder && !log ? (e) => (shown(e.type) ? forwarder.deliver(e) : Promise.resolve(undefined)) : undefined,
     onEvent: (e) => {
       if (!shown(e.type)) return;
-      print.line(ctx.machineOutput ? eventJson(e) : eventLine(out, e));
+      print.line(recordLine(ctx, eventRecord(e), () => eventLine(out, e)));
       // With a log the event is already safe: the forward follows the answer, with retries.
       if (forwarder && log) forwarder.forward(e);
     },

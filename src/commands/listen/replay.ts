@@ -10,6 +10,7 @@ import { EventPoster } from '../../webhooks/forward.js';
 import { forwardedIds, recordForward } from '../../webhooks/forwarding.js';
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, sign } from '../../webhooks/signature.js';
 import { forwardLine } from '../../webhooks/listen-format.js';
+import { recordLine } from '../../io/render.js';
 
 /**
  * With `unforwarded`, only the events of the log that the app never acknowledged (by the
@@ -64,11 +65,8 @@ export async function replay(ctx: Context, o: { file: string; target: string; se
       await recordForward(o.file, { id, ok: r.ok, status: r.status ?? null, attempts: 1, at: ctx.now().toISOString(), ...(r.ok ? {} : { error: r.error ?? `it answered ${r.status}` }) });
       done.add(id);
     }
-    if (ctx.machineOutput) {
-      ctx.out(JSON.stringify({ id, type, status: r.status ?? null, ok: r.ok, duration_ms: Math.round(r.ms), ...(r.error ? { error: r.error } : {}) }));
-    } else {
-      ctx.out(`${type.padEnd(20)}  ${forwardLine(ctx.color, id, o.target, r, new Date()).replace(/^\S+\s+/, '')}`);
-    }
+    const record = { id, type, status: r.status ?? null, ok: r.ok, duration_ms: Math.round(r.ms), ...(r.error ? { error: r.error } : {}) };
+    ctx.out(recordLine(ctx, record, () => `${type.padEnd(20)}  ${forwardLine(ctx.color, id, o.target, r, new Date()).replace(/^\S+\s+/, '')}`));
   }
   const failed = sent - ok;
   const summary = `Replayed ${sent} event${sent === 1 ? '' : 's'} from ${o.file} to ${o.target}: ${ok} acknowledged (2xx)${failed ? `, ${failed} not` : ''}${skipped ? `, ${skipped} unreadable line${skipped === 1 ? '' : 's'} skipped` : ''}.`;

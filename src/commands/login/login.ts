@@ -6,6 +6,7 @@ import { checkApiKey, checkBaseUrl, checkProfileName, openStore } from '../../co
 import { AuthError, FailureError, NotFoundError, UsageError } from '../../errors.js';
 import { input, password } from '../../io/prompter.js';
 import { withSpinner } from '../../io/spinner.js';
+import { render } from '../../io/render.js';
 
 export interface LoginOptions {
   withKeyStdin?: boolean;
@@ -25,13 +26,14 @@ export default async function login(ctx: Context, opts: LoginOptions): Promise<v
   if (!canReadAgents) {
     ctx.warn('the key works but lacks the "agents:read" scope, so agent commands will answer 403. Saved anyway.');
   }
-  if (ctx.machineOutput) {
-    ctx.out(JSON.stringify({ profile, base_url: ctx.redact(baseUrl), api_key: maskKey(apiKey), path: store.path, agents_read: canReadAgents }, null, 2));
-  } else {
-    const c = ctx.errColor;
-    ctx.info(c.green(`Logged in to ${ctx.redact(baseUrl)} with key ${maskKey(apiKey)}.`));
-    ctx.info(`Saved to profile "${profile}" in ${store.path}`);
-  }
+  await render(ctx, {
+    json: { profile, base_url: ctx.redact(baseUrl), api_key: maskKey(apiKey), path: store.path, agents_read: canReadAgents },
+    layout: 'pretty',
+    human: () => {
+      ctx.info(ctx.errColor.green(`Logged in to ${ctx.redact(baseUrl)} with key ${maskKey(apiKey)}.`));
+      ctx.info(`Saved to profile "${profile}" in ${store.path}`);
+    },
+  });
   // The environment beats the profile (CLI.md precedence): say so, or the next command surprises.
   const shadowing = [ctx.env.VOICECTL_API_KEY ? 'VOICECTL_API_KEY' : '', ctx.env.VOICECTL_BASE_URL ? 'VOICECTL_BASE_URL' : ''].filter(Boolean);
   if (shadowing.length > 0) {

@@ -2,6 +2,7 @@ import type { Context } from '../../context.js';
 import { ChangesPendingError } from '../../errors.js';
 import { pendingCount, planFolder, planJson, renderPlan } from '../../gitops/index.js';
 import { withSpinner } from '../../io/spinner.js';
+import { render } from '../../io/render.js';
 
 interface Opts {
   prune?: boolean;
@@ -14,8 +15,7 @@ export default async function planVerb(ctx: Context, dir: string, opts: Opts): P
   const api = await ctx.api();
   const { plan } = await withSpinner(ctx, 'Comparing the files with the account', () =>
     planFolder(api, { dir, baseUrl: api.baseUrl, lockFile: opts.lock, prune: opts.prune, adopt: opts.adopt }));
-  if (ctx.machineOutput) ctx.out(JSON.stringify(planJson(plan), null, 2));
-  else for (const line of renderPlan(plan, ctx.color)) ctx.out(line);
+  await render(ctx, { json: planJson(plan), layout: 'pretty', human: () => { for (const line of renderPlan(plan, ctx.color)) ctx.out(line); } });
   const pending = pendingCount(plan);
   if (opts.check && pending > 0) {
     throw new ChangesPendingError(`${pending} change(s) pending: the account differs from the files.`, {

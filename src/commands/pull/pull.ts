@@ -1,7 +1,8 @@
 import type { Context } from '../../context.js';
-import { pull } from '../../gitops/index.js';
+import { pull, type PullResult } from '../../gitops/index.js';
 import { confirm } from '../../io/prompter.js';
 import { withSpinner } from '../../io/spinner.js';
+import { render } from '../../io/render.js';
 
 interface Opts {
   lock?: string;
@@ -16,10 +17,10 @@ export default async function pullVerb(ctx: Context, dir: string, opts: Opts): P
     confirmReplace: (file) => confirm(ctx, `Replace ${file} with the account's current state?`),
     warn: (line) => ctx.warn(line),
   }));
-  if (ctx.machineOutput) {
-    ctx.out(JSON.stringify(result, null, 2));
-    return;
-  }
+  await render(ctx, { json: result, layout: 'pretty', human: () => sayPulled(ctx, dir, result) });
+}
+
+function sayPulled(ctx: Context, dir: string, result: PullResult): void {
   if (!result.written) {
     ctx.info('Nothing written.');
     return;

@@ -1,6 +1,7 @@
 import type { Context } from '../../context.js';
 import { FailureError, UsageError } from '../../errors.js';
 import { readKeys, readPlan } from './options.js';
+import { note, render } from '../../io/render.js';
 
 interface Options {
   port: number;
@@ -44,9 +45,7 @@ export default async function sandboxStart(ctx: Context, opts: Options): Promise
   const c = ctx.errColor;
   const org = sandbox.world.keys.get(sandbox.apiKey)?.org;
   const exportLine = `export VOICECTL_BASE_URL=${sandbox.url} VOICECTL_API_KEY=${sandbox.apiKey}`;
-  if (ctx.machineOutput) {
-    ctx.out(JSON.stringify({ base_url: sandbox.url, api_key: sandbox.apiKey, org, port: sandbox.port }));
-  } else {
+  await render(ctx, { json: { base_url: sandbox.url, api_key: sandbox.apiKey, org, port: sandbox.port }, layout: 'compact', human: () => {
     ctx.info(`${c.green('Sandbox running')} at ${c.bold(sandbox.url)}`);
     const facts = [
       opts.timeScale !== 1 ? `time ${opts.timeScale}x` : 'real time',
@@ -63,12 +62,12 @@ export default async function sandboxStart(ctx: Context, opts: Options): Promise
     ctx.info(`Full-scope key for organization ${org}. Paste this into another shell:`);
     ctx.out(exportLine);
     ctx.info(c.dim('Press Ctrl-C to stop.'));
-  }
+  } });
 
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) return resolve();
     ctx.signal.addEventListener('abort', () => resolve(), { once: true });
   });
   await sandbox.close();
-  if (!ctx.machineOutput) ctx.info('Sandbox stopped.');
+  note(ctx, 'Sandbox stopped.');
 }

@@ -8,6 +8,7 @@ import { sampleEvent } from '../../webhooks/samples.js';
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, sign, type WebhookEventType } from '../../webhooks/signature.js';
 import { checkForwardUrl } from '../../webhooks/target-url.js';
 import { oneLine } from '../../webhooks/listen-format.js';
+import { render } from '../../io/render.js';
 
 interface Opts {
   to: string;
@@ -39,14 +40,16 @@ export default async function trigger(ctx: Context, type: WebhookEventType, opts
     [SIGNATURE_HEADER]: sign(secret, body, Math.floor(ctx.now().getTime() / 1000)),
   });
   const ms = Math.round(r.ms);
-  if (ctx.machineOutput) {
-    ctx.out(JSON.stringify({ url, status: r.status ?? null, ok: r.ok, duration_ms: ms, ...(r.error ? { error: r.error } : {}), response: r.body ?? null, event }, null, 2));
-  } else {
-    const c = ctx.color;
-    const status = r.status === undefined ? c.red('no answer') : r.ok ? c.green(String(r.status)) : c.red(String(r.status));
-    ctx.out(`${event.type} ${event.id} → ${url}: ${status} in ${ms} ms`);
-    if (!r.ok && r.body) ctx.info(`${ctx.errColor.dim('The receiver answered:')} ${oneLine(r.body, 400)}`);
-  }
+  await render(ctx, {
+    json: { url, status: r.status ?? null, ok: r.ok, duration_ms: ms, ...(r.error ? { error: r.error } : {}), response: r.body ?? null, event },
+    layout: 'pretty',
+    human: () => {
+      const c = ctx.color;
+      const status = r.status === undefined ? c.red('no answer') : r.ok ? c.green(String(r.status)) : c.red(String(r.status));
+      ctx.out(`${event.type} ${event.id} → ${url}: ${status} in ${ms} ms`);
+      if (!r.ok && r.body) ctx.info(`${ctx.errColor.dim('The receiver answered:')} ${oneLine(r.body, 400)}`);
+    },
+  });
   if (r.status === undefined) throw new FailureError(`${url} did not answer: ${r.error}.`);
   if (!r.ok) {
     throw new FailureError(`The receiver answered ${r.status}, not 2xx: the service would retry this delivery.`, {

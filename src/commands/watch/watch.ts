@@ -8,6 +8,7 @@ import { runWatch } from '../../watch/session.js';
 import type { WatchView } from '../../watch/view.js';
 import { JsonView, PlainView } from '../../watch/view-lines.js';
 import { TerminalView } from '../../watch/view-terminal.js';
+import { chooseView, refuseCsv } from '../../io/render.js';
 
 interface WatchFlags {
   interval: number;
@@ -18,7 +19,7 @@ interface WatchFlags {
 export default async function watch(ctx: Context, campaignId: string, flags: WatchFlags): Promise<void> {
   // Everything the user typed is checked before the first request (exit 2).
   const failIf = parseConditions(flags.failIf ?? []);
-  if (ctx.format === 'csv') throw new UsageError('watch has no CSV output.', { hint: 'Use --json for one JSON object per line.' });
+  refuseCsv(ctx, 'watch has no CSV output.', 'Use --json for one JSON object per line.');
   if (campaignId.trim() === '') throw new UsageError('the campaign id is empty.');
 
   const api = await ctx.api();
@@ -48,7 +49,5 @@ function parseConditions(exprs: string[]): Condition[] {
 
 /** The live view needs a real terminal on stdout; logs and pipes get one line per change. */
 function pickView(ctx: Context, campaignId: string): WatchView {
-  if (ctx.machineOutput) return new JsonView(ctx);
-  if (ctx.io.stdout.isTTY && ctx.env.TERM !== 'dumb') return new TerminalView(ctx, campaignId);
-  return new PlainView(ctx);
+  return chooseView<WatchView>(ctx, { json: () => new JsonView(ctx), terminal: () => new TerminalView(ctx, campaignId), plain: () => new PlainView(ctx) });
 }

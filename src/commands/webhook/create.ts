@@ -3,6 +3,7 @@ import { createEndpoint } from '../../api/webhooks.js';
 import { printObject } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
 import { checkEvents, checkUrl, ENDPOINT_FIELDS, showSecret } from './fields.js';
+import { note } from '../../io/render.js';
 
 interface Opts {
   url: string;
@@ -19,7 +20,5 @@ export default async function webhookCreate(ctx: Context, opts: Opts): Promise<v
   // --json prints the object as the service sent it, secret included: it will not be readable again.
   await printObject(ctx, endpoint, ENDPOINT_FIELDS);
   await showSecret(ctx, String(endpoint.id), typeof endpoint.secret === 'string' ? endpoint.secret : undefined, opts.saveSecret);
-  if (!ctx.machineOutput) {
-    ctx.info(ctx.errColor.dim(`Next: voicectl webhook test ${endpoint.id}   (sends a ping)`));
-  }
+  note(ctx, ctx.errColor.dim(`Next: voicectl webhook test ${endpoint.id}   (sends a ping)`));
 }

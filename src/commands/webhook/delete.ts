@@ -2,12 +2,12 @@ import type { Context } from '../../context.js';
 import { deleteEndpoint } from '../../api/webhooks.js';
 import { FailureError } from '../../errors.js';
 import { confirm } from '../../io/prompter.js';
+import { note, render } from '../../io/render.js';
 
 export default async function webhookDelete(ctx: Context, id: string): Promise<void> {
   const ok = await confirm(ctx, `Delete webhook endpoint ${id} (its pending retries are dropped)?`);
   if (!ok) throw new FailureError('Cancelled: nothing deleted.');
   const api = await ctx.api();
   await deleteEndpoint(api, id);
-  if (ctx.machineOutput) ctx.out(JSON.stringify({ id, deleted: true }));
-  else ctx.info(ctx.errColor.green(`Deleted webhook endpoint ${id}.`));
+  await render(ctx, { json: { id, deleted: true }, layout: 'compact', human: () => ctx.info(ctx.errColor.green(`Deleted webhook endpoint ${id}.`)) });
 }

@@ -4,6 +4,7 @@ import { collectAll, type IncompleteListError } from '../../api/pagination.js';
 import { attemptsOf, lastCodeOf, nextRetryOf, pick, when } from './delivery-fields.js';
 import { printList, type Column } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
+import { note } from '../../io/render.js';
 
 export default async function webhookDeliveries(ctx: Context, id: string, opts: { all?: boolean; limit?: number }): Promise<void> {
   const api = await ctx.api();
@@ -26,8 +27,8 @@ export default async function webhookDeliveries(ctx: Context, id: string, opts: 
     { header: 'NEXT RETRY', get: (r) => when(nextRetryOf(r), now) },
   ];
   await printList(ctx, rows, columns, { empty: `No deliveries for endpoint ${id} yet.` });
-  if (!ctx.machineOutput && total !== undefined && total > rows.length) {
-    ctx.info(ctx.errColor.dim(`Showing ${rows.length} of ${total}. Use --all for every delivery.`));
+  if (total !== undefined && total > rows.length) {
+    note(ctx, ctx.errColor.dim(`Showing ${rows.length} of ${total}. Use --all for every delivery.`));
   }
   // What was read is printed; the exit status says it is not the whole list.
   if (incomplete) throw incomplete;

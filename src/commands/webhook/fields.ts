@@ -6,6 +6,7 @@ import { UsageError } from '../../errors.js';
 import { EVENT_TYPES } from '../../webhooks/signature.js';
 import { checkWebhookUrl, isLoopbackUrl } from '../../webhooks/url-policy.js';
 import { saveWebhookSecret } from '../../webhooks/saved-secret.js';
+import { forPeople } from '../../io/render.js';
 
 /** Omitted, empty, or every known type: the endpoint receives everything. */
 function eventsCell(e: WebhookEndpoint): string {
@@ -75,7 +76,7 @@ export async function showSecret(ctx: Context, endpointId: string, secret: strin
     ctx.warn('the service sent no secret in its answer; signatures cannot be verified without it.');
     return;
   }
-  if (!ctx.machineOutput) ctx.out(`${ctx.color.bold('secret'.padEnd(7))}  ${secret}`);
+  await forPeople(ctx, () => ctx.out(`${ctx.color.bold('secret'.padEnd(7))}  ${secret}`));
   if (save) {
     const { profileName, path } = await saveWebhookSecret(ctx, endpointId, secret);
     ctx.info(c.green(`Saved the secret in profile "${profileName}" (${path}) as webhook_secret.`));

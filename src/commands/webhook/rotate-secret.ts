@@ -4,6 +4,7 @@ import { FailureError } from '../../errors.js';
 import { confirm } from '../../io/prompter.js';
 import { withSpinner } from '../../io/spinner.js';
 import { showSecret } from './fields.js';
+import { note, render } from '../../io/render.js';
 
 export default async function webhookRotateSecret(ctx: Context, id: string, opts: { saveSecret?: boolean }): Promise<void> {
   // A running receiver keeps verifying with the old secret and refuses what follows.
@@ -19,15 +20,9 @@ export default async function webhookRotateSecret(ctx: Context, id: string, opts
       hint: 'Deliveries are now signed with a secret you do not have; rotate again, or delete the endpoint and create a new one.',
     });
   }
-  if (ctx.machineOutput) {
-    ctx.out(JSON.stringify(body && typeof body === 'object' ? body : { id, secret }, null, 2));
-  } else {
-    ctx.out(`${ctx.color.bold('id'.padEnd(7))}  ${id}`);
-  }
+  await render(ctx, { json: body && typeof body === 'object' ? body : { id, secret }, layout: 'pretty', human: () => ctx.out(`${ctx.color.bold('id'.padEnd(7))}  ${id}`) });
   await showSecret(ctx, id, secret, opts.saveSecret);
-  if (!ctx.machineOutput) {
-    ctx.info(ctx.errColor.dim(opts.saveSecret
-      ? 'Deliveries signed from now on use the new secret: `voicectl listen` picks it up from the profile; update any other receiver.'
-      : `Deliveries signed from now on use the new secret: update your receiver (\`voicectl listen --secret-stdin\`, or rotate with --save-secret and run \`voicectl listen --endpoint ${id}\`).`));
-  }
+  note(ctx, ctx.errColor.dim(opts.saveSecret
+    ? 'Deliveries signed from now on use the new secret: `voicectl listen` picks it up from the profile; update any other receiver.'
+    : `Deliveries signed from now on use the new secret: update your receiver (\`voicectl listen --secret-stdin\`, or rotate with --save-secret and run \`voicectl listen --endpoint ${id}\`).`));
 }

@@ -2,14 +2,15 @@ import type { Context } from '../../context.js';
 import { testEndpoint } from '../../api/webhooks.js';
 import { withSpinner } from '../../io/spinner.js';
 import { attemptsOf, lastCodeOf, pick } from './delivery-fields.js';
+import { render } from '../../io/render.js';
 
 export default async function webhookTest(ctx: Context, id: string): Promise<void> {
   const api = await ctx.api();
   const answer = await withSpinner(ctx, 'Sending a ping', () => testEndpoint(api, id));
-  if (ctx.machineOutput) {
-    ctx.out(JSON.stringify(answer && typeof answer === 'object' ? answer : { id, ping: 'sent' }, null, 2));
-    return;
-  }
+  await render(ctx, { json: answer && typeof answer === 'object' ? answer : { id, ping: 'sent' }, layout: 'pretty', human: () => pingSummary(ctx, id, answer) });
+}
+
+function pingSummary(ctx: Context, id: string, answer: unknown): void {
   const c = ctx.errColor;
   ctx.info(c.green(`Asked the service to send a ping event to endpoint ${id}.`));
   // The answer's shape is not in the spec; when it describes the delivery, say how it went.

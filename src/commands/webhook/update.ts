@@ -4,6 +4,7 @@ import { UsageError } from '../../errors.js';
 import { printObject } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
 import { checkEvents, checkUrl, ENDPOINT_FIELDS } from './fields.js';
+import { forPeople, render } from '../../io/render.js';
 
 interface Opts {
   enable?: boolean;
@@ -27,12 +28,12 @@ export default async function webhookUpdate(ctx: Context, id: string, opts: Opts
   const updated = await withSpinner(ctx, 'Updating endpoint', () => updateEndpoint(api, id, changes));
   if (updated) {
     await printObject(ctx, updated, ENDPOINT_FIELDS);
-  } else if (ctx.machineOutput) {
-    ctx.out(JSON.stringify({ id, ...changes }));
+  } else {
+    await render(ctx, { json: { id, ...changes }, layout: 'compact' });
   }
-  if (!ctx.machineOutput) {
+  await forPeople(ctx, () => {
     const what = Object.entries(changes).map(([k, v]) => `${k} = ${Array.isArray(v) ? v.join(',') : String(v)}`).join(', ');
     ctx.info(ctx.errColor.green(`Updated endpoint ${id}: ${what}.`));
     if (changes.enabled === false) ctx.info(ctx.errColor.dim('Events that occur while it is disabled are not queued for it.'));
-  }
+  });
 }

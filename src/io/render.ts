@@ -1,0 +1,103 @@
+/**
+ * What a verb prints when its result is not a list (output.ts has lists and objects):
+ * src/io decides, from the run's output format, what is printed; a verb says what it has.
+ *
+ * - `render` prints one result: its JSON for scripts (--json pretty, -o jsonl on one
+ *   line), the rows of its CSV form when it has one, or what `human` prints for a person.
+ * - `note` is a line for a person on stderr (hints, "Showing 50 of 120"), never printed
+ *   when a script reads the output.
+ * - `recordLine` is one line of a stream (watch, listen, tail): JSON for scripts, text
+ *   for people.
+ * - `refuseCsv` is for verbs that have no CSV form: a usage error before anything runs.
+ * - `chooseView` picks a live view: JSON lines for scripts, a redrawn view on a terminal,
+ *   plain lines in a log or pipe.
+ */
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import { csvLine } from './csv.js';
+import { csvName, type Column, cell } from './output.js';
+
+/** How a result's JSON is laid out: by format (one line for -o jsonl, pretty otherwise), or always one way. */
+export type JsonLayout = 'by-format' | 'pretty' | 'compact';
+
+export interface Rendering<T = Record<string, unknown>> {
+  /** What scripts get, as JSON. Without it, nothing is printed for them. */
+  json?: unknown;
+  layout?: JsonLayout;
+  /** What -o jsonl prints, one JSON line each (default: `json` on one line). */
+  lines?: unknown[];
+  /**
+   * The person's form is for a terminal only: a table sent to a pipe or file gets the
+   * JSON, laid out as `layout` says (a summary is no use to the program reading it).
+   */
+  terminalOnly?: boolean;
+  /** The CSV form: these rows under these columns. Without it, -o csv prints the JSON. */
+  csv?: { columns: Column<T>[]; rows: T[] };
+  /** What a person sees on the terminal. */
+  human?: () => void | Promise<void>;
+}
+
+export async function render<T>(ctx: Context, r: Rendering<T>): Promise<void> {
+  const person = !ctx.machineOutput && (!r.terminalOnly || ctx.io.stdout.isTTY);
+  if (person) {
+    await r.human?.();
+    return;
+  }
+  if (ctx.format === 'jsonl' && r.lines) {
+    for (const line of r.lines) ctx.out(JSON.stringify(line));
+    return;
+  }
+  if (ctx.format === 'csv' && r.csv) {
+    ctx.out(csvLine(r.csv.columns.map(csvName)));
+    for (const row of r.csv.rows) ctx.out(csvLine(r.csv.columns.map((c) => cell(c.get ? c.get(row) : c.key ? (row as Record<string, unknown>)[c.key] : undefined))));
+    return;
+  }
+  if (r.json === undefined) return;
+  ctx.out(jsonText(ctx, r.json, r.layout ?? 'by-format'));
+}
+
+function jsonText(ctx: Context, value: unknown, layout: JsonLayout): string {
+  const pretty = layout === 'pretty' || (layout === 'by-format' && ctx.format !== 'jsonl');
+  return pretty ? JSON.stringify(value, null, 2) : JSON.stringify(value);
+}
+
+/** A line for a person (stderr); scripts reading the output never see it. */
+export function note(ctx: Context, text: string): void {
+  if (!ctx.machineOutput) ctx.info(text);
+}
+
+/** Runs `human` only when a person reads the output (a table on a terminal or in a pipe). */
+export async function forPeople(ctx: Context, human: () => void | Promise<void>): Promise<void> {
+  if (!ctx.machineOutput) await human();
+}
+
+/** One record of a stream: a JSON line for scripts, `human()` for people. */
+export function recordLine(ctx: Context, record: unknown, human: () => string): string {
+  return ctx.machineOutput ? JSON.stringify(record) : human();
+}
+
+/** For verbs whose output has no CSV form. */
+export function refuseCsv(ctx: Context, message: string, hint: string): void {
+  if (ctx.format === 'csv') throw new UsageError(message, { hint });
+}
+
+/** A live view: JSON lines for scripts, a redrawn view on a terminal, plain lines in a log or pipe. */
+export function chooseView<V>(ctx: Context, views: { json: () => V; terminal: () => V; plain: () => V }): V {
+  if (ctx.machineOutput) return views.json();
+  if (ctx.io.stdout.isTTY && ctx.env.TERM !== 'dumb') return views.terminal();
+  return views.plain();
+}
+
+/** The run's output format, for verbs with a --format of their own whose default follows it. */
+export function formatOr<F extends string>(ctx: Context, own: F | undefined, machine: F, person: F): F {
+  return own ?? (ctx.machineOutput ? machine : person);
+}
+
+/**
+ * What a question is about, before it is asked: on stdout when the output is for a person;
+ * on stderr when stdout is for a script and a person may still answer (no --yes).
+ */
+export function showBeforeAsking(ctx: Context, lines: (color: Context['color']) => string[]): void {
+  if (!ctx.machineOutput) for (const line of lines(ctx.color)) ctx.out(line);
+  else if (!ctx.opts.yes) for (const line of lines(ctx.errColor)) ctx.info(line);
+}

@@ -1,0 +1,105 @@
+/**
+ * The structure the code keeps (issue "one owner for output"): a verb parses its flags,
+ * calls a domain module and hands what it has to src/io, which alone decides between a
+ * table, JSON, JSON lines and CSV; a verb never reaches into another group's folder; and
+ * no module imports itself through others (type-only imports included, since they tie
+ * the modules together for a reader all the same). Imports are read from the source with
+ * comments removed: import and export declarations with a `from`, and import() calls.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const SRC = fileURLToPath(new URL('../../src', import.meta.url));
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+const files = sourceFiles(SRC);
+const text = new Map(files.map((f) => [f, readFileSync(f, 'utf8')]));
+
+/** Each file's imports of other files under src/ (static, type-only, re-exports and import()). */
+const IMPORT = /\b(?:import|export)\s+(?:type\s+)?(?:[\w*{}\s,$]+?\s+from\s+)?['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
+const withoutComments = (code: string) => code.replace(/\/\*[^]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+
+const imports = new Map(
+  files.map((file) => {
+    const targets = [...withoutComments(text.get(file)!).matchAll(IMPORT)]
+      .map((m) => (m[1] ?? m[2])!)
+      .filter((spec) => spec.startsWith('.'))
+      .map((spec) => resolve(dirname(file), spec).replace(/\.js$/, '.ts'))
+      .filter((target) => text.has(target));
+    return [file, targets] as const;
+  }),
+);
+
+const rel = (f: string) => relative(SRC, f);
+const group = (f: string) => /^commands\/([^/]+)\//.exec(rel(f))?.[1];
+
+/** Import circles: the strongly connected components of more than one file, or a file importing itself. */
+export function circles(graph: Map<string, readonly string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) {
+        low.set(v, Math.min(low.get(v)!, index.get(w)!));
+      }
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1 || graph.get(v)?.includes(v)) found.push(component.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return found;
+}
+
+describe('structure of src/', () => {
+  it('finds circles (the checker itself)', () => {
+    const g = new Map<string, string[]>([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']], ['e', ['e']]]);
+    expect(circles(g)).toEqual([['a', 'b', 'c'], ['e']]);
+    expect(circles(new Map([['a', ['b']], ['b', []]]))).toEqual([]);
+  });
+
+  it('has no import circles', () => {
+    expect(circles(imports).map((c) => c.map(rel))).toEqual([]);
+  });
+
+  it('has no verb importing from another group\'s folder', () => {
+    const crossing = files.flatMap((file) => {
+      const from = group(file);
+      if (!from) return [];
+      return imports.get(file)!.filter((t) => group(t) !== undefined && group(t) !== from).map((t) => `${rel(file)} -> ${rel(t)}`);
+    });
+    expect(crossing).toEqual([]);
+  });
+
+  it('has no file under src/commands deciding the output format (src/io does)', () => {
+    const deciding = files.filter((f) => rel(f).startsWith('commands/') && /\bctx\.format\b|\bmachineOutput\b/.test(text.get(f)!));
+    expect(deciding.map(rel)).toEqual([]);
+  });
+});
