@@ -53,6 +53,8 @@ export interface ListOptions<T> {
   csv?: Column<any>[];
   /** What scripts get instead of `rows` (JSON, JSON lines, and the rows of `csv`), when it differs. */
   machineRows?: unknown[];
+  /** Work only the table needs, done just before it is drawn (reading names to show beside ids). */
+  beforeTable?: () => Promise<void>;
 }
 
 /** Prints a list of objects in the run's output format. */
@@ -76,6 +78,7 @@ export async function printList<T>(ctx: Context, rows: T[], columns: Column<T>[]
         ctx.info(options.empty ?? 'Nothing to show.');
         return;
       }
+      await options.beforeTable?.();
       {
         const all = rows.map((r) => columns.map((c) => terminalLine(cell(read(r, c)))));
         const width = ctx.io.stdout.isTTY ? ctx.io.stdout.columns : undefined;

@@ -64,7 +64,7 @@ describe('call list against the sandbox', () => {
 
   it('prints a table', async () => {
     const r = await h.run(['call', 'list', '--campaign', campaignId, '-o', 'table']);
-    expect(r.stdout.split('\n')[0]).toMatch(/^TIME \(UTC\)\s+CALL ID\s+NUMBER\s+STATUS\s+OUTCOME\s+DURATION\s+SUMMARY/);
+    expect(r.stdout.split('\n')[0]).toMatch(/^TIME \(UTC\)\s+CALL ID\s+NUMBER\s+CONTACT\s+STATUS\s+OUTCOME\s+DURATION\s+SUMMARY/);
     expect(r.stdout).toContain('+9198');
   });
 });

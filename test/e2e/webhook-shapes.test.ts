@@ -58,10 +58,10 @@ describe('a server with other field names and bodies', () => {
     const r = await runCli(['webhook', 'deliveries', 'ep_1', '-o', 'csv'], env);
     expect(r.exitCode, r.stderr).toBe(0);
     const rows = r.stdout.trim().split('\n');
-    expect(rows[0]).toBe('id,event,type,status,attempts,last_code,next_retry');
+    expect(rows[0]).toBe('id,event,type,status,attempts,last_code,next_retry,failure');
     expect(rows[1]).toMatch(/^d1,evt_1,call\.ended,retrying,3,500,2030-01-01T00:00:00Z \(in /);
-    expect(rows[2]).toBe('d2,evt_2,ping,delivered,2,200,');
-    expect(rows[3]).toBe('d3,evt_3,campaign.completed,failed,8,410,');
+    expect(rows[2]).toBe('d2,evt_2,ping,delivered,2,200,,');
+    expect(rows[3]).toBe('d3,evt_3,campaign.completed,failed,8,410,,answered 410');
   });
 
   it('finds a rotated secret nested under another name', async () => {

@@ -7,10 +7,10 @@ import { JsonTooDeepError, parseJsonWithin } from '../../util/json-depth.js';
 export const AGENT_COLUMNS: Column<Agent>[] = [
   { header: 'ID', key: 'id' },
   { header: 'NAME', key: 'name', max: 32 },
-  { header: 'STATUS', key: 'status' },
-  { header: 'LANGUAGE', key: 'language' },
-  { header: 'VOICE', key: 'voice_name' },
-  { header: 'DIRECTION', key: 'direction' },
+  { header: 'STATUS', key: 'status', drop: 1 },
+  { header: 'LANGUAGE', key: 'language', drop: 3 },
+  { header: 'VOICE', key: 'voice_name', drop: 2 },
+  { header: 'DIRECTION', key: 'direction', drop: 4 },
 ];
 
 export const AGENT_FIELDS: Column<Agent>[] = [

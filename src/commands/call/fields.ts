@@ -25,13 +25,14 @@ export function callColumns(terminalWidth: number | undefined): Column<Call>[] {
   // The summary takes what the other columns leave of the terminal (they need about 110).
   const summaryMax = Math.max(20, (terminalWidth ?? 160) - 112);
   return [
-    { header: 'TIME (UTC)', get: (c) => shortTime(c.start_time) },
+    { header: 'TIME (UTC)', get: (c) => shortTime(c.start_time), drop: 3 },
     { header: 'CALL ID', key: 'call_id' },
     { header: 'NUMBER', key: 'phone_number' },
+    { header: 'CONTACT', get: (c) => c.contact?.name, max: 24, drop: 2 },
     { header: 'STATUS', key: 'status' },
-    { header: 'OUTCOME', key: 'outcome', max: 24 },
-    { header: 'DURATION', get: (c) => duration(c.duration_seconds) },
-    { header: 'SUMMARY', key: 'summary', max: summaryMax },
+    { header: 'OUTCOME', key: 'outcome', max: 24, drop: 1 },
+    { header: 'DURATION', get: (c) => duration(c.duration_seconds), drop: 4 },
+    { header: 'SUMMARY', key: 'summary', max: summaryMax, drop: 5 },
   ];
 }
 

@@ -2,6 +2,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { Campaign, CampaignContact } from '../../api/campaigns.js';
 import type { Column } from '../../io/output.js';
+import { agentLabel } from '../../agents/names.js';
 
 /** Contact statuses in the spec's order; any others a server sends follow. */
 export const CONTACT_STATUSES = ['pending', 'initiated', 'completed', 'no_answer', 'failed'] as const;
@@ -33,14 +34,15 @@ export function pendingContacts(campaign: Campaign): number | undefined {
   return counts.find(([k]) => k === 'pending')?.[1] ?? 0;
 }
 
-export function campaignColumns(): Column<Campaign>[] {
+/** The table of `campaign list`; `agents` names the agents by id (agentNames), read only for the table. */
+export function campaignColumns(agents: Map<string, string>): Column<Campaign>[] {
   return [
     { header: 'ID', key: 'id' },
     { header: 'NAME', key: 'name', max: 40 },
     { header: 'STATUS', key: 'status' },
-    { header: 'CONTACTS', get: (c) => totalContacts(c) ?? '' },
-    { header: 'PROGRESS', get: (c) => progressText(c) },
-    { header: 'AGENT', key: 'agent_id' },
+    { header: 'CONTACTS', get: (c) => totalContacts(c) ?? '', drop: 2 },
+    { header: 'PROGRESS', get: (c) => progressText(c), drop: 3 },
+    { header: 'AGENT', get: (c) => agentLabel(c.agent_id, agents), max: 24, drop: 1 },
   ];
 }
 
@@ -68,7 +70,7 @@ export function contactColumns(): Column<CampaignContact>[] {
     { header: 'NAME', key: 'name', max: 30 },
     { header: 'STATUS', key: 'status' },
     { header: 'CALL ID', key: 'call_id' },
-    { header: 'EXTRA', get: (c) => extraText(c.extra), max: 50 },
+    { header: 'EXTRA', get: (c) => extraText(c.extra), max: 50, drop: 1 },
   ];
 }
 

@@ -4,6 +4,7 @@ import { printObject, type Column } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
 import { CAMPAIGN_CSV_COLUMNS, countLines, statusCounts } from './fields.js';
 import { readCampaign } from '../../campaigns/read.js';
+import { agentLabel, agentNames } from '../../agents/names.js';
 import { render } from '../../io/render.js';
 
 const FIELDS: Column<Campaign>[] = [
@@ -12,6 +13,17 @@ const FIELDS: Column<Campaign>[] = [
   { header: 'status', key: 'status' },
   { header: 'agent', get: (c) => (c.agent_id === null ? '(deleted)' : c.agent_id) },
 ];
+
+/** The agent's name beside its id, for a person (agentNames). */
+function withAgentName(agents: Map<string, string>): Column<Campaign>[] {
+  return FIELDS.map((f) => (f.header !== 'agent' ? f : {
+    header: 'agent',
+    get: (c: Campaign) => {
+      const label = agentLabel(c.agent_id, agents);
+      return c.agent_id && label !== c.agent_id ? `${label} (${c.agent_id})` : label;
+    },
+  }));
+}
 const OPTIONAL: Column<Campaign>[] = [
   { header: 'prompt', key: 'campaign_prompt' },
   { header: 'kb items', key: 'kb_item_ids' },
@@ -27,7 +39,8 @@ export default async function campaignGet(ctx: Context, id: string): Promise<voi
     json: campaign,
     csv: { columns: CAMPAIGN_CSV_COLUMNS, rows: [campaign] },
     human: async () => {
-      const shown = [...FIELDS, ...OPTIONAL.filter((f) => present(campaign[f.key!]))];
+      const agents = campaign.agent_id ? await agentNames(api, ctx.signal) : new Map<string, string>();
+      const shown = [...withAgentName(agents), ...OPTIONAL.filter((f) => present(campaign[f.key!]))];
       await printObject(ctx, campaign, shown);
       const counts = statusCounts(campaign.contacts_by_status);
       if (counts.length > 0) {

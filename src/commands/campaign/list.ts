@@ -6,6 +6,7 @@ import { FailureError } from '../../errors.js';
 import { printList } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
 import { CAMPAIGN_CSV_COLUMNS, campaignColumns } from './fields.js';
+import { agentNames } from '../../agents/names.js';
 import { note } from '../../io/render.js';
 
 interface Flags {
@@ -39,7 +40,12 @@ export default async function campaignList(ctx: Context, flags: Flags): Promise<
   }
   // A server that ignores ?status= would otherwise list everything under the filter's name.
   if (flags.status) campaigns = campaigns.filter((c) => c.status === undefined || c.status === flags.status);
-  await printList(ctx, campaigns, campaignColumns(), {
+  const agents = new Map<string, string>();
+  await printList(ctx, campaigns, campaignColumns(agents), {
+    beforeTable: async () => {
+      if (!campaigns.some((c) => c.agent_id)) return;
+      for (const [id, name] of await agentNames(api, ctx.signal)) agents.set(id, name);
+    },
     empty: flags.status ? `No ${flags.status} campaigns.` : 'No campaigns yet. Create one with `voicectl campaign create`.',
     csv: CAMPAIGN_CSV_COLUMNS,
   });

@@ -22,9 +22,9 @@ export default async function kbList(ctx: Context, opts: { folder?: string }): P
   }
   await printList<KbItem>(ctx, items, [
     { header: 'NAME', get: (i) => `${i.name ?? ''}${isFolder(i) ? '/' : ''}`, max: 40 },
-    { header: 'TYPE', key: 'type' },
-    { header: 'PATH', key: 'path', max: 60 },
-    { header: 'SIZE', get: (i) => (typeof i.size_bytes === 'number' ? formatBytes(i.size_bytes) : '') },
+    { header: 'TYPE', key: 'type', drop: 1 },
+    { header: 'PATH', key: 'path', max: 60, drop: 3 },
+    { header: 'SIZE', get: (i) => (typeof i.size_bytes === 'number' ? formatBytes(i.size_bytes) : ''), drop: 2 },
     { header: 'ID', key: 'id' },
   ], { empty: folder ? `The folder "${folder}" is empty.` : 'The knowledge base is empty. Add documents with `voicectl kb upload <files or folders>`.' });
   if (items.some(isFolder)) {

@@ -8,9 +8,9 @@ export default async function voiceList(ctx: Context, opts: { language?: string 
   const voices = await withSpinner(ctx, 'Fetching voices', () => listVoices(api, opts.language));
   await printList<Voice>(ctx, voices, [
     { header: 'VOICE', key: 'voice_name' },
-    { header: 'LANGUAGE', get: voiceLanguage },
-    { header: 'CODE-SWITCHING', get: (v) => (v.supports_code_switching ? 'yes' : 'no') },
-    { header: 'DEMO', key: 'demo_url' },
+    { header: 'LANGUAGE', get: voiceLanguage, drop: 1 },
+    { header: 'CODE-SWITCHING', get: (v) => (v.supports_code_switching ? 'yes' : 'no'), drop: 2 },
+    { header: 'DEMO', key: 'demo_url', drop: 3 },
     { header: 'ID', key: 'id' },
   ], { empty: opts.language ? `No voices for ${opts.language}.` : 'No voices.' });
 }

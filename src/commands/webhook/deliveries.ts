@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import { allDeliveries, listDeliveries, type WebhookDelivery } from '../../api/webhooks.js';
 import { collectAll, type IncompleteListError } from '../../api/pagination.js';
-import { attemptsOf, lastCodeOf, nextRetryOf, pick, when } from './delivery-fields.js';
+import { attemptsOf, failureOf, lastCodeOf, nextRetryOf, pick, when } from './delivery-fields.js';
 import { printList, type Column } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
 import { note } from '../../io/render.js';
@@ -19,12 +19,13 @@ export default async function webhookDeliveries(ctx: Context, id: string, opts: 
   const now = ctx.now();
   const columns: Column<WebhookDelivery>[] = [
     { header: 'ID', get: (r) => pick(r, ['id', 'delivery_id']) },
-    { header: 'EVENT', get: (r) => pick(r, ['event_id', 'event.id']) },
-    { header: 'TYPE', get: (r) => pick(r, ['event_type', 'type', 'event.type']) },
+    { header: 'EVENT', get: (r) => pick(r, ['event_id', 'event.id']), drop: 4 },
+    { header: 'TYPE', get: (r) => pick(r, ['event_type', 'type', 'event.type']), drop: 2 },
     { header: 'STATUS', get: (r) => pick(r, ['status', 'state', 'delivery_status']) },
-    { header: 'ATTEMPTS', get: attemptsOf },
-    { header: 'LAST CODE', get: lastCodeOf },
-    { header: 'NEXT RETRY', get: (r) => when(nextRetryOf(r), now) },
+    { header: 'ATTEMPTS', get: attemptsOf, drop: 3 },
+    { header: 'LAST CODE', get: lastCodeOf, drop: 1 },
+    { header: 'NEXT RETRY', get: (r) => when(nextRetryOf(r), now), drop: 5 },
+    { header: 'WHY IT FAILED', csv: 'failure', get: failureOf, max: 40 },
   ];
   await printList(ctx, rows, columns, { empty: `No deliveries for endpoint ${id} yet.` });
   if (total !== undefined && total > rows.length) {

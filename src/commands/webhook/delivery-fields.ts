@@ -40,6 +40,20 @@ export function lastCodeOf(row: WebhookDelivery): unknown {
   return last ? pick(last, ['response_code', 'status_code', 'response_status', 'http_status', 'status']) : undefined;
 }
 
+/**
+ * Why the last attempt failed, in words: the service's error text when it sends one, else
+ * the response code that was not 2xx. Nothing for a delivery that went through.
+ */
+export function failureOf(row: WebhookDelivery): string {
+  const text = pick(row, ['last_error', 'error', 'failure_reason', 'reason', 'last_response.error', 'last_attempt.error']);
+  if (text !== undefined) return typeof text === 'string' ? text : JSON.stringify(text);
+  const code = Number(lastCodeOf(row));
+  if (Number.isInteger(code) && (code < 200 || code > 299)) return `answered ${code}`;
+  const last = attemptList(row)?.at(-1);
+  const fromAttempt = last ? pick(last, ['error', 'reason']) : undefined;
+  return fromAttempt === undefined ? '' : String(fromAttempt);
+}
+
 export function nextRetryOf(row: WebhookDelivery): unknown {
   return pick(row, ['next_retry_at', 'next_attempt_at', 'next_retry', 'next_attempt', 'retry_at', 'scheduled_at', 'next_retry_time']);
 }
