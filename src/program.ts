@@ -131,6 +131,8 @@ function isGlobal(cmd: Command, attr: string): boolean {
  */
 function finish(cmd: Command, ctx: Context): void {
   cmd.exitOverride();
+  // Every help lists the global options too: a verb's own text tells you to pass --yes or --json.
+  cmd.configureHelp({ showGlobalOptions: true, sortSubcommands: false });
   cmd.configureOutput({
     writeOut: (s) => ctx.io.stdout.write(s),
     writeErr: (s) => ctx.io.stderr.write(s),

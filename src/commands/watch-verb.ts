@@ -25,6 +25,7 @@ export function watchVerb(ctx: Context, cmd: Command): Command {
 Off a terminal it prints one line per change; with --json, one JSON object per line:
 {"type":"progress",...}, {"type":"call",...} for each finished call, {"type":"completed","summary":{...}}.
 Exit codes: 0 completed (and no --fail-if line crossed), 1 --timeout or --fail-if, 4 no such campaign, 130 Ctrl-C.`)
+    .addHelpText('after', `\nExamples:\n  voicectl watch CAMPAIGN_ID\n  voicectl watch CAMPAIGN_ID --json --fail-if "failed>5%" --timeout 3600`)
     .action(lazy(ctx, () => import('./watch/watch.js')));
 }
 

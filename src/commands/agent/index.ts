@@ -27,12 +27,14 @@ export function agentCommand(ctx: Context): Command {
     .option('--all', 'every page, not just the first')
     .option('--limit <n>', 'page size, 1 to 200', pageLimit)
     .option('--offset <n>', 'start after this many agents', nonNegativeInt)
+    .addHelpText('after', `\nExamples:\n  voicectl agent list\n  voicectl agent list --all --json | jq -r '.[].name'`)
     .action(lazy(ctx, () => import('./list.js')));
 
   agent
     .command('get')
     .description('Show one agent')
     .argument('<agent>', 'agent id or exact name')
+    .addHelpText('after', `\nExamples:\n  voicectl agent get "Priya - renewals"\n  voicectl agent get AGENT_ID --json > agent.json`)
     .action(lazy(ctx, () => import('./get.js')));
 
   agentFieldOptions(
@@ -40,7 +42,9 @@ export function agentCommand(ctx: Context): Command {
       .command('create')
       .description('Create an agent from flags or a JSON file')
       .option('--file <agent.json>', 'read the agent\'s fields from a JSON file (flags override it)'),
-  ).action(lazy(ctx, () => import('./create.js')));
+  )
+    .addHelpText('after', `\nExamples:\n  voicectl agent create --name "Priya - renewals" --voice Priya --greeting "Namaste!" --call-purpose "Policy renewals" --prompt "Remind the customer that the policy renews this month."\n  voicectl agent create --file agent.json --name "Priya - renewals (copy)"`)
+    .action(lazy(ctx, () => import('./create.js')));
 
   agentFieldOptions(
     agent
@@ -50,13 +54,16 @@ export function agentCommand(ctx: Context): Command {
       .option('--status <status>', 'agent status, for example active')
       .option('--kb-add <ids>', 'attach knowledge-base items, keeping the ones attached (repeatable)', commaList)
       .option('--kb-remove <ids>', 'detach knowledge-base items, keeping the others (repeatable)', commaList),
-  ).action(lazy(ctx, () => import('./update.js')));
+  )
+    .addHelpText('after', `\nExamples:\n  voicectl agent update "Priya - renewals" --greeting "Hello!"\n  voicectl agent update AGENT_ID --kb-add ITEM_ID`)
+    .action(lazy(ctx, () => import('./update.js')));
 
   agent
     .command('delete')
     .alias('rm')
     .description('Delete an agent (its past calls and campaigns remain)')
     .argument('<agent>', 'agent id or exact name')
+    .addHelpText('after', `\nExamples:\n  voicectl agent delete AGENT_ID --yes`)
     .action(lazy(ctx, () => import('./delete.js')));
 
   return agent;

@@ -25,12 +25,14 @@ export function callCommand(ctx: Context): Command {
     .option('--limit <n>', 'page size, 1 to 200 (default 50)', pageLimit)
     .option('--offset <n>', 'skip this many calls', nonNegativeInt)
     .addHelpText('after', TIMES_HELP)
+    .addHelpText('after', `\nExamples:\n  voicectl call list --since 24h\n  voicectl call list --campaign CAMPAIGN_ID --status completed --all -o csv > calls.csv`)
     .action(lazy(ctx, () => import('./list.js')));
 
   call
     .command('get')
     .description('Show one call with its transcript')
     .argument('<call_id>', 'the call\'s id')
+    .addHelpText('after', `\nExamples:\n  voicectl call get CALL_ID\n  voicectl call get CALL_ID --json | jq .transcript`)
     .action(lazy(ctx, () => import('./get.js')));
 
   call
@@ -38,6 +40,7 @@ export function callCommand(ctx: Context): Command {
     .description('Print a fresh link to the call\'s recording, or download it')
     .argument('<call_id>', 'the call\'s id')
     .option('--download <file>', 'save the audio to FILE (- for stdout)')
+    .addHelpText('after', `\nExamples:\n  voicectl call recording CALL_ID\n  voicectl call recording CALL_ID --download call.mp3`)
     .action(lazy(ctx, () => import('./recording.js')));
 
   call
@@ -76,6 +79,7 @@ Examples:
 
 An .xlsx workbook is for people: phone numbers and ids stay text, times are dates. CSV
 (RFC 4180) and JSONL are for programs. Columns and incremental exports: see docs/export.md.`)
+    .addHelpText('after', `\nExamples:\n  voicectl call export --campaign CAMPAIGN_ID --out calls.csv\n  voicectl call export --since 7d --format xlsx --out week.xlsx\n  voicectl call export --campaign CAMPAIGN_ID --format jsonl --transcripts > calls.jsonl`)
     .action(lazy(ctx, () => import('./export.js')));
 
   return call;

@@ -129,12 +129,14 @@ Examples:
     .option('--all', 'every page, not just the first')
     .option('--limit <n>', 'page size, 1 to 200 (default 50)', pageLimit)
     .option('--offset <n>', 'skip this many campaigns', nonNegativeInt)
+    .addHelpText('after', `\nExamples:\n  voicectl campaign list\n  voicectl campaign list --status running --json`)
     .action(lazy(ctx, () => import('./list.js')));
 
   campaign
     .command('get')
     .description('Show a campaign: its status and how many contacts are in each state')
     .argument('<id>', 'the campaign\'s id')
+    .addHelpText('after', `\nExamples:\n  voicectl campaign get CAMPAIGN_ID\n  voicectl campaign get CAMPAIGN_ID --json | jq .contacts_by_status`)
     .action(lazy(ctx, () => import('./get.js')));
 
   campaign
@@ -142,6 +144,7 @@ Examples:
     .description('List a campaign\'s contacts with their status and call ids')
     .argument('<id>', 'the campaign\'s id')
     .option('--status <status>', `only contacts with this status: ${STATUSES}`)
+    .addHelpText('after', `\nExamples:\n  voicectl campaign contacts CAMPAIGN_ID\n  voicectl campaign contacts CAMPAIGN_ID --status failed -o csv > failed.csv`)
     .action(lazy(ctx, () => import('./contacts.js')));
 
   watchVerb(ctx, campaign.command('watch'));

@@ -22,5 +22,6 @@ Install (then open a new shell):
         and in ~/.zshrc, before compinit:  fpath=(~/.zsh/completions $fpath)
   fish  voicectl completion fish > ~/.config/fish/completions/voicectl.fish
 `)
+    .addHelpText('after', `\nExamples:\n  voicectl completion bash > ~/.local/share/bash-completion/completions/voicectl\n  voicectl completion zsh > ~/.zsh/completions/_voicectl`)
     .action(async (shell: Shell) => (await import('./print.js')).default(ctx, shell, fullProgram()));
 }

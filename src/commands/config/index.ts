@@ -21,12 +21,14 @@ The profile is --profile, VOICECTL_PROFILE or "default". Flags and environment v
     .command('list')
     .alias('ls')
     .description('Show the profile\'s settings (the API key masked) and where the file is')
+    .addHelpText('after', `\nExamples:\n  voicectl config list\n  voicectl config list --profile staging --json`)
     .action(lazy(ctx, () => import('./list.js')));
 
   config
     .command('get')
     .description('Print one setting of the profile (the API key masked)')
     .addArgument(keyArgument())
+    .addHelpText('after', `\nExamples:\n  voicectl config get base_url\n  voicectl config get default_country --profile staging`)
     .action(lazy(ctx, () => import('./get.js')));
 
   config
@@ -34,12 +36,14 @@ The profile is --profile, VOICECTL_PROFILE or "default". Flags and environment v
     .description('Check and save one setting in the profile')
     .addArgument(keyArgument())
     .argument('<value>', 'the new value')
+    .addHelpText('after', `\nExamples:\n  voicectl config set default_country IN\n  voicectl config set timeout 60 --profile staging`)
     .action(lazy(ctx, () => import('./set.js')));
 
   config
     .command('unset')
     .description('Remove one setting from the profile')
     .addArgument(keyArgument())
+    .addHelpText('after', `\nExamples:\n  voicectl config unset default_country`)
     .action(lazy(ctx, () => import('./unset.js')));
 
   return config;

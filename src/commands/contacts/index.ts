@@ -20,6 +20,7 @@ export function contactsCommand(ctx: Context): Command {
     .option('--keep-duplicates', 'keep rows whose number repeats an earlier row\'s (still reported)')
     .option('--errors-out <file>', 'write every bad row to this CSV, with an error column, to fix in a spreadsheet')
     .addHelpText('after', '\nExit status 2 when any row is invalid (or the file cannot be read); --json prints the report object.')
+    .addHelpText('after', `\nExamples:\n  voicectl contacts validate fixtures/leads.csv --default-country IN\n  voicectl contacts validate fixtures/leads.csv --default-country IN --errors-out bad-rows.csv\n  voicectl contacts validate fixtures/leads.csv --default-country IN --json | jq .invalid`)
     .action(lazy(ctx, () => import('./validate.js')));
   return contacts;
 }

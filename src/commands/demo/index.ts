@@ -11,5 +11,6 @@ Starts a local sandbox of the service, creates an agent, builds a campaign from 
 fixtures/leads.csv (Indian and international numbers, checked like \`campaign create\` does),
 launches it, follows it to completion in simulated time, prints the calls and writes a CSV
 export. Your saved profile and API key are never read or changed.`)
+    .addHelpText('after', `\nExamples:\n  voicectl demo\n  voicectl demo --out demo-calls.csv`)
     .action(lazy(ctx, () => import('./demo.js')));
 }

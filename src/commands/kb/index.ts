@@ -32,6 +32,7 @@ Examples:
     .alias('ls')
     .description('List the documents and folders in a folder (the top level by default)')
     .option('--folder <folder>', 'folder to list')
+    .addHelpText('after', `\nExamples:\n  voicectl kb list\n  voicectl kb list --folder policies --json`)
     .action(lazy(ctx, () => import('./list.js')));
 
   kb
@@ -39,6 +40,7 @@ Examples:
     .description('Show an indexing job')
     .argument('<job_id>', 'the job id an upload returned')
     .option('--wait', 'wait until the job is completed or failed (exit 1 if it failed)')
+    .addHelpText('after', `\nExamples:\n  voicectl kb status JOB_ID\n  voicectl kb status JOB_ID --wait`)
     .action(lazy(ctx, () => import('./status.js')));
 
   kb
@@ -46,6 +48,7 @@ Examples:
     .alias('rm')
     .description('Delete a document, or a folder with everything in it (asks first)')
     .argument('<id>', 'knowledge-base item id')
+    .addHelpText('after', `\nExamples:\n  voicectl kb delete ITEM_ID --yes`)
     .action(lazy(ctx, () => import('./delete.js')));
 
   return kb;

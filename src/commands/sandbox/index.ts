@@ -14,5 +14,6 @@ export function sandboxCommand(ctx: Context): Command {
     .option('--state <file>', 'keep the sandbox\'s data in this file across restarts')
     .option('--allow-local-webhooks', 'accept webhook URLs on loopback and private networks (for `voicectl listen`)')
     .option('--latency <ms>', 'delay every response by this many milliseconds', nonNegativeInt, 0)
+    .addHelpText('after', `\nExamples:\n  voicectl sandbox\n  voicectl sandbox --port 4010 --time-scale 60 --seed 7\n  voicectl sandbox --state sandbox.json --allow-local-webhooks`)
     .action(lazy(ctx, () => import('./start.js')));
 }

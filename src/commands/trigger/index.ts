@@ -12,5 +12,6 @@ export function triggerCommand(ctx: Context): Command {
     .option('--secret-file <file>', 'read the signing secret from FILE')
     .option('--secret-stdin', 'read the signing secret from standard input')
     .option('--data <file>', 'JSON file whose object replaces the sample\'s `data` ("-" reads stdin)')
+    .addHelpText('after', `\nExamples:\n  voicectl trigger call.ended --to http://localhost:3000/hooks --secret-file secret.txt\n  voicectl trigger campaign.completed --to http://localhost:3000/hooks --secret-stdin --json < secret.txt`)
     .action(lazy(ctx, () => import('./trigger.js')));
 }
