@@ -57,7 +57,7 @@ calls unfinished two hours after they started are no longer followed. See docs/t
 
 Examples:
   voicectl call tail
-  voicectl call tail --campaign 3f1c... --status completed
+  voicectl call tail --campaign CAMPAIGN_ID --status completed
   voicectl call tail --json --since 30m | jq -r '.phone_number + " " + .outcome'`)
     .action(lazy(ctx, () => import('./tail.js')));
 

@@ -59,7 +59,7 @@ runs the same checks on their own.
 
 Examples:
   voicectl campaign create --name "Diwali offer" --agent "Sales desk" --csv leads.csv --default-country IN
-  voicectl campaign create --name Survey --agent 3f1c... --contacts contacts.json --dry-run --json
+  voicectl campaign create --name Survey --agent AGENT_ID --contacts contacts.json --dry-run --json
   voicectl campaign create --name "Week 2" --agent "Sales desk" --csv leads.csv --default-country IN \\
     --exclude do-not-call.csv --exclude-called-within 7d --dry-run --json`)
     .action(lazy(ctx, () => import('./create.js')));
@@ -75,8 +75,8 @@ Refuses (exit 2) when a pending contact is outside calling hours in its own time
 (from its number), and says when the window opens for all of them.
 
 Examples:
-  voicectl campaign launch 3f1c... --yes
-  voicectl campaign launch 3f1c... --calling-hours 10:00-19:00 --wait-for-calling-hours --yes`)
+  voicectl campaign launch CAMPAIGN_ID --yes
+  voicectl campaign launch CAMPAIGN_ID --calling-hours 10:00-19:00 --wait-for-calling-hours --yes`)
     .action(lazy(ctx, () => import('./launch.js')));
 
   const redial = campaign
@@ -99,9 +99,9 @@ Contacts keep their name and extra. Outcomes are read from the campaign's calls;
 contact whose call ended with an excluded outcome is never included, whatever its status.
 
 Examples:
-  voicectl campaign redial 3f1c... --dry-run
-  voicectl campaign redial 3f1c... --status no_answer --exclude do-not-call.csv --name "Diwali offer, second try"
-  voicectl campaign redial 3f1c... --outcome callback_scheduled --launch --yes`)
+  voicectl campaign redial CAMPAIGN_ID --dry-run
+  voicectl campaign redial CAMPAIGN_ID --status no_answer --exclude do-not-call.csv --name "Diwali offer, second try"
+  voicectl campaign redial CAMPAIGN_ID --outcome callback_scheduled --launch --yes`)
     .action(lazy(ctx, () => import('./redial.js')));
 
   campaign
@@ -116,8 +116,8 @@ Examples:
 Connect rate: connected calls (status completed) of finished calls. Hours are UTC. Details: docs/reports.md.
 
 Examples:
-  voicectl campaign report <campaign_id>
-  voicectl campaign report <campaign_id> --format md >> "$GITHUB_STEP_SUMMARY"
+  voicectl campaign report CAMPAIGN_ID
+  voicectl campaign report CAMPAIGN_ID --format md >> "$GITHUB_STEP_SUMMARY"
   voicectl campaign report --name-prefix "Renewals" --html renewals.html`)
     .action(lazy(ctx, () => import('./report.js')));
 
