@@ -27,7 +27,7 @@ describe('call list', () => {
     const r = await runInProcess(['call', 'list', '-o', 'table', '--limit', '5'], { env: env(), columns: 140 });
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split('\n');
-    expect(lines[0]).toMatch(/^TIME \(UTC\)\s+CALL ID\s+NUMBER\s+STATUS\s+OUTCOME\s+DURATION\s+SUMMARY/);
+    expect(lines[0]).toMatch(/^TIME \(UTC\)\s+CALL ID\s+NUMBER\s+CONTACT\s+STATUS\s+OUTCOME\s+DURATION\s+SUMMARY/);
     expect(lines).toHaveLength(6);
     expect(lines[1]).toContain('2024-05-01 09:00:00');
     expect(lines[1]).toContain('1m 00s');
