@@ -4,7 +4,7 @@
  */
 import type { ChalkInstance } from 'chalk';
 import type { ApiClient } from './api/client.js';
-import { readProfile, type Profile } from './config/profiles.js';
+import { inspectConfig, readProfile, type Profile } from './config/profiles.js';
 import { AuthError, UsageError } from './errors.js';
 import { redact } from './util/redact.js';
 import { terminalSafe } from './io/terminal-text.js';
@@ -155,6 +155,17 @@ export class Context {
     return stream.isTTY ? 1 : 0;
   }
 
+  /** A profile asked for by name (--profile, VOICECTL_PROFILE) that is not in the config file. */
+  private missingProfile(name: string): UsageError | undefined {
+    if (this.opts.profile === undefined && this.env.VOICECTL_PROFILE === undefined) return undefined;
+    const file = inspectConfig(this.env);
+    const saved = Object.keys(file.config.profiles ?? {});
+    if (saved.includes(name)) return undefined;
+    return new UsageError(`There is no profile "${name}" in ${file.path}.`, {
+      hint: `${saved.length ? `Saved profiles: ${saved.join(', ')}. ` : 'No profile is saved yet. '}Create it with \`voicectl login --profile ${name}\`.`,
+    });
+  }
+
   /** Flag, then environment, then profile, then default. */
   settings(): Settings {
     if (this.settingsCache) return this.settingsCache;
@@ -179,6 +190,8 @@ export class Context {
   api(options: { auth?: boolean } = {}): Promise<ApiClient> {
     const s = this.settings();
     if (!s.baseUrl) {
+      const missing = this.missingProfile(s.profileName);
+      if (missing) return Promise.reject(missing);
       return Promise.reject(new UsageError('No service address is set.', {
         hint: 'Pass --base-url, set VOICECTL_BASE_URL, or run `voicectl login`. To try voicectl locally, start `voicectl sandbox` and paste the export line it prints.',
       }));

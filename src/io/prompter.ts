@@ -33,10 +33,19 @@ async function asked<T>(p: Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * The action a question asks about, to name it in the error when no one can answer:
+ * "Delete agent X (id)? Its calls remain." names "Delete agent X (id)".
+ */
+export function refusedAction(question: string): string {
+  const asked = question.lastIndexOf('?');
+  return (asked >= 0 ? question.slice(0, asked) : question.replace(/[.!:;,\s]+$/, '')).trim();
+}
+
 export async function confirm(ctx: Context, message: string, options: { default?: boolean; flag?: string } = {}): Promise<boolean> {
   if (ctx.opts.yes) return true;
   if (!ctx.canPrompt()) {
-    throw new UsageError(`${message.replace(/\?$/, '')}: confirmation needed, and no one is at a terminal to give it.`, {
+    throw new UsageError(`${refusedAction(message)} needs confirmation, and no one is at a terminal to give it.`, {
       hint: `Pass ${options.flag ?? '--yes'} to go ahead without asking.`,
     });
   }

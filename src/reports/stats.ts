@@ -11,6 +11,7 @@
 import type { Call } from '../api/calls.js';
 import type { Campaign, CampaignContact } from '../api/campaigns.js';
 import { isFinished } from '../watch/calls.js';
+import { outcomeWord } from '../calls/outcome.js';
 
 export const DURATION_BUCKETS: Array<{ label: string; max: number }> = [
   { label: '0-30s', max: 30 },
@@ -68,7 +69,7 @@ export function campaignReport(campaign: Campaign, contacts: CampaignContact[], 
 
   const outcomes: Record<string, number> = {};
   for (const c of finished) {
-    const label = str(c.outcome) || str(c.status) || 'unknown';
+    const label = outcomeWord(c as unknown as Record<string, unknown>);
     outcomes[label] = (outcomes[label] ?? 0) + 1;
   }
 

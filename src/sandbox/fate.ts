@@ -78,8 +78,9 @@ export function decideFate(rng: Rng, script: Script): Fate {
     };
   }
   if (r < 0.88) {
-    return { status: 'no_answer', end_reason: 'no_answer', outcome: null, error: null, duration: rng.int(25, 35), recording_delay: null };
+    // The spec types outcome as a string: a call nobody answered still has one.
+    return { status: 'no_answer', end_reason: 'no_answer', outcome: 'no_answer', error: null, duration: rng.int(25, 35), recording_delay: null };
   }
   const [code, message] = rng.pick(ERRORS);
-  return { status: 'failed', end_reason: code, outcome: null, error: message, duration: rng.int(1, 6), recording_delay: null };
+  return { status: 'failed', end_reason: code, outcome: 'failed', error: message, duration: rng.int(1, 6), recording_delay: null };
 }

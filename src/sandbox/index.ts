@@ -2,7 +2,7 @@
  * startSandbox: the emulator of the whole service on node:http, for `voicectl sandbox`,
  * `voicectl demo` and tests (port 0, a large time scale).
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { routes, setups } from './routes/index.js';
 import { createSandboxServer, type LoggedRequest } from './server.js';
@@ -54,6 +54,15 @@ function startTime(at: number | string | undefined): number | undefined {
   return ms;
 }
 
+/**
+ * The full-scope key made when none is given: random, or with --seed the same on every
+ * start, so a script or a saved profile keeps working across restarts.
+ */
+export function sandboxKey(seed: number | undefined): string {
+  const hex = seed === undefined ? randomBytes(16).toString('hex') : createHash('sha256').update(`voicectl sandbox key ${seed}`).digest('hex').slice(0, 32);
+  return `sk_sandbox_${hex}`;
+}
+
 /** Raised when the port is taken, with a message a user can act on. */
 export class PortInUseError extends Error {}
 
@@ -65,7 +74,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   if (!defaultKey) {
     generated = saved?.default_key && !keys.some((k) => k.key === saved.default_key!.key)
       ? saved.default_key
-      : { key: `sk_sandbox_${randomBytes(16).toString('hex')}`, org: keys[0]?.org ?? 'org_sandbox', scopes: [...ALL_SCOPES] };
+      : { key: sandboxKey(opts.seed), org: keys[0]?.org ?? 'org_sandbox', scopes: [...ALL_SCOPES] };
     keys.push(generated);
     defaultKey = generated;
   }

@@ -2,6 +2,7 @@
  * Reading calls as `GET /calls` lists them, tolerating missing fields: the spec leaves
  * call status, end_reason and outcome open, so "finished" is read from several signs.
  */
+import { outcomeWord } from '../calls/outcome.js';
 
 export interface ListedCall {
   call_id: string;
@@ -42,10 +43,8 @@ export function isFinished(call: Record<string, unknown>): boolean {
   return str(call.outcome) !== undefined || str(call.end_reason) !== undefined || (num(call.duration_seconds) ?? 0) > 0;
 }
 
-/** What the call came to, in one word: its outcome, else its end reason, else its status. */
-export function outcomeLabel(call: Record<string, unknown>): string {
-  return str(call.outcome) ?? str(call.end_reason) ?? str(call.status) ?? 'unknown';
-}
+/** What the call came to, in one word (src/calls/outcome.ts). */
+export const outcomeLabel = outcomeWord;
 
 export function timeMs(v: unknown): number | undefined {
   const s = str(v);

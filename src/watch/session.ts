@@ -20,6 +20,8 @@ export interface WatchOptions {
   /** The watch's own deadline (not the request timeout). */
   timeoutMs?: number;
   failIf: Condition[];
+  /** Said on Ctrl-C: stopping the watch does not stop the campaign, and how to follow it again. */
+  interrupted?: string;
 }
 
 /** Extra polls after `completed` while the listed calls catch up with the counts. */
@@ -58,7 +60,7 @@ export async function runWatch(ctx: Context, source: WatchSource, view: WatchVie
           }
         }
       } catch (err) {
-        if (ctx.signal.aborted) throw new InterruptedError();
+        if (ctx.signal.aborted) throw new InterruptedError(opts.interrupted);
         if (signal.aborted) throw timeoutError(opts, last, lastError);
         const fatal = fatalError(err, opts.campaignId, last !== undefined);
         if (fatal) throw fatal;
@@ -76,7 +78,7 @@ export async function runWatch(ctx: Context, source: WatchSource, view: WatchVie
       try {
         await ctx.sleep(delay, ctx.signal);
       } catch (err) {
-        if (ctx.signal.aborted) throw new InterruptedError();
+        if (ctx.signal.aborted) throw new InterruptedError(opts.interrupted);
         throw err;
       }
     }

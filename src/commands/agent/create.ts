@@ -11,7 +11,9 @@ import { note, render } from '../../io/render.js';
 export const REQUIRED_FIELDS = ['name', 'voice_name', 'greeting', 'call_purpose', 'prompt'] as const;
 
 export default async function agentCreate(ctx: Context, opts: AgentFlags & { file?: string }): Promise<void> {
-  const fromFile = opts.file ? await fieldsFromFile(opts.file) : {};
+  const fromFile = opts.file
+    ? await fieldsFromFile(opts.file, ctx.io.stdin, (names) => ctx.info(ctx.errColor.dim(`Left out of ${opts.file === '-' ? 'the input' : opts.file}: ${names.join(', ')} (the service sets ${names.length === 1 ? 'it' : 'them'}).`)))
+    : {};
   // The file's types are checked before anything else: a wrong one is the file's mistake, not the server's.
   if (opts.file) checkAgentFields(fromFile, opts.file);
   const fields: AgentFields = { ...fromFile, ...(await fieldsFromFlags(opts)) };

@@ -49,7 +49,13 @@ export const FLAG_FOR_FIELD: Record<string, string> = {
   prompt: '--prompt or --prompt-file',
 };
 
-export async function readTextFile(path: string, what: string): Promise<string> {
+export async function readTextFile(path: string, what: string, stdin?: NodeJS.ReadableStream): Promise<string> {
+  // "-" is standard input: `voicectl agent get X --json | voicectl agent create --file -`.
+  if (path === '-' && stdin) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    return Buffer.concat(chunks).toString('utf8');
+  }
   try {
     // Loaded here: `agent list` and `get` share this file, and node:fs/promises costs them a few ms.
     const { readFile } = await import('node:fs/promises');
@@ -84,8 +90,14 @@ export async function fieldsFromFlags(flags: AgentFlags): Promise<AgentFields> {
 }
 
 /** Reads an agent JSON file (the shape of POST /agents). */
-export async function fieldsFromFile(path: string): Promise<AgentFields> {
-  const text = await readTextFile(path, 'the agent file');
+/**
+ * Fields the service sets and shows (GET /agents), which POST /agents does not take: left
+ * out of a file, so `agent get X --json | agent create --file -` copies an agent.
+ */
+export const SERVICE_FIELDS = ['id', 'status', 'phone_number', 'created_at', 'updated_at'] as const;
+
+export async function fieldsFromFile(path: string, stdin?: NodeJS.ReadableStream, leftOut?: (names: string[]) => void): Promise<AgentFields> {
+  const text = await readTextFile(path, 'the agent file', stdin);
   let parsed: unknown;
   try {
     parsed = parseJsonWithin(text.replace(/^\uFEFF/, ''));
@@ -97,7 +109,9 @@ export async function fieldsFromFile(path: string): Promise<AgentFields> {
     throw new UsageError(`The agent file "${path}" must hold one JSON object with the agent's fields.`);
   }
   const fields = { ...(parsed as Record<string, unknown>) };
-  delete fields.id;
+  const dropped = SERVICE_FIELDS.filter((k) => k in fields && k !== 'id');
+  for (const k of SERVICE_FIELDS) delete fields[k];
+  if (dropped.length > 0) leftOut?.(dropped);
   for (const [k, v] of Object.entries(fields)) if (v === null) delete fields[k];
   return fields as AgentFields;
 }

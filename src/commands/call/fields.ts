@@ -3,6 +3,7 @@ import type { Call, CallFilters } from '../../api/calls.js';
 import type { Column } from '../../io/output.js';
 import { duration, toQueryTime } from '../../util/time.js';
 import { UsageError } from '../../errors.js';
+import { outcomeWord } from '../../calls/outcome.js';
 
 /** The --campaign/--since/--until/--status flags as GET /calls filters. */
 export function filtersFrom(flags: { campaign?: string; since?: Date; until?: Date; status?: string }): CallFilters {
@@ -30,7 +31,7 @@ export function callColumns(terminalWidth: number | undefined): Column<Call>[] {
     { header: 'NUMBER', key: 'phone_number' },
     { header: 'CONTACT', get: (c) => c.contact?.name, max: 24, drop: 2 },
     { header: 'STATUS', key: 'status' },
-    { header: 'OUTCOME', key: 'outcome', max: 24, drop: 1 },
+    { header: 'OUTCOME', get: (c) => outcomeWord(c as unknown as Record<string, unknown>), max: 24, drop: 1 },
     { header: 'DURATION', get: (c) => duration(c.duration_seconds), drop: 4 },
     { header: 'SUMMARY', key: 'summary', max: summaryMax, drop: 5 },
   ];
@@ -45,7 +46,7 @@ export const CALL_CSV_COLUMNS: Column<Call>[] = [
 export const CALL_FIELDS: Column<Call>[] = [
   { header: 'call id', key: 'call_id' },
   { header: 'status', key: 'status' },
-  { header: 'outcome', key: 'outcome' },
+  { header: 'outcome', csv: 'outcome', get: (c) => outcomeWord(c as unknown as Record<string, unknown>) },
   { header: 'summary', key: 'summary' },
   { header: 'number', key: 'phone_number' },
   { header: 'contact', get: (c) => c.contact?.name },
