@@ -7,6 +7,7 @@ import type { Context } from './context.js';
 import { version } from './version.js';
 import { requestedGroup } from './argv.js';
 import { GLOBAL_ATTRIBUTES, globalOptions } from './commands/shared.js';
+import { GROUP_INFO } from './commands/groups.js';
 import { agentCommand } from './commands/agent/index.js';
 import { kbCommand } from './commands/kb/index.js';
 import { campaignCommand } from './commands/campaign/index.js';
@@ -29,36 +30,30 @@ import { schemaCommand } from './commands/schema/index.js';
 
 export { version };
 
-interface Group {
-  name: string;
-  alias?: string;
-  /** The line shown in `voicectl --help`; the group's own help says more. */
-  summary: string;
-  build: (ctx: Context) => Command;
-}
+/** How each top-level command is built; its name, alias and summary are in commands/groups.ts. */
+const BUILDERS: Record<string, (ctx: Context) => Command> = {
+  login: loginCommand,
+  config: configCommand,
+  voice: voiceCommand,
+  agent: agentCommand,
+  kb: kbCommand,
+  contacts: contactsCommand,
+  campaign: campaignCommand,
+  watch: watchCommand,
+  call: callCommand,
+  webhook: webhookCommand,
+  listen: listenCommand,
+  trigger: triggerCommand,
+  sandbox: sandboxCommand,
+  demo: demoCommand,
+  pull: pullCommand,
+  plan: planCommand,
+  apply: applyCommand,
+  schema: schemaCommand,
+  completion: (ctx) => completionCommand(ctx, () => buildProgram(ctx)),
+};
 
-/** Every top-level command, in the order `voicectl --help` lists them. */
-const GROUPS: Group[] = [
-  { name: 'login', summary: 'Save a base URL and API key to a profile, after checking them', build: loginCommand },
-  { name: 'config', summary: 'Show and change the settings saved in a profile', build: configCommand },
-  { name: 'voice', alias: 'voices', summary: 'List the voices agents can speak with (no key needed)', build: voiceCommand },
-  { name: 'agent', alias: 'agents', summary: 'Create and manage voice agents', build: agentCommand },
-  { name: 'kb', summary: 'Upload documents to the knowledge base and manage them', build: kbCommand },
-  { name: 'contacts', alias: 'contact', summary: 'Check contact spreadsheets (CSV or .xlsx) before a campaign', build: contactsCommand },
-  { name: 'campaign', alias: 'campaigns', summary: 'Create, launch and follow calling campaigns', build: campaignCommand },
-  { name: 'watch', summary: 'Follow a campaign live until it completes', build: watchCommand },
-  { name: 'call', alias: 'calls', summary: 'Read call results, transcripts and recordings; export them', build: callCommand },
-  { name: 'webhook', alias: 'webhooks', summary: 'Manage webhook endpoints that receive signed events', build: webhookCommand },
-  { name: 'listen', summary: 'Receive webhook events locally: verify, log, forward to your app', build: listenCommand },
-  { name: 'trigger', summary: 'Send a signed sample event to any URL, to test a receiver', build: triggerCommand },
-  { name: 'sandbox', summary: 'Run a local emulator of the whole service (no real calls)', build: sandboxCommand },
-  { name: 'demo', summary: 'Run a whole campaign against a built-in sandbox: no key, no network', build: demoCommand },
-  { name: 'pull', summary: 'Write the account\'s agents, documents and webhooks as files (voicectl.yaml)', build: pullCommand },
-  { name: 'plan', summary: 'Show what apply would change in the account; --check exits 6 on drift', build: planCommand },
-  { name: 'apply', summary: 'Make the account match the files (asks first; --yes)', build: applyCommand },
-  { name: 'schema', summary: 'Print the JSON Schema of voicectl.yaml, for editors', build: schemaCommand },
-  { name: 'completion', summary: 'Print a shell completion script for bash, zsh or fish', build: (ctx) => completionCommand(ctx, () => buildProgram(ctx)) },
-];
+const GROUPS = GROUP_INFO.map((info) => ({ ...info, build: BUILDERS[info.name]! }));
 
 /** Thrown before any action runs when the program was built only to show help. */
 export class ActionRequested extends Error {
@@ -90,8 +85,12 @@ export function buildProgram(ctx: Context, argv?: string[], options: { helpOnly?
   for (const g of GROUPS) {
     const full = !argv || wanted === g.name || (g.alias !== undefined && wanted === g.alias);
     const cmd = full ? g.build(ctx) : stub(g.name);
-    cmd.description(g.summary);
-    if (!full && g.alias) cmd.alias(g.alias);
+    // The line `voicectl --help` lists; a command's own help shows its description.
+    cmd.summary(g.summary);
+    if (!full) {
+      cmd.description(g.summary);
+      if (g.alias) cmd.alias(g.alias);
+    }
     program.addCommand(cmd);
   }
 

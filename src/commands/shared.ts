@@ -4,6 +4,7 @@
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Context } from '../context.js';
+import { groupInfo } from './groups.js';
 
 type Action = (ctx: Context, ...args: any[]) => Promise<void>;
 
@@ -70,8 +71,10 @@ export function commaList(value: string, previous: string[] | undefined): string
 }
 
 /** A group command (`agent`, `campaign`) with its plural alias. */
-export function group(name: string, description: string, alias?: string): Command {
-  const cmd = new Command(name).description(description);
-  if (alias) cmd.alias(alias);
+/** A top-level command, with its summary and alias from groups.ts (declared there once). */
+export function group(name: string): Command {
+  const info = groupInfo(name);
+  const cmd = new Command(name).description(info.summary);
+  if (info.alias) cmd.alias(info.alias);
   return cmd;
 }

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import type { Context } from '../context.js';
-import { lazy, positiveNumber } from './shared.js';
+import { group, lazy, positiveNumber } from './shared.js';
 
 /** Repeated --fail-if flags add up; the expression is parsed by the verb, before any request. */
 function collect(value: string, previous: string[] | undefined): string[] {
@@ -30,5 +30,5 @@ Exit codes: 0 completed (and no --fail-if line crossed), 1 --timeout or --fail-i
 }
 
 export function watchCommand(ctx: Context): Command {
-  return watchVerb(ctx, new Command('watch'));
+  return watchVerb(ctx, group('watch'));
 }

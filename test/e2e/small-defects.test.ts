@@ -66,9 +66,10 @@ describe('how a call ended', () => {
     for (const c of failed) expect(table.stdout.split('\n').find((l) => l.includes(String(c.call_id)))).toMatch(/\bfailed\b/);
   });
 
-  it('is the outcome, else the status, for a service that sends null', () => {
+  it('is the outcome, else the end reason, else the status, for a service that sends null', () => {
     expect(outcomeWord({ outcome: 'callback_scheduled', status: 'completed' })).toBe('callback_scheduled');
-    expect(outcomeWord({ outcome: null, status: 'failed', end_reason: 'busy' })).toBe('failed');
+    expect(outcomeWord({ outcome: null, status: 'failed', end_reason: 'busy' })).toBe('busy');
+    expect(outcomeWord({ outcome: null, status: 'failed' })).toBe('failed');
     expect(outcomeWord({ outcome: '', status: 'no_answer' })).toBe('no_answer');
     expect(outcomeWord({ end_reason: 'busy' })).toBe('busy');
     expect(outcomeWord({})).toBe('unknown');

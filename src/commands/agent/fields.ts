@@ -89,13 +89,14 @@ export async function fieldsFromFlags(flags: AgentFlags): Promise<AgentFields> {
   return fields;
 }
 
-/** Reads an agent JSON file (the shape of POST /agents). */
 /**
  * Fields the service sets and shows (GET /agents), which POST /agents does not take: left
- * out of a file, so `agent get X --json | agent create --file -` copies an agent.
+ * out of a file, so `agent get X --json | agent create --file -` copies an agent. Only
+ * as the service shows them (strings): `"status": true` is a mistake, and is named as one.
  */
 export const SERVICE_FIELDS = ['id', 'status', 'phone_number', 'created_at', 'updated_at'] as const;
 
+/** Reads an agent JSON file (the shape of POST /agents). */
 export async function fieldsFromFile(path: string, stdin?: NodeJS.ReadableStream, leftOut?: (names: string[]) => void): Promise<AgentFields> {
   const text = await readTextFile(path, 'the agent file', stdin);
   let parsed: unknown;
@@ -109,8 +110,9 @@ export async function fieldsFromFile(path: string, stdin?: NodeJS.ReadableStream
     throw new UsageError(`The agent file "${path}" must hold one JSON object with the agent's fields.`);
   }
   const fields = { ...(parsed as Record<string, unknown>) };
-  const dropped = SERVICE_FIELDS.filter((k) => k in fields && k !== 'id');
-  for (const k of SERVICE_FIELDS) delete fields[k];
+  const shown = SERVICE_FIELDS.filter((k) => typeof fields[k] === 'string');
+  const dropped = shown.filter((k) => k !== 'id');
+  for (const k of shown) delete fields[k];
   if (dropped.length > 0) leftOut?.(dropped);
   for (const [k, v] of Object.entries(fields)) if (v === null) delete fields[k];
   return fields as AgentFields;

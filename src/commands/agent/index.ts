@@ -18,7 +18,7 @@ function agentFieldOptions(cmd: Command): Command {
 }
 
 export function agentCommand(ctx: Context): Command {
-  const agent = group('agent', 'Create and manage voice agents', 'agents');
+  const agent = group('agent');
 
   agent
     .command('list')

@@ -1,9 +1,9 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { lazy } from '../shared.js';
+import { lazy, group } from '../shared.js';
 
 export function applyCommand(ctx: Context): Command {
-  return new Command('apply')
+  return group('apply')
     .description('Make the account match the files: shows the plan, asks, then creates, updates and uploads')
     .argument('[dir]', 'folder with voicectl.yaml', '.')
     .option('--prune', 'also delete what the lock says these files managed and they no longer declare')

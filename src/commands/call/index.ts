@@ -10,7 +10,7 @@ Times (--since, --until) filter on the call's start time and accept:
   90m, 24h, 7d, 2w            a span back from now`;
 
 export function callCommand(ctx: Context): Command {
-  const call = group('call', 'Read call results, transcripts and recordings; export them', 'calls');
+  const call = group('call');
   const time = timeOption(() => ctx.now());
 
   call

@@ -30,7 +30,7 @@ function spanMs(v: string): number {
 }
 
 export function campaignCommand(ctx: Context): Command {
-  const campaign = group('campaign', 'Create, launch and follow calling campaigns', 'campaigns');
+  const campaign = group('campaign');
 
   const create = campaign
     .command('create')

@@ -1,4 +1,5 @@
 import { Argument, Command } from 'commander';
+import { group } from '../shared.js';
 import type { Context } from '../../context.js';
 import { SHELLS, type Shell } from './shells.js';
 
@@ -9,7 +10,7 @@ export { SHELLS, type Shell };
  * program itself, so it never drifts, and this group need not import program.ts back.
  */
 export function completionCommand(ctx: Context, fullProgram: () => Command): Command {
-  return new Command('completion')
+  return group('completion')
     .description('Print a shell completion script for bash, zsh or fish')
     .addArgument(new Argument('<shell>', 'the shell to complete for').choices(SHELLS))
     .addHelpText('after', `

@@ -10,7 +10,7 @@ function keyArgument(): Argument {
 }
 
 export function configCommand(ctx: Context): Command {
-  const config = group('config', 'Show and change the settings saved in a profile');
+  const config = group('config');
   config.addHelpText('after', `
 Keys: base_url (http(s) URL), api_key (shown masked), default_country (ISO 3166 alpha-2, e.g. IN),
 timeout (seconds), webhook_secret (shown masked) and webhook_endpoint (saved by \`webhook ... --save-secret\`),

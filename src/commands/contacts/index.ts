@@ -9,7 +9,7 @@ export function countryCode(value: string): string {
 }
 
 export function contactsCommand(ctx: Context): Command {
-  const contacts = group('contacts', 'Check contact spreadsheets (CSV or .xlsx) before a campaign', 'contact');
+  const contacts = group('contacts');
   contacts
     .command('validate')
     .description('Check every row of a CSV or .xlsx file: phone numbers, duplicates, row-numbered problems')

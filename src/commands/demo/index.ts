@@ -1,9 +1,9 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { lazy } from '../shared.js';
+import { lazy, group } from '../shared.js';
 
 export function demoCommand(ctx: Context): Command {
-  return new Command('demo')
+  return group('demo')
     .description('Run a whole campaign against a built-in sandbox: no key, no network, no balance used')
     .option('--out <file>', 'where to write the CSV export of the calls (default: a new temporary directory)')
     .addHelpText('after', `

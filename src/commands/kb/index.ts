@@ -10,7 +10,7 @@ function concurrency(value: string): number {
 }
 
 export function kbCommand(ctx: Context): Command {
-  const kb = group('kb', 'Upload documents to the knowledge base and manage them');
+  const kb = group('kb');
 
   kb
     .command('upload')

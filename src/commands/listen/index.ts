@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
 import type { Context } from '../../context.js';
-import { commaList, lazy } from '../shared.js';
+import { commaList, lazy, group } from '../shared.js';
 
 export function port(value: string): number {
   const n = Number(value);
@@ -9,7 +9,7 @@ export function port(value: string): number {
 }
 
 export function listenCommand(ctx: Context): Command {
-  return new Command('listen')
+  return group('listen')
     .description('Receive webhook events locally: verify signatures, log, forward to your app')
     .option('--port <n>', 'port to listen on (0 picks a free one)', port, 4242)
     .option('--host <address>', 'address to bind', '127.0.0.1')

@@ -1,9 +1,9 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { lazy } from '../shared.js';
+import { lazy, group } from '../shared.js';
 
 export function loginCommand(ctx: Context): Command {
-  return new Command('login')
+  return group('login')
     .description('Save a base URL and API key to a profile, after checking them with the service')
     .option('--with-key-stdin', 'read the API key from stdin (for CI: the key never shows in a process list)')
     .addHelpText('after', `

@@ -1,9 +1,9 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { lazy } from '../shared.js';
+import { lazy, group } from '../shared.js';
 
 export function planCommand(ctx: Context): Command {
-  return new Command('plan')
+  return group('plan')
     .description('Show what apply would change in the account, field by field')
     .argument('[dir]', 'folder with voicectl.yaml', '.')
     .option('--prune', 'also show what would be deleted: resources the lock says these files managed and no longer declare')

@@ -1,9 +1,9 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { lazy } from '../shared.js';
+import { lazy, group } from '../shared.js';
 
 export function pullCommand(ctx: Context): Command {
-  return new Command('pull')
+  return group('pull')
     .description('Write the account\'s agents, documents and webhook endpoints as files (voicectl.yaml)')
     .argument('[dir]', 'folder to write to', '.')
     .option('--lock <file>', 'lock file to write (default DIR/voicectl.lock.json)')

@@ -1,9 +1,9 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { lazy, nonNegativeInt, positiveNumber } from '../shared.js';
+import { lazy, nonNegativeInt, positiveNumber, group } from '../shared.js';
 
 export function sandboxCommand(ctx: Context): Command {
-  return new Command('sandbox')
+  return group('sandbox')
     .description('Run a local emulator of the whole service (simulated calls, no balance used) until Ctrl-C')
     .option('--port <n>', 'port to listen on (0 = any free port)', nonNegativeInt, 4010)
     .option('--host <address>', 'address to listen on', '127.0.0.1')

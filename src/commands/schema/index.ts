@@ -1,9 +1,9 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { lazy } from '../shared.js';
+import { lazy, group } from '../shared.js';
 
 export function schemaCommand(ctx: Context): Command {
-  return new Command('schema')
+  return group('schema')
     .description('Print the JSON Schema of voicectl.yaml, for editors')
     .addHelpText('after', `
 Put this line at the top of voicectl.yaml for completion and checks in editors that use

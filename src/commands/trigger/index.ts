@@ -1,9 +1,9 @@
 import { Argument, Command } from 'commander';
 import type { Context } from '../../context.js';
-import { lazy } from '../shared.js';
+import { lazy, group } from '../shared.js';
 
 export function triggerCommand(ctx: Context): Command {
-  return new Command('trigger')
+  return group('trigger')
     .description('Send a realistic, correctly signed sample event to any URL (to test your receiver)')
     // Spelled out rather than imported from signature.ts: start-up loads this file, not node:crypto.
     .addArgument(new Argument('<event-type>', 'the event to send').choices(['call.ended', 'call.recording_ready', 'campaign.completed', 'ping']))

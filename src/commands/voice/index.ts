@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import { group, lazy } from '../shared.js';
 
 export function voiceCommand(ctx: Context): Command {
-  const voice = group('voice', 'List the voices agents can speak with (no key needed)', 'voices');
+  const voice = group('voice');
   voice
     .command('list')
     .alias('ls')

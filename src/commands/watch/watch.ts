@@ -35,7 +35,7 @@ export default async function watch(ctx: Context, campaignId: string, flags: Wat
     intervalMs: Math.round(flags.interval * 1000),
     timeoutMs: flags.timeout === undefined ? undefined : Math.round(flags.timeout * 1000),
     failIf,
-    interrupted: `Stopped watching. Campaign ${campaignId} keeps running on the service: \`voicectl watch ${campaignId}\` follows it again.`,
+    interrupted: `Interrupted: stopped watching. Campaign ${campaignId} keeps running on the service: \`voicectl watch ${campaignId}\` follows it again.`,
   });
 }
 

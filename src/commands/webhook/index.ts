@@ -6,7 +6,7 @@ import { commaList, group, lazy, pageLimit } from '../shared.js';
 const EVENTS_HELP = 'comma-separated event types (call.ended, call.recording_ready, campaign.completed, ping); default: all';
 
 export function webhookCommand(ctx: Context): Command {
-  const webhook = group('webhook', 'Manage webhook endpoints that receive signed events', 'webhooks');
+  const webhook = group('webhook');
 
   webhook
     .command('list')
