@@ -1,0 +1,309 @@
+/**
+ * The README's and docs' command blocks run, in order, as a person would paste them: one
+ * bash session per document, `voicectl` on the PATH, against a sandbox, so they cannot
+ * drift from what voicectl does.
+ *
+ * What stands in for the person and their machine:
+ * - `voicectl sandbox` and the export line it prints: one sandbox per page, started in the
+ *   page's shell (on a free port, 600x, allowing local webhooks) and its export line run;
+ * - a placeholder (`<id>`, `<campaign_id>`, `<call_id>`, `<endpoint-id>`, `3f1c…`,
+ *   `whsec_…`) is filled from what earlier commands created: the newest campaign, a call of
+ *   it with a recording, the newest endpoint, the app's secret;
+ * - addresses of the service (`https://api.example.com/v1` …) are the sandbox; of the
+ *   reader's app (`http://localhost:3000/…`) a small app that answers 200; `listen` gets a
+ *   free port instead of 4242; `/var/lib/voicectl/` is a folder of the test;
+ * - the files a reader has (leads.csv, do-not-call.csv, ~/lists/dnc.csv, app-secret.txt,
+ *   my-campaign.json) and the account a page starts from (a finished campaign, an agent);
+ * - a prompt a person answers at a terminal: `--yes` (the test has no terminal); `$EDITOR`
+ *   makes the edit the text describes;
+ * - the clock: 11:00 in India today for every process of the page (libfaketime, one
+ *   offset, so the sandbox's signatures and listen's clock agree), inside any calling
+ *   hours the pages set: a launch does not depend on when CI runs.
+ * A command passes when it exits 0; one left running (listen, call tail) is stopped with
+ * Ctrl-C once the block's campaigns have finished, and passes on 0 or 130.
+ */
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { clientFor, givenAgent, givenFinishedCampaign, type Client } from '../helpers/given.js';
+import { tempDir } from '../helpers/temp.js';
+import { code, shellBlocks, type Block } from './blocks.js';
+import { Shell, type Outcome } from './shell.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const BIN = join(ROOT, 'bin/voicectl.js');
+/** 11:00 in India today: the clock of every process a page starts (the sandbox too, so signatures agree). */
+function clockOffset(): string {
+  const target = new Date();
+  target.setUTCHours(5, 30, 0, 0);
+  const seconds = Math.round((target.getTime() - Date.now()) / 1000);
+  return seconds >= 0 ? `+${seconds}` : String(seconds);
+}
+const APP_SECRET = 'whsec_docs_app_0123456789abcdef';
+
+/** What a block marked not run would have left behind, for the blocks after it. */
+const GIVEN_SHELL: Record<string, string> = {
+  'docs/profiles-and-completion.md': 'printf \'%s\' "$KEY" | voicectl login --with-key-stdin --base-url "$VOICECTL_BASE_URL"',
+};
+
+/** The account each page starts from, beyond what its own blocks create. */
+const GIVEN: Record<string, (api: Client) => Promise<unknown>> = {
+  'docs/contacts.md': (api) => givenAgent(api, { name: 'Renewals desk' }),
+  'docs/campaign-operations.md': (api) => givenFinishedCampaign(api, { contacts: 30, name: 'Diwali offer' }),
+  'docs/export.md': (api) => givenFinishedCampaign(api),
+  'docs/requests.md': (api) => givenFinishedCampaign(api),
+  'docs/tail.md': (api) => givenFinishedCampaign(api),
+  'docs/reports.md': async (api) => {
+    await givenFinishedCampaign(api, { name: 'Renewals March' });
+    await givenFinishedCampaign(api, { name: 'Renewals April' });
+  },
+};
+
+const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)]
+  .filter((f) => shellBlocks(f, readFileSync(join(ROOT, f), 'utf8')).length > 0);
+
+function libfaketime(): string {
+  for (const dir of ['/usr/lib/x86_64-linux-gnu/faketime', '/usr/lib/aarch64-linux-gnu/faketime', '/usr/lib/faketime', '/usr/local/lib/faketime']) {
+    const p = join(dir, 'libfaketime.so.1');
+    if (existsSync(p)) return p;
+  }
+  throw new Error('libfaketime is missing: install the Debian package "faketime" (.ci/run does)');
+}
+
+async function startApp(): Promise<{ url: string; server: Server; received: string[] }> {
+  const received: string[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      received.push(body);
+      res.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, received };
+}
+
+async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
+  const port = (s.address() as AddressInfo).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
+/** The files a reader of the pages has at hand, and a git repository to commit in. */
+function setUpFolder(dir: string): void {
+  cpSync(join(ROOT, 'fixtures'), join(dir, 'fixtures'), { recursive: true });
+  // the reader's own leads: numbers in India as a CRM exports them (not the fixtures the
+  // pages' first campaigns call), one of them on the do-not-call list
+  copyFileSync(join(ROOT, 'fixtures/contacts/indian-crm-50.csv'), join(dir, 'leads.csv'));
+  writeFileSync(join(dir, 'do-not-call.csv'), `phone\n${readFileSync(join(ROOT, 'fixtures/contacts/indian-crm-50.csv'), 'utf8').split('\n')[1]!.split(',')[1]}\n`);
+  mkdirSync(join(dir, 'home/lists'), { recursive: true });
+  writeFileSync(join(dir, 'home/lists/dnc.csv'), 'phone\n+919988776655\n');
+  writeFileSync(join(dir, 'app-secret.txt'), `${APP_SECRET}\n`);
+  writeFileSync(join(dir, 'my-campaign.json'), JSON.stringify({ id: 'c_docs', name: 'My campaign', status: 'completed', contacts_by_status: { completed: 3 } }));
+  mkdirSync(join(dir, 'state'));
+  mkdirSync(join(dir, 'bin'));
+  writeFileSync(join(dir, 'bin/voicectl'), `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`);
+  // What the person at the keyboard does where the pages say $EDITOR: a friendlier greeting
+  // for the first agent in voicectl.yaml, one more line in a prompt file.
+  writeFileSync(join(dir, 'bin/editor'), `#!/bin/sh
+for f; do
+  case "$f" in
+    *.yaml) sed -i '0,/Namaste!/s//Namaste! How can I help?/' "$f" ;;
+    *) printf '%s\\n' 'Offer a callback when the customer is busy.' >> "$f" ;;
+  esac
+done
+`);
+  chmodSync(join(dir, 'bin/voicectl'), 0o755);
+  chmodSync(join(dir, 'bin/editor'), 0o755);
+}
+
+interface Page {
+  shell: Shell;
+  sandbox: { url: string; apiKey: string };
+  api: Client;
+  app: { url: string; server: Server; received: string[] };
+  listenPort: number;
+  memo: Map<string, string>;
+}
+
+async function newestCampaign(api: Client): Promise<any> {
+  const all: any[] = [];
+  for (let offset = 0; ; offset += 200) {
+    const res = await api('GET', `/campaigns?limit=200&offset=${offset}`);
+    all.push(...res.body.campaigns);
+    if (offset + 200 >= res.body.total) break;
+  }
+  all.sort((a, b) => String(b.created_at).localeCompare(String(a.created_at)));
+  if (all.length === 0) throw new Error('a page names a campaign before any exists');
+  return all;
+}
+
+/** Fills a command's placeholders and addresses; see the header of this file. */
+async function fill(page: Page, command: string): Promise<string> {
+  let text = command;
+  const campaigns = /<id>|<campaign_id>|3f1c…|<call_id>/.test(text) ? await newestCampaign(page.api) : [];
+  let ids = 0;
+  text = text.replace(/<id>/g, () => campaigns[Math.min(ids++, campaigns.length - 1)].id);
+  text = text.replace(/<campaign_id>/g, () => campaigns[0].id);
+  if (text.includes('3f1c…')) {
+    // the same campaign all through a page: the one the page starts from, not its redials
+    if (!page.memo.has('3f1c…')) page.memo.set('3f1c…', campaigns[0].id);
+    text = text.replaceAll('3f1c…', page.memo.get('3f1c…')!);
+  }
+  if (text.includes('<call_id>')) {
+    const calls = (await page.api('GET', `/calls?campaign_id=${campaigns[0].id}&limit=200`)).body.calls as any[];
+    const call = calls.find((c) => c.has_recording) ?? calls[0];
+    text = text.replaceAll('<call_id>', call.call_id ?? call.id);
+  }
+  if (text.includes('<endpoint-id>')) {
+    const endpoints = (await page.api('GET', '/webhooks/endpoints')).body;
+    const list: any[] = Array.isArray(endpoints) ? endpoints : endpoints.endpoints ?? endpoints.items ?? [];
+    text = text.replaceAll('<endpoint-id>', list[list.length - 1].id);
+  }
+  text = text.replaceAll('whsec_…', APP_SECRET);
+  text = text.replace(/https:\/\/[^\s"']*example\.com\/v1/g, page.sandbox.url);
+  text = text.replace(/https?:\/\/(localhost:3000|staging\.example\.com)/g, page.app.url);
+  text = text.replaceAll('127.0.0.1:4242', `127.0.0.1:${page.listenPort}`);
+  text = text.replaceAll('/var/lib/voicectl/', 'state/');
+  if (/^voicectl listen\b/.test(text) && !/--port\b/.test(text)) text = text.replace(/^voicectl listen/, `voicectl listen --port ${page.listenPort}`);
+  text = text.replace(/--port 4242\b/, `--port ${page.listenPort}`);
+  // A person at a terminal answers the confirmation; the test has no terminal.
+  if (/^voicectl (campaign launch|apply)\b/.test(text) && !/--yes\b/.test(text)) text += ' --yes';
+  return text;
+}
+
+/** Lines the test's own sandbox stands in for. */
+function standsIn(command: string): boolean {
+  return /^voicectl sandbox\b/.test(command) || /^export VOICECTL_BASE_URL=http:\/\/127\.0\.0\.1:4010\b/.test(command);
+}
+
+/** Commands that run until Ctrl-C. */
+function runsUntilStopped(command: string): boolean {
+  return (/^voicectl listen\b/.test(command) && !/--replay\b/.test(command)) || /^voicectl call tail\b/.test(command);
+}
+
+function describeFailure(block: Block, line: number, command: string, o: Outcome): string {
+  return `${block.file}:${line}: ${command}\nexit ${o.code}\n--- stdout\n${o.stdout.slice(-3000)}\n--- stderr\n${o.stderr.slice(-3000)}`;
+}
+
+/** Waits for the block's campaigns to finish and their events to reach a listening log. */
+async function settle(page: Page, logs: string[]): Promise<void> {
+  const until = Date.now() + 30_000;
+  while (Date.now() < until) {
+    const res = await page.api('GET', '/campaigns?limit=200');
+    if (!(res.body.campaigns as any[]).some((c) => c.status === 'running')) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  for (const log of logs) {
+    const path = join(page.shell.directory, log);
+    const deadline = Date.now() + 15_000;
+    while (Date.now() < deadline && !(existsSync(path) && readFileSync(path, 'utf8').includes('campaign.completed'))) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterAll(async () => {
+  for (const c of cleanups.reverse()) await c();
+}, 60_000);
+
+describe.each(PAGES)('%s', (file) => {
+  const blocks = shellBlocks(file, readFileSync(join(ROOT, file), 'utf8'));
+  const toRun = blocks.filter((b) => !b.notRun);
+
+  it(`runs its ${toRun.length} block(s) in order${blocks.length > toRun.length ? ` (${blocks.length - toRun.length} marked not run)` : ''}`, async () => {
+    const app = await startApp();
+    const dir = tempDir('voicectl-docs-');
+    cleanups.push(() => dir.remove(), () => new Promise<void>((r) => app.server.close(() => r())));
+    setUpFolder(dir.dir);
+    const env: Record<string, string> = {
+      PATH: `${join(dir.dir, 'bin')}:${process.env.PATH ?? ''}`,
+      HOME: join(dir.dir, 'home'),
+      TZ: 'UTC',
+      LANG: 'C.UTF-8',
+      FORCE_COLOR: '0',
+      CI: 'true',
+      APP_SECRET,
+      S: APP_SECRET,
+      GITHUB_STEP_SUMMARY: join(dir.dir, 'step-summary.md'),
+      EDITOR: join(dir.dir, 'bin/editor'),
+      GIT_AUTHOR_NAME: 'Docs Test',
+      GIT_AUTHOR_EMAIL: 'docs@example.com',
+      GIT_COMMITTER_NAME: 'Docs Test',
+      GIT_COMMITTER_EMAIL: 'docs@example.com',
+      LD_PRELOAD: libfaketime(),
+      FAKETIME: clockOffset(),
+      FAKETIME_DONT_FAKE_MONOTONIC: '1',
+    };
+    mkdirSync(join(dir.dir, '.out'));
+    const shell = new Shell(dir.dir, join(dir.dir, '.out'), env);
+    cleanups.push(() => shell.close());
+    // The sandbox, in a shell of its own as the pages say, and the export line it prints, pasted.
+    const sb = spawn(join(dir.dir, 'bin/voicectl'), ['sandbox', '--port', '0', '--time-scale', '600', '--seed', '7', '--allow-local-webhooks'], { cwd: dir.dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    cleanups.push(() => new Promise<void>((r) => {
+      if (sb.exitCode !== null) return r();
+      sb.once('exit', () => r());
+      sb.kill('SIGINT');
+    }));
+    let printed = '';
+    sb.stdout.on('data', (c: Buffer) => (printed += c.toString()));
+    sb.stderr.on('data', (c: Buffer) => (printed += c.toString()));
+    let exportLine: string | undefined;
+    for (const until = Date.now() + 15_000; !exportLine && Date.now() < until; await new Promise((r) => setTimeout(r, 50))) {
+      exportLine = /^export VOICECTL_BASE_URL=(\S+) VOICECTL_API_KEY=(\S+)$/m.exec(printed)?.[0];
+    }
+    if (!exportLine) throw new Error(`the sandbox printed no export line:\n${printed}`);
+    const [, url, apiKey] = /VOICECTL_BASE_URL=(\S+) VOICECTL_API_KEY=(\S+)/.exec(exportLine)!;
+    expect((await shell.run(`${exportLine} KEY=${apiKey} VOICE_API_KEY=${apiKey}`)).code).toBe(0);
+    const sandbox = { url: url!, apiKey: apiKey! };
+    const api = clientFor(sandbox);
+    await GIVEN[file]?.(api);
+    const page: Page = { shell, sandbox, api, app, listenPort: await freePort(), memo: new Map() };
+    await shell.run('git init -q .');
+    if (GIVEN_SHELL[file]) expect((await shell.run(GIVEN_SHELL[file])).code).toBe(0);
+
+    let ran = 0;
+    for (const block of toRun) {
+      const background: Array<{ n: number; line: number; command: string }> = [];
+      const logs: string[] = [];
+      let launched = false;
+      for (const c of block.commands) {
+        const written = code(c.text);
+        if (written === '' || standsIn(written)) continue;
+        const command = await fill(page, written);
+        if (runsUntilStopped(command)) {
+          const n = await shell.start(command);
+          background.push({ n, line: c.line, command });
+          const log = /^voicectl listen\b.*--log (\S+)/.exec(command)?.[1];
+          if (log) logs.push(log);
+          // ready before the next command makes something happen
+          const until = Date.now() + 10_000;
+          while (Date.now() < until && !/Listening|Following|calls? (finish|as they)|tail/i.test(shell.output(n).stderr)) {
+            await new Promise((r) => setTimeout(r, 50));
+          }
+          continue;
+        }
+        launched ||= /--launch\b|^voicectl campaign launch\b/.test(command);
+        const o = await shell.run(command);
+        ran++;
+        expect(o.code, describeFailure(block, c.line, command, o)).toBe(0);
+      }
+      if (!launched) logs.length = 0;
+      if (background.length > 0) await settle(page, logs);
+      for (const b of background) {
+        const o = await shell.interrupt(b.n);
+        expect([0, 130], describeFailure(block, b.line, b.command, o)).toContain(o.code);
+      }
+      for (const log of logs) expect(readFileSync(join(dir.dir, log), 'utf8'), `${block.file}:${block.line}: ${log}`).toContain('"call.ended"');
+    }
+    expect(ran, 'commands run').toBeGreaterThanOrEqual(toRun.length);
+  }, 240_000);
+});
