@@ -21,8 +21,9 @@ Install (then open a new shell):
   zsh   mkdir -p ~/.zsh/completions
         voicectl completion zsh > ~/.zsh/completions/_voicectl
         and in ~/.zshrc, before compinit:  fpath=(~/.zsh/completions $fpath)
-  fish  voicectl completion fish > ~/.config/fish/completions/voicectl.fish
+  fish  mkdir -p ~/.config/fish/completions
+        voicectl completion fish > ~/.config/fish/completions/voicectl.fish
 `)
-    .addHelpText('after', `\nExamples:\n  voicectl completion bash > ~/.local/share/bash-completion/completions/voicectl\n  voicectl completion zsh > ~/.zsh/completions/_voicectl`)
+    .addHelpText('after', `\nExamples:\n  eval "$(voicectl completion bash)"                 # this bash session only\n  mkdir -p ~/.zsh/completions && voicectl completion zsh > ~/.zsh/completions/_voicectl`)
     .action(async (shell: Shell) => (await import('./print.js')).default(ctx, shell, fullProgram()));
 }

@@ -23,7 +23,7 @@ export function kbCommand(ctx: Context): Command {
 Accepted: PDF, DOCX, XLSX, XLS, CSV, TXT, MD, RST, up to 50 MB each; other files are skipped (and listed).
 A file with the same name in the same folder is replaced and keeps its id.
 Examples:
-  voicectl kb upload policies/ --folder hr --wait     policies/leave/a.pdf becomes hr/leave/a.pdf
+  voicectl kb upload policies/ --folder hr --wait     # policies/leave/a.pdf becomes hr/leave/a.pdf
   voicectl kb upload faq.md pricing.xlsx`)
     .action(lazy(ctx, () => import('./upload.js')));
 

@@ -14,6 +14,5 @@ Examples:
   voicectl login
   voicectl login --profile staging --base-url https://staging.example.com/v1
   printf '%s' "$VOICECTL_KEY" | voicectl login --with-key-stdin --base-url https://api.example.com/v1`)
-    .addHelpText('after', `\nExamples:\n  voicectl login\n  printf %s "$VOICE_API_KEY" | voicectl login --base-url https://api.example.com --with-key-stdin --profile staging`)
     .action(lazy(ctx, () => import('./login.js')));
 }

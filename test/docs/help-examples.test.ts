@@ -1,0 +1,186 @@
+/**
+ * Every verb's help ends with examples, and every example runs: each verb's examples in
+ * a bash session of their own, against a sandbox of their own holding what the examples
+ * name (agents "Priya - renewals" and "Sales desk", a finished campaign, the files
+ * leads.csv, contacts.json, agent.json, policies/ …, profiles "default" and "staging").
+ *
+ * Placeholders get a fresh object each time (AGENT_ID, ENDPOINT_ID, ITEM_ID, JOB_ID), or
+ * the finished campaign and one of its recorded calls (CAMPAIGN_ID, CALL_ID; a draft for
+ * `campaign launch`). Addresses are the sandbox's and the reader's app's; `listen`,
+ * `sandbox` and `call tail` run until Ctrl-C, once they are up. An example passes when it
+ * exits 0 (`--fail-if` may also exit 1: it judges the campaign).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Context } from '../../src/context.js';
+import { buildProgram } from '../../src/program.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+import { clientFor, givenAgent, givenCampaign, givenFinishedCampaign, type Client } from '../helpers/given.js';
+import { tempDir } from '../helpers/temp.js';
+import { code, commandsOf } from './blocks.js';
+import { BIN, freePort, readerEnv, setUpFolder, startApp } from './reader.js';
+import { Shell } from './shell.js';
+
+function verbs(): string[][] {
+  const ctx = new Context({ io: { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough() }, env: {} });
+  const out: string[][] = [];
+  for (const g of buildProgram(ctx).commands) {
+    const subs = g.commands.filter((c) => c.name() !== 'help');
+    if (subs.length === 0) out.push([g.name()]);
+    else for (const s of subs) out.push([g.name(), s.name()]);
+  }
+  return out;
+}
+
+function help(verb: string[]): string {
+  const r = spawnSync(process.execPath, [BIN, ...verb, '--help'], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', FORCE_COLOR: '0' } });
+  return r.stdout;
+}
+
+/** The example lines of a help text, continuation lines joined. */
+function examplesOf(text: string): string[] {
+  const section = text.split('\nExamples:\n')[1];
+  if (section === undefined) return [];
+  const lines: string[] = [];
+  for (const line of section.split('\n')) {
+    if (!line.startsWith('  ')) break;
+    lines.push(line.slice(2));
+  }
+  return commandsOf(lines, 1).map((c) => code(c.text));
+}
+
+const VERBS = verbs();
+
+describe('every verb', () => {
+  it('has one examples section and lists the global options', () => {
+    expect(VERBS.length).toBeGreaterThanOrEqual(34);
+    const without = VERBS.filter((v) => examplesOf(help(v)).length === 0).map((v) => v.join(' '));
+    expect(without, 'verbs whose help shows no example').toEqual([]);
+    for (const v of VERBS) {
+      const text = help(v);
+      expect(text.split('\nExamples:\n').length - 1, `${v.join(' ')}: examples sections`).toBe(1);
+      expect(text, v.join(' ')).toContain('Global Options:');
+    }
+  });
+});
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterAll(async () => {
+  for (const c of cleanups.reverse()) await c();
+}, 60_000);
+
+interface World {
+  api: Client;
+  url: string;
+  appUrl: string;
+  listenPort: number;
+  campaign?: any;
+}
+
+async function finished(w: World): Promise<any> {
+  w.campaign ??= await givenFinishedCampaign(w.api, { contacts: 20, name: 'Renewals March' });
+  return w.campaign;
+}
+
+async function kbUpload(w: World, url: string, key: string, folder?: string): Promise<{ item: { id: string }; job_id: string }> {
+  const form = new FormData();
+  if (folder) form.append('folder', folder);
+  form.append('file', new Blob(['Refunds take five working days.\n']), `faq-${Math.random().toString(36).slice(2)}.md`);
+  const res = await fetch(`${url}/kb/items`, { method: 'POST', headers: { 'x-api-key': key }, body: form });
+  if (res.status >= 300) throw new Error(`kb upload failed: ${res.status} ${await res.text()}`);
+  return (await res.json()) as { item: { id: string }; job_id: string };
+}
+
+async function fill(w: World, shell: Shell, verb: string, text: string, key: string): Promise<string> {
+  let out = text;
+  while (out.includes('AGENT_ID')) out = out.replace('AGENT_ID', (await givenAgent(w.api, { name: `Agent ${Math.random().toString(36).slice(2, 7)}` })).id);
+  while (out.includes('ENDPOINT_ID')) {
+    // as the examples of webhook create make one: its secret saved in the profile
+    const made = await shell.run(`voicectl webhook create --url ${w.appUrl}/hooks --allow-local --save-secret --json`);
+    if (made.code !== 0) throw new Error(`endpoint creation failed: ${made.stderr}`);
+    out = out.replace('ENDPOINT_ID', JSON.parse(made.stdout).id);
+  }
+  while (out.includes('ITEM_ID')) out = out.replace('ITEM_ID', (await kbUpload(w, w.url, key)).item.id);
+  while (out.includes('JOB_ID')) out = out.replace('JOB_ID', (await kbUpload(w, w.url, key)).job_id);
+  if (out.includes('CAMPAIGN_ID')) {
+    const id = verb === 'campaign launch' ? (await givenCampaign(w.api, (await givenAgent(w.api)).id, 5)).id : (await finished(w)).id;
+    out = out.replaceAll('CAMPAIGN_ID', id);
+  }
+  if (out.includes('CALL_ID')) {
+    const calls = (await w.api('GET', `/calls?campaign_id=${(await finished(w)).id}&limit=200`)).body.calls as any[];
+    out = out.replaceAll('CALL_ID', (calls.find((c) => c.has_recording) ?? calls[0]).call_id);
+  }
+  out = out.replace(/https:\/\/[^\s"']*example\.com\/v1/g, w.url);
+  out = out.replace(/https?:\/\/localhost:3000/g, w.appUrl);
+  if (/^voicectl listen\b/.test(out) && !/--port\b/.test(out) && !/--replay\b/.test(out)) out = out.replace(/^voicectl listen/, `voicectl listen --port ${w.listenPort}`);
+  if (/^voicectl sandbox\b/.test(out)) out = /--port \d+/.test(out) ? out.replace(/--port \d+/, '--port 0') : `${out} --port 0`;
+  // A person at a terminal answers the confirmation; the test has no terminal.
+  if (/^voicectl (campaign launch|apply)\b/.test(out) && !/--yes\b/.test(out)) out += ' --yes';
+  return out;
+}
+
+function world0(api: Client, url: string): World {
+  return { api, url, appUrl: '', listenPort: 0 };
+}
+
+function runsUntilStopped(command: string): boolean {
+  return (/^voicectl listen\b/.test(command) && !/--replay\b/.test(command)) || /^voicectl (call tail|sandbox)\b/.test(command);
+}
+
+/** The files the examples name. */
+function readerFiles(dir: string): void {
+  writeFileSync(join(dir, 'contacts.json'), JSON.stringify([{ phone_number: '+919812345670', name: 'Asha' }, { phone_number: '+919812345671', name: 'Ravi', extra: { plan: 'Gold' } }]));
+  writeFileSync(join(dir, 'agent.json'), JSON.stringify({ name: 'Priya - renewals', voice_name: 'Priya', greeting: 'Namaste!', call_purpose: 'Policy renewals', prompt: 'Remind the customer.', tools: [] }));
+  mkdirSync(join(dir, 'policies/leave'), { recursive: true });
+  writeFileSync(join(dir, 'policies/leave/a.md'), '# Leave\nTwenty days a year.\n');
+  writeFileSync(join(dir, 'policies/travel.txt'), 'Economy class for trips under six hours.\n');
+  writeFileSync(join(dir, 'faq.md'), '# FAQ\nRefunds take five working days.\n');
+  writeFileSync(join(dir, 'pricing.xlsx'), readFileSync(join(dir, 'fixtures/contacts/workbook.xlsx')));
+  writeFileSync(join(dir, 'secret.txt'), 'whsec_docs_app_0123456789abcdef\n');
+  writeFileSync(join(dir, 'events.jsonl'), '');
+}
+
+describe.each(VERBS.map((v) => v.join(' ')))('voicectl %s --help', (verb) => {
+  it('runs its examples', async () => {
+    const examples = examplesOf(help(verb.split(' ')));
+    expect(examples.length).toBeGreaterThan(0);
+    const sandbox = await startSandbox({ port: 0, timeScale: 20_000, seed: 7, allowLocalWebhooks: true });
+    const app = await startApp();
+    const dir = tempDir('voicectl-help-');
+    cleanups.push(() => dir.remove(), () => sandbox.close(), () => new Promise<void>((r) => app.server.close(() => r())));
+    setUpFolder(dir.dir);
+    readerFiles(dir.dir);
+    const api = clientFor(sandbox);
+    await givenAgent(api, { name: 'Priya - renewals', voice_name: 'Priya' });
+    await givenAgent(api, { name: 'Sales desk' });
+    const profile = { base_url: sandbox.url, api_key: sandbox.apiKey };
+    mkdirSync(join(dir.dir, 'home/.config/voicectl'), { recursive: true });
+    writeFileSync(join(dir.dir, 'home/.config/voicectl/config.json'), JSON.stringify({ profiles: { default: profile, staging: { ...profile, default_country: 'IN' } } }));
+    await kbUpload(world0(api, sandbox.url), sandbox.url, sandbox.apiKey, 'policies');
+    const env = { ...readerEnv(dir.dir), VOICECTL_BASE_URL: sandbox.url, VOICECTL_API_KEY: sandbox.apiKey, VOICECTL_KEY: sandbox.apiKey, VOICE_API_KEY: sandbox.apiKey };
+    mkdirSync(join(dir.dir, '.out'));
+    const shell = new Shell(dir.dir, join(dir.dir, '.out'), env);
+    cleanups.push(() => shell.close());
+    const world: World = { api, url: sandbox.url, appUrl: app.url, listenPort: await freePort() };
+    // the files pull writes, for the verbs that read them
+    if (verb !== 'pull' && examples.some((e) => e.includes('account/'))) expect((await shell.run('voicectl pull account/')).code).toBe(0);
+    for (const example of examples) {
+      if (/^voicectl sandbox &/.test(example)) continue; // "then paste the export line": the environment has it
+      const command = await fill(world, shell, verb, example, sandbox.apiKey);
+      const failure = (o: { code: number; stdout: string; stderr: string }) => `${verb}: ${command}\nexit ${o.code}\n--- stdout\n${o.stdout.slice(-2000)}\n--- stderr\n${o.stderr.slice(-2000)}`;
+      if (runsUntilStopped(command)) {
+        const n = await shell.start(command);
+        for (const until = Date.now() + 10_000; Date.now() < until && !/Listening|Sandbox running|\S/.test(shell.output(n).stderr); ) await new Promise((r) => setTimeout(r, 50));
+        await new Promise((r) => setTimeout(r, 300));
+        const o = await shell.interrupt(n);
+        expect([0, 130], failure(o)).toContain(o.code);
+        continue;
+      }
+      const o = await shell.run(command);
+      expect(/--fail-if/.test(command) ? [0, 1] : [0], failure(o)).toContain(o.code);
+    }
+  }, 120_000);
+});

@@ -1,0 +1,103 @@
+/**
+ * What a reader of voicectl's pages and help has at hand, for the tests that run them:
+ * voicectl on the PATH, the files the examples name, an app of theirs that answers 200,
+ * and a clock inside calling hours (libfaketime: 11:00 in India today, one offset for
+ * every process, so signatures made by one and checked by another agree).
+ */
+import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const BIN = join(ROOT, 'bin/voicectl.js');
+/** 11:00 in India today: the clock of every process a page starts (the sandbox too, so signatures agree). */
+export function clockOffset(): string {
+  const target = new Date();
+  target.setUTCHours(5, 30, 0, 0);
+  const seconds = Math.round((target.getTime() - Date.now()) / 1000);
+  return seconds >= 0 ? `+${seconds}` : String(seconds);
+}
+export const APP_SECRET = 'whsec_docs_app_0123456789abcdef';
+
+export function libfaketime(): string {
+  for (const dir of ['/usr/lib/x86_64-linux-gnu/faketime', '/usr/lib/aarch64-linux-gnu/faketime', '/usr/lib/faketime', '/usr/local/lib/faketime']) {
+    const p = join(dir, 'libfaketime.so.1');
+    if (existsSync(p)) return p;
+  }
+  throw new Error('libfaketime is missing: install the Debian package "faketime" (.ci/run does)');
+}
+
+export async function startApp(): Promise<{ url: string; server: Server; received: string[] }> {
+  const received: string[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      received.push(body);
+      res.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, received };
+}
+
+export async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
+  const port = (s.address() as AddressInfo).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
+/** The files a reader of the pages has at hand, and a git repository to commit in. */
+export function setUpFolder(dir: string): void {
+  cpSync(join(ROOT, 'fixtures'), join(dir, 'fixtures'), { recursive: true });
+  // the reader's own leads: numbers in India as a CRM exports them (not the fixtures the
+  // pages' first campaigns call), one of them on the do-not-call list
+  copyFileSync(join(ROOT, 'fixtures/contacts/indian-crm-50.csv'), join(dir, 'leads.csv'));
+  writeFileSync(join(dir, 'do-not-call.csv'), `phone\n${readFileSync(join(ROOT, 'fixtures/contacts/indian-crm-50.csv'), 'utf8').split('\n')[1]!.split(',')[1]}\n`);
+  mkdirSync(join(dir, 'home/lists'), { recursive: true });
+  writeFileSync(join(dir, 'home/lists/dnc.csv'), 'phone\n+919988776655\n');
+  writeFileSync(join(dir, 'app-secret.txt'), `${APP_SECRET}\n`);
+  writeFileSync(join(dir, 'my-campaign.json'), JSON.stringify({ id: 'c_docs', name: 'My campaign', status: 'completed', contacts_by_status: { completed: 3 } }));
+  mkdirSync(join(dir, 'state'));
+  mkdirSync(join(dir, 'bin'));
+  writeFileSync(join(dir, 'bin/voicectl'), `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`);
+  // What the person at the keyboard does where the pages say $EDITOR: a friendlier greeting
+  // for the first agent in voicectl.yaml, one more line in a prompt file.
+  writeFileSync(join(dir, 'bin/editor'), `#!/bin/sh
+for f; do
+  case "$f" in
+    *.yaml) sed -i '0,/Namaste!/s//Namaste! How can I help?/' "$f" ;;
+    *) printf '%s\\n' 'Offer a callback when the customer is busy.' >> "$f" ;;
+  esac
+done
+`);
+  chmodSync(join(dir, 'bin/voicectl'), 0o755);
+  chmodSync(join(dir, 'bin/editor'), 0o755);
+}
+
+/** The environment of the reader's shell: voicectl first on the PATH, a home of its own, no terminal. */
+export function readerEnv(dir: string): Record<string, string> {
+  return {
+    PATH: `${join(dir, 'bin')}:${process.env.PATH ?? ''}`,
+    HOME: join(dir, 'home'),
+    TZ: 'UTC',
+    LANG: 'C.UTF-8',
+    FORCE_COLOR: '0',
+    CI: 'true',
+    APP_SECRET,
+    S: APP_SECRET,
+    GITHUB_STEP_SUMMARY: join(dir, 'step-summary.md'),
+    EDITOR: join(dir, 'bin/editor'),
+    GIT_AUTHOR_NAME: 'Docs Test',
+    GIT_AUTHOR_EMAIL: 'docs@example.com',
+    GIT_COMMITTER_NAME: 'Docs Test',
+    GIT_COMMITTER_EMAIL: 'docs@example.com',
+    LD_PRELOAD: libfaketime(),
+    FAKETIME: clockOffset(),
+    FAKETIME_DONT_FAKE_MONOTONIC: '1',
+  };
+}
