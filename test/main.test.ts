@@ -10,6 +10,7 @@ import { describe as describeError, EXIT, exitCodeFor, run } from '../src/main.j
 import { version } from '../src/program.js';
 import { json, serve, type TestServer } from './api/helpers.js';
 import { fakeIo } from './helpers/fake-io.js';
+import { runInProcess } from './helpers/run.js';
 
 const configDir = mkdtempSync(join(tmpdir(), 'voicectl-main-'));
 afterAll(() => rmSync(configDir, { recursive: true, force: true }));
@@ -99,11 +100,8 @@ describe('exitCodeFor and describe', () => {
   });
 });
 
-async function cli(argv: string[], env: Record<string, string> = {}) {
-  const f = fakeIo();
-  const ctx = new Context({ io: f.io, env: { VOICECTL_CONFIG_DIR: configDir, ...env }, sleep: async () => {} });
-  const code = await run(argv, ctx);
-  return { code, stdout: f.out(), stderr: f.err() };
+function cli(argv: string[], env: Record<string, string> = {}) {
+  return runInProcess(argv, { env: { VOICECTL_CONFIG_DIR: configDir, ...env } });
 }
 
 describe('run(argv, ctx) in process', () => {

@@ -1,7 +1,8 @@
 /** The launch confirmation a person at a terminal sees, answered through the context's stdin. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { runCli, tempDir, waitFor } from '../config/harness.js';
+import { tempDir, waitFor } from '../config/harness.js';
+import { runInProcess } from '../helpers/run.js';
 
 let sandbox: Sandbox;
 let agentId = '';
@@ -42,7 +43,7 @@ const launched = (id: string) => sandbox.requests.filter((r) => r.method === 'PO
 describe('campaign launch on a terminal', () => {
   it('asks with the campaign\'s name and how many contacts will be dialed; yes launches', async () => {
     const id = await draft('Diwali follow-up');
-    const r = await runCli(['campaign', 'launch', id, '--ignore-calling-hours'], {
+    const r = await runInProcess(['campaign', 'launch', id, '--ignore-calling-hours'], {
       env: env(),
       tty: true,
       answer: async ({ stdin, stderr }) => {
@@ -57,7 +58,7 @@ describe('campaign launch on a terminal', () => {
 
   it('no launches nothing', async () => {
     const id = await draft('Not today');
-    const r = await runCli(['campaign', 'launch', id, '--ignore-calling-hours'], {
+    const r = await runInProcess(['campaign', 'launch', id, '--ignore-calling-hours'], {
       env: env(),
       tty: true,
       answer: async ({ stdin, stderr }) => {
@@ -72,7 +73,7 @@ describe('campaign launch on a terminal', () => {
 
   it('--no-input on a terminal still needs --yes', async () => {
     const id = await draft('No input');
-    const r = await runCli(['campaign', 'launch', id, '--ignore-calling-hours', '--no-input'], { env: env(), tty: true });
+    const r = await runInProcess(['campaign', 'launch', id, '--ignore-calling-hours', '--no-input'], { env: env(), tty: true });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('Pass --yes to confirm (--no-input is set)');
     expect(launched(id)).toHaveLength(0);
@@ -80,7 +81,7 @@ describe('campaign launch on a terminal', () => {
 
   it('create --launch asks before creating anything; no leaves nothing behind', async () => {
     const before = sandbox.requests.filter((q) => q.method === 'POST').length;
-    const r = await runCli(['campaign', 'create', '--name', 'Asked first', '--agent', agentId, '--csv', 'fixtures/leads.csv', '--default-country', 'IN', '--launch', '--ignore-calling-hours'], {
+    const r = await runInProcess(['campaign', 'create', '--name', 'Asked first', '--agent', agentId, '--csv', 'fixtures/leads.csv', '--default-country', 'IN', '--launch', '--ignore-calling-hours'], {
       env: env(),
       tty: true,
       answer: async ({ stdin, stderr }) => {
@@ -96,7 +97,7 @@ describe('campaign launch on a terminal', () => {
 
   it('get draws a bar per status on a terminal', async () => {
     const id = await draft('Bars');
-    const r = await runCli(['campaign', 'get', id], { env: env(), tty: true });
+    const r = await runInProcess(['campaign', 'get', id], { env: env(), tty: true });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^\s+pending\s+3\s+100%\s+█{30}$/m);
     expect(r.stdout).toMatch(/^\s+completed\s+0\s+0%\s+░{30}$/m);
@@ -104,7 +105,7 @@ describe('campaign launch on a terminal', () => {
 
   it('create --dry-run shows a summary table on a terminal and sends nothing', async () => {
     const before = sandbox.requests.length;
-    const r = await runCli(['campaign', 'create', '--name', 'Preview', '--agent', agentId, '--csv', 'fixtures/contacts/phone-reasons.csv', '--default-country', 'IN', '--skip-invalid', '--dry-run'], { env: env(), tty: true });
+    const r = await runInProcess(['campaign', 'create', '--name', 'Preview', '--agent', agentId, '--csv', 'fixtures/contacts/phone-reasons.csv', '--default-country', 'IN', '--skip-invalid', '--dry-run'], { env: env(), tty: true });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`Would create campaign "Preview" for agent ${agentId}:`);
     expect(r.stdout).toMatch(/^ROW\s+NUMBER\s+NAME\s+EXTRA$/m);

@@ -8,7 +8,8 @@ import { completionScript } from '../../src/commands/completion/print.js';
 import { SHELLS, type Shell } from '../../src/commands/completion/index.js';
 import { Context } from '../../src/context.js';
 import { buildProgram } from '../../src/program.js';
-import { runCli, tempDir } from '../config/harness.js';
+import { tempDir } from '../config/harness.js';
+import { runInProcess } from '../helpers/run.js';
 
 const ctx = new Context({ io: { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough() }, env: {} });
 
@@ -88,10 +89,10 @@ describe('completion scripts', () => {
 
   it('`voicectl completion <shell>` prints the script on stdout; another shell is exit 2', async () => {
     const env = { VOICECTL_CONFIG_DIR: dir.dir };
-    const bash = await runCli(['completion', 'bash'], { env });
+    const bash = await runInProcess(['completion', 'bash'], { env });
     expect(bash.code).toBe(0);
     expect(bash.stdout).toContain('complete -o default -F _voicectl voicectl');
-    const bad = await runCli(['completion', 'tcsh'], { env });
+    const bad = await runInProcess(['completion', 'tcsh'], { env });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('bash, zsh, fish');
   });

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { configPath, readProfile } from '../../src/config/profiles.js';
 import { openStore } from '../../src/config/store.js';
-import { agentsServer, BAD_KEY, GOOD_KEY, NO_SCOPE_KEY, runCli, tempDir, waitFor, type AgentsServer } from '../config/harness.js';
+import { agentsServer, BAD_KEY, GOOD_KEY, NO_SCOPE_KEY, tempDir, waitFor, type AgentsServer } from '../config/harness.js';
+import { runInProcess } from '../helpers/run.js';
 
 let server: AgentsServer;
 beforeAll(async () => {
@@ -23,7 +24,7 @@ function configEnv() {
 describe('voicectl login (in process)', () => {
   it('asks for the base URL and the key when a person is there, checks them, and saves them', async () => {
     const env = configEnv();
-    const r = await runCli(['login'], {
+    const r = await runInProcess(['login'], {
       env,
       tty: true,
       answer: async ({ stdin, stderr }) => {
@@ -46,7 +47,7 @@ describe('voicectl login (in process)', () => {
   it('offers the current base URL as the default answer', async () => {
     const env = configEnv();
     await (await openStore(env)).update('default', { base_url: server.url });
-    const r = await runCli(['login'], {
+    const r = await runInProcess(['login'], {
       env,
       tty: true,
       answer: async ({ stdin, stderr }) => {
@@ -63,7 +64,7 @@ describe('voicectl login (in process)', () => {
   it('a network error is exit 1 and saves nothing', async () => {
     const env = configEnv();
     // Port 1 on loopback refuses connections; the harness makes retry waits instant.
-    const r = await runCli(['login', '--with-key-stdin', '--base-url', 'http://127.0.0.1:1'], { env, stdin: `${GOOD_KEY}\n` });
+    const r = await runInProcess(['login', '--with-key-stdin', '--base-url', 'http://127.0.0.1:1'], { env, stdin: `${GOOD_KEY}\n` });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('Nothing was saved');
     expect(existsSync(configPath(env))).toBe(false);
@@ -71,7 +72,7 @@ describe('voicectl login (in process)', () => {
 
   it('a base URL without the API (404) is exit 4, saves nothing, and hints at the path prefix', async () => {
     const env = configEnv();
-    const r = await runCli(['login', '--with-key-stdin', '--base-url', `${server.url}/nothing-here`], { env, stdin: GOOD_KEY });
+    const r = await runInProcess(['login', '--with-key-stdin', '--base-url', `${server.url}/nothing-here`], { env, stdin: GOOD_KEY });
     expect(r.code).toBe(4);
     expect(r.stderr).toContain('/v1');
     expect(existsSync(configPath(env))).toBe(false);
@@ -79,7 +80,7 @@ describe('voicectl login (in process)', () => {
 
   it('401 is exit 3, never echoes the key even when the server does, and saves nothing', async () => {
     const env = configEnv();
-    const r = await runCli(['login', '--with-key-stdin', '--base-url', server.url], { env, stdin: BAD_KEY });
+    const r = await runInProcess(['login', '--with-key-stdin', '--base-url', server.url], { env, stdin: BAD_KEY });
     expect(r.code).toBe(3);
     expect(r.stdout + r.stderr).not.toContain(BAD_KEY);
     expect(r.stderr).toContain(`****${BAD_KEY.slice(-4)}`);
@@ -88,7 +89,7 @@ describe('voicectl login (in process)', () => {
 
   it('403 saves the key with a warning naming agents:read', async () => {
     const env = configEnv();
-    const r = await runCli(['login', '--with-key-stdin', '--base-url', server.url, '--profile', 'limited'], { env, stdin: NO_SCOPE_KEY });
+    const r = await runInProcess(['login', '--with-key-stdin', '--base-url', server.url, '--profile', 'limited'], { env, stdin: NO_SCOPE_KEY });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('agents:read');
     expect(readProfile(env, 'limited')).toEqual({ base_url: server.url, api_key: NO_SCOPE_KEY });
@@ -96,37 +97,37 @@ describe('voicectl login (in process)', () => {
 
   it('without a person, the base URL comes from --base-url, VOICECTL_BASE_URL or the profile, else exit 2 naming --base-url', async () => {
     const env = configEnv();
-    const none = await runCli(['login', '--with-key-stdin'], { env, stdin: GOOD_KEY });
+    const none = await runInProcess(['login', '--with-key-stdin'], { env, stdin: GOOD_KEY });
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('--base-url');
 
-    const fromEnv = await runCli(['login', '--with-key-stdin'], { env: { ...env, VOICECTL_BASE_URL: server.url }, stdin: GOOD_KEY });
+    const fromEnv = await runInProcess(['login', '--with-key-stdin'], { env: { ...env, VOICECTL_BASE_URL: server.url }, stdin: GOOD_KEY });
     expect(fromEnv.code).toBe(0);
     expect(readProfile(env, 'default').base_url).toBe(server.url);
 
-    const fromProfile = await runCli(['login', '--no-input', '--api-key', GOOD_KEY], { env });
+    const fromProfile = await runInProcess(['login', '--no-input', '--api-key', GOOD_KEY], { env });
     expect(fromProfile.code).toBe(0);
   });
 
   it('--with-key-stdin: an empty stdin is exit 2; so is combining it with --api-key', async () => {
     const env = configEnv();
-    const empty = await runCli(['login', '--with-key-stdin', '--base-url', server.url], { env, stdin: '\n' });
+    const empty = await runInProcess(['login', '--with-key-stdin', '--base-url', server.url], { env, stdin: '\n' });
     expect(empty.code).toBe(2);
     expect(empty.stderr).toContain('No API key on stdin');
-    const both = await runCli(['login', '--with-key-stdin', '--base-url', server.url, '--api-key', GOOD_KEY], { env, stdin: GOOD_KEY });
+    const both = await runInProcess(['login', '--with-key-stdin', '--base-url', server.url, '--api-key', GOOD_KEY], { env, stdin: GOOD_KEY });
     expect(both.code).toBe(2);
     expect(existsSync(configPath(env))).toBe(false);
   });
 
   it('under --no-input with no key anywhere, exit 2 naming --with-key-stdin', async () => {
-    const r = await runCli(['login', '--no-input', '--base-url', server.url], { env: configEnv() });
+    const r = await runInProcess(['login', '--no-input', '--base-url', server.url], { env: configEnv() });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--with-key-stdin');
   });
 
   it.runIf(process.platform !== 'win32')('creates the file with mode 0600', async () => {
     const env = configEnv();
-    await runCli(['login', '--with-key-stdin', '--base-url', server.url], { env, stdin: GOOD_KEY });
+    await runInProcess(['login', '--with-key-stdin', '--base-url', server.url], { env, stdin: GOOD_KEY });
     expect(statSync(configPath(env)).mode & 0o777).toBe(0o600);
   });
 });

@@ -7,9 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Context } from '../../src/context.js';
-import { run } from '../../src/main.js';
-import { fakeIo } from '../helpers/fake-io.js';
+import { runInProcess } from '../helpers/run.js';
 import { harness, type Harness } from '../helpers/cli.js';
 
 let h: Harness;
@@ -17,11 +15,8 @@ let dir: string;
 const ids: Record<string, string> = {};
 
 async function onTerminal(argv: string[], columns: number) {
-  const f = fakeIo();
-  Object.assign(f.io.stdout, { isTTY: true, columns });
-  const env = { ...h.env, NO_COLOR: '1', CI: '' };
-  const exitCode = await run([...argv, '--no-input'], new Context({ io: f.io, env, cwd: dir }));
-  return { exitCode, stdout: f.out(), stderr: f.err() };
+  const r = await runInProcess([...argv, '--no-input'], { env: { ...h.env, NO_COLOR: '1', CI: '' }, cwd: dir, tty: { stdout: true, columns }, realTime: true });
+  return { exitCode: r.code, stdout: r.stdout, stderr: r.stderr };
 }
 
 async function ok(args: string[]): Promise<string> {

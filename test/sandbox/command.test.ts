@@ -2,30 +2,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Context } from '../../src/context.js';
-import { run } from '../../src/main.js';
+import { startInProcess } from '../helpers/run.js';
 import { waitFor } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'voicectl-sandbox-cmd-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function start(args: string[]) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d) => (out += d));
-  stderr.on('data', (d) => (err += d));
-  const abort = new AbortController();
-  const ctx = new Context({
-    io: { stdin: new PassThrough(), stdout, stderr },
-    env: { VOICECTL_CONFIG_DIR: dir, FORCE_COLOR: '0' },
-    signal: abort.signal,
-  });
-  const done = run(['sandbox', ...args], ctx);
-  return { done, abort, out: () => out, err: () => err };
+  const r = startInProcess(['sandbox', ...args], { env: { VOICECTL_CONFIG_DIR: dir }, openStdin: true, realTime: true });
+  return { done: r.done, abort: { abort: () => void r.interrupt() }, out: r.stdout, err: r.stderr };
 }
 
 function file(name: string, content: string): string {

@@ -1,15 +1,14 @@
 /**
- * Runs `voicectl watch` in process with fake streams (a terminal or a pipe) and a fake
+ * Runs `voicectl watch` in process (helpers/run.ts) on a terminal or a pipe, with a fake
  * clock: ctx.sleep advances ctx.now() at once, so a watch of many polls takes
  * milliseconds and no test depends on real time.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
-import { Context, type Env } from '../../src/context.js';
+import type { Env } from '../../src/context.js';
 import { InterruptedError } from '../../src/errors.js';
-import { run } from '../../src/main.js';
+import { runInProcess } from '../helpers/run.js';
 
 export interface WatchRun {
   code: number;
@@ -28,29 +27,12 @@ export interface WatchRunOptions {
   realTime?: boolean;
 }
 
-type FakeOut = PassThrough & { isTTY?: boolean; columns?: number; rows?: number };
-
 export async function runWatchCli(argv: string[], opts: WatchRunOptions = {}): Promise<WatchRun> {
   const configDir = mkdtempSync(join(tmpdir(), 'voicectl-watch-'));
-  const stdout = new PassThrough() as FakeOut;
-  const stderr = new PassThrough() as FakeOut;
-  const stdin = new PassThrough() as PassThrough & { isTTY?: boolean };
-  stdin.end();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c: Buffer) => { out += c.toString(); });
-  stderr.on('data', (c: Buffer) => { err += c.toString(); });
-  if (opts.tty) {
-    for (const s of [stdout, stderr]) {
-      s.isTTY = true;
-      s.columns = opts.tty.columns;
-      s.rows = opts.tty.rows;
-    }
-  }
   const interrupt = new AbortController();
   let clock = Date.parse('2025-03-01T10:00:00Z');
   const sleeps: number[] = [];
-  const fakeTime = opts.realTime ? {} : {
+  const fakeTime = opts.realTime ? { realTime: true } : {
     now: () => new Date(clock),
     sleep: async (ms: number, signal?: AbortSignal) => {
       sleeps.push(ms);
@@ -60,16 +42,15 @@ export async function runWatchCli(argv: string[], opts: WatchRunOptions = {}): P
       await new Promise((r) => setImmediate(r));
     },
   };
-  const ctx = new Context({
-    io: { stdin, stdout, stderr },
-    env: { FORCE_COLOR: '0', VOICECTL_CONFIG_DIR: configDir, HOME: configDir, ...opts.env },
-    random: () => 0.5,
-    signal: interrupt.signal,
-    ...fakeTime,
-  });
   try {
-    const code = await run(argv, ctx);
-    return { code, stdout: out, stderr: err, sleeps };
+    const r = await runInProcess(argv, {
+      env: { VOICECTL_CONFIG_DIR: configDir, HOME: configDir, ...opts.env },
+      tty: opts.tty ? { stdout: true, stderr: true, columns: opts.tty.columns, rows: opts.tty.rows } : undefined,
+      random: () => 0.5,
+      signal: interrupt.signal,
+      ...fakeTime,
+    });
+    return { ...r, sleeps };
   } finally {
     rmSync(configDir, { recursive: true, force: true });
   }

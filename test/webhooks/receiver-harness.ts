@@ -4,10 +4,8 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PassThrough } from 'node:stream';
-import { Context, type Env } from '../../src/context.js';
-import { InterruptedError } from '../../src/errors.js';
-import { run } from '../../src/main.js';
+import type { Env } from '../../src/context.js';
+import { startInProcess } from '../helpers/run.js';
 import { sign } from '../../src/webhooks/signature.js';
 import { tempDir as makeTempDir, type TempDir } from '../helpers/temp.js';
 
@@ -120,7 +118,7 @@ export interface Running {
   done: Promise<number>;
 }
 
-/** Runs a voicectl command in process, like bin/voicectl.js but with fake streams. */
+/** What the receiver tests hand a command: stdin stays open unless given, sleeps are real unless replaced. */
 export interface InProcessOptions {
   /** What stdin holds (it is ended after); without it stdin stays open and empty. */
   stdin?: string;
@@ -128,43 +126,10 @@ export interface InProcessOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
+/** A voicectl command in process (helpers/run.ts); `stop` is Ctrl-C. */
 export function runInProcess(argv: string[], env: Env, options: InProcessOptions = {}) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  const listeners = new Set<() => void>();
-  stdout.on('data', (c: Buffer) => { out += c.toString(); listeners.forEach((l) => l()); });
-  stderr.on('data', (c: Buffer) => { err += c.toString(); listeners.forEach((l) => l()); });
-  const interrupt = new AbortController();
-  const stdin = new PassThrough();
-  if (options.stdin !== undefined) stdin.end(options.stdin);
-  const ctx = new Context({ io: { stdin, stdout, stderr }, env: { FORCE_COLOR: '0', ...env }, signal: interrupt.signal, sleep: options.sleep });
-  const done = run(argv, ctx);
-  const waitForOutput = (text: string | RegExp, stream?: 'stdout' | 'stderr') => new Promise<void>((resolve, reject) => {
-    const check = () => {
-      const hay = stream === 'stdout' ? out : stream === 'stderr' ? err : out + err;
-      if (typeof text === 'string' ? hay.includes(text) : text.test(hay)) {
-        listeners.delete(check);
-        resolve();
-      }
-    };
-    listeners.add(check);
-    check();
-    void done.then(() => {
-      if (listeners.has(check)) reject(new Error(`command ended before printing ${String(text)}:\n${out}\n${err}`));
-    });
-  });
-  return {
-    stdout: () => out,
-    stderr: () => err,
-    waitForOutput,
-    done,
-    stop: async () => {
-      interrupt.abort(new InterruptedError());
-      return done;
-    },
-  };
+  const r = startInProcess(argv, { env, stdin: options.stdin, openStdin: options.stdin === undefined, sleep: options.sleep, realTime: options.sleep === undefined });
+  return { stdout: r.stdout, stderr: r.stderr, waitForOutput: r.waitForOutput, done: r.done, stop: r.interrupt };
 }
 
 /** `voicectl listen --port 0 …` in process, resolved once it is ready. */
