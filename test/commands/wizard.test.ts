@@ -5,11 +5,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { stripVTControlCharacters } from 'node:util';
 import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest';
-import { Context } from '../../src/context.js';
-import { run } from '../../src/main.js';
+import { startInProcess, type Running } from '../helpers/run.js';
 import { startSandbox, type Plan, type Sandbox } from '../../src/sandbox/index.js';
 
 const ENTER = '\r';
@@ -34,30 +32,28 @@ async function sandbox(plan?: Partial<Plan>): Promise<Sandbox> {
   return s;
 }
 
-type Tty<T> = T & { isTTY: boolean; columns: number; rows: number };
-
 /** A terminal session with the CLI: what it printed on stderr (where prompts go), and a keyboard. */
 class Session {
-  readonly stdin = Object.assign(new PassThrough(), { isTTY: true }) as Tty<PassThrough>;
-  readonly stdout = Object.assign(new PassThrough(), { isTTY: true, columns: 120, rows: 40 }) as Tty<PassThrough>;
-  readonly stderr = Object.assign(new PassThrough(), { isTTY: true, columns: 120, rows: 40 }) as Tty<PassThrough>;
-  out = '';
-  private err = '';
+  private readonly running: Running;
   /** Where the next wait starts looking: each question appears after the previous one. */
   private cursor = 0;
   readonly done: Promise<number>;
 
   constructor(sb: Sandbox, argv: string[], env: Record<string, string> = {}) {
-    this.stdout.on('data', (c: Buffer) => { this.out += c.toString(); });
-    this.stderr.on('data', (c: Buffer) => { this.err += c.toString(); });
-    // Like a real terminal's stream: inquirer ends its output after each prompt.
-    this.stderr.end = (() => this.stderr) as never;
-    const ctx = new Context({
-      io: { stdin: this.stdin, stdout: this.stdout, stderr: this.stderr },
-      env: { VOICECTL_BASE_URL: sb.url, VOICECTL_API_KEY: sb.apiKey, VOICECTL_CONFIG_DIR: dir, FORCE_COLOR: '0', ...env },
-      sleep: async () => {},
+    this.running = startInProcess(argv, {
+      env: { VOICECTL_BASE_URL: sb.url, VOICECTL_API_KEY: sb.apiKey, VOICECTL_CONFIG_DIR: dir, ...env },
+      tty: { stdin: true, stdout: true, stderr: true, columns: 120, rows: 40 },
+      openStdin: true,
     });
-    this.done = run(argv, ctx);
+    this.done = this.running.done;
+  }
+
+  get out(): string {
+    return this.running.stdout();
+  }
+
+  private get err(): string {
+    return this.running.stderr();
   }
 
   get screen(): string {
@@ -79,7 +75,7 @@ class Session {
   }
 
   press(keys: string): void {
-    this.stdin.write(keys);
+    this.running.stdin.write(keys);
   }
 
   async answer(question: string, text: string): Promise<void> {

@@ -7,21 +7,18 @@ import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Context } from '../../src/context.js';
-import { run } from '../../src/main.js';
 import { version } from '../../src/program.js';
 import { execa } from 'execa';
 import { baseEnv, BIN, runCli } from '../helpers/cli.js';
-import { fakeIo } from '../helpers/fake-io.js';
+import { runInProcess } from '../helpers/run.js';
 
 const configDir = mkdtempSync(join(tmpdir(), 'voicectl-start-'));
 afterAll(() => rmSync(configDir, { recursive: true, force: true }));
 const env = baseEnv(configDir);
 
 async function inProcess(argv: string[]) {
-  const f = fakeIo();
-  const exitCode = await run(argv, new Context({ io: f.io, env }));
-  return { exitCode, stdout: f.out(), stderr: f.err() };
+  const r = await runInProcess(argv, { env, realTime: true });
+  return { exitCode: r.code, stdout: r.stdout, stderr: r.stderr };
 }
 
 describe('start path', () => {
