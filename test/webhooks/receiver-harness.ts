@@ -107,16 +107,8 @@ export function tempDir(): TempDir {
   return makeTempDir('voicectl-listen-');
 }
 
-export interface Running {
-  port: number;
-  stdout(): string;
-  stderr(): string;
-  /** Waits until stderr or stdout contains the text. */
-  waitForOutput(text: string | RegExp, stream?: 'stdout' | 'stderr'): Promise<void>;
-  /** Ctrl-C; resolves with the exit code. */
-  stop(): Promise<number>;
-  done: Promise<number>;
-}
+/** `voicectl listen` running in process, on the port it printed; `stop` is Ctrl-C. */
+export type Running = ReturnType<typeof runInProcess> & { port: number };
 
 /** What the receiver tests hand a command: stdin stays open unless given, sleeps are real unless replaced. */
 export interface InProcessOptions {
