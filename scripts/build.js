@@ -14,7 +14,7 @@ const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 // the spreadsheet commands load as one chunk each instead of as many files from
 // node_modules (papaparse through Node's CommonJS export scanner), and the parts of
 // undici voicectl uses (src/api/undici.ts).
-const bundled = new Set(['commander', 'chalk', 'papaparse', 'libphonenumber-js', 'undici']);
+const bundled = new Set(['commander', '@commander-js/extra-typings', 'chalk', 'papaparse', 'libphonenumber-js', 'undici']);
 const external = Object.keys(pkg.dependencies).filter((d) => !bundled.has(d));
 
 /**

@@ -2,7 +2,7 @@
  * Errors a command can throw. Commands and the api layer throw; only main.ts turns
  * an error into an exit code and a message (see exitCodeFor there).
  */
-import type { CommanderError } from 'commander';
+import type { CommanderError } from '@commander-js/extra-typings';
 
 /** The exit codes of CLI.md. */
 export const EXIT = { OK: 0, FAILURE: 1, USAGE: 2, AUTH: 3, NOT_FOUND: 4, PLAN_LIMIT: 5, CHANGES_PENDING: 6, INTERRUPTED: 130 } as const;

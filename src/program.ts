@@ -2,7 +2,7 @@
  * Builds the commander program. Group files define their verbs and options; the verbs'
  * code loads only when run.
  */
-import { Command, Option } from 'commander';
+import { Command, Option, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Context } from './context.js';
 import { version } from './version.js';
 import { requestedGroup } from './argv.js';
@@ -31,7 +31,7 @@ import { schemaCommand } from './commands/schema/index.js';
 export { version };
 
 /** How each top-level command is built; its name, alias and summary are in commands/groups.ts. */
-const BUILDERS: Record<string, (ctx: Context) => Command> = {
+const BUILDERS: Record<string, (ctx: Context) => CommandUnknownOpts> = {
   login: loginCommand,
   config: configCommand,
   voice: voiceCommand,
@@ -72,7 +72,7 @@ export class ActionRequested extends Error {
 /** Every top-level command's name. */
 export const GROUP_NAMES: readonly string[] = GROUPS.map((g) => g.name);
 
-export function buildProgram(ctx: Context, argv?: string[], options: { helpOnly?: boolean } = {}): Command {
+export function buildProgram(ctx: Context, argv?: string[], options: { helpOnly?: boolean } = {}): CommandUnknownOpts {
   const program = new Command('voicectl')
     .description('Run AI voice agents and calling campaigns from the terminal.')
     .version(version(), '-v, --version', 'print the version')
@@ -114,13 +114,13 @@ const GLOBAL_MARK = Symbol('voicectl.global');
 const STUB = Symbol('voicectl.stub');
 
 /** A group that this command line does not use: a name and a summary, nothing to run. */
-function stub(name: string): Command {
+function stub(name: string): CommandUnknownOpts {
   const cmd = new Command(name);
   (cmd as unknown as Record<symbol, boolean>)[STUB] = true;
   return cmd;
 }
 
-function isGlobal(cmd: Command, attr: string): boolean {
+function isGlobal(cmd: CommandUnknownOpts, attr: string): boolean {
   return cmd.options.some((o) => o.attributeName() === attr && (o as unknown as Record<symbol, boolean>)[GLOBAL_MARK]);
 }
 
@@ -128,7 +128,7 @@ function isGlobal(cmd: Command, attr: string): boolean {
  * Every command writes through the context's streams and throws instead of exiting;
  * every leaf also accepts the global options after its verb (`agent list --json`).
  */
-function finish(cmd: Command, ctx: Context): void {
+function finish(cmd: CommandUnknownOpts, ctx: Context): void {
   cmd.exitOverride();
   // Every help lists the global options too: a verb's own text tells you to pass --yes or --json.
   cmd.configureHelp({ showGlobalOptions: true, sortSubcommands: false });

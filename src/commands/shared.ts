@@ -2,22 +2,28 @@
  * What every command file shares: lazy actions, the global options, and argument
  * parsers that turn bad flags into exit 2 before any request is sent.
  */
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from '@commander-js/extra-typings';
 import type { Context } from '../context.js';
 import { groupInfo } from './groups.js';
 
-type Action = (ctx: Context, ...args: any[]) => Promise<void>;
-
 /**
  * The action runs from a module loaded only when the command runs, so start-up
- * pays for commander definitions and nothing else.
+ * pays for commander definitions and nothing else. The module's parameters are checked
+ * against the command's definition: `(ctx, ...arguments, flags, command)`, where the
+ * flags are what its options declare, with the types their parsers return.
  */
-export function lazy(ctx: Context, load: () => Promise<{ default: Action }>) {
-  return async (...args: unknown[]) => {
+export function lazy<Args extends unknown[]>(
+  ctx: Context,
+  load: () => Promise<{ default: (ctx: Context, ...args: Args) => Promise<void> | void }>,
+): (...args: Args) => Promise<void> {
+  return async (...args: Args) => {
     const mod = await load();
     await mod.default(ctx, ...args);
   };
 }
+
+/** The flags a command's definition declares, with the types their parsers return. */
+export type FlagsOf<C> = C extends Command<infer _Args, infer O, infer _Global> ? O : never;
 
 export const OUTPUT_FORMATS = ['table', 'json', 'jsonl', 'csv'] as const;
 
@@ -72,7 +78,7 @@ export function commaList(value: string, previous: string[] | undefined): string
 
 /** A group command (`agent`, `campaign`) with its plural alias. */
 /** A top-level command, with its summary and alias from groups.ts (declared there once). */
-export function group(name: string): Command {
+export function group(name: string) {
   const info = groupInfo(name);
   const cmd = new Command(name).description(info.summary);
   if (info.alias) cmd.alias(info.alias);

@@ -1,26 +1,13 @@
-import { Command } from 'commander';
+import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Context } from '../context.js';
-import { group, lazy, positiveNumber } from './shared.js';
-
-/** Repeated --fail-if flags add up; the expression is parsed by the verb, before any request. */
-function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
-}
+import { group, lazy } from './shared.js';
+import { watchOptions } from './watch/definition.js';
 
 /** The arguments and options of `watch`, shared by `voicectl watch` and `voicectl campaign watch`. */
-export function watchVerb(ctx: Context, cmd: Command): Command {
-  return cmd
+export function watchVerb(ctx: Context, cmd: Command) {
+  return watchOptions(cmd
     .description('Follow a campaign live until it completes: progress, finished calls, a final summary')
-    .argument('<campaign_id>', 'the campaign to watch')
-    .option('--interval <seconds>', 'seconds between polls', positiveNumber, 2)
-    // Not the global request timeout: how long to wait for the campaign to complete.
-    .option('--timeout <seconds>', 'stop with exit 1 if the campaign has not completed after this many seconds', positiveNumber)
-    .option(
-      '--fail-if <expr>',
-      'exit 1 when the finished campaign crosses a line, e.g. "failed>5%", "no_answer>=100", "completed<50%" '
-        + '(contact statuses or call outcomes; > >= < <= =; a percentage of all contacts or a count; comma-separated)',
-      collect,
-    )
+    .argument('<campaign_id>', 'the campaign to watch'))
     .addHelpText('after', `
 Off a terminal it prints one line per change; with --json, one JSON object per line:
 {"type":"progress",...}, {"type":"call",...} for each finished call, {"type":"completed","summary":{...}}.
@@ -29,6 +16,6 @@ Exit codes: 0 completed (and no --fail-if line crossed), 1 --timeout or --fail-i
     .action(lazy(ctx, () => import('./watch/watch.js')));
 }
 
-export function watchCommand(ctx: Context): Command {
+export function watchCommand(ctx: Context): CommandUnknownOpts {
   return watchVerb(ctx, group('watch'));
 }

@@ -2,7 +2,7 @@
  * Times for --since / --until: ISO 8601 (no offset means UTC, as the spec reads
  * filters), a date (midnight UTC), or a span back from now (90m, 24h, 7d).
  */
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError } from '@commander-js/extra-typings';
 
 const SPAN = /^(\d+(?:\.\d+)?)\s*(s|sec|secs|seconds?|m|min|mins|minutes?|h|hr|hrs|hours?|d|days?|w|wk|wks|weeks?)(?:\s+ago)?$/i;
 const UNIT_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };

@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import type { Command } from 'commander';
+import type { CommandUnknownOpts as Command } from '@commander-js/extra-typings';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completionScript } from '../../src/commands/completion/print.js';
 import { SHELLS, type Shell } from '../../src/commands/completion/index.js';

@@ -5,12 +5,13 @@ import { checkAgentFields } from '../../agents/validate.js';
 import { printObject } from '../../io/output.js';
 import { terminalLine } from '../../io/terminal-text.js';
 import { withSpinner } from '../../io/spinner.js';
-import { AGENT_FIELDS, FLAG_FOR_FIELD, fieldsFromFile, fieldsFromFlags, type AgentFlags } from './fields.js';
-import { note, render } from '../../io/render.js';
+import { AGENT_FIELDS, FLAG_FOR_FIELD, fieldsFromFile, fieldsFromFlags } from './fields.js';
+import { note } from '../../io/render.js';
+import type { CreateFlags } from './definition.js';
 
 export const REQUIRED_FIELDS = ['name', 'voice_name', 'greeting', 'call_purpose', 'prompt'] as const;
 
-export default async function agentCreate(ctx: Context, opts: AgentFlags & { file?: string }): Promise<void> {
+export default async function agentCreate(ctx: Context, opts: CreateFlags): Promise<void> {
   const fromFile = opts.file
     ? await fieldsFromFile(opts.file, ctx.io.stdin, (names) => ctx.info(ctx.errColor.dim(`Left out of ${opts.file === '-' ? 'the input' : opts.file}: ${names.join(', ')} (the service sets ${names.length === 1 ? 'it' : 'them'}).`)))
     : {};

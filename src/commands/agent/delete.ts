@@ -3,7 +3,7 @@ import { deleteAgent, resolveAgent } from '../../api/agents.js';
 import { FailureError } from '../../errors.js';
 import { confirm } from '../../io/prompter.js';
 import { terminalLine } from '../../io/terminal-text.js';
-import { note, render } from '../../io/render.js';
+import { render } from '../../io/render.js';
 
 export default async function agentDelete(ctx: Context, idOrName: string): Promise<void> {
   const api = await ctx.api();

@@ -3,6 +3,7 @@ import type { Agent, AgentFields } from '../../api/agents.js';
 import type { Column } from '../../io/output.js';
 import { UsageError } from '../../errors.js';
 import { JsonTooDeepError, parseJsonWithin } from '../../util/json-depth.js';
+import type { AgentFlags } from './definition.js';
 
 export const AGENT_COLUMNS: Column<Agent>[] = [
   { header: 'ID', key: 'id' },
@@ -27,19 +28,7 @@ export const AGENT_FIELDS: Column<Agent>[] = [
   { header: 'kb items', key: 'kb_item_ids' },
 ];
 
-export interface AgentFlags {
-  name?: string;
-  voice?: string;
-  language?: string;
-  greeting?: string;
-  callPurpose?: string;
-  prompt?: string;
-  promptFile?: string;
-  tools?: string[];
-  kb?: string[];
-  direction?: string;
-  status?: string;
-}
+export type { AgentFlags };
 
 export const FLAG_FOR_FIELD: Record<string, string> = {
   name: '--name',

@@ -6,8 +6,9 @@ import { printList } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
 import { AGENT_COLUMNS } from './fields.js';
 import { note } from '../../io/render.js';
+import type { ListFlags } from './definition.js';
 
-export default async function agentList(ctx: Context, opts: { all?: boolean; limit?: number; offset?: number }): Promise<void> {
+export default async function agentList(ctx: Context, opts: ListFlags): Promise<void> {
   const api = await ctx.api();
   let agents: Agent[];
   let total: number | undefined;

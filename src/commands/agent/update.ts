@@ -5,10 +5,11 @@ import { printObject } from '../../io/output.js';
 import { terminalLine } from '../../io/terminal-text.js';
 import { checkAgentFields } from '../../agents/validate.js';
 import { withSpinner } from '../../io/spinner.js';
-import { AGENT_FIELDS, fieldsFromFlags, type AgentFlags } from './fields.js';
+import { AGENT_FIELDS, fieldsFromFlags } from './fields.js';
 import { note } from '../../io/render.js';
+import type { UpdateFlags } from './definition.js';
 
-export default async function agentUpdate(ctx: Context, idOrName: string, opts: AgentFlags & KbEditFlags): Promise<void> {
+export default async function agentUpdate(ctx: Context, idOrName: string, opts: UpdateFlags): Promise<void> {
   const fields = await fieldsFromFlags(opts);
   checkAgentFields(fields);
   const editsKb = opts.kbAdd !== undefined || opts.kbRemove !== undefined;
@@ -36,10 +37,7 @@ export default async function agentUpdate(ctx: Context, idOrName: string, opts: 
   note(ctx, ctx.errColor.green(terminalLine(`Updated ${Object.keys(fields).join(', ')} of agent ${current.name} (${current.id}).`)));
 }
 
-interface KbEditFlags {
-  kbAdd?: string[];
-  kbRemove?: string[];
-}
+type KbEditFlags = Pick<UpdateFlags, 'kbAdd' | 'kbRemove'>;
 
 /**
  * The agent's new document list from its current one: the API replaces the whole array,

@@ -5,13 +5,9 @@ import { ApplyStopped, applyFolder, planJson, renderPlan, stepTitle, type Step }
 import { saveSecrets } from '../../gitops/secrets.js';
 import { confirm } from '../../io/prompter.js';
 import { note, render, showBeforeAsking } from '../../io/render.js';
+import type { ApplyFlags } from './definition.js';
 
-interface Opts {
-  prune?: boolean;
-  adopt?: boolean;
-  lock?: string;
-  secretsOut?: string;
-}
+type Opts = ApplyFlags;
 
 export default async function applyVerb(ctx: Context, dir: string, opts: Opts): Promise<void> {
   const secretsOut = opts.secretsOut ? resolve(opts.secretsOut) : undefined;

@@ -1,15 +1,12 @@
-import { Command } from 'commander';
+import { type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { lazy, group } from '../shared.js';
+import { applyOptions } from './definition.js';
 
-export function applyCommand(ctx: Context): Command {
-  return group('apply')
+export function applyCommand(ctx: Context): CommandUnknownOpts {
+  return applyOptions(group('apply')
     .description('Make the account match the files: shows the plan, asks, then creates, updates and uploads')
-    .argument('[dir]', 'folder with voicectl.yaml', '.')
-    .option('--prune', 'also delete what the lock says these files managed and they no longer declare')
-    .option('--adopt', 'take over resources of the same name that these files do not manage yet')
-    .option('--lock <file>', 'lock file (default DIR/voicectl.lock.json)')
-    .option('--secrets-out <file>', 'write the signing secrets of new webhook endpoints to this file (mode 600), outside DIR')
+    .argument('[dir]', 'folder with voicectl.yaml', '.'))
     .addHelpText('after', `
 Asks before changing anything; --yes goes ahead (needed under --no-input or CI).
 Creates are POSTs, changes are PATCHes with only the changed fields, documents are uploaded

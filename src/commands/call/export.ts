@@ -3,20 +3,9 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { runExport } from '../../export/run.js';
 import { filtersFrom } from './fields.js';
+import type { ExportFlags } from './definition.js';
 
-interface Flags {
-  campaign?: string;
-  since?: Date;
-  until?: Date;
-  status?: string;
-  format?: 'csv' | 'jsonl' | 'xlsx';
-  out?: string;
-  transcripts?: boolean;
-  recordings?: string;
-  sinceLast?: boolean;
-  state?: string;
-  concurrency?: number;
-}
+type Flags = ExportFlags;
 
 const MAX_CONCURRENCY = 32;
 // Enough to hide a real network's round trips (8 pages in flight), few enough to stay polite.

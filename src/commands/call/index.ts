@@ -1,7 +1,8 @@
-import { Command, Option } from 'commander';
+import { type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { timeOption } from '../../util/time.js';
-import { group, lazy, nonNegativeInt, pageLimit, positiveInt, positiveNumber } from '../shared.js';
+import { group, lazy } from '../shared.js';
+import { exportOptions, listOptions, recordingOptions, tailOptions } from './definition.js';
 
 const TIMES_HELP = `
 Times (--since, --until) filter on the call's start time and accept:
@@ -9,21 +10,14 @@ Times (--since, --until) filter on the call's start time and accept:
   2024-05-01                  a date: midnight UTC
   90m, 24h, 7d, 2w            a span back from now`;
 
-export function callCommand(ctx: Context): Command {
+export function callCommand(ctx: Context): CommandUnknownOpts {
   const call = group('call');
   const time = timeOption(() => ctx.now());
 
-  call
+  listOptions(call
     .command('list')
     .alias('ls')
-    .description('List calls, filtered by campaign, start time or status')
-    .option('--campaign <id>', 'only calls of this campaign')
-    .option('--since <time>', 'calls that started at or after this time', time)
-    .option('--until <time>', 'calls that started before this time', time)
-    .option('--status <status>', 'only calls with this status, for example completed')
-    .option('--all', 'every page, not just the first')
-    .option('--limit <n>', 'page size, 1 to 200 (default 50)', pageLimit)
-    .option('--offset <n>', 'skip this many calls', nonNegativeInt)
+    .description('List calls, filtered by campaign, start time or status'), time)
     .addHelpText('after', TIMES_HELP)
     .addHelpText('after', `\nExamples:\n  voicectl call list --since 24h\n  voicectl call list --campaign CAMPAIGN_ID --status completed --all -o csv > calls.csv`)
     .action(lazy(ctx, () => import('./list.js')));
@@ -35,21 +29,16 @@ export function callCommand(ctx: Context): Command {
     .addHelpText('after', `\nExamples:\n  voicectl call get CALL_ID\n  voicectl call get CALL_ID --json | jq .transcript`)
     .action(lazy(ctx, () => import('./get.js')));
 
-  call
+  recordingOptions(call
     .command('recording')
     .description('Print a fresh link to the call\'s recording, or download it')
-    .argument('<call_id>', 'the call\'s id')
-    .option('--download <file>', 'save the audio to FILE (- for stdout)')
+    .argument('<call_id>', 'the call\'s id'), time)
     .addHelpText('after', `\nExamples:\n  voicectl call recording CALL_ID\n  voicectl call recording CALL_ID --download call.mp3`)
     .action(lazy(ctx, () => import('./recording.js')));
 
-  call
+  tailOptions(call
     .command('tail')
-    .description('Print every call as it finishes, across campaigns, until Ctrl-C')
-    .option('--campaign <id>', 'only calls of this campaign')
-    .option('--status <status>', 'only calls that finish with this status, for example completed')
-    .option('--since <time>', 'also calls that started at or after this time and have already finished (default: only calls that finish from now on)', time)
-    .option('--interval <seconds>', 'seconds between polls', positiveNumber, 2)
+    .description('Print every call as it finishes, across campaigns, until Ctrl-C'), time)
     .addHelpText('after', `
 With --json, one call per line as GET /calls lists it (JSON lines); notices go to
 stderr. Each poll reads only calls started since the oldest one still in progress;
@@ -61,20 +50,9 @@ Examples:
   voicectl call tail --json --since 30m | jq -r '.phone_number + " " + .outcome'`)
     .action(lazy(ctx, () => import('./tail.js')));
 
-  call
+  exportOptions(call
     .command('export')
-    .description('Stream every matching call to CSV, JSONL or an Excel workbook')
-    .option('--campaign <id>', 'only calls of this campaign')
-    .option('--since <time>', 'calls that started at or after this time', time)
-    .option('--until <time>', 'calls that started before this time', time)
-    .option('--status <status>', 'only calls with this status')
-    .addOption(new Option('--format <format>', 'csv, jsonl or xlsx (default: from --out\'s extension, else csv)').choices(['csv', 'jsonl', 'xlsx']))
-    .option('--out <file>', 'write to FILE (complete or not at all) instead of stdout')
-    .option('--transcripts', 'add each call\'s transcript (one more request per call)')
-    .option('--recordings <dir>', 'also download each call\'s recording into DIR, skipping files already there')
-    .option('--since-last', 'only calls newer than the last successful run (needs --state)')
-    .option('--state <file>', 'where --since-last keeps its high-water mark')
-    .option('--concurrency <n>', 'requests in flight at once (default 8, at most 32)', positiveInt)
+    .description('Stream every matching call to CSV, JSONL or an Excel workbook'), time)
     .addHelpText('after', `${TIMES_HELP}
 
 An .xlsx workbook is for people: phone numbers and ids stay text, times are dates. CSV

@@ -5,16 +5,9 @@ import { printList } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
 import { CALL_CSV_COLUMNS, callColumns, filtersFrom } from './fields.js';
 import { note } from '../../io/render.js';
+import type { ListFlags } from './definition.js';
 
-interface Flags {
-  campaign?: string;
-  since?: Date;
-  until?: Date;
-  status?: string;
-  all?: boolean;
-  limit?: number;
-  offset?: number;
-}
+type Flags = ListFlags;
 
 export default async function callList(ctx: Context, flags: Flags): Promise<void> {
   const api = await ctx.api();

@@ -6,8 +6,9 @@ import { NotFoundError } from '../../errors.js';
 import { downloadToFile, downloadToStream, type DownloadProgress } from '../../export/download.js';
 import { bytes, Progress } from '../../export/progress.js';
 import { render } from '../../io/render.js';
+import type { RecordingFlags } from './definition.js';
 
-export default async function callRecording(ctx: Context, callId: string, flags: { download?: string }): Promise<void> {
+export default async function callRecording(ctx: Context, callId: string, flags: RecordingFlags): Promise<void> {
   const api = await ctx.api();
   let link;
   try {

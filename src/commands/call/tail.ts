@@ -6,13 +6,9 @@ import type { TailSource } from '../../calls/tail.js';
 import { runTail } from '../../calls/tail-run.js';
 import { tailLine } from '../../calls/tail-line.js';
 import { recordLine, refuseCsv } from '../../io/render.js';
+import type { TailFlags } from './definition.js';
 
-interface Flags {
-  campaign?: string;
-  status?: string;
-  since?: Date;
-  interval: number;
-}
+type Flags = TailFlags;
 
 export default async function callTail(ctx: Context, flags: Flags): Promise<void> {
   refuseCsv(ctx, 'call tail has no CSV output.', 'Use --json for one JSON object per line, or `voicectl call export` for CSV files.');

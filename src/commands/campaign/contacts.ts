@@ -4,8 +4,9 @@ import { withSpinner } from '../../io/spinner.js';
 import { contactColumns } from './fields.js';
 import { readContacts } from '../../campaigns/read.js';
 import { note } from '../../io/render.js';
+import type { ContactsFlags } from './definition.js';
 
-export default async function campaignContacts(ctx: Context, id: string, flags: { status?: string }): Promise<void> {
+export default async function campaignContacts(ctx: Context, id: string, flags: ContactsFlags): Promise<void> {
   const api = await ctx.api();
   const all = await withSpinner(ctx, 'Fetching contacts', () => readContacts(api, id, ctx.signal));
   // The endpoint returns every contact as one plain array and takes no filter: filter here.

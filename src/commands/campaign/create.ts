@@ -1,30 +1,20 @@
 import type { Context } from '../../context.js';
 import { resolveAgent } from '../../api/agents.js';
 import type { CampaignDraft } from '../../api/campaigns.js';
-import { applyRules, buildRules, summarizeExclusions, type ExclusionFlags, type Excluded } from '../../campaigns/exclusions.js';
-import { gateCallingHours, type HoursFlags } from '../../campaigns/hours-gate.js';
+import { applyRules, buildRules, summarizeExclusions, type Excluded } from '../../campaigns/exclusions.js';
+import { gateCallingHours } from '../../campaigns/hours-gate.js';
 import { assertCampaignSize, MAX_CONTACTS_PER_CAMPAIGN, partName, splitContacts } from '../../contacts/report.js';
 import { UsageError } from '../../errors.js';
 import { printList, printObject, type Column } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
 import { createAll, launchAll, shellQuote, type Created, type Part } from '../../campaigns/create-run.js';
 import { printDryRun } from './dry-run.js';
-import { readContactsInput, toWire, type ContactsInput, type InputFlags } from '../../campaigns/input.js';
+import { readContactsInput, toWire, type ContactsInput } from '../../campaigns/input.js';
 import { confirmLaunch, plural } from '../../campaigns/launch-flow.js';
 import { printDuplicates, printProblems, printSkipped, summaryLine } from '../../campaigns/problems.js';
 import { render } from '../../io/render.js';
+import type { CreateFlags } from './definition.js';
 
-export interface CreateFlags extends InputFlags, ExclusionFlags, HoursFlags {
-  name: string;
-  agent: string;
-  campaignPrompt?: string;
-  kb?: string[];
-  skipInvalid?: boolean;
-  split?: boolean;
-  splitFrom?: number;
-  dryRun?: boolean;
-  launch?: boolean;
-}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -4,15 +4,16 @@ import type { Campaign } from '../../api/campaigns.js';
 import { ApiError } from '../../api/errors.js';
 import { printObject, type Column } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
-import { gateCallingHours, type HoursFlags } from '../../campaigns/hours-gate.js';
+import { gateCallingHours } from '../../campaigns/hours-gate.js';
 import { UsageError } from '../../errors.js';
 import { terminalLine } from '../../io/terminal-text.js';
 import { pendingContacts } from './fields.js';
 import { confirmLaunch, launch, notDraft, plural } from '../../campaigns/launch-flow.js';
 import { readCampaign, readContacts } from '../../campaigns/read.js';
 import { render } from '../../io/render.js';
+import type { LaunchFlags } from './definition.js';
 
-export default async function campaignLaunch(ctx: Context, id: string, flags: HoursFlags = {}): Promise<void> {
+export default async function campaignLaunch(ctx: Context, id: string, flags: LaunchFlags = {}): Promise<void> {
   const api = await ctx.api();
   const campaign = await lookUp(ctx, api, id);
   if (campaign?.status && campaign.status !== 'draft') throw notDraft(id, campaign.name, campaign.status);

@@ -8,13 +8,9 @@ import { withSpinner } from '../../io/spinner.js';
 import { CAMPAIGN_CSV_COLUMNS, campaignColumns } from './fields.js';
 import { agentNames } from '../../agents/names.js';
 import { note } from '../../io/render.js';
+import type { ListFlags } from './definition.js';
 
-interface Flags {
-  status?: string;
-  all?: boolean;
-  limit?: number;
-  offset?: number;
-}
+type Flags = ListFlags;
 
 export default async function campaignList(ctx: Context, flags: Flags): Promise<void> {
   const api = await ctx.api();

@@ -1,8 +1,8 @@
 import type { Context } from '../../context.js';
 import { resolveAgent } from '../../api/agents.js';
 import type { CampaignDraft } from '../../api/campaigns.js';
-import { applyRules, buildRules, summarizeExclusions, type ExclusionFlags } from '../../campaigns/exclusions.js';
-import { gateCallingHours, type HoursFlags } from '../../campaigns/hours-gate.js';
+import { applyRules, buildRules, summarizeExclusions } from '../../campaigns/exclusions.js';
+import { gateCallingHours } from '../../campaigns/hours-gate.js';
 import { DEFAULT_EXCLUDED_OUTCOMES, planRedial, type RedialContact, type RedialPlan } from '../../campaigns/redial.js';
 import { MAX_CONTACTS_PER_CAMPAIGN, partName, splitContacts } from '../../contacts/report.js';
 import { UsageError } from '../../errors.js';
@@ -13,19 +13,8 @@ import { printDryRun } from './dry-run.js';
 import { toWire } from '../../campaigns/input.js';
 import { confirmLaunch, plural } from '../../campaigns/launch-flow.js';
 import { render } from '../../io/render.js';
+import type { RedialFlags } from './definition.js';
 
-export interface RedialFlags extends ExclusionFlags, HoursFlags {
-  status?: string[];
-  outcome?: string[];
-  excludeOutcome?: string[];
-  name?: string;
-  agent?: string;
-  defaultCountry?: string;
-  split?: boolean;
-  splitFrom?: number;
-  dryRun?: boolean;
-  launch?: boolean;
-}
 
 export default async function campaignRedial(ctx: Context, id: string, flags: RedialFlags): Promise<void> {
   if (flags.splitFrom !== undefined && !flags.split) throw new UsageError('--split-from goes with --split.');

@@ -5,13 +5,9 @@ import { printTable } from '../../io/output.js';
 import { campaignIds, collectReport } from '../../reports/collect.js';
 import type { CampaignReport } from '../../reports/stats.js';
 import { render } from '../../io/render.js';
+import type { ReportFlags } from './definition.js';
 
-interface Opts {
-  format?: 'md' | 'json';
-  html?: string;
-  namePrefix?: string;
-  transcripts?: boolean;
-}
+type Opts = ReportFlags;
 
 export default async function campaignReport(ctx: Context, ids: string[], opts: Opts): Promise<void> {
   const api = await ctx.api();

@@ -1,4 +1,4 @@
-import { Argument, Command } from 'commander';
+import { Argument, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { group } from '../shared.js';
 import type { Context } from '../../context.js';
 import { SHELLS, type Shell } from './shells.js';
@@ -9,7 +9,7 @@ export { SHELLS, type Shell };
  * `fullProgram` builds every command (program.ts passes it): the script is made from the
  * program itself, so it never drifts, and this group need not import program.ts back.
  */
-export function completionCommand(ctx: Context, fullProgram: () => Command): Command {
+export function completionCommand(ctx: Context, fullProgram: () => CommandUnknownOpts): CommandUnknownOpts {
   return group('completion')
     .description('Print a shell completion script for bash, zsh or fish')
     .addArgument(new Argument('<shell>', 'the shell to complete for').choices(SHELLS))

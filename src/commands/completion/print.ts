@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { version } from '../../version.js';
 import { bashScript } from './bash.js';
@@ -8,7 +8,7 @@ import { describeProgram } from './tree.js';
 import { zshScript } from './zsh.js';
 
 /** Builds the script from the program as it is now, so it never drifts from the commands. */
-export function completionScript(program: Command, shell: Shell): string {
+export function completionScript(program: CommandUnknownOpts, shell: Shell): string {
   const tree = describeProgram(program);
   const v = version();
   switch (shell) {
@@ -21,6 +21,6 @@ export function completionScript(program: Command, shell: Shell): string {
   }
 }
 
-export default async function completion(ctx: Context, shell: Shell, program: Command): Promise<void> {
+export default async function completion(ctx: Context, shell: Shell, program: CommandUnknownOpts): Promise<void> {
   ctx.io.stdout.write(completionScript(program, shell));
 }

@@ -2,7 +2,7 @@
  * The program's shape, read from the commander program itself, so completion scripts
  * list exactly the commands, aliases and flags the parser accepts.
  */
-import type { Command } from 'commander';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 
 export interface OptionSpec {
   /** `-o`, `--output`: short first. */
@@ -26,11 +26,11 @@ export interface CommandSpec {
 
 const HELP: OptionSpec = { flags: ['-h', '--help'], takesValue: false, description: 'show help' };
 
-export function describeProgram(program: Command): CommandSpec {
+export function describeProgram(program: CommandUnknownOpts): CommandSpec {
   return describe(program, program.name());
 }
 
-function describe(cmd: Command, path: string): CommandSpec {
+function describe(cmd: CommandUnknownOpts, path: string): CommandSpec {
   const options: OptionSpec[] = cmd.options.map((o) => ({
     flags: [o.short, o.long].filter((f): f is string => typeof f === 'string'),
     // An optional value (`--flag [v]`) cannot be told from the next word, so only required ones consume it.

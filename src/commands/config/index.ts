@@ -1,15 +1,15 @@
-import { Argument, Command } from 'commander';
+import { Argument, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { PROFILE_KEYS } from '../../config/profiles.js';
 import { checkKey } from '../../config/store.js';
 import { group, lazy } from '../shared.js';
 
 /** The key argument: choices for help and completion, checked by checkKey (accepts base-url too). */
-function keyArgument(): Argument {
+function keyArgument() {
   return new Argument('<key>', 'setting name').choices(PROFILE_KEYS).argParser(checkKey);
 }
 
-export function configCommand(ctx: Context): Command {
+export function configCommand(ctx: Context): CommandUnknownOpts {
   const config = group('config');
   config.addHelpText('after', `
 Keys: base_url (http(s) URL), api_key (shown masked), default_country (ISO 3166 alpha-2, e.g. IN),

@@ -8,14 +8,9 @@ import { contactsToSend, controlCharacterWarning, MAX_CONTACTS_PER_CAMPAIGN, spl
 import { printTable, truncate, type Column } from '../../io/output.js';
 import { render } from '../../io/render.js';
 import { shellQuote } from '../../util/shell.js';
+import type { ValidateFlags } from './definition.js';
 
-interface Options {
-  defaultCountry?: string;
-  phoneColumn?: string;
-  nameColumn?: string;
-  keepDuplicates?: boolean;
-  errorsOut?: string;
-}
+type Options = ValidateFlags;
 
 /** Problems shown in the terminal table; --errors-out and --json have them all. */
 const SHOWN = 20;

@@ -24,6 +24,7 @@ import { launch, plural } from '../../campaigns/launch-flow.js';
 import { printDuplicates, printSkipped, summaryLine } from '../../campaigns/problems.js';
 import { ProgressLines } from './progress-view.js';
 import { chooseView } from '../../io/render.js';
+import type { DemoFlags } from './definition.js';
 
 /** Fast enough that the longest simulated call (a few minutes) takes a couple of seconds. */
 const TIME_SCALE = 120;
@@ -41,7 +42,7 @@ const AGENT = {
   tools: ['schedule_callback', 'take_message', 'summarize_call'],
 };
 
-export default async function demo(ctx: Context, flags: { out?: string }): Promise<void> {
+export default async function demo(ctx: Context, flags: DemoFlags): Promise<void> {
   const leads = join(packageRoot(), 'fixtures', 'leads.csv');
   if (!existsSync(leads)) throw new FailureError(`the demo's contacts file is missing: ${leads} (is the installation complete?)`);
   const c = ctx.errColor;

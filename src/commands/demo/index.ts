@@ -1,11 +1,11 @@
-import { Command } from 'commander';
+import { type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { lazy, group } from '../shared.js';
+import { demoOptions } from './definition.js';
 
-export function demoCommand(ctx: Context): Command {
-  return group('demo')
-    .description('Run a whole campaign against a built-in sandbox: no key, no network, no balance used')
-    .option('--out <file>', 'where to write the CSV export of the calls (default: a new temporary directory)')
+export function demoCommand(ctx: Context): CommandUnknownOpts {
+  return demoOptions(group('demo')
+    .description('Run a whole campaign against a built-in sandbox: no key, no network, no balance used'))
     .addHelpText('after', `
 Starts a local sandbox of the service, creates an agent, builds a campaign from the bundled
 fixtures/leads.csv (Indian and international numbers, checked like \`campaign create\` does),

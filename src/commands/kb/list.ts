@@ -7,8 +7,9 @@ import { withSpinner } from '../../io/spinner.js';
 import { normalizeFolder } from './collect.js';
 import { formatBytes } from './formats.js';
 import { note } from '../../io/render.js';
+import type { ListFlags } from './definition.js';
 
-export default async function kbList(ctx: Context, opts: { folder?: string }): Promise<void> {
+export default async function kbList(ctx: Context, opts: ListFlags): Promise<void> {
   const api = await ctx.api();
   const folder = normalizeFolder(opts.folder);
   let items: KbItem[];

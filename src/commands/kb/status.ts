@@ -5,8 +5,9 @@ import { printObject } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
 import { waitForJobs } from './indexing.js';
 import { note } from '../../io/render.js';
+import type { StatusFlags } from './definition.js';
 
-export default async function kbStatus(ctx: Context, jobId: string, opts: { wait?: boolean }): Promise<void> {
+export default async function kbStatus(ctx: Context, jobId: string, opts: StatusFlags): Promise<void> {
   const api = await ctx.api();
   let job: JobStatus = await withSpinner(ctx, 'Fetching the indexing job', () => jobStatus(api, jobId, ctx.signal));
   if (opts.wait && jobState(job) === 'pending') {

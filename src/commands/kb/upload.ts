@@ -6,12 +6,8 @@ import { waitForJobs } from './indexing.js';
 import { failed, printResults } from './results.js';
 import { uploadAll, type UploadOutcome } from './uploader.js';
 import { forPeople } from '../../io/render.js';
+import type { UploadFlags } from './definition.js';
 
-export interface UploadFlags {
-  folder?: string;
-  wait?: boolean;
-  concurrency?: number;
-}
 
 export function reportSkipped(ctx: Context, skipped: SkippedFile[], hidden: number): void {
   const c = ctx.errColor;

@@ -1,28 +1,12 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
-import { commaList, lazy, group } from '../shared.js';
+import { lazy, group } from '../shared.js';
+import { listenOptions } from './definition.js';
 
-export function port(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('expected a port number from 0 to 65535 (0 picks a free one).');
-  return n;
-}
 
-export function listenCommand(ctx: Context): Command {
-  return group('listen')
-    .description('Receive webhook events locally: verify signatures, log, forward to your app')
-    .option('--port <n>', 'port to listen on (0 picks a free one)', port, 4242)
-    .option('--host <address>', 'address to bind', '127.0.0.1')
-    .option('--secret <secret>', 'the endpoint\'s signing secret; visible in process lists: prefer VOICECTL_WEBHOOK_SECRET, --secret-file or --secret-stdin')
-    .option('--secret-file <file>', 'read the signing secret from FILE')
-    .option('--secret-stdin', 'read the signing secret from standard input')
-    .option('--endpoint <id>', 'verify with the secret saved for this endpoint by `webhook create --save-secret`')
-    .option('--skip-verify', 'accept unsigned or wrongly signed events (never for anything real)')
-    .option('--forward-to <url>', 'relay each event (raw body and signature headers) to your app, e.g. http://localhost:3000/webhooks')
-    .option('--log <file>', 'append every accepted event to FILE as NDJSON, on disk before it is acknowledged')
-    .option('--events <types>', 'only show and forward these event types (comma-separated)', commaList)
-    .option('--replay <file>', 're-send the events of a --log file to --forward-to, freshly signed, then exit')
-    .option('--unforwarded', 'with --replay: only the events the app never acknowledged (from <log>.forwards)')
+export function listenCommand(ctx: Context): CommandUnknownOpts {
+  return listenOptions(group('listen')
+    .description('Receive webhook events locally: verify signatures, log, forward to your app'))
     .addHelpText('after', `
 Without --secret or --endpoint, the secret comes from VOICECTL_WEBHOOK_SECRET, then from the
 profile's webhook_secret (saved by \`voicectl webhook create --save-secret\`).

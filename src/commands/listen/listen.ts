@@ -11,21 +11,9 @@ import { clock, eventLine, eventRecord, forwardLine, rejectLine } from '../../we
 import { resolveSecret } from './secret-source.js';
 import { checkForwardUrl } from '../../webhooks/target-url.js';
 import { recordLine } from '../../io/render.js';
+import type { ListenFlags } from './definition.js';
 
-export interface ListenOptions {
-  port: number;
-  host: string;
-  secret?: string;
-  endpoint?: string;
-  skipVerify?: boolean;
-  forwardTo?: string;
-  log?: string;
-  events?: string[];
-  replay?: string;
-  unforwarded?: boolean;
-  secretFile?: string;
-  secretStdin?: boolean;
-}
+export type ListenOptions = ListenFlags;
 
 export default async function listen(ctx: Context, flags: ListenOptions): Promise<void> {
   const opts = { ...flags, secret: await secretFromFlags(ctx, flags) };

@@ -1,11 +1,11 @@
-import { Command } from 'commander';
+import { type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { lazy, group } from '../shared.js';
+import { loginOptions } from './definition.js';
 
-export function loginCommand(ctx: Context): Command {
-  return group('login')
-    .description('Save a base URL and API key to a profile, after checking them with the service')
-    .option('--with-key-stdin', 'read the API key from stdin (for CI: the key never shows in a process list)')
+export function loginCommand(ctx: Context): CommandUnknownOpts {
+  return loginOptions(group('login')
+    .description('Save a base URL and API key to a profile, after checking them with the service'))
     .addHelpText('after', `
 The key is checked with one read (GET /agents?limit=1) before anything is saved.
 Choose the profile with --profile or VOICECTL_PROFILE (default "default").

@@ -7,10 +7,9 @@ import { AuthError, FailureError, NotFoundError, UsageError } from '../../errors
 import { input, password } from '../../io/prompter.js';
 import { withSpinner } from '../../io/spinner.js';
 import { render } from '../../io/render.js';
+import type { LoginFlags } from './definition.js';
 
-export interface LoginOptions {
-  withKeyStdin?: boolean;
-}
+export type LoginOptions = LoginFlags;
 
 export default async function login(ctx: Context, opts: LoginOptions): Promise<void> {
   const profile = checkProfileName(ctx.settings().profileName);

@@ -1,15 +1,12 @@
-import { Command } from 'commander';
+import { type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { lazy, group } from '../shared.js';
+import { planOptions } from './definition.js';
 
-export function planCommand(ctx: Context): Command {
-  return group('plan')
+export function planCommand(ctx: Context): CommandUnknownOpts {
+  return planOptions(group('plan')
     .description('Show what apply would change in the account, field by field')
-    .argument('[dir]', 'folder with voicectl.yaml', '.')
-    .option('--prune', 'also show what would be deleted: resources the lock says these files managed and no longer declare')
-    .option('--check', 'exit 6 when the account differs from the files (a drift check for CI)')
-    .option('--adopt', 'take over resources of the same name that these files do not manage yet')
-    .option('--lock <file>', 'lock file (default DIR/voicectl.lock.json)')
+    .argument('[dir]', 'folder with voicectl.yaml', '.'))
     .addHelpText('after', `
 Only list requests are made; nothing changes. --json prints the steps as JSON.
 Exit codes: 0 (with --check: no changes), 6 changes pending (with --check), 2 invalid files.

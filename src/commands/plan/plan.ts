@@ -3,13 +3,9 @@ import { ChangesPendingError } from '../../errors.js';
 import { pendingCount, planFolder, planJson, renderPlan } from '../../gitops/index.js';
 import { withSpinner } from '../../io/spinner.js';
 import { render } from '../../io/render.js';
+import type { PlanFlags } from './definition.js';
 
-interface Opts {
-  prune?: boolean;
-  check?: boolean;
-  adopt?: boolean;
-  lock?: string;
-}
+type Opts = PlanFlags;
 
 export default async function planVerb(ctx: Context, dir: string, opts: Opts): Promise<void> {
   const api = await ctx.api();

@@ -1,12 +1,12 @@
-import { Command } from 'commander';
+import { type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { lazy, group } from '../shared.js';
+import { pullOptions } from './definition.js';
 
-export function pullCommand(ctx: Context): Command {
-  return group('pull')
+export function pullCommand(ctx: Context): CommandUnknownOpts {
+  return pullOptions(group('pull')
     .description('Write the account\'s agents, documents and webhook endpoints as files (voicectl.yaml)')
-    .argument('[dir]', 'folder to write to', '.')
-    .option('--lock <file>', 'lock file to write (default DIR/voicectl.lock.json)')
+    .argument('[dir]', 'folder to write to', '.'))
     .addHelpText('after', `
 Writes DIR/voicectl.yaml, long prompts to DIR/prompts/, DIR/voicectl.schema.json for editors,
 and DIR/voicectl.lock.json, which maps each agent, document and endpoint to its id (commit it).

@@ -3,10 +3,9 @@ import { pull, type PullResult } from '../../gitops/index.js';
 import { confirm } from '../../io/prompter.js';
 import { withSpinner } from '../../io/spinner.js';
 import { render } from '../../io/render.js';
+import type { PullFlags } from './definition.js';
 
-interface Opts {
-  lock?: string;
-}
+type Opts = PullFlags;
 
 export default async function pullVerb(ctx: Context, dir: string, opts: Opts): Promise<void> {
   const api = await ctx.api();

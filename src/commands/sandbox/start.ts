@@ -2,18 +2,9 @@ import type { Context } from '../../context.js';
 import { FailureError, UsageError } from '../../errors.js';
 import { readKeys, readPlan } from './options.js';
 import { note, render } from '../../io/render.js';
+import type { SandboxFlags } from './definition.js';
 
-interface Options {
-  port: number;
-  host: string;
-  timeScale: number;
-  seed?: number;
-  keys?: string;
-  plan?: string;
-  state?: string;
-  allowLocalWebhooks?: boolean;
-  latency: number;
-}
+type Options = SandboxFlags;
 
 export default async function sandboxStart(ctx: Context, opts: Options): Promise<void> {
   const keys = opts.keys ? await readKeys(opts.keys) : undefined;

@@ -1,8 +1,8 @@
-import { Command } from 'commander';
+import { type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { lazy, group } from '../shared.js';
 
-export function schemaCommand(ctx: Context): Command {
+export function schemaCommand(ctx: Context): CommandUnknownOpts {
   return group('schema')
     .description('Print the JSON Schema of voicectl.yaml, for editors')
     .addHelpText('after', `

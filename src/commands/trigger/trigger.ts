@@ -9,14 +9,9 @@ import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, sign, type Webhoo
 import { checkForwardUrl } from '../../webhooks/target-url.js';
 import { oneLine } from '../../webhooks/listen-format.js';
 import { render } from '../../io/render.js';
+import type { TriggerFlags } from './definition.js';
 
-interface Opts {
-  to: string;
-  secret?: string;
-  secretFile?: string;
-  secretStdin?: boolean;
-  data?: string;
-}
+type Opts = TriggerFlags;
 
 export default async function trigger(ctx: Context, type: WebhookEventType, opts: Opts): Promise<void> {
   const url = checkForwardUrl(opts.to);

@@ -2,8 +2,9 @@ import type { Context } from '../../context.js';
 import { listVoices, voiceLanguage, type Voice } from '../../api/voices.js';
 import { printList } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
+import type { ListFlags } from './definition.js';
 
-export default async function voiceList(ctx: Context, opts: { language?: string }): Promise<void> {
+export default async function voiceList(ctx: Context, opts: ListFlags): Promise<void> {
   const api = await ctx.api({ auth: false });
   const voices = await withSpinner(ctx, 'Fetching voices', () => listVoices(api, opts.language));
   await printList<Voice>(ctx, voices, [

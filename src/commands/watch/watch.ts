@@ -9,12 +9,8 @@ import type { WatchView } from '../../watch/view.js';
 import { JsonView, PlainView } from '../../watch/view-lines.js';
 import { TerminalView } from '../../watch/view-terminal.js';
 import { chooseView, refuseCsv } from '../../io/render.js';
+import type { WatchFlags } from './definition.js';
 
-interface WatchFlags {
-  interval: number;
-  timeout?: number;
-  failIf?: string[];
-}
 
 export default async function watch(ctx: Context, campaignId: string, flags: WatchFlags): Promise<void> {
   // Everything the user typed is checked before the first request (exit 2).

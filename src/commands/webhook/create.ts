@@ -4,13 +4,9 @@ import { printObject } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
 import { checkEvents, checkUrl, ENDPOINT_FIELDS, showSecret } from './fields.js';
 import { note } from '../../io/render.js';
+import type { CreateFlags } from './definition.js';
 
-interface Opts {
-  url: string;
-  events?: string[];
-  allowLocal?: boolean;
-  saveSecret?: boolean;
-}
+type Opts = CreateFlags;
 
 export default async function webhookCreate(ctx: Context, opts: Opts): Promise<void> {
   const events = checkEvents(opts.events);

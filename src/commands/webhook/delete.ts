@@ -2,7 +2,7 @@ import type { Context } from '../../context.js';
 import { deleteEndpoint } from '../../api/webhooks.js';
 import { FailureError } from '../../errors.js';
 import { confirm } from '../../io/prompter.js';
-import { note, render } from '../../io/render.js';
+import { render } from '../../io/render.js';
 
 export default async function webhookDelete(ctx: Context, id: string): Promise<void> {
   const ok = await confirm(ctx, `Delete webhook endpoint ${id} (its pending retries are dropped)?`);

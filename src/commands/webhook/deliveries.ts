@@ -5,8 +5,9 @@ import { attemptsOf, failureOf, lastCodeOf, nextRetryOf, pick, when } from './de
 import { printList, type Column } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
 import { note } from '../../io/render.js';
+import type { DeliveriesFlags } from './definition.js';
 
-export default async function webhookDeliveries(ctx: Context, id: string, opts: { all?: boolean; limit?: number }): Promise<void> {
+export default async function webhookDeliveries(ctx: Context, id: string, opts: DeliveriesFlags): Promise<void> {
   const api = await ctx.api();
   let rows: WebhookDelivery[];
   let total: number | undefined;

@@ -5,8 +5,9 @@ import { confirm } from '../../io/prompter.js';
 import { withSpinner } from '../../io/spinner.js';
 import { showSecret } from './fields.js';
 import { note, render } from '../../io/render.js';
+import type { RotateSecretFlags } from './definition.js';
 
-export default async function webhookRotateSecret(ctx: Context, id: string, opts: { saveSecret?: boolean }): Promise<void> {
+export default async function webhookRotateSecret(ctx: Context, id: string, opts: RotateSecretFlags): Promise<void> {
   // A running receiver keeps verifying with the old secret and refuses what follows.
   if (!ctx.opts.yes) {
     ctx.warn(`Deliveries after a rotation are signed with the new secret only: every receiver (a running \`voicectl listen\` too) needs it${opts.saveSecret ? '' : ' (--save-secret keeps it in the profile, where listen picks it up)'}.`);

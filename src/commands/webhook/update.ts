@@ -5,14 +5,9 @@ import { printObject } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
 import { checkEvents, checkUrl, ENDPOINT_FIELDS } from './fields.js';
 import { forPeople, render } from '../../io/render.js';
+import type { UpdateFlags } from './definition.js';
 
-interface Opts {
-  enable?: boolean;
-  disable?: boolean;
-  url?: string;
-  events?: string[];
-  allowLocal?: boolean;
-}
+type Opts = UpdateFlags;
 
 export default async function webhookUpdate(ctx: Context, id: string, opts: Opts): Promise<void> {
   if (opts.enable && opts.disable) throw new UsageError('--enable and --disable contradict each other.', { hint: 'Give one of them.' });

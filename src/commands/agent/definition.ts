@@ -1,0 +1,56 @@
+/**
+ * The options of the agent verbs, declared once: each verb's flags type is derived
+ * from its definition, so the action modules cannot disagree with the parser.
+ * Marked @internal: the published declarations leave them out (spelling out every
+ * inferred flags type there would cost the build minutes and gigabytes).
+ */
+import { Option, type Command, type OptionValues } from '@commander-js/extra-typings';
+import { commaList, nonNegativeInt, pageLimit, type FlagsOf } from '../shared.js';
+
+/** Flags shared by create and update, one per agent field. */
+/** @internal */
+export function agentFieldOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>) {
+  return cmd
+    .option('--name <name>', 'agent name')
+    .option('--voice <voice_name>', 'voice_name from `voicectl voice list`')
+    .option('--language <tag>', 'locale tag; defaults to the voice\'s language')
+    .option('--greeting <text>', 'what the agent says first')
+    .option('--call-purpose <text>', 'why the agent calls')
+    .option('--prompt <text>', 'instructions for the agent')
+    .option('--prompt-file <file>', 'read the prompt from a file')
+    .option('--tools <list>', 'comma-separated: schedule_callback, take_message, summarize_call', commaList)
+    .option('--kb <ids>', 'knowledge-base item ids to attach (replaces the list)', commaList)
+    .addOption(new Option('--direction <direction>', 'outbound or inbound').choices(['outbound', 'inbound']));
+}
+
+/** @internal */
+export function createOptions<A extends unknown[]>(cmd: Command<A>) {
+  return agentFieldOptions(cmd
+    .option('--file <agent.json>', 'read the agent\'s fields from a JSON file (flags override it)'));
+}
+
+/** @internal */
+export function updateOptions<A extends unknown[]>(cmd: Command<A>) {
+  return agentFieldOptions(cmd
+    .option('--status <status>', 'agent status, for example active')
+    .option('--kb-add <ids>', 'attach knowledge-base items, keeping the ones attached (repeatable)', commaList)
+    .option('--kb-remove <ids>', 'detach knowledge-base items, keeping the others (repeatable)', commaList));
+}
+
+/** @internal */
+export function listOptions<A extends unknown[]>(cmd: Command<A>) {
+  return cmd
+    .option('--all', 'every page, not just the first')
+    .option('--limit <n>', 'page size, 1 to 200', pageLimit)
+    .option('--offset <n>', 'start after this many agents', nonNegativeInt);
+}
+
+/** @internal */
+export type ListFlags = FlagsOf<ReturnType<typeof listOptions>>;
+/** @internal */
+export type CreateFlags = FlagsOf<ReturnType<typeof createOptions>>;
+/** @internal */
+export type UpdateFlags = FlagsOf<ReturnType<typeof updateOptions>>;
+/** The flags that set agent fields (status only on update). */
+/** @internal */
+export type AgentFlags = Omit<UpdateFlags, 'kbAdd' | 'kbRemove'>;

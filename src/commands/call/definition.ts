@@ -1,0 +1,61 @@
+/**
+ * The options of the call verbs, declared once: each verb's flags type is derived
+ * from its definition, so the action modules cannot disagree with the parser.
+ * Marked @internal: the published declarations leave them out (spelling out every
+ * inferred flags type there would cost the build minutes and gigabytes).
+ */
+import { Option, type Command } from '@commander-js/extra-typings';
+import { nonNegativeInt, pageLimit, positiveInt, positiveNumber, type FlagsOf } from '../shared.js';
+
+
+/** @internal */
+export function listOptions<A extends unknown[]>(cmd: Command<A>, time: (value: string) => Date) {
+  return cmd
+    .option('--campaign <id>', 'only calls of this campaign')
+    .option('--since <time>', 'calls that started at or after this time', time)
+    .option('--until <time>', 'calls that started before this time', time)
+    .option('--status <status>', 'only calls with this status, for example completed')
+    .option('--all', 'every page, not just the first')
+    .option('--limit <n>', 'page size, 1 to 200 (default 50)', pageLimit)
+    .option('--offset <n>', 'skip this many calls', nonNegativeInt);
+}
+
+/** @internal */
+export function recordingOptions<A extends unknown[]>(cmd: Command<A>, time: (value: string) => Date) {
+  return cmd
+    .option('--download <file>', 'save the audio to FILE (- for stdout)');
+}
+
+/** @internal */
+export function tailOptions<A extends unknown[]>(cmd: Command<A>, time: (value: string) => Date) {
+  return cmd
+    .option('--campaign <id>', 'only calls of this campaign')
+    .option('--status <status>', 'only calls that finish with this status, for example completed')
+    .option('--since <time>', 'also calls that started at or after this time and have already finished (default: only calls that finish from now on)', time)
+    .option('--interval <seconds>', 'seconds between polls', positiveNumber, 2);
+}
+
+/** @internal */
+export function exportOptions<A extends unknown[]>(cmd: Command<A>, time: (value: string) => Date) {
+  return cmd
+    .option('--campaign <id>', 'only calls of this campaign')
+    .option('--since <time>', 'calls that started at or after this time', time)
+    .option('--until <time>', 'calls that started before this time', time)
+    .option('--status <status>', 'only calls with this status')
+    .addOption(new Option('--format <format>', 'csv, jsonl or xlsx (default: from --out\'s extension, else csv)').choices(['csv', 'jsonl', 'xlsx']))
+    .option('--out <file>', 'write to FILE (complete or not at all) instead of stdout')
+    .option('--transcripts', 'add each call\'s transcript (one more request per call)')
+    .option('--recordings <dir>', 'also download each call\'s recording into DIR, skipping files already there')
+    .option('--since-last', 'only calls newer than the last successful run (needs --state)')
+    .option('--state <file>', 'where --since-last keeps its high-water mark')
+    .option('--concurrency <n>', 'requests in flight at once (default 8, at most 32)', positiveInt);
+}
+
+/** @internal */
+export type ListFlags = FlagsOf<ReturnType<typeof listOptions>>;
+/** @internal */
+export type RecordingFlags = FlagsOf<ReturnType<typeof recordingOptions>>;
+/** @internal */
+export type TailFlags = FlagsOf<ReturnType<typeof tailOptions>>;
+/** @internal */
+export type ExportFlags = FlagsOf<ReturnType<typeof exportOptions>>;

@@ -1,0 +1,108 @@
+/**
+ * The options of the campaign verbs, declared once: each verb's flags type is derived from
+ * these definitions (FlagsOf), so the action modules cannot disagree with the parser.
+ * Marked @internal: the published declarations leave them out (spelling out every
+ * inferred flags type there would cost the build minutes and gigabytes).
+ */
+import { InvalidArgumentError, Option, type Command, type OptionValues } from '@commander-js/extra-typings';
+import { commaList, nonNegativeInt, pageLimit, positiveInt, type FlagsOf } from '../shared.js';
+
+const STATUSES = 'pending, initiated, completed, no_answer or failed';
+
+/** --exclude, --exclude-called-within, --no-default-exclude: shared by create and redial. */
+/** @internal */
+export function exclusionOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>) {
+  return cmd
+    .option('--exclude <files...>', 'leave out the numbers in these files: CSV or .xlsx with a phone column, or one number a line')
+    .option('--exclude-called-within <span>', 'leave out numbers with a call started in this span, e.g. 7d, 36h, 90m', (v: string) => spanMs(v))
+    .option('--no-default-exclude', 'do not apply the profile\'s do_not_call_file');
+}
+
+/** The calling-hours flags of every verb that dials. */
+/** @internal */
+export function hoursOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>) {
+  return cmd
+    .option('--calling-hours <window>', 'local-time window for dialing, e.g. 10:00-19:00 (default: the profile\'s calling_hours, else 09:00-21:00)')
+    .option('--ignore-calling-hours', 'launch even when contacts are outside calling hours')
+    .option('--wait-for-calling-hours', 'when contacts are outside calling hours, wait until the window opens for all, then launch');
+}
+
+function spanMs(v: string): number {
+  const m = /^(\d+(?:\.\d+)?)\s*(m|min|h|d|w)$/i.exec(v.trim());
+  const unit: Record<string, number> = { m: 60_000, min: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+  const ms = m ? Number(m[1]) * unit[m[2]!.toLowerCase()]! : NaN;
+  if (!Number.isFinite(ms) || ms <= 0) throw new InvalidArgumentError('expected a span such as 7d, 36h, 90m or 2w.');
+  return ms;
+}
+
+/** @internal */
+export function createOptions(cmd: Command) {
+  return hoursOptions(exclusionOptions(cmd
+    .requiredOption('--name <name>', 'campaign name')
+    .requiredOption('--agent <agent>', 'agent id or exact name')
+    .option('--csv <file>', 'contacts spreadsheet: .csv (comma, semicolon or tab separated) or .xlsx')
+    .option('--contacts <file.json>', 'contacts as a JSON array of {phone_number, name, extra}')
+    .option('--default-country <cc>', 'country for numbers written without +, e.g. IN (default: the profile\'s default_country)')
+    .option('--phone-column <header>', 'the phone column\'s header (default: found by name: phone, mobile, number ...)')
+    .option('--name-column <header>', 'the name column\'s header (default: name, full name, or first + last name)')
+    .option('--campaign-prompt <text>', 'extra instruction for the agent in this campaign')
+    .option('--kb <ids>', 'knowledge-base item ids for this campaign, comma-separated (override the agent\'s)', commaList)
+    .option('--skip-invalid', 'create with the valid rows and list the skipped ones (default: send nothing if a row is invalid)')
+    .option('--keep-duplicates', 'keep rows whose number repeats an earlier row\'s (default: drop them)')
+    .option('--split', 'over 10,000 contacts: create several campaigns named "NAME (1/3)", "NAME (2/3)" ...')
+    .option('--split-from <n>', 'with --split: start at part N (to finish a split that stopped part-way)', positiveInt)
+    .option('--dry-run', 'validate and print what would be sent, sending nothing')
+    .option('--launch', 'launch right after creating (asks first; --yes to skip the question)')));
+}
+
+/** @internal */
+export function redialOptions(cmd: Command<[string]>) {
+  return hoursOptions(exclusionOptions(cmd
+    .option('--status <statuses>', 'contact statuses to call again, comma-separated (default: no_answer,failed)', commaList)
+    .option('--outcome <outcomes>', 'only contacts whose call had one of these outcomes, e.g. callback_scheduled (any status unless --status)', commaList)
+    .option('--exclude-outcome <outcomes>', 'never call contacts whose call had these outcomes (default: do_not_call)', commaList)
+    .option('--name <name>', 'the new campaign\'s name (default: "<original> (redial)")')
+    .option('--agent <agent>', 'agent id or exact name (default: the original campaign\'s agent)')
+    .option('--default-country <cc>', 'country for numbers written without + in exclude files (default: the profile\'s default_country)')
+    .option('--split', 'over 10,000 contacts: create several campaigns named "NAME (1/3)", "NAME (2/3)" ...')
+    .option('--split-from <n>', 'with --split: start at part N (to finish a split that stopped part-way)', positiveInt)
+    .option('--dry-run', 'show what would be created, sending nothing')
+    .option('--launch', 'launch right after creating (asks first; --yes to skip the question)')));
+}
+
+/** @internal */
+export function reportOptions(cmd: Command<[string[]]>) {
+  return cmd
+    .addOption(new Option('--format <format>', 'md (for CI job summaries) or json; default: a summary at a terminal').choices(['md', 'json']))
+    .option('--html <file>', 'also write one self-contained page with charts and a searchable table of calls')
+    .option('--no-transcripts', 'leave transcripts out of the page (one request fewer per connected call)')
+    .option('--name-prefix <prefix>', 'add every campaign whose name starts with PREFIX');
+}
+
+/** @internal */
+export function listOptions(cmd: Command) {
+  return cmd
+    .option('--status <status>', 'only campaigns with this status: draft, running or completed')
+    .option('--all', 'every page, not just the first')
+    .option('--limit <n>', 'page size, 1 to 200 (default 50)', pageLimit)
+    .option('--offset <n>', 'skip this many campaigns', nonNegativeInt);
+}
+
+/** @internal */
+export function contactsOptions(cmd: Command<[string]>) {
+  return cmd
+    .option('--status <status>', `only contacts with this status: ${STATUSES}`);
+}
+
+/** @internal */
+export type CreateFlags = FlagsOf<ReturnType<typeof createOptions>>;
+/** @internal */
+export type RedialFlags = FlagsOf<ReturnType<typeof redialOptions>>;
+/** @internal */
+export type LaunchFlags = FlagsOf<ReturnType<typeof hoursOptions<[string], {}, {}>>>;
+/** @internal */
+export type ReportFlags = FlagsOf<ReturnType<typeof reportOptions>>;
+/** @internal */
+export type ListFlags = FlagsOf<ReturnType<typeof listOptions>>;
+/** @internal */
+export type ContactsFlags = FlagsOf<ReturnType<typeof contactsOptions>>;

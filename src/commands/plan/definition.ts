@@ -1,0 +1,21 @@
+/**
+ * The options of the plan verbs, declared once: each verb's flags type is derived
+ * from its definition, so the action modules cannot disagree with the parser.
+ * Marked @internal: the published declarations leave them out (spelling out every
+ * inferred flags type there would cost the build minutes and gigabytes).
+ */
+import { type Command } from '@commander-js/extra-typings';
+import { type FlagsOf } from '../shared.js';
+
+
+/** @internal */
+export function planOptions<A extends unknown[]>(cmd: Command<A>) {
+  return cmd
+    .option('--prune', 'also show what would be deleted: resources the lock says these files managed and no longer declare')
+    .option('--check', 'exit 6 when the account differs from the files (a drift check for CI)')
+    .option('--adopt', 'take over resources of the same name that these files do not manage yet')
+    .option('--lock <file>', 'lock file (default DIR/voicectl.lock.json)');
+}
+
+/** @internal */
+export type PlanFlags = FlagsOf<ReturnType<typeof planOptions>>;
