@@ -145,7 +145,8 @@ afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
 }, 60_000);
 
-describe.each(PAGES)('%s', (file) => {
+// Each page has its own sandbox, folder and shell, so they run side by side.
+describe.concurrent.each(PAGES)('%s', (file) => {
   const blocks = shellBlocks(file, readFileSync(join(ROOT, file), 'utf8'));
   const toRun = blocks.filter((b) => !b.notRun);
 

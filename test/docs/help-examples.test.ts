@@ -10,7 +10,6 @@
  * `sandbox` and `call tail` run until Ctrl-C, once they are up. An example passes when it
  * exits 0 (`--fail-if` may also exit 1: it judges the campaign).
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -21,7 +20,8 @@ import { startSandbox } from '../../src/sandbox/index.js';
 import { clientFor, givenAgent, givenCampaign, givenFinishedCampaign, type Client } from '../helpers/given.js';
 import { tempDir } from '../helpers/temp.js';
 import { code, commandsOf } from './blocks.js';
-import { BIN, freePort, readerEnv, setUpFolder, startApp } from './reader.js';
+import { runInProcess } from '../helpers/run.js';
+import { freePort, readerEnv, setUpFolder, startApp } from './reader.js';
 import { Shell } from './shell.js';
 
 function verbs(): string[][] {
@@ -35,9 +35,12 @@ function verbs(): string[][] {
   return out;
 }
 
-function help(verb: string[]): string {
-  const r = spawnSync(process.execPath, [BIN, ...verb, '--help'], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', FORCE_COLOR: '0' } });
-  return r.stdout;
+/** The verb's help, from the same run() as the binary (the start-path tests hold them byte-equal). */
+const helps = new Map<string, Promise<string>>();
+function help(verb: string[]): Promise<string> {
+  const key = verb.join(' ');
+  if (!helps.has(key)) helps.set(key, runInProcess([...verb, '--help']).then((r) => r.stdout));
+  return helps.get(key)!;
 }
 
 /** The example lines of a help text, continuation lines joined. */
@@ -55,12 +58,13 @@ function examplesOf(text: string): string[] {
 const VERBS = verbs();
 
 describe('every verb', () => {
-  it('has one examples section and lists the global options', () => {
+  it('has one examples section and lists the global options', async () => {
     expect(VERBS.length).toBeGreaterThanOrEqual(34);
-    const without = VERBS.filter((v) => examplesOf(help(v)).length === 0).map((v) => v.join(' '));
+    const texts = await Promise.all(VERBS.map(help));
+    const without = VERBS.filter((_, i) => examplesOf(texts[i]!).length === 0).map((v) => v.join(' '));
     expect(without, 'verbs whose help shows no example').toEqual([]);
-    for (const v of VERBS) {
-      const text = help(v);
+    for (const [i, v] of VERBS.entries()) {
+      const text = texts[i]!;
       expect(text.split('\nExamples:\n').length - 1, `${v.join(' ')}: examples sections`).toBe(1);
       expect(text, v.join(' ')).toContain('Global Options:');
     }
@@ -143,9 +147,10 @@ function readerFiles(dir: string): void {
   writeFileSync(join(dir, 'events.jsonl'), '');
 }
 
-describe.each(VERBS.map((v) => v.join(' ')))('voicectl %s --help', (verb) => {
+// Each verb has its own sandbox, folder and shell, so they run side by side.
+describe.concurrent.each(VERBS.map((v) => v.join(' ')))('voicectl %s --help', (verb) => {
   it('runs its examples', async () => {
-    const examples = examplesOf(help(verb.split(' ')));
+    const examples = examplesOf(await help(verb.split(' ')));
     expect(examples.length).toBeGreaterThan(0);
     const sandbox = await startSandbox({ port: 0, timeScale: 20_000, seed: 7, allowLocalWebhooks: true });
     const app = await startApp();
