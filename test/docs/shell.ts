@@ -4,7 +4,7 @@
  * files; `start` leaves a command running in the background (its own process group,
  * so Ctrl-C reaches the whole pipeline) until `interrupt`.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -22,7 +22,8 @@ export class Shell {
   private readonly background = new Map<number, { n: number; pid: number }>();
 
   constructor(private readonly cwd: string, private readonly outDir: string, env: Record<string, string>) {
-    this.proc = spawn('bash', ['--noprofile', '--norc'], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    // A session of its own: whatever it leaves running (a command that timed out) is ended with it.
+    this.proc = spawn('bash', ['--noprofile', '--norc'], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     this.proc.stdout.setEncoding('utf8');
     this.proc.stdout.on('data', (chunk: string) => {
       this.buffer += chunk;
@@ -112,10 +113,13 @@ export class Shell {
   async close(): Promise<void> {
     for (const n of this.running()) await this.interrupt(n).catch(() => undefined);
     this.proc.stdin.end('exit 0\n');
-    await new Promise<void>((r) => {
+    const exited = new Promise<void>((r) => {
       if (this.proc.exitCode !== null) r();
       else this.proc.once('exit', () => r());
     });
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 2_000))]);
+    spawnSync('pkill', ['-KILL', '-s', String(this.proc.pid)], { stdio: 'ignore' });
+    await exited;
   }
 
   get directory(): string {
