@@ -35,12 +35,20 @@ afterAll(async () => {
 });
 
 /** Runs the CLI with stdout on a file descriptor (such as /dev/full), optionally as another user. */
-function runTo(args: string[], stdoutFd: number | 'pipe', uid?: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/**
+ * Runs the built CLI. `unprivileged`: as root, without the capabilities that let root
+ * write anywhere (setpriv drops them for the child alone), so a read-only folder refuses
+ * it as it refuses anyone; the checkout may sit in a folder no other user can enter.
+ */
+function runTo(args: string[], stdoutFd: number | 'pipe', unprivileged = false): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const asRoot = unprivileged && process.getuid?.() === 0;
+  const [command, argv] = asRoot
+    ? ['setpriv', ['--bounding-set=-dac_override,-dac_read_search', '--', process.execPath, BIN, ...args]]
+    : [process.execPath, [BIN, ...args]];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(command, argv, {
       env: { ...h.env, HOME: dir.dir, VOICECTL_CONFIG_DIR: dir.dir },
       stdio: ['ignore', stdoutFd, 'pipe'],
-      ...(uid === undefined ? {} : { uid, gid: uid }),
     });
     let stdout = '';
     let stderr = '';
@@ -76,10 +84,8 @@ describe('call recording --download', () => {
     const ro = join(dir.dir, 'read-only');
     mkdirSync(ro);
     chmodSync(ro, 0o555);
-    // root may write anywhere: run as an unprivileged user then (nobody).
-    const uid = process.getuid?.() === 0 ? 65534 : undefined;
     const target = join(ro, 'rec.wav');
-    const r = await runTo(['call', 'recording', callId, '--download', target], 'pipe', uid);
+    const r = await runTo(['call', 'recording', callId, '--download', target], 'pipe', true);
     expect(r.stderr).toContain(`cannot write ${target}: permission denied (EACCES)`);
     expect(r.code).toBe(1);
     expect(readdirSync(ro)).toEqual([]);
