@@ -2,7 +2,7 @@
  * What every command file shares: lazy actions, the global options, and argument
  * parsers that turn bad flags into exit 2 before any request is sent.
  */
-import { Command, InvalidArgumentError, Option } from '@commander-js/extra-typings';
+import { Command, InvalidArgumentError, Option, type OptionValues } from '@commander-js/extra-typings';
 import type { Context } from '../context.js';
 import { groupInfo } from './groups.js';
 
@@ -22,8 +22,15 @@ export function lazy<Args extends unknown[]>(
   };
 }
 
-/** The flags a command's definition declares, with the types their parsers return. */
-export type FlagsOf<C> = C extends Command<infer _Args, infer O, infer _Global> ? O : never;
+/** --adopt and --lock, the same for plan and apply. */
+export function accountFileOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>) {
+  return cmd
+    .option('--adopt', 'take over resources of the same name that these files do not manage yet')
+    .option('--lock <file>', 'lock file (default DIR/voicectl.lock.json)');
+}
+
+/** The flags an options definition (a function that adds options to a command) declares, with the types their parsers return. */
+export type FlagsOf<F extends (...args: never[]) => unknown> = ReturnType<F> extends Command<infer _Args, infer O, infer _Global> ? O : never;
 
 export const OUTPUT_FORMATS = ['table', 'json', 'jsonl', 'csv'] as const;
 

@@ -22,7 +22,7 @@ function track(path: string): void {
   open.add(path);
   if (exitHookInstalled) return;
   exitHookInstalled = true;
-  // 'exit' runs on process.exit() too, which is how a second Ctrl-C ends the process.
+  // 'exit' also runs when the process is ended at once, which is how a second Ctrl-C ends it.
   process.on('exit', () => {
     for (const p of open) {
       try {

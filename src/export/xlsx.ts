@@ -6,7 +6,7 @@
  * numbers, and the header row is frozen. Rows stream through exceljs's WorkbookWriter
  * with inline strings, so memory holds a few pages, never the workbook.
  */
-import { PassThrough, type Writable } from 'node:stream';
+import { PassThrough } from 'node:stream';
 import type { Workbook, Worksheet } from 'exceljs';
 import type { Call } from '../api/calls.js';
 import { CALL_FIELDS, headerCells, isPlainObject, type CsvPlan } from './csv.js';

@@ -2,7 +2,11 @@
  * What a reader of voicectl's pages and help has at hand, for the tests that run them:
  * voicectl on the PATH, the files the examples name, an app of theirs that answers 200,
  * and a clock inside calling hours (libfaketime: 11:00 in India today, one offset for
- * every process, so signatures made by one and checked by another agree).
+ * every voicectl process, so signatures made by one and checked by another agree).
+ *
+ * The clock is preloaded into voicectl alone (the `voicectl` on the PATH), not into the
+ * shell: libfaketime keeps shared memory that a forked subshell would tear down when it
+ * exits, leaving the next process unable to start.
  */
 import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -64,7 +68,7 @@ export function setUpFolder(dir: string): void {
   writeFileSync(join(dir, 'my-campaign.json'), JSON.stringify({ id: 'c_docs', name: 'My campaign', status: 'completed', contacts_by_status: { completed: 3 } }));
   mkdirSync(join(dir, 'state'));
   mkdirSync(join(dir, 'bin'));
-  writeFileSync(join(dir, 'bin/voicectl'), `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`);
+  writeFileSync(join(dir, 'bin/voicectl'), `#!/bin/sh\nLD_PRELOAD='${libfaketime()}' exec '${process.execPath}' '${BIN}' "$@"\n`);
   // What the person at the keyboard does where the pages say $EDITOR: a friendlier greeting
   // for the first agent in voicectl.yaml, one more line in a prompt file.
   writeFileSync(join(dir, 'bin/editor'), `#!/bin/sh
@@ -96,7 +100,6 @@ export function readerEnv(dir: string): Record<string, string> {
     GIT_AUTHOR_EMAIL: 'docs@example.com',
     GIT_COMMITTER_NAME: 'Docs Test',
     GIT_COMMITTER_EMAIL: 'docs@example.com',
-    LD_PRELOAD: libfaketime(),
     FAKETIME: clockOffset(),
     FAKETIME_DONT_FAKE_MONOTONIC: '1',
   };

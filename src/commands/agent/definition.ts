@@ -46,11 +46,11 @@ export function listOptions<A extends unknown[]>(cmd: Command<A>) {
 }
 
 /** @internal */
-export type ListFlags = FlagsOf<ReturnType<typeof listOptions>>;
+export type ListFlags = FlagsOf<typeof listOptions>;
 /** @internal */
-export type CreateFlags = FlagsOf<ReturnType<typeof createOptions>>;
+export type CreateFlags = FlagsOf<typeof createOptions>;
 /** @internal */
-export type UpdateFlags = FlagsOf<ReturnType<typeof updateOptions>>;
+export type UpdateFlags = FlagsOf<typeof updateOptions>;
 /** The flags that set agent fields (status only on update). */
 /** @internal */
 export type AgentFlags = Omit<UpdateFlags, 'kbAdd' | 'kbRemove'>;

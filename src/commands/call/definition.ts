@@ -7,13 +7,19 @@
 import { Option, type Command } from '@commander-js/extra-typings';
 import { nonNegativeInt, pageLimit, positiveInt, positiveNumber, type FlagsOf } from '../shared.js';
 
+type TimeParser = (value: string) => Date;
 
-/** @internal */
-export function listOptions<A extends unknown[]>(cmd: Command<A>, time: (value: string) => Date) {
+/** The campaign and start-time filters that list and export share. @internal */
+function filterOptions<A extends unknown[]>(cmd: Command<A>, time: TimeParser) {
   return cmd
     .option('--campaign <id>', 'only calls of this campaign')
     .option('--since <time>', 'calls that started at or after this time', time)
-    .option('--until <time>', 'calls that started before this time', time)
+    .option('--until <time>', 'calls that started before this time', time);
+}
+
+/** @internal */
+export function listOptions<A extends unknown[]>(cmd: Command<A>, time: TimeParser) {
+  return filterOptions(cmd, time)
     .option('--status <status>', 'only calls with this status, for example completed')
     .option('--all', 'every page, not just the first')
     .option('--limit <n>', 'page size, 1 to 200 (default 50)', pageLimit)
@@ -21,13 +27,13 @@ export function listOptions<A extends unknown[]>(cmd: Command<A>, time: (value: 
 }
 
 /** @internal */
-export function recordingOptions<A extends unknown[]>(cmd: Command<A>, time: (value: string) => Date) {
+export function recordingOptions<A extends unknown[]>(cmd: Command<A>) {
   return cmd
     .option('--download <file>', 'save the audio to FILE (- for stdout)');
 }
 
 /** @internal */
-export function tailOptions<A extends unknown[]>(cmd: Command<A>, time: (value: string) => Date) {
+export function tailOptions<A extends unknown[]>(cmd: Command<A>, time: TimeParser) {
   return cmd
     .option('--campaign <id>', 'only calls of this campaign')
     .option('--status <status>', 'only calls that finish with this status, for example completed')
@@ -36,11 +42,8 @@ export function tailOptions<A extends unknown[]>(cmd: Command<A>, time: (value: 
 }
 
 /** @internal */
-export function exportOptions<A extends unknown[]>(cmd: Command<A>, time: (value: string) => Date) {
-  return cmd
-    .option('--campaign <id>', 'only calls of this campaign')
-    .option('--since <time>', 'calls that started at or after this time', time)
-    .option('--until <time>', 'calls that started before this time', time)
+export function exportOptions<A extends unknown[]>(cmd: Command<A>, time: TimeParser) {
+  return filterOptions(cmd, time)
     .option('--status <status>', 'only calls with this status')
     .addOption(new Option('--format <format>', 'csv, jsonl or xlsx (default: from --out\'s extension, else csv)').choices(['csv', 'jsonl', 'xlsx']))
     .option('--out <file>', 'write to FILE (complete or not at all) instead of stdout')
@@ -52,10 +55,10 @@ export function exportOptions<A extends unknown[]>(cmd: Command<A>, time: (value
 }
 
 /** @internal */
-export type ListFlags = FlagsOf<ReturnType<typeof listOptions>>;
+export type ListFlags = FlagsOf<typeof listOptions>;
 /** @internal */
-export type RecordingFlags = FlagsOf<ReturnType<typeof recordingOptions>>;
+export type RecordingFlags = FlagsOf<typeof recordingOptions>;
 /** @internal */
-export type TailFlags = FlagsOf<ReturnType<typeof tailOptions>>;
+export type TailFlags = FlagsOf<typeof tailOptions>;
 /** @internal */
-export type ExportFlags = FlagsOf<ReturnType<typeof exportOptions>>;
+export type ExportFlags = FlagsOf<typeof exportOptions>;

@@ -32,7 +32,7 @@ export function callCommand(ctx: Context): CommandUnknownOpts {
   recordingOptions(call
     .command('recording')
     .description('Print a fresh link to the call\'s recording, or download it')
-    .argument('<call_id>', 'the call\'s id'), time)
+    .argument('<call_id>', 'the call\'s id'))
     .addHelpText('after', `\nExamples:\n  voicectl call recording CALL_ID\n  voicectl call recording CALL_ID --download call.mp3`)
     .action(lazy(ctx, () => import('./recording.js')));
 

@@ -35,9 +35,16 @@ function spanMs(v: string): number {
   return ms;
 }
 
+/** --split and --split-from: shared by create and redial. @internal */
+function splitOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>) {
+  return cmd
+    .option('--split', 'over 10,000 contacts: create several campaigns named "NAME (1/3)", "NAME (2/3)" ...')
+    .option('--split-from <n>', 'with --split: start at part N (to finish a split that stopped part-way)', positiveInt);
+}
+
 /** @internal */
 export function createOptions(cmd: Command) {
-  return hoursOptions(exclusionOptions(cmd
+  return hoursOptions(exclusionOptions(splitOptions(cmd
     .requiredOption('--name <name>', 'campaign name')
     .requiredOption('--agent <agent>', 'agent id or exact name')
     .option('--csv <file>', 'contacts spreadsheet: .csv (comma, semicolon or tab separated) or .xlsx')
@@ -48,24 +55,20 @@ export function createOptions(cmd: Command) {
     .option('--campaign-prompt <text>', 'extra instruction for the agent in this campaign')
     .option('--kb <ids>', 'knowledge-base item ids for this campaign, comma-separated (override the agent\'s)', commaList)
     .option('--skip-invalid', 'create with the valid rows and list the skipped ones (default: send nothing if a row is invalid)')
-    .option('--keep-duplicates', 'keep rows whose number repeats an earlier row\'s (default: drop them)')
-    .option('--split', 'over 10,000 contacts: create several campaigns named "NAME (1/3)", "NAME (2/3)" ...')
-    .option('--split-from <n>', 'with --split: start at part N (to finish a split that stopped part-way)', positiveInt)
+    .option('--keep-duplicates', 'keep rows whose number repeats an earlier row\'s (default: drop them)'))
     .option('--dry-run', 'validate and print what would be sent, sending nothing')
     .option('--launch', 'launch right after creating (asks first; --yes to skip the question)')));
 }
 
 /** @internal */
 export function redialOptions(cmd: Command<[string]>) {
-  return hoursOptions(exclusionOptions(cmd
+  return hoursOptions(exclusionOptions(splitOptions(cmd
     .option('--status <statuses>', 'contact statuses to call again, comma-separated (default: no_answer,failed)', commaList)
     .option('--outcome <outcomes>', 'only contacts whose call had one of these outcomes, e.g. callback_scheduled (any status unless --status)', commaList)
     .option('--exclude-outcome <outcomes>', 'never call contacts whose call had these outcomes (default: do_not_call)', commaList)
     .option('--name <name>', 'the new campaign\'s name (default: "<original> (redial)")')
     .option('--agent <agent>', 'agent id or exact name (default: the original campaign\'s agent)')
-    .option('--default-country <cc>', 'country for numbers written without + in exclude files (default: the profile\'s default_country)')
-    .option('--split', 'over 10,000 contacts: create several campaigns named "NAME (1/3)", "NAME (2/3)" ...')
-    .option('--split-from <n>', 'with --split: start at part N (to finish a split that stopped part-way)', positiveInt)
+    .option('--default-country <cc>', 'country for numbers written without + in exclude files (default: the profile\'s default_country)'))
     .option('--dry-run', 'show what would be created, sending nothing')
     .option('--launch', 'launch right after creating (asks first; --yes to skip the question)')));
 }
@@ -95,14 +98,14 @@ export function contactsOptions(cmd: Command<[string]>) {
 }
 
 /** @internal */
-export type CreateFlags = FlagsOf<ReturnType<typeof createOptions>>;
+export type CreateFlags = FlagsOf<typeof createOptions>;
 /** @internal */
-export type RedialFlags = FlagsOf<ReturnType<typeof redialOptions>>;
+export type RedialFlags = FlagsOf<typeof redialOptions>;
 /** @internal */
-export type LaunchFlags = FlagsOf<ReturnType<typeof hoursOptions<[string], {}, {}>>>;
+export type LaunchFlags = FlagsOf<typeof hoursOptions<[string], {}, {}>>;
 /** @internal */
-export type ReportFlags = FlagsOf<ReturnType<typeof reportOptions>>;
+export type ReportFlags = FlagsOf<typeof reportOptions>;
 /** @internal */
-export type ListFlags = FlagsOf<ReturnType<typeof listOptions>>;
+export type ListFlags = FlagsOf<typeof listOptions>;
 /** @internal */
-export type ContactsFlags = FlagsOf<ReturnType<typeof contactsOptions>>;
+export type ContactsFlags = FlagsOf<typeof contactsOptions>;

@@ -14,7 +14,6 @@ export function countryCode(value: string): string {
   return value.trim().toUpperCase();
 }
 
-
 /** @internal */
 export function validateOptions<A extends unknown[]>(cmd: Command<A>) {
   return cmd
@@ -26,4 +25,4 @@ export function validateOptions<A extends unknown[]>(cmd: Command<A>) {
 }
 
 /** @internal */
-export type ValidateFlags = FlagsOf<ReturnType<typeof validateOptions>>;
+export type ValidateFlags = FlagsOf<typeof validateOptions>;

@@ -3,7 +3,6 @@ import type { Context } from '../../context.js';
 import { group, lazy } from '../shared.js';
 import { validateOptions } from './definition.js';
 
-
 export function contactsCommand(ctx: Context): CommandUnknownOpts {
   const contacts = group('contacts');
   validateOptions(contacts

@@ -7,7 +7,6 @@
 import { type Command } from '@commander-js/extra-typings';
 import { type FlagsOf } from '../shared.js';
 
-
 /** @internal */
 export function demoOptions<A extends unknown[]>(cmd: Command<A>) {
   return cmd
@@ -15,4 +14,4 @@ export function demoOptions<A extends unknown[]>(cmd: Command<A>) {
 }
 
 /** @internal */
-export type DemoFlags = FlagsOf<ReturnType<typeof demoOptions>>;
+export type DemoFlags = FlagsOf<typeof demoOptions>;

@@ -14,7 +14,6 @@ function concurrency(value: string): number {
   return n;
 }
 
-
 /** @internal */
 export function uploadOptions<A extends unknown[]>(cmd: Command<A>) {
   return cmd
@@ -36,8 +35,8 @@ export function statusOptions<A extends unknown[]>(cmd: Command<A>) {
 }
 
 /** @internal */
-export type UploadFlags = FlagsOf<ReturnType<typeof uploadOptions>>;
+export type UploadFlags = FlagsOf<typeof uploadOptions>;
 /** @internal */
-export type ListFlags = FlagsOf<ReturnType<typeof listOptions>>;
+export type ListFlags = FlagsOf<typeof listOptions>;
 /** @internal */
-export type StatusFlags = FlagsOf<ReturnType<typeof statusOptions>>;
+export type StatusFlags = FlagsOf<typeof statusOptions>;

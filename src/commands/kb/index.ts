@@ -3,7 +3,6 @@ import type { Context } from '../../context.js';
 import { group, lazy } from '../shared.js';
 import { listOptions, statusOptions, uploadOptions } from './definition.js';
 
-
 export function kbCommand(ctx: Context): CommandUnknownOpts {
   const kb = group('kb');
 

@@ -14,7 +14,6 @@ export function port(value: string): number {
   return n;
 }
 
-
 /** @internal */
 export function listenOptions<A extends unknown[]>(cmd: Command<A>) {
   return cmd
@@ -33,4 +32,4 @@ export function listenOptions<A extends unknown[]>(cmd: Command<A>) {
 }
 
 /** @internal */
-export type ListenFlags = FlagsOf<ReturnType<typeof listenOptions>>;
+export type ListenFlags = FlagsOf<typeof listenOptions>;

@@ -3,7 +3,6 @@ import type { Context } from '../../context.js';
 import { lazy, group } from '../shared.js';
 import { listenOptions } from './definition.js';
 
-
 export function listenCommand(ctx: Context): CommandUnknownOpts {
   return listenOptions(group('listen')
     .description('Receive webhook events locally: verify signatures, log, forward to your app'))

@@ -5,17 +5,14 @@
  * inferred flags type there would cost the build minutes and gigabytes).
  */
 import { type Command } from '@commander-js/extra-typings';
-import { type FlagsOf } from '../shared.js';
-
+import { accountFileOptions, type FlagsOf } from '../shared.js';
 
 /** @internal */
 export function planOptions<A extends unknown[]>(cmd: Command<A>) {
-  return cmd
+  return accountFileOptions(cmd
     .option('--prune', 'also show what would be deleted: resources the lock says these files managed and no longer declare')
-    .option('--check', 'exit 6 when the account differs from the files (a drift check for CI)')
-    .option('--adopt', 'take over resources of the same name that these files do not manage yet')
-    .option('--lock <file>', 'lock file (default DIR/voicectl.lock.json)');
+    .option('--check', 'exit 6 when the account differs from the files (a drift check for CI)'));
 }
 
 /** @internal */
-export type PlanFlags = FlagsOf<ReturnType<typeof planOptions>>;
+export type PlanFlags = FlagsOf<typeof planOptions>;

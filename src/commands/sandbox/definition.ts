@@ -7,7 +7,6 @@
 import { type Command } from '@commander-js/extra-typings';
 import { nonNegativeInt, positiveNumber, type FlagsOf } from '../shared.js';
 
-
 /** @internal */
 export function sandboxOptions<A extends unknown[]>(cmd: Command<A>) {
   return cmd
@@ -23,4 +22,4 @@ export function sandboxOptions<A extends unknown[]>(cmd: Command<A>) {
 }
 
 /** @internal */
-export type SandboxFlags = FlagsOf<ReturnType<typeof sandboxOptions>>;
+export type SandboxFlags = FlagsOf<typeof sandboxOptions>;

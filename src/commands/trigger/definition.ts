@@ -7,7 +7,6 @@
 import { type Command } from '@commander-js/extra-typings';
 import { type FlagsOf } from '../shared.js';
 
-
 /** @internal */
 export function triggerOptions<A extends unknown[]>(cmd: Command<A>) {
   return cmd
@@ -19,4 +18,4 @@ export function triggerOptions<A extends unknown[]>(cmd: Command<A>) {
 }
 
 /** @internal */
-export type TriggerFlags = FlagsOf<ReturnType<typeof triggerOptions>>;
+export type TriggerFlags = FlagsOf<typeof triggerOptions>;

@@ -7,7 +7,6 @@
 import { type Command } from '@commander-js/extra-typings';
 import { type FlagsOf } from '../shared.js';
 
-
 /** @internal */
 export function listOptions<A extends unknown[]>(cmd: Command<A>) {
   return cmd
@@ -15,4 +14,4 @@ export function listOptions<A extends unknown[]>(cmd: Command<A>) {
 }
 
 /** @internal */
-export type ListFlags = FlagsOf<ReturnType<typeof listOptions>>;
+export type ListFlags = FlagsOf<typeof listOptions>;

@@ -27,4 +27,4 @@ export function watchOptions<A extends unknown[]>(cmd: Command<A>) {
 }
 
 /** @internal */
-export type WatchFlags = FlagsOf<ReturnType<typeof watchOptions>>;
+export type WatchFlags = FlagsOf<typeof watchOptions>;

@@ -9,7 +9,6 @@ import { commaList, pageLimit, type FlagsOf } from '../shared.js';
 
 const EVENTS_HELP = 'comma-separated event types (call.ended, call.recording_ready, campaign.completed, ping); default: all';
 
-
 /** @internal */
 export function createOptions<A extends unknown[]>(cmd: Command<A>) {
   return cmd
@@ -43,10 +42,10 @@ export function rotateSecretOptions<A extends unknown[]>(cmd: Command<A>) {
 }
 
 /** @internal */
-export type CreateFlags = FlagsOf<ReturnType<typeof createOptions>>;
+export type CreateFlags = FlagsOf<typeof createOptions>;
 /** @internal */
-export type UpdateFlags = FlagsOf<ReturnType<typeof updateOptions>>;
+export type UpdateFlags = FlagsOf<typeof updateOptions>;
 /** @internal */
-export type DeliveriesFlags = FlagsOf<ReturnType<typeof deliveriesOptions>>;
+export type DeliveriesFlags = FlagsOf<typeof deliveriesOptions>;
 /** @internal */
-export type RotateSecretFlags = FlagsOf<ReturnType<typeof rotateSecretOptions>>;
+export type RotateSecretFlags = FlagsOf<typeof rotateSecretOptions>;
