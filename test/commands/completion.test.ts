@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync, type ExecFileSyncOptionsWithStringEncoding } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -47,9 +47,17 @@ beforeAll(() => {
 afterAll(() => dir.remove());
 
 
+/**
+ * The shells run the scripts and nothing of the machine's user: no start-up files, and
+ * no socket on stdin (bash started with a socket on stdin and no SHLVL, as from a bare CI
+ * environment, takes itself for a remote shell and reads ~/.bashrc; one that starts pyenv
+ * made each call take half a second, and this file time out).
+ */
+const HERMETIC: ExecFileSyncOptionsWithStringEncoding = { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] };
+
 /** Candidates bash's completion function offers for the words typed (the last is the one being completed). */
 function bashComplete(words: string[]): string[] {
-  const out = execFileSync('bash', ['-c', 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _voicectl; printf "%s\\n" "${COMPREPLY[@]}"', '_', files.bash, ...words], { encoding: 'utf8' });
+  const out = execFileSync('bash', ['--norc', '--noprofile', '-c', 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _voicectl; printf "%s\\n" "${COMPREPLY[@]}"', '_', files.bash, ...words], HERMETIC);
   return out.split('\n').filter(Boolean);
 }
 
@@ -59,12 +67,12 @@ function zshComplete(words: string[]): string[] {
     'compdef() { :; }', 'compset() { :; }', '_files() { print -- "<files>"; }',
     'compadd() { print -l -- ${(P)2}; }', '_describe() { local e; for e in "${(@P)4}"; do print -- "${e%%:*}"; done; }',
   ].join('\n');
-  const out = execFileSync('zsh', ['-c', `${stubs}\nsource "$1"; shift; words=("$@"); CURRENT=$#; _voicectl`, '_', files.zsh, ...words], { encoding: 'utf8' });
+  const out = execFileSync('zsh', ['-f', '-c', `${stubs}\nsource "$1"; shift; words=("$@"); CURRENT=$#; _voicectl`, '_', files.zsh, ...words], HERMETIC);
   return out.split('\n').filter(Boolean);
 }
 
 function fishComplete(line: string): string[] {
-  const out = execFileSync('fish', ['-c', 'source $argv[1]; complete -C"$argv[2]"', files.fish, line], { encoding: 'utf8' });
+  const out = execFileSync('fish', ['--no-config', '-c', 'source $argv[1]; complete -C"$argv[2]"', files.fish, line], HERMETIC);
   return out.split('\n').filter(Boolean).map((l) => l.split('\t')[0]!);
 }
 
@@ -139,7 +147,7 @@ describe('zsh completion, run in zsh', () => {
   });
 
   it('passes zsh -n', () => {
-    expect(spawnSync('zsh', ['-n', files.zsh]).status).toBe(0);
+    expect(spawnSync('zsh', ['-f', '-n', files.zsh], { stdio: 'ignore' }).status).toBe(0);
   });
 });
 

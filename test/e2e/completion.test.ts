@@ -25,7 +25,8 @@ describe('voicectl completion', () => {
     const file = join(dir.dir, 'voicectl.bash');
     writeFileSync(file, r.stdout);
     const complete = (...words: string[]) =>
-      execFileSync('bash', ['-c', 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _voicectl; printf "%s\\n" "${COMPREPLY[@]}"', '_', file, ...words], { encoding: 'utf8' })
+      // no start-up files and no socket on stdin: nothing of the machine's ~/.bashrc runs
+      execFileSync('bash', ['--norc', '--noprofile', '-c', 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _voicectl; printf "%s\\n" "${COMPREPLY[@]}"', '_', file, ...words], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
         .split('\n').filter(Boolean).sort();
     expect(complete('voicectl', 'ag')).toEqual(['agent', 'agents']);
     expect(complete('voicectl', 'agent', 'cr')).toEqual(['create']);
