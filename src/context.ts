@@ -6,7 +6,7 @@ import type { ChalkInstance } from 'chalk';
 import type { ApiClient } from './api/client.js';
 import { inspectConfig, readProfile, type Profile } from './config/profiles.js';
 import { AuthError, UsageError } from './errors.js';
-import { redact } from './util/redact.js';
+import { proxySecrets, redact } from './util/redact.js';
 import { terminalSafe } from './io/terminal-text.js';
 
 export type Env = Record<string, string | undefined>;
@@ -245,10 +245,11 @@ export class Context {
 
   /**
    * Text for people (errors, traces, `config list`) with every secret masked: URL
-   * credentials, secret-looking query values, the API key and webhook secrets in use.
+   * credentials, secret-looking query values, the API key and webhook secrets in use,
+   * the proxy's password and Proxy-Authorization token.
    */
   redact(text: string): string {
-    const secrets = [...this.extraSecrets, this.opts.apiKey, this.env.VOICECTL_API_KEY, this.env.VOICECTL_WEBHOOK_SECRET];
+    const secrets = [...this.extraSecrets, this.opts.apiKey, this.env.VOICECTL_API_KEY, this.env.VOICECTL_WEBHOOK_SECRET, ...proxySecrets(this.env)];
     try {
       const { apiKey, profile } = this.settings();
       secrets.push(apiKey, profile.api_key, profile.webhook_secret);

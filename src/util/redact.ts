@@ -41,6 +41,41 @@ export function isSecretParam(name: string): boolean {
   return parts.length > 1 && SECRET_PARAM_SET.has(last);
 }
 
+/** The proxy variables a run may take credentials from (see src/api/dispatcher.ts). */
+const PROXY_VARIABLES = ['http_proxy', 'HTTP_PROXY', 'https_proxy', 'HTTPS_PROXY'];
+
+/**
+ * The secrets in the proxy URLs of an environment: each password, raw and decoded, and
+ * the Basic token the client sends in Proxy-Authorization, which a careless proxy may
+ * repeat in an error page (decoded or not).
+ */
+export function proxySecrets(env: Record<string, string | undefined>): string[] {
+  const out: string[] = [];
+  for (const name of PROXY_VARIABLES) {
+    const value = env[name]?.trim();
+    if (!value) continue;
+    let u: URL;
+    try {
+      u = new URL(value.includes('://') ? value : `http://${value}`);
+    } catch {
+      continue;
+    }
+    if (!u.password) continue;
+    const user = safeDecode(u.username);
+    const password = safeDecode(u.password);
+    out.push(u.password, password, `${user}:${password}`, Buffer.from(`${user}:${password}`).toString('base64'));
+  }
+  return out;
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
 /**
  * `text` with URL credentials, secret-looking query values and the given secret values
  * replaced by ***. Safe on any string: a URL, an error message, a trace line, a stack.

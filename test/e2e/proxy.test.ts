@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProxy } from 'proxy';
 import { harness, type Harness } from '../helpers/cli.js';
+import { httpsFront, TEST_CA, type HttpsListening } from '../helpers/https.js';
 import { listenOnLoopback } from '../helpers/loopback.js';
 
 interface RealProxy {
@@ -14,6 +15,8 @@ interface RealProxy {
   port: number;
   /** Requests the proxy received, as "METHOD url". */
   seen: string[];
+  /** The Proxy-Authorization header of each CONNECT, in order (undefined when absent). */
+  connectAuth: Array<string | undefined>;
   close(): Promise<void>;
 }
 
@@ -21,10 +24,15 @@ async function startProxy(authenticate?: (req: IncomingMessage) => boolean): Pro
   const server = createProxy(createServer());
   if (authenticate) server.authenticate = authenticate;
   const seen: string[] = [];
+  const connectAuth: Array<string | undefined> = [];
   server.prependListener('request', (req: IncomingMessage) => seen.push(`${req.method} ${req.url}`));
-  server.prependListener('connect', (req: IncomingMessage) => seen.push(`CONNECT ${req.url}`));
+  server.prependListener('connect', (req: IncomingMessage) => {
+    seen.push(`CONNECT ${req.url}`);
+    const auth = req.headers['proxy-authorization'];
+    connectAuth.push(typeof auth === 'string' ? auth : undefined);
+  });
   const { url, close } = await listenOnLoopback(server);
-  return { url, port: Number(new URL(url).port), seen, close };
+  return { url, port: Number(new URL(url).port), seen, connectAuth, close };
 }
 
 function basicAuth(req: IncomingMessage): { user: string; password: string } | undefined {
@@ -136,5 +144,64 @@ describe('voicectl behind an HTTP proxy', () => {
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toMatch(/proxy/i);
     expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('an https:// service behind the proxy', () => {
+  // The sandbox speaks http; an HTTPS front with a test authority's certificate stands
+  // where a real service would, and voicectl trusts the authority as users trust a
+  // corporate one, through NODE_EXTRA_CA_CERTS.
+  let front: HttpsListening;
+  beforeAll(async () => {
+    front = await httpsFront(h.sandbox.url);
+  });
+  afterAll(async () => {
+    await front?.close();
+  });
+  const httpsEnv = (proxyUrl: string): Record<string, string> => proxyEnv(proxyUrl, {
+    VOICECTL_BASE_URL: `${front.url}${new URL(h.sandbox.url).pathname}`,
+    NODE_EXTRA_CA_CERTS: TEST_CA,
+  });
+
+  it('opens a CONNECT tunnel through HTTPS_PROXY and reads the service through it', async () => {
+    open.seen.length = 0;
+    const before = h.sandbox.requests.length;
+    const r = await h.run(['agent', 'list', '--json'], { env: httpsEnv(open.url) });
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toBeInstanceOf(Array);
+    expect(open.seen).toEqual([`CONNECT ${front.host}`]);
+    expect(h.sandbox.requests.length).toBe(before + 1);
+  });
+
+  it('sends the credentials in the proxy URL with the CONNECT, and never prints them', async () => {
+    guarded.seen.length = 0;
+    guarded.connectAuth.length = 0;
+    const r = await h.run(['agent', 'list', '--json', '--debug'], { env: httpsEnv(`http://ops:${PASSWORD}@127.0.0.1:${guarded.port}`) });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(guarded.seen).toEqual([`CONNECT ${front.host}`]);
+    expect(guarded.connectAuth).toEqual([`Basic ${Buffer.from(`ops:${PASSWORD}`).toString('base64')}`]);
+    expect(r.stderr).toContain('GET https://');
+    expect(r.stderr + r.stdout).not.toContain(PASSWORD);
+  });
+
+  it('says the proxy refused the tunnel\'s credentials, naming the proxy and not the password', async () => {
+    guarded.seen.length = 0;
+    const r = await h.run(['agent', 'list'], { env: httpsEnv(`http://ops:wrong-${PASSWORD}@127.0.0.1:${guarded.port}`) });
+    expect(r.exitCode).toBe(1);
+    expect(guarded.seen).toEqual([`CONNECT ${front.host}`]);
+    expect(r.stderr).toContain(`the proxy 127.0.0.1:${guarded.port}`);
+    expect(r.stderr).toMatch(/407/);
+    expect(r.stderr).not.toContain(PASSWORD);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('names an untrusted certificate at the far end of the tunnel', async () => {
+    const { NODE_EXTRA_CA_CERTS: _, ...untrusted } = httpsEnv(open.url);
+    const r = await h.run(['agent', 'list'], { env: untrusted });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain(front.host);
+    expect(r.stderr).toMatch(/certificate/);
+    expect(r.stderr).toContain('NODE_EXTRA_CA_CERTS');
   });
 });

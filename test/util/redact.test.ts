@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSecretParam, redact } from '../../src/util/redact.js';
+import { isSecretParam, proxySecrets, redact } from '../../src/util/redact.js';
 
 describe('redact', () => {
   it('masks URL credentials, user and password alike', () => {
@@ -29,5 +29,20 @@ describe('redact', () => {
 
   it('leaves text without secrets, and secrets too short to search for, as they are', () => {
     expect(redact('error: not found (404)', ['abc', undefined, ''])).toBe('error: not found (404)');
+  });
+});
+
+describe('proxySecrets', () => {
+  it('yields each proxy password, raw and decoded, and the Basic token a proxy may echo', () => {
+    const secrets = proxySecrets({ HTTPS_PROXY: 'http://ops:p%40ss-w0rd@proxy.corp:3128', http_proxy: 'proxy.corp:8080', HTTP_PROXY: 'http://[bad' });
+    const token = Buffer.from('ops:p@ss-w0rd').toString('base64');
+    expect(secrets).toEqual(expect.arrayContaining(['p%40ss-w0rd', 'p@ss-w0rd', token]));
+    const text = redact(`407: Basic ${token} for ops:p@ss-w0rd`, secrets);
+    expect(text).not.toContain('p@ss-w0rd');
+    expect(text).not.toContain(token);
+  });
+
+  it('is empty without proxy credentials', () => {
+    expect(proxySecrets({ HTTPS_PROXY: 'http://proxy.corp:3128', NO_PROXY: '*' })).toEqual([]);
   });
 });
