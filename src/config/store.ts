@@ -5,7 +5,7 @@
  * Every read-modify-write holds a lock (proper-lockfile), so processes that save
  * profiles at the same time (parallel CI jobs, scripts) never lose each other's changes.
  */
-import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { FailureError, UsageError } from '../errors.js';
 import { configDir, configFileError, inspectConfig, PROFILE_KEYS, type ConfigFile, type Profile, type ProfileKey } from './profiles.js';
 
@@ -119,7 +119,7 @@ const LOCK_RETRIES = { retries: 30, factor: 1.3, minTimeout: 5, maxTimeout: 250,
 /** A lock older than this belongs to a process that died holding it. */
 const LOCK_STALE_MS = 10_000;
 
-/** Opens the config file for writing, creating its directory (mode 0700) when missing. */
+/** Opens the config file for writing, creating its directory (mode 0700) when missing and narrowing it to 0700 when looser. */
 export async function openStore(env: Record<string, string | undefined>): Promise<ProfileStore> {
   const first = inspectConfig(env);
   // A file that cannot be used is the user's to fix: never overwrite it.
@@ -135,6 +135,8 @@ export async function openStore(env: Record<string, string | undefined>): Promis
         hint: 'Set VOICECTL_CONFIG_DIR to a directory you can write to.',
       });
     }
+  } else {
+    tightenDir(dir);
   }
   // conf and proper-lockfile are loaded only by commands that change the config (see the header comment).
   const [{ default: Conf }, lockfile] = await Promise.all([import('conf'), import('proper-lockfile')]);
@@ -201,6 +203,22 @@ export async function openStore(env: Record<string, string | undefined>): Promis
       }
     },
   };
+}
+
+/**
+ * A config folder that already existed (made by hand, by an older voicectl, or under a
+ * loose umask) is narrowed to 0700 before a secret is written into it, as a new one is
+ * made. Only a folder the user owns: another user's (a shared VOICECTL_CONFIG_DIR) is
+ * not voicectl's to change, and chmod would fail there anyway.
+ */
+function tightenDir(dir: string): void {
+  if (process.platform === 'win32') return;
+  try {
+    const st = statSync(dir);
+    if (st.isDirectory() && (st.mode & 0o077) !== 0 && st.uid === process.getuid?.()) chmodSync(dir, DIR_MODE);
+  } catch {
+    // The write that follows reports a folder it cannot use; a mode it could not narrow is no reason to refuse it.
+  }
 }
 
 function fsReason(err: unknown): string {

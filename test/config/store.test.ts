@@ -44,6 +44,15 @@ describe('openStore', () => {
     expect(readProfile(e, 'default')).toEqual({ timeout: '5', default_country: 'IN' });
   });
 
+  it.runIf(posix)('narrows an existing, looser folder to 0700 when it writes', async () => {
+    const e = env();
+    mkdirSync(e.VOICECTL_CONFIG_DIR, { recursive: true, mode: 0o755 });
+    chmodSync(e.VOICECTL_CONFIG_DIR, 0o755);
+    const store = await openStore(e);
+    await store.update('default', { api_key: 'sk_abc_1234' });
+    expect(mode(e.VOICECTL_CONFIG_DIR)).toBe(0o700);
+  });
+
   it('sets, reads back and unsets keys per profile, leaving other profiles alone', async () => {
     const e = env();
     const store = await openStore(e);

@@ -3,7 +3,7 @@
  * or a key in its query string (in --debug traces, errors and `config list|get`). Files
  * that hold secrets are readable by their owner only.
  */
-import { chmodSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
@@ -107,6 +107,17 @@ describe('a base URL that carries credentials', () => {
   it('is masked by config list and config get', async () => {
     const h = await start(() => {});
     const base = 'https://deploy:pa55w0rd-x@api.example.com/v1?API_KEY=gw-topsecret-42&region=in';
+    const set = await h.run(['config', 'set', 'base_url', base]);
+    expect(set.exitCode).toBe(0);
+    // The echo of `config set` itself is masked like config list.
+    expect(set.stderr).toContain('Set base_url = https://***@api.example.com/v1?API_KEY=***&region=in');
+    expect(set.stdout + set.stderr).not.toMatch(/pa55w0rd-x|gw-topsecret-42/);
+    for (const param of ['key', 'token', 'secret', 'password', 'access_token']) {
+      const r = await h.run(['config', 'set', 'base_url', `https://api.example.com/v1?${param}=hidden-${param}-value`]);
+      expect(r.exitCode).toBe(0);
+      expect(r.stderr).toContain(`?${param}=***`);
+      expect(r.stderr).not.toContain(`hidden-${param}-value`);
+    }
     expect((await h.run(['config', 'set', 'base_url', base])).exitCode).toBe(0);
     for (const args of [['config', 'list'], ['config', 'list', '--json'], ['config', 'get', 'base_url']]) {
       const r = await h.run(args, { VOICECTL_BASE_URL: undefined, VOICECTL_API_KEY: undefined });
@@ -132,6 +143,21 @@ describe('files that hold secrets', () => {
     const secret = JSON.parse(created.stdout).secret as string;
     expect(readFileSync(join(dir, 'config.json'), 'utf8')).toContain(secret);
     expect(mode(join(dir, 'config.json'))).toBe(0o600);
+  });
+
+  it('config: a folder that already existed with a looser mode is narrowed to 0700 when a setting is written', async () => {
+    const t = tempDir();
+    open.push({ close: async () => t.remove() });
+    const dir = join(t.dir, 'voicectl');
+    mkdirSync(dir, { mode: 0o755 });
+    chmodSync(dir, 0o755);
+    const env = baseEnv(dir);
+    expect((await runCli(['config', 'set', 'api_key', 'sk_live_0123456789abcdef'], env)).exitCode).toBe(0);
+    expect(mode(dir)).toBe(0o700);
+    expect(mode(join(dir, 'config.json'))).toBe(0o600);
+    chmodSync(dir, 0o775);
+    expect((await runCli(['config', 'set', 'default_country', 'IN'], env)).exitCode).toBe(0);
+    expect(mode(dir)).toBe(0o700);
   });
 
   it('sandbox --state: written 0600, and a looser file from before is replaced by a 0600 one', async () => {

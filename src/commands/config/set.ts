@@ -7,7 +7,8 @@ export default async function configSet(ctx: Context, key: ProfileKey, value: st
   const stored = await normalizeValue(key, value);
   const store = await openStore(ctx.env);
   await store.update(profile, { [key]: stored });
-  const shown = isSecretKey(key) ? maskKey(stored) : stored;
+  // A base URL may carry a gateway's user:password@ or ?api_key=: echoed masked, as config list shows it.
+  const shown = isSecretKey(key) ? maskKey(stored) : ctx.redact(stored);
   ctx.info(`Set ${key} = ${shown} in profile "${profile}" (${store.path}).`);
   if (key === 'api_key') {
     ctx.warn('a key typed on the command line shows in process lists and shell history; `voicectl login --with-key-stdin` avoids both.');
