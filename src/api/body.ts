@@ -58,7 +58,7 @@ export async function readBody(body: Readable, contentEncoding: string | string[
   try {
     steps = decodingSteps(contentEncoding);
   } catch (err) {
-    body.destroy();
+    discard(body);
     throw err;
   }
   const chunks: Buffer[] = [];
@@ -91,9 +91,20 @@ export async function readBody(body: Readable, contentEncoding: string | string[
     if (opts.truncate && err instanceof BodyTooLargeError) return Buffer.concat(chunks, size);
     throw err;
   } finally {
-    if (!body.readableEnded) body.destroy();
+    if (!body.readableEnded) discard(body);
   }
   return Buffer.concat(chunks, size);
+}
+
+/**
+ * Drops a body that will not be read to its end. undici's body, destroyed before its end,
+ * emits an 'error' (RequestAbortedError) that no one is listening for any more: without a
+ * listener, Node ends the run with an unhandled 'error' event and its stack, after the
+ * error the reader already reported.
+ */
+function discard(body: Readable): void {
+  body.on('error', () => {});
+  body.destroy();
 }
 
 /** Larger output chunks than zlib's 16 KB: fewer round trips to the thread pool for a page of JSON. */

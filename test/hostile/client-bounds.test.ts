@@ -134,6 +134,9 @@ describe('compressed answers', () => {
     const zstd = await h.run(['call', 'get', 'zstd']);
     expect(zstd.exitCode).toBe(1);
     expect(zstd.stderr).toMatch(/answered with Content-Encoding "zstd", which voicectl cannot decode \(it accepts gzip and br\)/);
+    // The message only: the body left unread must not end the run with an unhandled 'error' event and its stack.
+    expect(zstd.stderr).not.toMatch(/Unhandled|\n\s+at |node:events/);
+    expect(zstd.stderr.trim().split('\n')).toHaveLength(1);
     const corrupt = await h.run(['call', 'get', 'c1']);
     expect(corrupt.exitCode).toBe(1);
     expect(corrupt.stderr).toMatch(/^error: 127\.0\.0\.1:\d+ sent a compressed body that could not be decoded/);
