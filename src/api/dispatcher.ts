@@ -2,14 +2,16 @@
  * The one undici dispatcher of a run: keep-alive connections, a connect timeout, and
  * the corporate proxy from HTTPS_PROXY / HTTP_PROXY / NO_PROXY when one is set.
  */
+import { UsageError } from '../errors.js';
 import { Agent, EnvHttpProxyAgent, type Dispatcher } from './undici.js';
 
+/** A bad proxy setting is the user's to fix (exit 2), named by its variable. */
 export function makeDispatcher(env: Record<string, string | undefined>, timeoutMs: number): Dispatcher {
   const connect = { timeout: timeoutMs };
   const common = { keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 32, connect, maxHeaderSize: nodeMaxHeaderSize() };
   // Lower case first, as curl and undici read them.
-  const httpProxy = nonEmpty(env.http_proxy) ?? nonEmpty(env.HTTP_PROXY);
-  const httpsProxy = nonEmpty(env.https_proxy) ?? nonEmpty(env.HTTPS_PROXY);
+  const httpProxy = proxySetting(env, 'http_proxy') ?? proxySetting(env, 'HTTP_PROXY');
+  const httpsProxy = proxySetting(env, 'https_proxy') ?? proxySetting(env, 'HTTPS_PROXY');
   if (!httpProxy && !httpsProxy) return new Agent(common);
   return new EnvHttpProxyAgent({
     ...common,
@@ -36,6 +38,34 @@ export function nodeMaxHeaderSize(argv = process.execArgv, nodeOptions = process
 
 function nonEmpty(v: string | undefined): string | undefined {
   return v === undefined || v.trim() === '' ? undefined : v.trim();
+}
+
+const PROXY_SCHEMES = ['http:', 'https:', 'socks5:', 'socks:'];
+
+/**
+ * A proxy variable's value as a URL undici can use, or undefined when it is unset. A
+ * value without a scheme (`proxy.corp:3128`) means http://, as curl reads it.
+ */
+export function proxyUrl(value: string): URL | undefined {
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`;
+  try {
+    const u = new URL(withScheme);
+    return PROXY_SCHEMES.includes(u.protocol) && u.hostname !== '' ? u : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function proxySetting(env: Record<string, string | undefined>, variable: string): string | undefined {
+  const value = nonEmpty(env[variable]);
+  if (value === undefined) return undefined;
+  const u = proxyUrl(value);
+  if (u) return u.href;
+  // The value is shown only when it cannot hold a password.
+  const shown = value.includes('@') ? '' : ` "${value}"`;
+  throw new UsageError(`${variable}${shown} is not a proxy address voicectl can use.`, {
+    hint: `Set it to the proxy's URL, such as http://proxy.example.com:3128 (http, https or socks5; user:password@ before the host if the proxy asks for credentials), or unset ${variable}.`,
+  });
 }
 
 /** The proxy a request to `url` goes through, for messages: where it is, never its credentials. */
@@ -66,12 +96,10 @@ export function proxyFor(env: Record<string, string | undefined>, url: string): 
   const found = candidates.find(([, v]) => nonEmpty(v) !== undefined);
   if (!found || bypassed(env.no_proxy ?? env.NO_PROXY ?? '', target)) return undefined;
   const [variable, value] = found as [string, string];
-  try {
-    const p = new URL(value.trim());
-    return { where: p.host, variable, credentials: p.username !== '' || p.password !== '' };
-  } catch {
-    return { where: 'set in the environment', variable, credentials: false };
-  }
+  const p = proxyUrl(value.trim());
+  return p
+    ? { where: p.host, variable, credentials: p.username !== '' || p.password !== '' }
+    : { where: 'set in the environment', variable, credentials: false };
 }
 
 /** undici's own NO_PROXY rule (#shouldProxy), so a message names the proxy exactly when one was used. */

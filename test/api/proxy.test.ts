@@ -1,5 +1,7 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { makeDispatcher, proxyFor } from '../../src/api/dispatcher.js';
+import { UsageError } from '../../src/errors.js';
 import { client, json, serve, type TestClient, type TestServer } from './helpers.js';
 import { listenOnLoopback } from '../helpers/loopback.js';
 
@@ -82,5 +84,33 @@ describe('proxy from the environment', () => {
     await api.get('/agents');
     expect(proxy.seen).toEqual([]);
     expect(target.requests).toHaveLength(1);
+  });
+});
+
+describe('a proxy variable that is not a proxy URL', () => {
+  it.each([
+    ['HTTP_PROXY', 'http://[bad'],
+    ['https_proxy', '::::'],
+    ['HTTPS_PROXY', 'ftp://proxy.example.com:21'],
+    ['http_proxy', 'http://'],
+  ])('%s=%s is a usage error (exit 2) that names the variable', (variable, value) => {
+    let caught: unknown;
+    try {
+      makeDispatcher({ [variable]: value }, 1000);
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(UsageError);
+    expect((caught as Error).message).toMatch(new RegExp(`^${variable} .*is not a proxy address`));
+  });
+
+  it('never shows a malformed value that may hold a password', () => {
+    expect(() => makeDispatcher({ HTTPS_PROXY: 'http://ops:s3cret pw@[proxy' }, 1000)).toThrow(/^HTTPS_PROXY is not a proxy address/);
+  });
+
+  it('reads a value without a scheme as http://, as curl does', async () => {
+    const d = makeDispatcher({ HTTPS_PROXY: 'proxy.example.com:3128' }, 1000);
+    await d.close();
+    expect(proxyFor({ HTTPS_PROXY: 'ops:pw@proxy.example.com:3128' }, 'https://api.example.com/v1')).toEqual({ where: 'proxy.example.com:3128', variable: 'HTTPS_PROXY', credentials: true });
   });
 });

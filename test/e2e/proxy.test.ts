@@ -147,6 +147,18 @@ describe('voicectl behind an HTTP proxy', () => {
   });
 });
 
+describe('a malformed proxy variable', () => {
+  it.each(['HTTP_PROXY', 'https_proxy'])('%s is exit 2 and named, before any request', async (variable) => {
+    const before = h.sandbox.requests.length;
+    const r = await h.run(['agent', 'list'], { env: { [variable]: `http://ops:${PASSWORD}@[proxy` } });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(`${variable} is not a proxy address`);
+    expect(r.stderr).not.toContain('unexpected error');
+    expect(r.stderr).not.toContain(PASSWORD);
+    expect(h.sandbox.requests.length).toBe(before);
+  });
+});
+
 describe('an https:// service behind the proxy', () => {
   // The sandbox speaks http; an HTTPS front with a test authority's certificate stands
   // where a real service would, and voicectl trusts the authority as users trust a
