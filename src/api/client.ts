@@ -74,6 +74,7 @@ const RETRYABLE_CODES = new Set([
   'UND_ERR_SOCKET', 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
 ]);
 const MAX_RETRIES = 4;
+const DEFAULT_TIMEOUT_MS = 30_000;
 const BASE_DELAY_MS = 500;
 const MAX_DELAY_MS = 8_000;
 /** Of an error body only the start is read: the status says what happened, the message is cut to a line anyway. */
@@ -120,6 +121,11 @@ export class ApiClient {
   }
   delete<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
     return this.json<T>('DELETE', path, options);
+  }
+
+  /** --timeout in ms: a download's longest pause between chunks, too. */
+  get timeoutMs(): number {
+    return this.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   }
 
   /** A request whose successful body is JSON (or empty); every failure is an ApiError. */
@@ -197,7 +203,7 @@ export class ApiClient {
     }
     // Only GET is retried: a retried POST could create a campaign twice or place real calls twice.
     const retries = method === 'GET' ? Math.min(MAX_RETRIES, Math.max(0, this.opts.maxRetries ?? MAX_RETRIES)) : 0;
-    const timeout = this.opts.timeoutMs ?? 30_000;
+    const timeout = this.timeoutMs;
     const maxBytes = this.opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     const sleep = this.opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
     const random = this.opts.random ?? Math.random;

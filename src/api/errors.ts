@@ -239,6 +239,30 @@ function proxyAuthMessage(the: string, proxy: ProxyInUse): string {
 }
 
 /**
+ * A download whose body stopped after its headers: no data for --timeout (undici's
+ * bodyTimeout between chunks), or the connection cut before the end. Names the host and
+ * the wait, never the link (a signed URL), then `outcome` (what became of the output).
+ * undefined for any other failure.
+ */
+export function downloadError(url: string, err: unknown, timeoutMs: number, outcome: string): ApiError | undefined {
+  const code = errorCode(err);
+  const host = safeHost(url);
+  if (code === 'UND_ERR_BODY_TIMEOUT') {
+    return new ApiError({
+      kind: 'timeout', method: 'GET', url, code, cause: err,
+      message: `the download stalled: ${host} sent no data for ${seconds(timeoutMs)} (raise --timeout if the link is just slow); ${outcome}`,
+    });
+  }
+  if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') {
+    return new ApiError({
+      kind: 'network', method: 'GET', url, code, cause: err,
+      message: `the download broke off: ${host} closed the connection before the whole recording arrived; ${outcome}`,
+    });
+  }
+  return undefined;
+}
+
+/**
  * An attempt that ran past its deadline (--timeout): before the answer began, or while
  * its body was still arriving.
  */

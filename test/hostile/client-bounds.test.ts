@@ -2,6 +2,7 @@
  * The client against servers that never stop, drip, compress, or bomb: every answer is
  * bounded in size and in time, and compressed answers are read.
  */
+import { existsSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -148,5 +149,44 @@ describe('compressed answers', () => {
     const r = await h.run(['call', 'list', '--json']);
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout)).toHaveLength(2);
+  });
+});
+
+describe('a recording download that stops', () => {
+  /** The service hands out a link to itself; the audio starts, then stalls or is cut. */
+  const recordingServer = (audio: (res: ServerResponse) => void) => start((req, res) => {
+    if (req.url!.startsWith('/calls/c1/recording')) {
+      sendJson(res, 200, { recording_url: `http://${req.headers.host}/audio/c1.wav?sig=abc` });
+      return;
+    }
+    audio(res);
+  });
+
+  it('names the stall and the wait (exit 1), leaves no file, and prints no "unexpected error"', async () => {
+    const h = await recordingServer((res) => {
+      res.writeHead(200, { 'content-type': 'audio/wav', 'content-length': '100000' });
+      res.write(Buffer.alloc(1000));
+    });
+    const out = `${h.config.dir}/c1.wav`;
+    const r = await h.run(['call', 'recording', 'c1', '--download', out, '--timeout', '1']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/^error: the download stalled: 127\.0\.0\.1:\d+ sent no data for 1s \(raise --timeout if the link is just slow\); nothing was saved to .*c1\.wav\.$/);
+    expect(r.stderr).not.toContain('unexpected error');
+    expect(existsSync(out)).toBe(false);
+    const piped = await h.run(['call', 'recording', 'c1', '--download', '-', '--timeout', '1']);
+    expect(piped.exitCode).toBe(1);
+    expect(piped.stderr).toContain('the download stalled');
+    expect(piped.stdout.length).toBe(1000);
+  });
+
+  it('names a connection cut before the end (exit 1)', async () => {
+    const h = await recordingServer((res) => {
+      res.writeHead(200, { 'content-type': 'audio/wav', 'content-length': '100000' });
+      res.write(Buffer.alloc(1000), () => res.destroy());
+    });
+    const r = await h.run(['call', 'recording', 'c1', '--download', `${h.config.dir}/cut.wav`]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/^error: the download broke off: 127\.0\.0\.1:\d+ closed the connection before the whole recording arrived; nothing was saved/);
+    expect(r.stderr).not.toContain('sig=abc');
   });
 });
