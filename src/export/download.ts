@@ -5,6 +5,7 @@
 import type { Writable } from 'node:stream';
 import type { ApiClient } from '../api/client.js';
 import { openRecording } from '../api/calls.js';
+import { downloadError } from '../api/errors.js';
 import { FailureError } from '../errors.js';
 import { openAtomic } from './atomic-file.js';
 import { drained } from '../util/drained.js';
@@ -60,7 +61,7 @@ export async function downloadToFile(
     if (err instanceof OutputFailed || isFsError(cause)) {
       throw new FailureError(`cannot write ${path}: ${fsErrorReason(cause)}; nothing was saved.`, { cause });
     }
-    throw err;
+    throw (signal?.aborted ? undefined : downloadError(url, err, api.timeoutMs, `nothing was saved to ${path}.`)) ?? err;
   }
 }
 
@@ -71,7 +72,7 @@ export async function downloadToStream(api: ApiClient, url: string, out: Writabl
     return await pump(res.body, out, res.headers, progress, signal);
   } catch (err) {
     if (err instanceof OutputFailed) throw new FailureError(`cannot write the recording to standard output: ${fsErrorReason(err.cause)}.`, { cause: err.cause });
-    throw err;
+    throw (signal?.aborted ? undefined : downloadError(url, err, api.timeoutMs, 'what arrived before it was written to standard output.')) ?? err;
   }
 }
 
