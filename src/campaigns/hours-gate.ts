@@ -38,10 +38,22 @@ export function callingWindow(ctx: Context, flag: string | undefined): HoursWind
   return DEFAULT_WINDOW;
 }
 
-/** Checks before asking or sending; throws when the launch must not go ahead. */
-export function gateCallingHours(ctx: Context, numbers: string[], flags: HoursFlags, nothing = 'nothing was launched'): HoursGate {
+/**
+ * The calling-hours flags on their own, before a file is read or a request sent: what a
+ * launch would refuse as usage (exit 2), a dry run of that launch refuses the same way.
+ */
+export function checkHoursFlags(ctx: Context, flags: HoursFlags): void {
   if (flags.ignoreCallingHours) {
     if (flags.waitForCallingHours) throw new UsageError('--ignore-calling-hours and --wait-for-calling-hours contradict each other: pass one.');
+    return;
+  }
+  callingWindow(ctx, flags.callingHours);
+}
+
+/** Checks before asking or sending; throws when the launch must not go ahead. */
+export function gateCallingHours(ctx: Context, numbers: string[], flags: HoursFlags, nothing = 'nothing was launched'): HoursGate {
+  checkHoursFlags(ctx, flags);
+  if (flags.ignoreCallingHours) {
     ctx.info(ctx.errColor.yellow('Calling hours not checked (--ignore-calling-hours).'));
     return { wait: async () => {} };
   }

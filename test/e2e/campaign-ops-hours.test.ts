@@ -150,4 +150,30 @@ describe('campaign launch checks calling hours on the injected clock', () => {
     expect(r.stderr).toContain('so nothing was created or launched');
     expect(sandbox.requests.filter((q) => q.method === 'POST' && q.path === '/campaigns/json').length).toBe(before);
   });
+
+  it('create --launch --dry-run checks --calling-hours as the launch does: same message, exit 2, nothing sent', async () => {
+    const posts = () => sandbox.requests.filter((q) => q.method === 'POST').length;
+    const before = posts();
+    const base = ['campaign', 'create', '--name', 'Hours', '--agent', agentId, '--csv', 'fixtures/leads.csv', '--default-country', 'IN', '--launch', '--yes'];
+    for (const flags of [['--calling-hours', '9-5'], ['--calling-hours', '25:00-26:00'], ['--ignore-calling-hours', '--wait-for-calling-hours']]) {
+      const real = await runInProcess([...base, ...flags], { env: env(), now: at('2026-01-15T04:30:00Z') });
+      const dry = await runInProcess([...base, ...flags, '--dry-run'], { env: env(), now: at('2026-01-15T04:30:00Z') });
+      expect(real.code).toBe(2);
+      expect(dry.code).toBe(2);
+      expect(dry.stderr).toBe(real.stderr);
+      expect(dry.stdout).toBe('');
+    }
+    expect(posts()).toBe(before);
+  });
+
+  it('redial --launch --dry-run checks --calling-hours as the launch does', async () => {
+    const id = await draft('Redial hours', INDIA);
+    const args = ['campaign', 'redial', id, '--launch', '--yes', '--calling-hours', '9-5'];
+    const real = await runInProcess(args, { env: env(), now: at('2026-01-15T04:30:00Z') });
+    const dry = await runInProcess([...args, '--dry-run'], { env: env(), now: at('2026-01-15T04:30:00Z') });
+    expect(real.code).toBe(2);
+    expect(dry.code).toBe(2);
+    expect(dry.stderr).toBe(real.stderr);
+    expect(dry.stderr).toContain('--calling-hours "9-5" is not a window of hours.');
+  });
 });
