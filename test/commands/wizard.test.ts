@@ -352,6 +352,20 @@ describe('files uploaded from the wizard, when it ends without an agent', () => 
     expect(sb.requests.filter((r) => r.method === 'DELETE')).toHaveLength(0);
   });
 
+  it('quitting after a plan limit offers the same clean-up', async () => {
+    const sb = await sandbox({ agent_limit: 0 });
+    writeFileSync(join(dir, 'menu.md'), '# Menu\nIdli and dosa.');
+    const s = await uploadThenStop(sb, [join(dir, 'menu.md')]);
+    s.press(ENTER);
+    await s.choose('Create this agent?', 'Create the agent');
+    await s.choose('What now?', 'Quit without creating');
+    await s.waitFor('Delete it from the knowledge base?');
+    s.press(`y${ENTER}`);
+    expect(await s.done).toBe(5);
+    expect(s.screen).toContain('deleted restaurant/menu.md');
+    expect(items(sb).filter((i) => i.name === 'menu.md')).toHaveLength(0);
+  });
+
   it('a file that replaced a document of the same name is named, never offered for deletion', async () => {
     const sb = await sandbox();
     writeFileSync(join(dir, 'menu.md'), '# Menu\nIdli and dosa.');
