@@ -14,6 +14,7 @@ import { failureMessage } from '../commands/kb/uploader.js';
 import { checkbox, confirm, input, select } from '../io/prompter.js';
 import { withSpinner } from '../io/spinner.js';
 import { terminalLine } from '../io/terminal-text.js';
+import { shellQuote } from '../util/shell.js';
 
 /** Enough for any knowledge base a person would tick through; beyond it, use --kb. */
 const MAX_FOLDERS = 50;
@@ -173,10 +174,5 @@ export async function offerToDeleteUploads(ctx: Context, uploaded: UploadedDoc[]
 
 function printDeleteCommands(ctx: Context, docs: UploadedDoc[]): void {
   ctx.info(docs.length === 1 ? 'It stays in the knowledge base. To delete it:' : 'They stay in the knowledge base. To delete them:');
-  for (const u of docs) ctx.info(`  voicectl kb delete ${terminalLine(shellWord(u.id))} --yes`);
-}
-
-/** An id as one shell word (ids are plain, but they come from the service). */
-function shellWord(s: string): string {
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+  for (const u of docs) ctx.info(`  voicectl kb delete ${terminalLine(shellQuote(u.id))} --yes`);
 }

@@ -11,6 +11,7 @@ import { clock, eventLine, eventRecord, forwardLine, rejectLine } from '../../we
 import { resolveSecret } from './secret-source.js';
 import { checkForwardUrl } from '../../webhooks/target-url.js';
 import { recordLine } from '../../io/render.js';
+import { shellQuote } from '../../util/shell.js';
 import type { ListenFlags } from './definition.js';
 
 export type ListenOptions = ListenFlags;
@@ -129,7 +130,7 @@ export default async function listen(ctx: Context, flags: ListenOptions): Promis
 
 /** The command that re-sends what the app never acknowledged, with the same event filter. */
 function replayCommand(log: string, forwardTo: string, events: string[] | undefined): string {
-  return `voicectl listen --replay ${log} --forward-to ${forwardTo} --unforwarded${events ? ` --events ${events.join(',')}` : ''}`;
+  return `voicectl listen --replay ${shellQuote(log)} --forward-to ${shellQuote(forwardTo)} --unforwarded${events ? ` --events ${shellQuote(events.join(','))}` : ''}`;
 }
 
 /**
