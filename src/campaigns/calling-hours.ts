@@ -113,6 +113,8 @@ export interface ZoneGroup {
   count: number;
   /** Local time now, when there is one zone. */
   localNow?: string;
+  /** Local time now in each of the zones, in their order. */
+  localTimes: string[];
   /** When the window opens for these numbers (undefined: unknown zone, or never for all their zones). */
   opensAt?: number;
 }
@@ -123,6 +125,8 @@ export interface HoursCheck {
   inside: number;
   /** Numbers outside the window now, by zone set, most numerous first. */
   outside: ZoneGroup[];
+  /** Numbers inside the window now, by zone set, most numerous first (a refusal names them too). */
+  insideGroups: ZoneGroup[];
   /** Numbers whose zone the data does not give. */
   unknown: number;
   /** When the window opens for every number at once; undefined when there is no such time. */
@@ -144,21 +148,25 @@ export function checkCallingHours(numbers: Iterable<string>, w: HoursWindow, ms:
   let inside = 0;
   let unknown = 0;
   const outside: ZoneGroup[] = [];
+  const insideGroups: ZoneGroup[] = [];
   for (const g of groups.values()) {
     if (g.zones.length === 0) {
       unknown += g.count;
       continue;
     }
+    const group: ZoneGroup = { zones: g.zones, count: g.count, localTimes: g.zones.map((z) => localTime(z, ms)) };
+    if (g.zones.length === 1) group.localNow = group.localTimes[0];
     if (insideAll(g.zones, w, ms)) {
       inside += g.count;
+      insideGroups.push(group);
       continue;
     }
-    const group: ZoneGroup = { zones: g.zones, count: g.count, opensAt: nextOpening(g.zones, w, ms) };
-    if (g.zones.length === 1) group.localNow = localTime(g.zones[0]!, ms);
+    group.opensAt = nextOpening(g.zones, w, ms);
     outside.push(group);
   }
   outside.sort((a, b) => b.count - a.count);
-  const result: HoursCheck = { window: w, total, inside, outside, unknown };
+  insideGroups.sort((a, b) => b.count - a.count);
+  const result: HoursCheck = { window: w, total, inside, outside, insideGroups, unknown };
   if (unknown === 0 && outside.length > 0) {
     const all = [...new Set([...groups.values()].flatMap((g) => g.zones))];
     result.opensForAll = nextOpening(all, w, ms);

@@ -7,7 +7,7 @@
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import {
-  checkCallingHours, DEFAULT_WINDOW, formatWindow, parseWindow, WINDOW_HELP, zoneLabel, type HoursCheck, type HoursWindow,
+  checkCallingHours, DEFAULT_WINDOW, formatWindow, parseWindow, WINDOW_HELP, zoneLabel, type HoursCheck, type HoursWindow, type ZoneGroup,
 } from './calling-hours.js';
 
 export interface HoursFlags {
@@ -38,10 +38,22 @@ export function callingWindow(ctx: Context, flag: string | undefined): HoursWind
   return DEFAULT_WINDOW;
 }
 
-/** Checks before asking or sending; throws when the launch must not go ahead. */
-export function gateCallingHours(ctx: Context, numbers: string[], flags: HoursFlags, nothing = 'nothing was launched'): HoursGate {
+/**
+ * The calling-hours flags on their own, before a file is read or a request sent: what a
+ * launch would refuse as usage (exit 2), a dry run of that launch refuses the same way.
+ */
+export function checkHoursFlags(ctx: Context, flags: HoursFlags): void {
   if (flags.ignoreCallingHours) {
     if (flags.waitForCallingHours) throw new UsageError('--ignore-calling-hours and --wait-for-calling-hours contradict each other: pass one.');
+    return;
+  }
+  callingWindow(ctx, flags.callingHours);
+}
+
+/** Checks before asking or sending; throws when the launch must not go ahead. */
+export function gateCallingHours(ctx: Context, numbers: string[], flags: HoursFlags, nothing = 'nothing was launched'): HoursGate {
+  checkHoursFlags(ctx, flags);
+  if (flags.ignoreCallingHours) {
     ctx.info(ctx.errColor.yellow('Calling hours not checked (--ignore-calling-hours).'));
     return { wait: async () => {} };
   }
@@ -73,17 +85,29 @@ export function gateCallingHours(ctx: Context, numbers: string[], flags: HoursFl
   return { check, wait: () => waitUntil(ctx, opens) };
 }
 
+/**
+ * The refusal names every zone of the list: those closed, with when each opens, and those
+ * open now, so a mixed list (India and the US) reads as a whole, each with its local time.
+ */
 function describe(check: HoursCheck, now: number, nothing: string): string[] {
   const outside = check.outside.reduce((n, g) => n + g.count, 0) + check.unknown;
   const lines = [`${count(outside, 'contact')} of ${check.total.toLocaleString('en-US')} ${outside === 1 ? 'is' : 'are'} outside calling hours (${formatWindow(check.window)} local time), so ${nothing}:`];
+  const row = (state: string, text: string) => `  ${state.padEnd(7)} ${text}`;
   for (const g of check.outside) {
-    const local = g.localNow ? ` (${g.localNow} there now)` : ' (inside only if inside in every one)';
     const opens = g.opensAt !== undefined ? `; opens ${when(g.opensAt, now)}` : '; never open in all of them at once';
-    lines.push(`  ${count(g.count, 'contact')} in ${zoneLabel(g.zones)}${local}${opens}`);
+    lines.push(row('closed', `${count(g.count, 'contact')} in ${zoneLabel(g.zones)} (${localNow(g)}${g.zones.length > 1 ? '; inside only if inside in every one' : ''})${opens}`));
   }
-  if (check.unknown > 0) lines.push(`  ${count(check.unknown, 'contact')} whose time zone is unknown`);
+  if (check.unknown > 0) lines.push(row('unknown', `${count(check.unknown, 'contact')} whose time zone is unknown`));
+  for (const g of check.insideGroups) lines.push(row('open', `${count(g.count, 'contact')} in ${zoneLabel(g.zones)} (${localNow(g)})`));
   if (check.opensForAll !== undefined) lines.push(`The window is open for all of them from ${when(check.opensForAll, now)}.`);
   return lines;
+}
+
+/** "22:30 there now", or for a number with several possible zones each zone's time. */
+function localNow(g: ZoneGroup): string {
+  if (g.zones.length === 1) return `${g.localTimes[0]} there now`;
+  const shown = g.zones.slice(0, 3).map((z, i) => `${z} ${g.localTimes[i]}`);
+  return `now ${shown.join(', ')}${g.zones.length > 3 ? ` and ${g.zones.length - 3} more` : ''}`;
 }
 
 /** "2026-01-15 14:00 UTC (in 11h 0m)". */

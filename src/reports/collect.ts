@@ -40,11 +40,16 @@ async function addTranscripts(api: ApiClient, report: CampaignReport, signal?: A
     while (next < todo.length) {
       const call = todo[next++]!;
       const { call: full } = await getCall(api, call.call_id, signal);
+      // Turns read defensively: a null or a bare string in the list is no reason to fail the page.
       call.transcript = Array.isArray(full.transcript)
-        ? full.transcript.map((t) => ({ role: String(t.role ?? ''), text: String(t.text ?? '') }))
+        ? full.transcript.filter((t) => t && typeof t === 'object').map((t) => ({ role: text(t.role), text: text(t.text) }))
         : [];
       progress?.(++done, todo.length);
     }
   };
   await Promise.all(Array.from({ length: Math.min(8, todo.length) }, worker));
+}
+
+function text(v: unknown): string {
+  return typeof v === 'string' ? v : v == null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
 }

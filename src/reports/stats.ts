@@ -58,20 +58,20 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : v == null ? '' 
 export function campaignReport(campaign: Campaign, contacts: CampaignContact[], calls: Call[]): CampaignReport {
   const byId = new Map<string, Call>();
   for (const c of calls) if (typeof c.call_id === 'string') byId.set(c.call_id, c);
-  const all = [...byId.values()].sort((a, b) => str(a.start_time).localeCompare(str(b.start_time)));
+  const startOf = (c: Call) => (typeof c.start_time === 'string' ? c.start_time : '');
+  const all = [...byId.values()].sort((a, b) => startOf(a).localeCompare(startOf(b)));
   const finished = all.filter(isFinished);
   const connected = finished.filter((c) => c.status === 'completed');
 
-  const contactsByStatus: Record<string, number> = {};
-  if (contacts.length > 0) for (const c of contacts) contactsByStatus[str(c.status) || 'unknown'] = (contactsByStatus[str(c.status) || 'unknown'] ?? 0) + 1;
-  else Object.assign(contactsByStatus, campaign.contacts_by_status ?? {});
-  const contactCount = contacts.length || Object.values(contactsByStatus).reduce((a, b) => a + b, 0);
+  // Counted in Maps: a status or outcome is the service's word, and `constructor` or
+  // `__proto__` is a word like any other (an object's keys would meet its prototype).
+  const contactsByStatus = new Map<string, number>();
+  if (contacts.length > 0) for (const c of contacts) increment(contactsByStatus, str(c.status) || 'unknown');
+  else for (const [k, v] of ownEntries(campaign.contacts_by_status)) if (typeof v === 'number' && Number.isFinite(v)) contactsByStatus.set(k, v);
+  const contactCount = contacts.length || [...contactsByStatus.values()].reduce((a, b) => a + b, 0);
 
-  const outcomes: Record<string, number> = {};
-  for (const c of finished) {
-    const label = outcomeWord(c as unknown as Record<string, unknown>);
-    outcomes[label] = (outcomes[label] ?? 0) + 1;
-  }
+  const outcomes = new Map<string, number>();
+  for (const c of finished) increment(outcomes, outcomeWord(c as unknown as Record<string, unknown>));
 
   const durations = connected.map((c) => c.duration_seconds).filter((d): d is number => typeof d === 'number' && Number.isFinite(d)).sort((a, b) => a - b);
   const histogram = DURATION_BUCKETS.map((b) => ({ bucket: b.label, calls: 0 }));
@@ -80,7 +80,7 @@ export function campaignReport(campaign: Campaign, contacts: CampaignContact[], 
   const perHour = new Map<string, number>();
   const byHourOfDay = Array.from({ length: 24 }, (_, hour) => ({ hour, calls: 0, connected: 0, rate: null as number | null }));
   for (const c of finished) {
-    const t = Date.parse(str(c.start_time));
+    const t = typeof c.start_time === 'string' ? Date.parse(c.start_time) : Number.NaN;
     if (Number.isNaN(t)) continue;
     const hour = `${new Date(t).toISOString().slice(0, 13)}:00Z`;
     perHour.set(hour, (perHour.get(hour) ?? 0) + 1);
@@ -95,12 +95,12 @@ export function campaignReport(campaign: Campaign, contacts: CampaignContact[], 
     name: str(campaign.name) || campaign.id,
     status: str(campaign.status),
     contacts: contactCount,
-    contacts_by_status: contactsByStatus,
+    contacts_by_status: record(contactsByStatus),
     calls: all.length,
     finished_calls: finished.length,
     connected: connected.length,
     connect_rate: finished.length ? connected.length / finished.length : null,
-    outcomes: Object.fromEntries(Object.entries(outcomes).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))),
+    outcomes: record([...outcomes].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))),
     duration: {
       average_seconds: durations.length ? durations.reduce((a, b) => a + b, 0) / durations.length : null,
       median_seconds: durations.length ? (durations.length % 2 ? durations[durations.length >> 1]! : (durations[durations.length / 2 - 1]! + durations[durations.length / 2]!) / 2) : null,
@@ -115,10 +115,25 @@ export function campaignReport(campaign: Campaign, contacts: CampaignContact[], 
       status: str(c.status),
       outcome: str(c.outcome),
       duration_seconds: typeof c.duration_seconds === 'number' ? c.duration_seconds : null,
-      start_time: c.start_time ?? null,
+      // The spec's start_time is an ISO 8601 string; anything else is no time we can read.
+      start_time: typeof c.start_time === 'string' ? c.start_time : null,
       summary: str(c.summary),
     })),
   };
+}
+
+export function increment(counts: Map<string, number>, key: string): void {
+  counts.set(key, (counts.get(key) ?? 0) + 1);
+}
+
+/** Counts as a JSON object: every key an own property, `__proto__` included. */
+export function record(entries: Iterable<readonly [string, number]>): Record<string, number> {
+  return Object.fromEntries(entries) as Record<string, number>;
+}
+
+/** The own entries of what should be an object; nothing for anything else. */
+function ownEntries(v: unknown): Array<[string, unknown]> {
+  return v && typeof v === 'object' && !Array.isArray(v) ? Object.entries(v as Record<string, unknown>) : [];
 }
 
 export const percent = (r: number | null): string => (r === null ? '-' : `${(r * 100).toFixed(1)}%`);

@@ -1,4 +1,5 @@
 /** `campaign report` for a terminal, and as GitHub-flavoured markdown (`--format md`). */
+import { terminalLine } from '../io/terminal-text.js';
 import { percent, seconds, type CampaignReport } from './stats.js';
 
 const topOutcome = (r: CampaignReport) => Object.entries(r.outcomes)[0];
@@ -21,7 +22,11 @@ export function comparisonRows(reports: CampaignReport[]): string[][] {
   ];
 }
 
-const mdCell = (s: string) => s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ').replace(/[<>]/g, (c) => (c === '<' ? '&lt;' : '&gt;'));
+/**
+ * One markdown cell or heading: on one line, with the service's control characters shown
+ * as `\x1b` rather than passed on to whatever displays the page (a terminal, a CI log).
+ */
+const mdCell = (s: string) => terminalLine(s).replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/[<>]/g, (c) => (c === '<' ? '&lt;' : '&gt;'));
 
 function mdTable(head: string[], rows: string[][]): string {
   return [`| ${head.map(mdCell).join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(mdCell).join(' | ')} |`)].join('\n');
@@ -46,9 +51,10 @@ export function markdown(reports: CampaignReport[], o: { calls?: number } = {}):
 
 /** A terminal summary: the comparison, then each campaign's outcomes and durations. */
 export function terminalSections(reports: CampaignReport[]): Array<{ title: string; head: string[]; rows: string[][] }> {
-  const sections = [{ title: reports.length === 1 ? `Campaign ${reports[0]!.name}` : 'Campaigns side by side', head: ['', ...reports.map((r) => r.name)], rows: comparisonRows(reports) }];
+  // Titles are printed as they are (tables escape their own cells): the names are made safe here.
+  const sections = [{ title: reports.length === 1 ? `Campaign ${terminalLine(reports[0]!.name)}` : 'Campaigns side by side', head: ['', ...reports.map((r) => r.name)], rows: comparisonRows(reports) }];
   for (const r of reports) {
-    const prefix = reports.length > 1 ? `${r.name}: ` : '';
+    const prefix = reports.length > 1 ? `${terminalLine(r.name)}: ` : '';
     sections.push({ title: `${prefix}outcomes`, head: ['outcome', 'calls', 'share'], rows: Object.entries(r.outcomes).map(([k, v]) => [k, String(v), percent(r.finished_calls ? v / r.finished_calls : null)]) });
     sections.push({ title: `${prefix}durations of connected calls`, head: ['duration', 'calls'], rows: r.duration.histogram.map((b) => [b.bucket, String(b.calls)]) });
   }

@@ -69,12 +69,17 @@ export interface ConditionResult {
 
 export function evaluateFailIf(conditions: Condition[], facts: FailIfFacts): ConditionResult[] {
   return conditions.map((condition) => {
-    const isStatus = (CONTACT_STATUSES as readonly string[]).includes(condition.name) || condition.name in facts.contactsByStatus;
-    const count = isStatus ? facts.contactsByStatus[condition.name] ?? 0 : facts.outcomes[condition.name] ?? 0;
+    // Own keys only: `constructor` is an outcome here, not a property every object has.
+    const isStatus = (CONTACT_STATUSES as readonly string[]).includes(condition.name) || Object.hasOwn(facts.contactsByStatus, condition.name);
+    const count = (isStatus ? own(facts.contactsByStatus, condition.name) : own(facts.outcomes, condition.name)) ?? 0;
     const percent = facts.totalContacts > 0 ? (count / facts.totalContacts) * 100 : 0;
     const actual = condition.percent ? percent : count;
     return { condition, count, percent, source: isStatus ? 'status' : 'outcome', crossed: compare(actual, condition.op, condition.value) };
   });
+}
+
+function own(counts: Record<string, number>, key: string): number | undefined {
+  return Object.hasOwn(counts, key) ? counts[key] : undefined;
 }
 
 function compare(actual: number, op: Operator, limit: number): boolean {

@@ -81,12 +81,13 @@ function rateText(s: Snapshot): string {
   return `${rate} · ${eta}`;
 }
 
-const BLOCKS_COLOR: Record<string, string> = { initiated: '▒', pending: '░' };
-const BLOCKS_PLAIN: Record<string, string> = { completed: '█', no_answer: '▓', failed: '▒', initiated: '░', pending: '·' };
+// Maps: a status is the service's word, and `constructor` must find no block here.
+const BLOCKS_COLOR = new Map([['initiated', '▒'], ['pending', '░']]);
+const BLOCKS_PLAIN = new Map([['completed', '█'], ['no_answer', '▓'], ['failed', '▒'], ['initiated', '░'], ['pending', '·']]);
 
 function block(status: string, c: ChalkInstance): string {
-  if (c.level > 0) return BLOCKS_COLOR[status] ?? '█';
-  return BLOCKS_PLAIN[status] ?? '#';
+  if (c.level > 0) return BLOCKS_COLOR.get(status) ?? '█';
+  return BLOCKS_PLAIN.get(status) ?? '#';
 }
 
 function statusColor(status: string, c: ChalkInstance): Style {

@@ -13,7 +13,8 @@ const FINISHED_STATUSES = ['completed', 'no_answer', 'failed'];
 
 export class Tally {
   calls = 0;
-  outcomes: Record<string, number> = {};
+  /** A Map: an outcome named `constructor` or `__proto__` counts like any other. */
+  readonly outcomes = new Map<string, number>();
   /** Calls that connected, for the connect rate (without counts) and the average duration. */
   connectedCalls = 0;
   private connectedTimed = 0;
@@ -29,7 +30,7 @@ export class Tally {
   add(call: Record<string, unknown>): void {
     this.calls++;
     const label = outcomeLabel(call);
-    this.outcomes[label] = (this.outcomes[label] ?? 0) + 1;
+    this.outcomes.set(label, (this.outcomes.get(label) ?? 0) + 1);
     const d = num(call.duration_seconds);
     const connected = isConnected(call);
     if (connected) this.connectedCalls++;
@@ -72,14 +73,15 @@ function insertByTime(list: Array<Record<string, unknown>>, call: Record<string,
 
 /** contacts_by_status read defensively: numbers only. */
 export function statusCounts(raw: unknown): Record<string, number> {
-  const out: Record<string, number> = {};
+  const out = new Map<string, number>();
   if (raw && typeof raw === 'object' && !Array.isArray(raw)) {
     for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
       const n = num(v);
-      if (n !== undefined) out[k] = n;
+      if (n !== undefined) out.set(k, n);
     }
   }
-  return out;
+  // Own properties only, `__proto__` included: an assignment would set the prototype instead.
+  return Object.fromEntries(out);
 }
 
 export function totalOf(counts: Record<string, number>): number {
@@ -114,7 +116,7 @@ export function summarize(campaign: { id: string; name?: unknown; status?: unkno
   const finished = haveCounts ? finishedOf(counts) : tally.calls;
   const connected = haveCounts ? counts.completed ?? 0 : tally.connectedCalls;
   const avg = tally.averageDuration();
-  const outcomes = Object.fromEntries(Object.entries(tally.outcomes).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])));
+  const outcomes = Object.fromEntries([...tally.outcomes].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])));
   return {
     campaign_id: campaign.id,
     name: str(campaign.name),
@@ -164,7 +166,7 @@ function aligned(rows: Array<[string, number]>, base: number): string[] {
 
 /** Known statuses in display order, then any others the server sent. */
 export function orderedStatuses(counts: Record<string, number>): string[] {
-  const known = STATUS_ORDER.filter((k) => k in counts);
+  const known = STATUS_ORDER.filter((k) => Object.hasOwn(counts, k));
   const extra = Object.keys(counts).filter((k) => !(STATUS_ORDER as readonly string[]).includes(k)).sort();
   return [...known, ...extra];
 }

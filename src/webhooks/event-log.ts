@@ -12,7 +12,7 @@
  * cut back to where it started before anything else is written.
  */
 import { constants, createReadStream } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { appendFile, open, type FileHandle } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 
 interface Pending {
@@ -131,6 +131,23 @@ export class EventLog {
     })();
     return this.closing;
   }
+}
+
+/**
+ * Ends a file's torn last line with a newline, as EventLog.open does for the log, so the
+ * fragment stands on its own line and nothing is appended onto it. Returns the fragment's
+ * length in bytes (0 when the file ends in a newline, is empty or absent).
+ */
+export async function endPartialLine(path: string): Promise<number> {
+  let torn: number;
+  try {
+    torn = await partialTail(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    throw err;
+  }
+  if (torn > 0) await appendFile(path, '\n');
+  return torn;
 }
 
 /** The length of the partial line at the end of a file (0 when it ends in a newline, is empty or absent). */

@@ -5,11 +5,16 @@
  *   and a forward the app does not acknowledge (2xx) is retried with growing waits, up to
  *   MAX_ATTEMPTS. Each event's outcome is appended to `<log>.forwards` (NDJSON:
  *   `{id, ok, status, attempts, at, error}`), so `listen --replay <log> --unforwarded`
- *   re-sends exactly the events the app never acknowledged.
+ *   re-sends exactly the events the app never acknowledged. That ledger is kept as the log
+ *   is: a torn last line is ended at start, and a ledger that cannot be written is said
+ *   once, since its silence would make `--unforwarded` re-send what the app already took.
  * - Without a log, the app's acknowledgement is the acknowledgement: `deliver` answers
  *   whether the app took the event, and listen answers the service only then.
  */
+import { createReadStream } from 'node:fs';
 import { appendFile, readFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { endPartialLine } from './event-log.js';
 import type { EventPoster, PostResult } from './forward.js';
 import type { AcceptedEvent } from './receiver.js';
 
@@ -30,8 +35,8 @@ export const recordsFile = (log: string) => `${log}.forwards`;
 
 export interface ForwarderOptions {
   poster: EventPoster;
-  /** The --log file, whose `.forwards` file gets each outcome; absent: nothing is recorded. */
-  log?: string;
+  /** The ledger beside the --log file, which gets each outcome; absent: nothing is recorded. */
+  ledger?: Ledger;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   signal: AbortSignal;
   now: () => Date;
@@ -82,12 +87,7 @@ export class Forwarder {
   }
 
   private async record(rec: ForwardRecord): Promise<void> {
-    if (!this.o.log) return;
-    try {
-      await appendFile(recordsFile(this.o.log), `${JSON.stringify(rec)}\n`, { mode: 0o600 });
-    } catch {
-      // The event itself is safe in the log; --replay without --unforwarded still re-sends it.
-    }
+    await this.o.ledger?.append(rec);
   }
 
   /** Waits for forwards in progress (they stop retrying at Ctrl-C), at most `ms`. */
@@ -107,7 +107,13 @@ function why(r: PostResult): string {
 
 /** The ids whose last recorded forward was acknowledged, from `<log>.forwards`. */
 export async function forwardedIds(log: string): Promise<Set<string>> {
+  return (await ledgerState(log)).done;
+}
+
+/** `done`: last forward acknowledged; `known`: any record at all. */
+async function ledgerState(log: string): Promise<{ done: Set<string>; known: Set<string> }> {
   const done = new Set<string>();
+  const known = new Set<string>();
   let text = '';
   try {
     text = await readFile(recordsFile(log), 'utf8');
@@ -119,15 +125,141 @@ export async function forwardedIds(log: string): Promise<Set<string>> {
     try {
       const r = JSON.parse(line) as Partial<ForwardRecord>;
       if (typeof r.id !== 'string') continue;
+      known.add(r.id);
       if (r.ok) done.add(r.id);
       else done.delete(r.id);
     } catch {
       // a torn record: the event counts as not forwarded
     }
   }
-  return done;
+  return { done, known };
 }
 
-export async function recordForward(log: string, rec: ForwardRecord): Promise<void> {
-  await appendFile(recordsFile(log), `${JSON.stringify(rec)}\n`, { mode: 0o600 });
+/**
+ * `<log>.forwards`, appended to one record a line. A write that fails is reported once
+ * (through `onFailure`, with the reason in words) and counted; the next write first ends
+ * whatever fragment the failed one may have left, so a record is never glued onto it.
+ */
+export class Ledger {
+  /** Outcomes that could not be recorded. */
+  unrecorded = 0;
+  private warned = false;
+  private mayBeTorn = false;
+
+  constructor(readonly log: string, private readonly onFailure: (message: string) => void) {}
+
+  get path(): string {
+    return recordsFile(this.log);
+  }
+
+  /** Whether a write has failed (and been reported). */
+  get failing(): boolean {
+    return this.warned;
+  }
+
+  /**
+   * At start: ends a torn last line (a crash or a full disk mid-write); its length in bytes.
+   * A ledger that cannot be repaired is reported as one that cannot be written.
+   */
+  async repair(): Promise<number> {
+    try {
+      return await endPartialLine(this.path);
+    } catch (err) {
+      this.mayBeTorn = true;
+      this.report(err);
+      return 0;
+    }
+  }
+
+  /** True when the record is on file. */
+  async append(rec: ForwardRecord): Promise<boolean> {
+    try {
+      if (this.mayBeTorn) {
+        await endPartialLine(this.path);
+        this.mayBeTorn = false;
+      }
+      await appendFile(this.path, `${JSON.stringify(rec)}\n`, { mode: 0o600 });
+      return true;
+    } catch (err) {
+      this.mayBeTorn = true;
+      this.unrecorded++;
+      this.report(err);
+      return false;
+    }
+  }
+
+  private report(err: unknown): void {
+    if (this.warned) return;
+    this.warned = true;
+    this.onFailure(fileError(err));
+  }
+}
+
+function fileError(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  switch (e.code) {
+    case 'ENOSPC':
+      return 'the disk is full';
+    case 'EDQUOT':
+      return 'the disk quota is used up';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EISDIR':
+      return 'it is a directory';
+    case 'EROFS':
+      return 'the file system is read-only';
+    case 'ENOENT':
+      return 'its directory no longer exists';
+    default:
+      return e.code ? `${e.message} (${e.code})` : String(e.message ?? err);
+  }
+}
+
+/** What `--replay LOG --unforwarded` would re-send: the logged events with no acknowledged forward. */
+export interface Unforwarded {
+  /** Events with no record at all in the ledger (logged, then never forwarded). */
+  unrecorded: number;
+  /** Events whose last recorded forward the app did not acknowledge. */
+  refused: number;
+}
+
+/**
+ * Counts the events of a log that `--replay --unforwarded` would re-send, read as replay
+ * reads them (a line's top-level `id`, else its line number), reading the log as a stream.
+ * With `types`, only events of those types.
+ */
+export async function unforwardedInLog(log: string, types?: readonly string[]): Promise<Unforwarded> {
+  const { done, known } = await ledgerState(log);
+  const counted = new Set<string>();
+  const result: Unforwarded = { unrecorded: 0, refused: 0 };
+  let stream;
+  try {
+    stream = createReadStream(log, { encoding: 'utf8' });
+    let n = 0;
+    for await (const raw of createInterface({ input: stream, crlfDelay: Infinity })) {
+      n++;
+      if (raw.trim() === '') continue;
+      let event: unknown;
+      try {
+        event = JSON.parse(raw);
+      } catch {
+        continue; // replay skips a line that is not JSON
+      }
+      if (!event || typeof event !== 'object' || Array.isArray(event)) continue;
+      const { id: rawId, type: rawType } = event as Record<string, unknown>;
+      const type = typeof rawType === 'string' ? rawType : 'unknown';
+      if (types && !types.includes(type)) continue;
+      const id = typeof rawId === 'string' ? rawId : `line-${n}`;
+      if (done.has(id) || counted.has(id)) continue;
+      counted.add(id);
+      if (known.has(id)) result.refused++;
+      else result.unrecorded++;
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  } finally {
+    stream?.destroy();
+  }
+  return result;
 }

@@ -60,7 +60,7 @@ describe('checkCallingHours', () => {
   it('refuses India at 22:30 IST and allows it at 10:00 IST', () => {
     const late = checkCallingHours(INDIA, DEFAULT_WINDOW, at('2026-01-15T17:00:00Z'));
     expect(late.inside).toBe(0);
-    expect(late.outside).toEqual([{ zones: ['Asia/Calcutta'], count: 3, localNow: '22:30', opensAt: at('2026-01-16T03:30:00Z') }]);
+    expect(late.outside).toEqual([{ zones: ['Asia/Calcutta'], count: 3, localNow: '22:30', localTimes: ['22:30'], opensAt: at('2026-01-16T03:30:00Z') }]);
     expect(late.opensForAll).toBe(at('2026-01-16T03:30:00Z'));
 
     const morning = checkCallingHours(INDIA, DEFAULT_WINDOW, at('2026-01-15T04:30:00Z'));
@@ -81,6 +81,14 @@ describe('checkCallingHours', () => {
     ]);
     // India opens 03:30Z, New York 14:00Z: both are inside from 14:00Z until India closes at 15:30Z.
     expect(r.opensForAll).toBe(at('2026-01-15T14:00:00Z'));
+  });
+
+  it('a mixed list also names the zones open now, with their local times', () => {
+    // 17:00Z: 22:30 in India (closed), 12:00 in New York (open).
+    const r = checkCallingHours([...INDIA, NEW_YORK], DEFAULT_WINDOW, at('2026-01-15T17:00:00Z'));
+    expect(r.outside.map((g) => [g.zones, g.count, g.localNow])).toEqual([[['Asia/Calcutta'], 3, '22:30']]);
+    expect(r.insideGroups).toEqual([{ zones: ['America/New_York'], count: 1, localNow: '12:00', localTimes: ['12:00'] }]);
+    expect(r.inside).toBe(1);
   });
 
   it('zones too far apart for one window have no common opening', () => {

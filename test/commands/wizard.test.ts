@@ -78,6 +78,11 @@ class Session {
     this.running.stdin.write(keys);
   }
 
+  /** Ctrl-C as a signal (SIGINT), not a key read by a question: the run's signal is aborted. */
+  interrupt(): Promise<number> {
+    return this.running.interrupt();
+  }
+
   async answer(question: string, text: string): Promise<void> {
     await this.waitFor(question);
     this.press(text + ENTER);
@@ -281,5 +286,103 @@ describe('agent create wizard', () => {
     expect(await s.done).toBe(2);
     expect(s.screen).toContain('Missing --voice, --greeting, --call-purpose, --prompt or --prompt-file');
     expect(s.screen).not.toContain('Language of the calls');
+  });
+});
+
+describe('files uploaded from the wizard, when it ends without an agent', () => {
+  // Greeting and documents are asked (a missing greeting is what starts the wizard).
+  const allButKb = ['--name', 'Menu desk', '--voice', 'Priya', '--call-purpose', 'Menus', '--prompt', 'Read the menu.', '--tools', '', '--direction', 'outbound'];
+  const items = (sb: Sandbox) => Object.values(sb.world.org('org_sandbox').kb.items);
+
+  async function uploadThenStop(sb: Sandbox, files: string[]): Promise<Session> {
+    const s = new Session(sb, ['agent', 'create', ...allButKb]);
+    await s.answer('Greeting', 'Hi');
+    await s.choose('Knowledge-base documents', 'Upload files');
+    for (const [i, f] of files.entries()) await s.answer(i === 0 ? 'File or folder to upload' : 'Another file or folder', f);
+    await s.answer('Another file or folder', '');
+    await s.answer('Folder in the knowledge base', 'restaurant');
+    await s.waitFor('Documents');
+    await s.waitFor('◉ restaurant/');
+    return s;
+  }
+
+  it('after Ctrl-C, names the files already uploaded and deletes them when asked to', async () => {
+    const sb = await sandbox();
+    writeFileSync(join(dir, 'menu.md'), '# Menu\nIdli and dosa.');
+    writeFileSync(join(dir, 'hours.md'), '# Hours\nOpen 8 to 10.');
+    const s = await uploadThenStop(sb, [join(dir, 'menu.md'), join(dir, 'hours.md')]);
+    expect(items(sb).filter((i) => i.type !== 'folder')).toHaveLength(2);
+    const ids = items(sb).filter((i) => i.type !== 'folder').map((i) => i.id);
+    s.press(CTRL_C);
+    await s.waitFor('the wizard had uploaded these 2 files to the knowledge base');
+    await s.waitFor('Delete these 2 files from the knowledge base?');
+    s.press(`y${ENTER}`);
+    expect(await s.done).toBe(130);
+    expect(s.screen).toContain('deleted restaurant/menu.md');
+    expect(s.screen).toContain('deleted restaurant/hours.md');
+    expect(s.screen).toContain('Cancelled: no agent was created.');
+    for (const id of ids) expect(sb.requests.some((r) => r.method === 'DELETE' && r.path === `/kb/items/${id}`)).toBe(true);
+    expect(items(sb).filter((i) => ids.includes(i.id))).toHaveLength(0);
+    expect(agentPosts(sb)).toHaveLength(0);
+  });
+
+  it('kept when the answer is no, with the command that deletes each', async () => {
+    const sb = await sandbox();
+    writeFileSync(join(dir, 'menu.md'), '# Menu\nIdli and dosa.');
+    const s = await uploadThenStop(sb, [join(dir, 'menu.md')]);
+    const id = items(sb).find((i) => i.name === 'menu.md')!.id;
+    s.press(CTRL_C);
+    await s.waitFor('Delete it from the knowledge base?');
+    s.press(ENTER);
+    expect(await s.done).toBe(130);
+    expect(s.screen).toContain(`restaurant/menu.md  ${id}`);
+    expect(s.screen).toContain(`voicectl kb delete ${id} --yes`);
+    expect(sb.requests.filter((r) => r.method === 'DELETE')).toHaveLength(0);
+  });
+
+  it('when the run itself is interrupted, asks nothing and prints the ids and the delete commands', async () => {
+    const sb = await sandbox();
+    writeFileSync(join(dir, 'menu.md'), '# Menu\nIdli and dosa.');
+    const s = await uploadThenStop(sb, [join(dir, 'menu.md')]);
+    const id = items(sb).find((i) => i.name === 'menu.md')!.id;
+    expect(await s.interrupt()).toBe(130);
+    expect(s.screen).toContain(`restaurant/menu.md  ${id}`);
+    expect(s.screen).toContain(`voicectl kb delete ${id} --yes`);
+    expect(s.screen).not.toContain('Delete it from the knowledge base?');
+    expect(sb.requests.filter((r) => r.method === 'DELETE')).toHaveLength(0);
+  });
+
+  it('quitting after a plan limit offers the same clean-up', async () => {
+    const sb = await sandbox({ agent_limit: 0 });
+    writeFileSync(join(dir, 'menu.md'), '# Menu\nIdli and dosa.');
+    const s = await uploadThenStop(sb, [join(dir, 'menu.md')]);
+    s.press(ENTER);
+    await s.choose('Create this agent?', 'Create the agent');
+    await s.choose('What now?', 'Quit without creating');
+    await s.waitFor('Delete it from the knowledge base?');
+    s.press(`y${ENTER}`);
+    expect(await s.done).toBe(5);
+    expect(s.screen).toContain('deleted restaurant/menu.md');
+    expect(items(sb).filter((i) => i.name === 'menu.md')).toHaveLength(0);
+  });
+
+  it('a file that replaced a document of the same name is named, never offered for deletion', async () => {
+    const sb = await sandbox();
+    writeFileSync(join(dir, 'menu.md'), '# Menu\nIdli and dosa.');
+    const first = await uploadThenStop(sb, [join(dir, 'menu.md')]);
+    first.press(CTRL_C);
+    await first.waitFor('Delete it from the knowledge base?');
+    first.press(ENTER);
+    expect(await first.done).toBe(130);
+    const id = items(sb).find((i) => i.name === 'menu.md')!.id;
+    const again = await uploadThenStop(sb, [join(dir, 'menu.md')]);
+    again.press(CTRL_C);
+    expect(await again.done).toBe(130);
+    const tail = again.screen.slice(again.screen.lastIndexOf('Documents'));
+    expect(tail).toMatch(/replaced a document of the same name, keeping its id/);
+    expect(tail).toContain(`restaurant/menu.md  ${id}`);
+    expect(tail).not.toContain('Delete it');
+    expect(tail).not.toContain('kb delete');
+    expect(sb.requests.filter((r) => r.method === 'DELETE')).toHaveLength(0);
   });
 });

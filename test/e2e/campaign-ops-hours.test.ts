@@ -72,6 +72,18 @@ describe('campaign launch checks calling hours on the injected clock', () => {
     expect(launches(id)).toHaveLength(0);
   });
 
+  it('a refusal for a mixed India/US list names every zone: those closed, and those open now, with their local times', async () => {
+    const id = await draft('Mixed, half open', [...INDIA, NEW_YORK]);
+    // 22:30 in India (closed), 12:00 in New York (open).
+    const r = await runInProcess(['campaign', 'launch', id, '--yes'], { env: env(), now: at('2026-01-15T17:00:00Z') });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('3 contacts of 4 are outside calling hours (09:00-21:00 local time), so nothing was launched:');
+    expect(r.stderr).toContain('  closed  3 contacts in Asia/Calcutta (22:30 there now); opens 2026-01-16 03:30 UTC (in 10h 30m)');
+    expect(r.stderr).toContain('  open    1 contact in America/New_York (12:00 there now)');
+    expect(r.stderr).toContain('The window is open for all of them from 2026-01-16 14:00 UTC');
+    expect(launches(id)).toHaveLength(0);
+  });
+
   it('--calling-hours narrows the window, and --ignore-calling-hours overrides', async () => {
     const id = await draft('Narrow', INDIA);
     // 09:30 in India: inside 09:00-21:00, outside 10:00-19:00.
@@ -149,5 +161,31 @@ describe('campaign launch checks calling hours on the injected clock', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('so nothing was created or launched');
     expect(sandbox.requests.filter((q) => q.method === 'POST' && q.path === '/campaigns/json').length).toBe(before);
+  });
+
+  it('create --launch --dry-run checks --calling-hours as the launch does: same message, exit 2, nothing sent', async () => {
+    const posts = () => sandbox.requests.filter((q) => q.method === 'POST').length;
+    const before = posts();
+    const base = ['campaign', 'create', '--name', 'Hours', '--agent', agentId, '--csv', 'fixtures/leads.csv', '--default-country', 'IN', '--launch', '--yes'];
+    for (const flags of [['--calling-hours', '9-5'], ['--calling-hours', '25:00-26:00'], ['--ignore-calling-hours', '--wait-for-calling-hours']]) {
+      const real = await runInProcess([...base, ...flags], { env: env(), now: at('2026-01-15T04:30:00Z') });
+      const dry = await runInProcess([...base, ...flags, '--dry-run'], { env: env(), now: at('2026-01-15T04:30:00Z') });
+      expect(real.code).toBe(2);
+      expect(dry.code).toBe(2);
+      expect(dry.stderr).toBe(real.stderr);
+      expect(dry.stdout).toBe('');
+    }
+    expect(posts()).toBe(before);
+  });
+
+  it('redial --launch --dry-run checks --calling-hours as the launch does', async () => {
+    const id = await draft('Redial hours', INDIA);
+    const args = ['campaign', 'redial', id, '--launch', '--yes', '--calling-hours', '9-5'];
+    const real = await runInProcess(args, { env: env(), now: at('2026-01-15T04:30:00Z') });
+    const dry = await runInProcess([...args, '--dry-run'], { env: env(), now: at('2026-01-15T04:30:00Z') });
+    expect(real.code).toBe(2);
+    expect(dry.code).toBe(2);
+    expect(dry.stderr).toBe(real.stderr);
+    expect(dry.stderr).toContain('--calling-hours "9-5" is not a window of hours.');
   });
 });

@@ -148,6 +148,18 @@ describe('secrets saved in the profile', () => {
     expect(running.stderr()).toMatch(/saved in profile "default" \(endpoint ep_9\)/);
     expect((await sendEvent(running.port, 'ping', { secret: 'whsec_saved' })).status).toBe(200);
   });
+
+  it('trigger without flags signs with the same saved secret, so it reaches a listen started without flags', async () => {
+    saveProfile({ webhook_secret: 'whsec_saved', webhook_endpoint: 'ep_9' });
+    running = await startListen([], env);
+    const t = runInProcess(['trigger', 'ping', '--to', `http://127.0.0.1:${running.port}/`], env);
+    expect(await t.done).toBe(0);
+    expect(t.stderr()).toMatch(/Signing with the secret saved in profile "default" \(endpoint ep_9\)/);
+    expect(t.stdout()).toMatch(/: 200 in \d+ ms/);
+    // VOICECTL_WEBHOOK_SECRET comes first, as for listen.
+    const env2 = runInProcess(['trigger', 'ping', '--to', `http://127.0.0.1:${running.port}/`], { ...env, VOICECTL_WEBHOOK_SECRET: 'whsec_other' });
+    expect(await env2.done).toBe(1);
+  });
 });
 
 describe('--forward-to', () => {

@@ -9,7 +9,7 @@ import type { Context } from '../../context.js';
 import { InterruptedError, SilentExit } from '../../errors.js';
 import { withSpinner } from '../../io/spinner.js';
 import { recoverFrom } from '../../wizard/create-errors.js';
-import { askDocuments } from '../../wizard/kb-step.js';
+import { askDocuments, offerToDeleteUploads, type UploadedDoc } from '../../wizard/kb-step.js';
 import { askDirection, askLanguage, askPrompt, askText, askTools, askVoice, draftFrom, type Draft } from '../../wizard/questions.js';
 import { chooseField, renderReview, reviewAction, STEPS, type Step, LABELS } from '../../wizard/review.js';
 import { VoiceCatalog } from '../../wizard/voices.js';
@@ -24,6 +24,8 @@ class Wizard {
   private readonly refused = new Set<string>();
   /** Knowledge-base id → path, for the review. */
   private readonly docNames = new Map<string, string>();
+  /** Files uploaded from the wizard: if it ends without an agent, they are named and may be deleted. */
+  readonly uploaded: UploadedDoc[] = [];
 
   constructor(private readonly ctx: Context, private readonly draft: Draft, private readonly catalog: VoiceCatalog) {}
 
@@ -59,7 +61,7 @@ class Wizard {
         draft.tools = await askTools(ctx, draft.tools);
         return;
       case 'kb_item_ids': {
-        const ids = await askDocuments(ctx, draft.kb_item_ids, this.docNames);
+        const ids = await askDocuments(ctx, draft.kb_item_ids, this.docNames, this.uploaded);
         if (ids !== undefined) draft.kb_item_ids = ids;
         return;
       }
@@ -112,6 +114,7 @@ class Wizard {
         if (next === undefined) throw err;
         if (next === 'quit') {
           ctx.info('No agent was created.');
+          await offerToDeleteUploads(ctx, this.uploaded);
           throw new SilentExit(5);
         }
         if (next === 'retry') {
@@ -138,14 +141,17 @@ export default async function agentWizard(ctx: Context, given: AgentFields): Pro
   ctx.info(c.bold('Create a voice agent'));
   ctx.info(c.dim('Answer each question; you can review everything before anything is created. Ctrl-C quits at any point.'));
   if (prefilled.length > 0) ctx.info(c.dim(`From your flags: ${prefilled.map((s) => `${LABELS[s].toLowerCase()} (${FLAG[s]})`).join(', ')}.`));
+  let wizard: Wizard | undefined;
   try {
     const catalog = await withSpinner(ctx, 'Fetching voices', () => VoiceCatalog.load(ctx));
-    const wizard = new Wizard(ctx, draftFrom(given), catalog);
+    wizard = new Wizard(ctx, draftFrom(given), catalog);
     await wizard.firstPass(draftFrom(given));
     return await wizard.loop();
   } catch (err) {
     if (err instanceof InterruptedError || ctx.signal.aborted) {
-      throw new InterruptedError(err instanceof InterruptedError && err.message.startsWith('Cancelled:') ? err.message : 'Cancelled: no agent was created.');
+      const message = err instanceof InterruptedError && err.message.startsWith('Cancelled:') ? err.message : 'Cancelled: no agent was created.';
+      if (wizard) await offerToDeleteUploads(ctx, wizard.uploaded);
+      throw new InterruptedError(message);
     }
     throw err;
   }

@@ -2,7 +2,7 @@ import type { Context } from '../../context.js';
 import { resolveAgent } from '../../api/agents.js';
 import type { CampaignDraft } from '../../api/campaigns.js';
 import { applyRules, buildRules, summarizeExclusions, type Excluded } from '../../campaigns/exclusions.js';
-import { gateCallingHours } from '../../campaigns/hours-gate.js';
+import { checkHoursFlags, gateCallingHours } from '../../campaigns/hours-gate.js';
 import { assertCampaignSize, MAX_CONTACTS_PER_CAMPAIGN, partName, splitContacts } from '../../contacts/report.js';
 import { UsageError } from '../../errors.js';
 import { printList, printObject, type Column } from '../../io/output.js';
@@ -23,6 +23,8 @@ export default async function campaignCreate(ctx: Context, flags: CreateFlags): 
   if (name === '') throw new UsageError('--name is empty: give the campaign a name.');
   if (flags.splitFrom !== undefined && !flags.split) throw new UsageError('--split-from goes with --split.');
   const defaultCountry = flags.defaultCountry ?? ctx.settings().defaultCountry;
+  // The launch's flags are checked with or without --dry-run: a dry run that passes promises a launch that would.
+  if (flags.launch) checkHoursFlags(ctx, flags);
 
   // Everything local first: a bad file is exit 2 before any request.
   const input = await withSpinner(ctx, 'Checking contacts', () => readContactsInput(flags, defaultCountry, ctx.signal));

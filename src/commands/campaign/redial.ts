@@ -2,7 +2,7 @@ import type { Context } from '../../context.js';
 import { resolveAgent } from '../../api/agents.js';
 import type { CampaignDraft } from '../../api/campaigns.js';
 import { applyRules, buildRules, summarizeExclusions } from '../../campaigns/exclusions.js';
-import { gateCallingHours } from '../../campaigns/hours-gate.js';
+import { checkHoursFlags, gateCallingHours } from '../../campaigns/hours-gate.js';
 import { DEFAULT_EXCLUDED_OUTCOMES, planRedial, type RedialContact, type RedialPlan } from '../../campaigns/redial.js';
 import { MAX_CONTACTS_PER_CAMPAIGN, partName, splitContacts } from '../../contacts/report.js';
 import { UsageError } from '../../errors.js';
@@ -20,6 +20,8 @@ export default async function campaignRedial(ctx: Context, id: string, flags: Re
   if (flags.splitFrom !== undefined && !flags.split) throw new UsageError('--split-from goes with --split.');
   if (flags.name !== undefined && flags.name.trim() === '') throw new UsageError('--name is empty: give the campaign a name.');
   const defaultCountry = flags.defaultCountry ?? ctx.settings().defaultCountry;
+  // With or without --dry-run: a dry run that passes promises a launch that would.
+  if (flags.launch) checkHoursFlags(ctx, flags);
   const api = await ctx.api();
   // The lists are local files: a bad one is exit 2 before any request.
   const rules = await withSpinner(ctx, 'Reading exclude lists', () => buildRules(ctx, flags, { defaultCountry, api: async () => api, ignoreCampaignId: id }));

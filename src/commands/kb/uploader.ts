@@ -73,7 +73,13 @@ async function existingFiles(ctx: Context, api: ApiClient, folders: string[]): P
   return byFolder;
 }
 
-export async function uploadAll(ctx: Context, api: ApiClient, files: PlannedFile[], options: { concurrency?: number } = {}): Promise<UploadOutcome[]> {
+export async function uploadAll(
+  ctx: Context,
+  api: ApiClient,
+  files: PlannedFile[],
+  // onUploaded hears of each file the service took as it happens: a Ctrl-C later still knows it.
+  options: { concurrency?: number; onUploaded?: (o: UploadOutcome) => void } = {},
+): Promise<UploadOutcome[]> {
   const folders = [...new Set(files.map((f) => f.folder))];
   const existing = await existingFiles(ctx, api, folders);
   const knownIds = new Set<string>();
@@ -101,6 +107,7 @@ export async function uploadAll(ctx: Context, api: ApiClient, files: PlannedFile
       const before = existing.get(file.folder)?.get(file.name);
       const replaced = before === id || knownIds.has(id);
       outcomes[index] = { ...base, status: replaced ? 'replaced' : 'uploaded', replaced, id, job_id: res.job_id, item: res.item };
+      options.onUploaded?.(outcomes[index]);
       const line = replaced
         ? `${c.yellow('↻')} ${file.path} replaced the existing file and kept its id ${id}`
         : `${c.green('✓')} ${file.path} ${c.dim(`(${formatBytes(file.size)})`)}`;

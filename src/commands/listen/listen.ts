@@ -2,7 +2,7 @@ import type { Context } from '../../context.js';
 import { FailureError, UsageError } from '../../errors.js';
 import { EventLog } from '../../webhooks/event-log.js';
 import { EventPoster } from '../../webhooks/forward.js';
-import { Forwarder } from '../../webhooks/forwarding.js';
+import { Forwarder, Ledger, unforwardedInLog } from '../../webhooks/forwarding.js';
 import { secretFromFlags } from '../../webhooks/secret-input.js';
 import { Receiver } from '../../webhooks/receiver.js';
 import { EVENT_TYPES } from '../../webhooks/signature.js';
@@ -11,6 +11,7 @@ import { clock, eventLine, eventRecord, forwardLine, rejectLine } from '../../we
 import { resolveSecret } from './secret-source.js';
 import { checkForwardUrl } from '../../webhooks/target-url.js';
 import { recordLine } from '../../io/render.js';
+import { shellQuote } from '../../util/shell.js';
 import type { ListenFlags } from './definition.js';
 
 export type ListenOptions = ListenFlags;
@@ -46,11 +47,14 @@ export default async function listen(ctx: Context, flags: ListenOptions): Promis
       ctx.warn(`${opts.log} ended in a partial line (${log.repairedTail} bytes, from a write that was cut short): it now ends that line, so every new event starts on its own; --replay skips it.`);
     }
   }
+  const replayCmd = opts.log && forwardTo ? replayCommand(opts.log, forwardTo, events) : '';
+  const ready = log && forwardTo ? await openLedger(ctx, opts.log!, replayCmd, events) : undefined;
+  const ledger = ready?.ledger;
   const poster = forwardTo ? new EventPoster(forwardTo) : undefined;
   if (poster) ctx.onClose(() => poster.close());
   const forwarder = poster
     ? new Forwarder({
-      poster, log: opts.log, sleep: ctx.sleep, signal: ctx.signal, now: () => ctx.now(),
+      poster, ledger, sleep: ctx.sleep, signal: ctx.signal, now: () => ctx.now(),
       onAttempt: (e, r, attempt) => ctx.info(forwardLine(ctx.errColor, e.id, poster.url.href, r, new Date()) + (attempt > 1 ? c.dim(` (attempt ${attempt})`) : '')),
     })
     : undefined;
@@ -99,6 +103,7 @@ export default async function listen(ctx: Context, flags: ListenOptions): Promis
   }
 
   banner(ctx, bound.port, source, { log: opts.log, forwardTo, events, register: registerCmd(bound.port), host: opts.host });
+  ready?.report();
 
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) resolve();
@@ -115,8 +120,47 @@ export default async function listen(ctx: Context, flags: ListenOptions): Promis
   const lost = forwarder && log ? forwarder.notForwarded : 0;
   if (lost > 0) {
     ctx.warn(`${lost} event${lost === 1 ? '' : 's'} not forwarded (the app did not acknowledge ${lost === 1 ? 'it' : 'them'}); ${lost === 1 ? 'it is' : 'they are'} in the log. Re-send with:`);
-    ctx.info(`  voicectl listen --replay ${opts.log} --forward-to ${forwardTo} --unforwarded`);
+    ctx.info(`  ${replayCmd}`);
   }
+  if (ledger && ledger.unrecorded > 0) {
+    const n = ledger.unrecorded;
+    ctx.warn(`${n} forward outcome${n === 1 ? ' was' : 's were'} not recorded in ${ledger.path}: \`--replay --unforwarded\` may re-send events the app already acknowledged.`);
+  }
+}
+
+/** The command that re-sends what the app never acknowledged, with the same event filter. */
+function replayCommand(log: string, forwardTo: string, events: string[] | undefined): string {
+  return `voicectl listen --replay ${shellQuote(log)} --forward-to ${shellQuote(forwardTo)} --unforwarded${events ? ` --events ${shellQuote(events.join(','))}` : ''}`;
+}
+
+/**
+ * The forward ledger, made ready at start: a torn last line is ended, a ledger that cannot
+ * be written later is said once, and the events an earlier run logged but never got
+ * acknowledged are counted, with the command that re-sends them.
+ */
+async function openLedger(ctx: Context, logPath: string, replayCmd: string, events: string[] | undefined): Promise<{ ledger: Ledger; report(): void }> {
+  const ledger = new Ledger(logPath, (why) => {
+    ctx.warn(`Cannot write the forward ledger ${ledger.path} (${why}). Events are still logged and forwarded, but the app's acknowledgements are not recorded, so \`${replayCmd}\` would re-send events the app already took.`);
+  });
+  const notes: Array<() => void> = [];
+  try {
+    const torn = await ledger.repair();
+    if (torn > 0) ctx.warn(`${ledger.path} ended in a partial line (${torn} bytes, from a write that was cut short): it now ends that line, so every new record starts on its own; that record counts as not forwarded.`);
+    const { unrecorded, refused } = await unforwardedInLog(logPath, events);
+    const n = unrecorded + refused;
+    if (n > 0) {
+      const parts = [unrecorded ? `${unrecorded} never forwarded` : '', refused ? `${refused} not acknowledged by the app` : ''].filter(Boolean).join(', ');
+      notes.push(() => {
+        ctx.info('');
+        ctx.warn(`${n} event${n === 1 ? '' : 's'} in ${logPath} ${n === 1 ? 'has' : 'have'} no acknowledged forward in ${ledger.path} (${parts}). Re-send ${n === 1 ? 'it' : 'them'} with:`);
+        ctx.info(`  ${replayCmd}`);
+      });
+    }
+  } catch (err) {
+    if (!ledger.failing) ctx.warn(`Cannot read the forward ledger ${ledger.path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): the events an earlier run did not forward are not counted.`);
+  }
+  // Said after the banner, where it is read, and counted before any new event arrives.
+  return { ledger, report: () => notes.forEach((f) => f()) };
 }
 
 function banner(

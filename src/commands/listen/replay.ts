@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import type { Context } from '../../context.js';
 import { FailureError, InterruptedError, UsageError } from '../../errors.js';
 import { EventPoster } from '../../webhooks/forward.js';
-import { forwardedIds, recordForward } from '../../webhooks/forwarding.js';
+import { forwardedIds, Ledger } from '../../webhooks/forwarding.js';
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, sign } from '../../webhooks/signature.js';
 import { forwardLine } from '../../webhooks/listen-format.js';
 import { recordLine } from '../../io/render.js';
@@ -24,7 +24,19 @@ export async function replay(ctx: Context, o: { file: string; target: string; se
     const code = (err as NodeJS.ErrnoException).code;
     throw new UsageError(`Cannot read ${o.file}: ${code === 'ENOENT' ? 'no such file' : code ?? (err as Error).message}.`);
   }
-  const done = o.unforwarded ? await forwardedIds(o.file) : undefined;
+  let ledger: Ledger | undefined;
+  if (o.unforwarded) {
+    ledger = new Ledger(o.file, (why) => ctx.warn(`Cannot write the forward ledger ${ledger!.path} (${why}): the app's acknowledgements of this replay are not recorded, so another --unforwarded replay would send them again.`));
+    // A torn last line is ended first, so this replay's records never join onto it.
+    const torn = await ledger.repair();
+    if (torn > 0) ctx.warn(`${ledger.path} ended in a partial line (${torn} bytes, from a write that was cut short): it now ends that line; that record counts as not forwarded.`);
+  }
+  let done: Set<string> | undefined;
+  try {
+    done = o.unforwarded ? await forwardedIds(o.file) : undefined;
+  } catch (err) {
+    throw new FailureError(`Cannot read the forward ledger ${ledger!.path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): without it, --unforwarded cannot tell which events the app already acknowledged.`);
+  }
   const poster = new EventPoster(o.target);
   ctx.onClose(() => poster.close());
   const c = ctx.errColor;
@@ -62,7 +74,7 @@ export async function replay(ctx: Context, o: { file: string; target: string; se
     sent++;
     if (r.ok) ok++;
     if (done) {
-      await recordForward(o.file, { id, ok: r.ok, status: r.status ?? null, attempts: 1, at: ctx.now().toISOString(), ...(r.ok ? {} : { error: r.error ?? `it answered ${r.status}` }) });
+      await ledger!.append({ id, ok: r.ok, status: r.status ?? null, attempts: 1, at: ctx.now().toISOString(), ...(r.ok ? {} : { error: r.error ?? `it answered ${r.status}` }) });
       done.add(id);
     }
     const record = { id, type, status: r.status ?? null, ok: r.ok, duration_ms: Math.round(r.ms), ...(r.error ? { error: r.error } : {}) };

@@ -11,7 +11,7 @@ import { type FlagsOf } from '../shared.js';
 export function triggerOptions<A extends unknown[]>(cmd: Command<A>) {
   return cmd
     .requiredOption('--to <url>', 'the receiver\'s URL, e.g. http://localhost:3000/webhooks')
-    .option('--secret <secret>', 'the signing secret your receiver verifies with; visible in process lists: prefer VOICECTL_WEBHOOK_SECRET, --secret-file or --secret-stdin')
+    .option('--secret <secret>', 'the signing secret your receiver verifies with (default: VOICECTL_WEBHOOK_SECRET, then the profile\'s saved secret); visible in process lists: prefer VOICECTL_WEBHOOK_SECRET, --secret-file or --secret-stdin')
     .option('--secret-file <file>', 'read the signing secret from FILE')
     .option('--secret-stdin', 'read the signing secret from standard input')
     .option('--data <file>', 'JSON file whose object replaces the sample\'s `data` ("-" reads stdin)');

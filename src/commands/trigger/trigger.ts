@@ -3,6 +3,7 @@ import type { Context } from '../../context.js';
 import { FailureError, UsageError } from '../../errors.js';
 import { JsonTooDeepError, parseJsonWithin } from '../../util/json-depth.js';
 import { EventPoster } from '../../webhooks/forward.js';
+import { readSavedSecret } from '../../webhooks/saved-secret.js';
 import { secretFromFlags } from '../../webhooks/secret-input.js';
 import { sampleEvent } from '../../webhooks/samples.js';
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, sign, type WebhookEventType } from '../../webhooks/signature.js';
@@ -16,12 +17,7 @@ type Opts = TriggerFlags;
 export default async function trigger(ctx: Context, type: WebhookEventType, opts: Opts): Promise<void> {
   const url = checkForwardUrl(opts.to);
   if (opts.secretStdin && opts.data === '-') throw new UsageError('--secret-stdin and --data - both read standard input: give the secret another way.');
-  const secret = (await secretFromFlags(ctx, opts)) ?? ctx.env.VOICECTL_WEBHOOK_SECRET;
-  if (!secret || secret.trim() === '') {
-    throw new UsageError('trigger needs the secret your receiver verifies signatures with.', {
-      hint: 'Set VOICECTL_WEBHOOK_SECRET, or pass --secret-file FILE, --secret-stdin or --secret. For `voicectl listen`, use the same secret you started it with.',
-    });
-  }
+  const secret = await signingSecret(ctx, opts);
   const data = opts.data !== undefined ? await readData(ctx, opts.data) : undefined;
   const event = sampleEvent(type, { now: ctx.now(), data });
   const body = Buffer.from(JSON.stringify(event), 'utf8');
@@ -51,6 +47,26 @@ export default async function trigger(ctx: Context, type: WebhookEventType, opts
       hint: r.status === 401 || r.status === 400 ? 'Check that the receiver uses the same secret and verifies the raw body bytes.' : undefined,
     });
   }
+}
+
+/**
+ * The secret in the order `listen` takes it: a flag, then VOICECTL_WEBHOOK_SECRET, then the
+ * secret saved in the profile (`webhook create --save-secret`), so a `listen` started
+ * without flags and a `trigger` without flags agree.
+ */
+async function signingSecret(ctx: Context, opts: Opts): Promise<string> {
+  const given = await secretFromFlags(ctx, opts);
+  if (given !== undefined) return given;
+  const env = ctx.env.VOICECTL_WEBHOOK_SECRET;
+  if (env !== undefined && env.trim() !== '') return env;
+  const saved = readSavedSecret(ctx);
+  if (saved) {
+    ctx.info(ctx.errColor.dim(`Signing with the secret saved in profile "${saved.profileName}"${saved.endpointId ? ` (endpoint ${saved.endpointId})` : ''}.`));
+    return saved.secret;
+  }
+  throw new UsageError('trigger needs the secret your receiver verifies signatures with.', {
+    hint: 'Set VOICECTL_WEBHOOK_SECRET, pass --secret-file FILE, --secret-stdin or --secret, or save one in the profile with `voicectl webhook create --save-secret`. For `voicectl listen`, use the same secret you started it with.',
+  });
 }
 
 async function readData(ctx: Context, file: string): Promise<Record<string, unknown>> {
