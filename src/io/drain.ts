@@ -45,3 +45,48 @@ export function exitWhenIdle(streams: DrainableStream[], code: number, ms: numbe
     void Promise.all(streams.map(drained)).then(() => exitWhenIdle(streams, code, ms, exit));
   }, ms).unref();
 }
+
+export interface PaceableStream extends DrainableStream {
+  write(chunk: string): boolean;
+  once(event: 'drain' | 'close' | 'error', listener: () => void): unknown;
+  removeListener(event: 'drain' | 'close' | 'error', listener: () => void): unknown;
+}
+
+/**
+ * Long output (a list of two million calls) written in pieces of about `piece` characters,
+ * each handed over only when the stream has taken the one before: the text is never one
+ * string (V8 refuses strings past about 512 MB), and what waits for a slow reader is a
+ * piece, not the whole output.
+ */
+export class PacedWriter {
+  private parts: string[] = [];
+  private size = 0;
+
+  constructor(
+    private readonly stream: PaceableStream,
+    private readonly piece = 64 * 1024,
+  ) {}
+
+  /** Adds text; resolves at once, or, when a piece is full, once the stream can take more. */
+  add(text: string): Promise<void> | undefined {
+    this.parts.push(text);
+    this.size += text.length;
+    return this.size >= this.piece ? this.flush() : undefined;
+  }
+
+  /** Hands over what has been added; resolves once the stream can take more. */
+  async flush(): Promise<void> {
+    if (this.size === 0) return;
+    const text = this.parts.join('');
+    this.parts = [];
+    this.size = 0;
+    if (this.stream.write(text) || this.stream.destroyed) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        for (const event of ['drain', 'close', 'error'] as const) this.stream.removeListener(event, done);
+        resolve();
+      };
+      for (const event of ['drain', 'close', 'error'] as const) this.stream.once(event, done);
+    });
+  }
+}

@@ -6,6 +6,7 @@
  */
 import type { Context } from '../context.js';
 import { csvLine } from './csv.js';
+import { PacedWriter } from './drain.js';
 import { terminalLine, terminalSafe } from './terminal-text.js';
 
 export interface Column<T = Record<string, unknown>> {
@@ -60,17 +61,32 @@ export interface ListOptions<T> {
 /** Prints a list of objects in the run's output format. */
 export async function printList<T>(ctx: Context, rows: T[], columns: Column<T>[], options: ListOptions<T> = {}): Promise<void> {
   const machine = (options.machineRows ?? rows) as unknown[];
+  // Scripts' formats are written a piece at a time, at the reader's pace: a list may hold
+  // two million calls, whose JSON is more than one string can hold.
+  const paced = new PacedWriter(ctx.io.stdout);
   switch (ctx.format) {
     case 'json':
-      ctx.out(JSON.stringify(machine, null, 2));
+      // The bytes of JSON.stringify(machine, null, 2), an item at a time.
+      if (machine.length === 0) {
+        ctx.out('[]');
+        return;
+      }
+      for (let i = 0; i < machine.length; i++) {
+        // JSON text has no raw newline inside a string: every newline starts an indented line.
+        await paced.add(`${i === 0 ? '[\n  ' : ',\n  '}${(JSON.stringify(machine[i], null, 2) ?? 'null').replaceAll('\n', '\n  ')}`);
+      }
+      await paced.add('\n]\n');
+      await paced.flush();
       return;
     case 'jsonl':
-      for (const r of machine) ctx.out(JSON.stringify(r));
+      for (const r of machine) await paced.add(`${JSON.stringify(r) ?? ''}\n`);
+      await paced.flush();
       return;
     case 'csv': {
       const cols = (options.csv ?? columns) as Column<unknown>[];
-      ctx.out(csvLine(cols.map(csvName)));
-      for (const r of machine) ctx.out(csvLine(cols.map((c) => cell(read(r, c)))));
+      await paced.add(`${csvLine(cols.map(csvName))}\n`);
+      for (const r of machine) await paced.add(`${csvLine(cols.map((c) => cell(read(r, c))))}\n`);
+      await paced.flush();
       return;
     }
     case 'table':
