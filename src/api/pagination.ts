@@ -133,11 +133,29 @@ function repeated(page: number, offset: number): string {
 /** Every item of a listing, and the reason it stopped early if it did: the caller prints what it has, then fails. */
 export async function collectAll<T>(items: AsyncIterable<T>): Promise<{ items: T[]; incomplete?: IncompleteListError }> {
   const out: T[] = [];
-  try {
-    for await (const item of items) out.push(item);
-  } catch (err) {
-    if (err instanceof IncompleteListError) return { items: out, incomplete: err };
-    throw err;
+  const listing = untilIncomplete(items);
+  for await (const item of listing.items) out.push(item);
+  return { items: out, incomplete: listing.incomplete };
+}
+
+/**
+ * A listing's items, ending quietly where the listing stops early; `incomplete` then says
+ * why, for the caller to throw once what was read has been printed. Other failures pass.
+ */
+export function untilIncomplete<T>(items: AsyncIterable<T>): { items: AsyncIterable<T>; readonly incomplete: IncompleteListError | undefined } {
+  let incomplete: IncompleteListError | undefined;
+  async function* read(): AsyncGenerator<T, void, undefined> {
+    try {
+      yield* items;
+    } catch (err) {
+      if (!(err instanceof IncompleteListError)) throw err;
+      incomplete = err;
+    }
   }
-  return { items: out };
+  return {
+    items: read(),
+    get incomplete() {
+      return incomplete;
+    },
+  };
 }

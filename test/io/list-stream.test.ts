@@ -9,16 +9,18 @@ import { describe, expect, it } from 'vitest';
 import { Context } from '../../src/context.js';
 import { csvLine } from '../../src/io/csv.js';
 import { PacedWriter } from '../../src/io/drain.js';
-import { printList, type Column } from '../../src/io/output.js';
+import { printList, printListing, type Column } from '../../src/io/output.js';
 
 /** A stdout that records each write, and takes them slowly (a pipe to a slow reader). */
 function recordingStdout(opts: { slow?: boolean } = {}) {
   const writes: string[] = [];
   let most = 0;
+  let taken = 0;
   const stdout = new Writable({
     highWaterMark: 16 * 1024,
     write(chunk: Buffer, _enc, done) {
       writes.push(chunk.toString());
+      taken += chunk.length;
       if (opts.slow) setImmediate(done);
       else done();
     },
@@ -28,10 +30,10 @@ function recordingStdout(opts: { slow?: boolean } = {}) {
     most = Math.max(most, stdout.writableLength + Buffer.byteLength(chunk));
     return realWrite(chunk, ...rest);
   }) as typeof stdout.write;
-  return { stdout, text: () => writes.join(''), writes, mostHeld: () => most };
+  return { stdout, text: () => writes.join(''), writes, mostHeld: () => most, taken: () => taken };
 }
 
-function context(output: 'json' | 'jsonl' | 'csv', stdout: Writable) {
+function context(output: 'json' | 'jsonl' | 'csv' | 'table', stdout: Writable) {
   const ctx = new Context({ io: { stdin: process.stdin, stdout, stderr: new Writable({ write: (_c, _e, d) => d() }) }, env: { NO_COLOR: '1' } });
   ctx.opts = { output };
   return ctx;
@@ -82,6 +84,55 @@ describe('printList for scripts', () => {
     expect(s.mostHeld()).toBeLessThan(200_000);
     await new Promise<void>((r) => s.stdout.end(r));
     expect(s.text()).toBe(`${JSON.stringify(rows, null, 2)}\n`);
+  });
+});
+
+async function* listing<T>(rows: T[], failAt?: number): AsyncGenerator<T> {
+  for (let i = 0; i < rows.length; i++) {
+    if (i === failAt) throw new Error('GET /calls failed (HTTP 500)');
+    if (i % 200 === 0) await new Promise((r) => setImmediate(r));
+    yield rows[i]!;
+  }
+}
+
+describe('printListing (call list --all): printed while the pages arrive', () => {
+  for (const format of ['json', 'jsonl', 'csv', 'table'] as const) {
+    for (const n of [0, 1, 450]) {
+      it(`${format}, ${n} calls: the bytes printList prints`, async () => {
+        const rows = Array.from({ length: n }, (_, i) => call(i));
+        const whole = recordingStdout();
+        await printList(context(format, whole.stdout), rows, columns, { csv: columns.slice(0, 2) });
+        const streamed = recordingStdout();
+        await printListing(context(format, streamed.stdout), listing(rows), columns, { csv: columns.slice(0, 2), spinner: 'Fetching calls' });
+        expect(streamed.text()).toBe(whole.text());
+      });
+    }
+  }
+
+  it('reads the listing no faster than the reader takes the output', async () => {
+    const rows = Array.from({ length: 20_000 }, (_, i) => call(i));
+    const s = recordingStdout({ slow: true });
+    let produced = 0;
+    let mostAhead = 0;
+    async function* watched(): AsyncGenerator<Record<string, unknown>> {
+      for await (const r of listing(rows)) {
+        mostAhead = Math.max(mostAhead, produced - s.taken());
+        produced += Buffer.byteLength(JSON.stringify(r, null, 2)) + 4;
+        yield r;
+      }
+    }
+    await printListing(context('json', s.stdout), watched(), columns, { spinner: 'Fetching calls' });
+    await new Promise<void>((r) => s.stdout.end(r));
+    expect(s.text()).toBe(`${JSON.stringify(rows, null, 2)}\n`);
+    expect(mostAhead).toBeLessThan(300_000);
+  });
+
+  it('a listing that fails part-way leaves the JSON array unclosed, and the failure passes', async () => {
+    const rows = Array.from({ length: 2000 }, (_, i) => call(i));
+    const s = recordingStdout();
+    await expect(printListing(context('json', s.stdout), listing(rows, 1500), columns, { spinner: 'Fetching calls' })).rejects.toThrow('HTTP 500');
+    expect(s.text().startsWith('[\n  {')).toBe(true);
+    expect(() => JSON.parse(s.text())).toThrow();
   });
 });
 
