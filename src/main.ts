@@ -18,7 +18,7 @@ import {
   UsageError,
 } from './errors.js';
 import { version } from './version.js';
-import { drained, exitWhenIdle } from './io/drain.js';
+import { exitWhenIdle, flushed } from './io/drain.js';
 import { terminalSafe } from './io/terminal-text.js';
 import { fsErrorReason, isFsError } from './util/fs-error.js';
 
@@ -71,7 +71,7 @@ export async function main(argv: string[], init: Partial<ContextInit> = {}): Pro
   // What a slow or late reader has not taken yet is part of the output; a failure to
   // deliver it (a full disk behind the pipe) arrives only once it is written.
   const streams = [process.stdout, process.stderr];
-  await Promise.all(streams.map(drained));
+  await Promise.all(streams.map(flushed));
   if (stdoutFailure && code === EXIT.OK) {
     ctx.io.stderr.write(`${ctx.errColor.red('error:')} cannot write to standard output: ${fsErrorReason(stdoutFailure)}.\n`);
     code = EXIT.FAILURE;

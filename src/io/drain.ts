@@ -5,6 +5,8 @@
  * loses it. Nothing here gives up on a slow reader: a reader that never reads keeps
  * voicectl waiting, as it keeps `cat` waiting; one that goes away ends it (EPIPE).
  */
+import type { Writable } from 'node:stream';
+import { drained } from '../util/drained.js';
 
 export interface DrainableStream {
   write(chunk: string, callback: (err?: Error | null) => void): boolean;
@@ -21,7 +23,7 @@ export function pending(stream: DrainableStream): number {
  * Resolves once everything written to `stream` so far has left the process, or the
  * stream has failed (the failure is the stream's 'error' event, for its owner to report).
  */
-export function drained(stream: DrainableStream): Promise<void> {
+export function flushed(stream: DrainableStream): Promise<void> {
   if (pending(stream) === 0) return Promise.resolve();
   // A write's callback runs after every earlier write has finished (or failed): an empty
   // one marks the end of what is queued, with nothing added to the output.
@@ -42,28 +44,22 @@ export function exitWhenIdle(streams: DrainableStream[], code: number, ms: numbe
       exit(code);
       return;
     }
-    void Promise.all(streams.map(drained)).then(() => exitWhenIdle(streams, code, ms, exit));
+    void Promise.all(streams.map(flushed)).then(() => exitWhenIdle(streams, code, ms, exit));
   }, ms).unref();
-}
-
-export interface PaceableStream extends DrainableStream {
-  write(chunk: string): boolean;
-  once(event: 'drain' | 'close' | 'error', listener: () => void): unknown;
-  removeListener(event: 'drain' | 'close' | 'error', listener: () => void): unknown;
 }
 
 /**
  * Long output (a list of two million calls) written in pieces of about `piece` characters,
- * each handed over only when the stream has taken the one before: the text is never one
- * string (V8 refuses strings past about 512 MB), and what waits for a slow reader is a
- * piece, not the whole output.
+ * each handed over only when the stream can take more: the text is never one string (V8
+ * refuses strings past about 512 MB), and what waits for a slow reader is a piece or two,
+ * not the whole output.
  */
 export class PacedWriter {
   private parts: string[] = [];
   private size = 0;
 
   constructor(
-    private readonly stream: PaceableStream,
+    private readonly stream: Writable,
     private readonly piece = 64 * 1024,
   ) {}
 
@@ -80,13 +76,7 @@ export class PacedWriter {
     const text = this.parts.join('');
     this.parts = [];
     this.size = 0;
-    if (this.stream.write(text) || this.stream.destroyed) return;
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        for (const event of ['drain', 'close', 'error'] as const) this.stream.removeListener(event, done);
-        resolve();
-      };
-      for (const event of ['drain', 'close', 'error'] as const) this.stream.once(event, done);
-    });
+    // A stream that has failed takes nothing more, and says nothing more: its owner reports it.
+    if (!this.stream.write(text) && !this.stream.destroyed) await drained(this.stream);
   }
 }

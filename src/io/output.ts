@@ -4,6 +4,7 @@
  * cell of a table goes through terminal-text.ts: control characters in data are shown,
  * never obeyed.
  */
+import type { Writable } from 'node:stream';
 import type { Context } from '../context.js';
 import { csvLine } from './csv.js';
 import { PacedWriter } from './drain.js';
@@ -106,7 +107,7 @@ export async function printListing<T>(ctx: Context, items: AsyncIterable<T>, col
  * hold two million calls, whose JSON is more than one string can hold.
  */
 async function printForScripts(ctx: Context, items: Iterable<unknown> | AsyncIterable<unknown>, columns: Column<never>[], options: { csv?: Column<any>[] }): Promise<void> {
-  const paced = new PacedWriter(ctx.io.stdout);
+  const paced = new PacedWriter(ctx.io.stdout as Writable);
   switch (ctx.format) {
     case 'json': {
       // The bytes of JSON.stringify(list, null, 2), an item at a time. JSON text has no raw

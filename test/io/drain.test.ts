@@ -4,7 +4,7 @@
  */
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { drained, exitWhenIdle, pending } from '../../src/io/drain.js';
+import { flushed, exitWhenIdle, pending } from '../../src/io/drain.js';
 
 /** A stream whose writes finish only when `release()` is called. */
 function slowStream(): { stream: Writable; release(): void; taken: string[] } {
@@ -25,11 +25,11 @@ const tick = () => new Promise((r) => setImmediate(r));
 
 afterEach(() => vi.useRealTimers());
 
-describe('drained', () => {
+describe('flushed', () => {
   it('resolves at once when nothing is held', async () => {
     const { stream } = slowStream();
     expect(pending(stream)).toBe(0);
-    await drained(stream);
+    await flushed(stream);
   });
 
   it('resolves only once every earlier write has left, and adds nothing to the output', async () => {
@@ -37,7 +37,7 @@ describe('drained', () => {
     s.stream.write('a'.repeat(100_000));
     s.stream.write('b');
     let done = false;
-    void drained(s.stream).then(() => (done = true));
+    void flushed(s.stream).then(() => (done = true));
     for (let i = 0; i < 5; i++) {
       await tick();
       s.release();
@@ -51,7 +51,7 @@ describe('drained', () => {
     const stream = new Writable({ write: (_c, _e, done) => setImmediate(() => done(new Error('EIO'))) });
     stream.on('error', () => {});
     stream.write('x');
-    await drained(stream);
+    await flushed(stream);
   });
 });
 
