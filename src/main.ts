@@ -18,6 +18,7 @@ import {
   UsageError,
 } from './errors.js';
 import { version } from './version.js';
+import { exitWhenIdle, flushed } from './io/drain.js';
 import { terminalSafe } from './io/terminal-text.js';
 import { fsErrorReason, isFsError } from './util/fs-error.js';
 
@@ -59,19 +60,26 @@ export async function main(argv: string[], init: Partial<ContextInit> = {}): Pro
     signal: interrupt.signal,
     ...init,
   });
+  let code: number;
   try {
-    let code = await run(argv, ctx);
-    if (stdoutFailure && code === EXIT.OK) {
-      ctx.io.stderr.write(`${ctx.errColor.red('error:')} cannot write to standard output: ${fsErrorReason(stdoutFailure)}.\n`);
-      code = EXIT.FAILURE;
-    }
-    // Safety net: a stray handle must never keep a finished command alive.
-    setTimeout(() => process.exit(code), 3000).unref();
-    return code;
+    code = await run(argv, ctx);
   } finally {
+    // From here on Ctrl-C ends the process at once: nothing is left to clean up.
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);
   }
+  // What a slow or late reader has not taken yet is part of the output; a failure to
+  // deliver it (a full disk behind the pipe) arrives only once it is written.
+  const streams = [process.stdout, process.stderr];
+  await Promise.all(streams.map(flushed));
+  if (stdoutFailure && code === EXIT.OK) {
+    ctx.io.stderr.write(`${ctx.errColor.red('error:')} cannot write to standard output: ${fsErrorReason(stdoutFailure)}.\n`);
+    code = EXIT.FAILURE;
+  }
+  // Safety net: a stray handle must never keep a finished command alive; nor may the net
+  // cut what stdout or stderr still hold.
+  exitWhenIdle(streams, code, 3000, (c) => process.exit(c));
+  return code;
 }
 
 export async function run(argv: string[], ctx: Context): Promise<number> {

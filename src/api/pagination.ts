@@ -2,8 +2,9 @@
  * Paging through a list endpoint with limit/offset (spec: "offset += limit until offset >=
  * total"), bounded against servers that do not page as the spec says: one that ignores
  * `offset` or a gateway that caches pages (the same page forever), one whose `total`
- * never stops growing, one without `total` or ids. Paging stops, and says the list is
- * incomplete, when a page brings no new items or when the page cap is reached.
+ * never stops growing, one without `total` or ids, one that runs dry before its `total`.
+ * Paging stops, and says the list is incomplete, when a page brings no new items, when a
+ * page is empty before the total is reached, or when the page cap is reached.
  */
 import { ApiError } from './errors.js';
 import { extractList, itemKey } from './envelope.js';
@@ -58,7 +59,8 @@ export function clampLimit(limit: number | undefined): number {
 /**
  * Every item, each id once. Stops normally at offset >= total (or, without a total, at a
  * short or empty page); throws IncompleteListError after yielding what it has when a
- * non-empty page adds no new item, or when the page cap is reached.
+ * non-empty page adds no new item, when a page is empty before the total is reached, or
+ * when the page cap is reached.
  */
 export async function* paginate<T>(source: PageSource, key: string, options: PaginateOptions = {}): AsyncGenerator<T, void, undefined> {
   const method = source.method ?? 'GET';
@@ -70,6 +72,8 @@ export async function* paginate<T>(source: PageSource, key: string, options: Pag
   let pages = 0;
   let cap = MAX_PAGES;
   let previousAnonymous: string | undefined;
+  /** The list's length as the last page that gave one said. */
+  let total: number | undefined;
   const stop = (reason: string) => new IncompleteListError({ method, url: source.url, reason, items: yielded, pages });
   for (;;) {
     if (pages >= cap) {
@@ -80,7 +84,12 @@ export async function* paginate<T>(source: PageSource, key: string, options: Pag
     const body = await source.get({ ...options.query, limit, offset }, options.signal);
     pages++;
     const page = extractList<T>(body, key, source.url);
-    if (page.items.length === 0) return;
+    if (page.total !== undefined) total = page.total;
+    if (page.items.length === 0) {
+      // The end, unless the server's own count says there is more: then it stopped short.
+      if (total !== undefined && offset < total) throw stop(empty(pages, offset, total));
+      return;
+    }
     // Items without ids cannot be told apart one by one; a page identical to the last is the same page again.
     if (page.items.every((item) => itemKey(item) === undefined)) {
       const signature = JSON.stringify(page.items);
@@ -113,6 +122,10 @@ export async function* paginate<T>(source: PageSource, key: string, options: Pag
   }
 }
 
+function empty(page: number, offset: number, total: number): string {
+  return `page ${page} (offset ${offset}) was empty, though the server counts ${total} ${total === 1 ? 'item' : 'items'}`;
+}
+
 function repeated(page: number, offset: number): string {
   return `page ${page} (offset ${offset}) repeated items already received (the server may be ignoring offset, or a cache answering for it)`;
 }
@@ -120,11 +133,29 @@ function repeated(page: number, offset: number): string {
 /** Every item of a listing, and the reason it stopped early if it did: the caller prints what it has, then fails. */
 export async function collectAll<T>(items: AsyncIterable<T>): Promise<{ items: T[]; incomplete?: IncompleteListError }> {
   const out: T[] = [];
-  try {
-    for await (const item of items) out.push(item);
-  } catch (err) {
-    if (err instanceof IncompleteListError) return { items: out, incomplete: err };
-    throw err;
+  const listing = untilIncomplete(items);
+  for await (const item of listing.items) out.push(item);
+  return { items: out, incomplete: listing.incomplete };
+}
+
+/**
+ * A listing's items, ending quietly where the listing stops early; `incomplete` then says
+ * why, for the caller to throw once what was read has been printed. Other failures pass.
+ */
+export function untilIncomplete<T>(items: AsyncIterable<T>): { items: AsyncIterable<T>; readonly incomplete: IncompleteListError | undefined } {
+  let incomplete: IncompleteListError | undefined;
+  async function* read(): AsyncGenerator<T, void, undefined> {
+    try {
+      yield* items;
+    } catch (err) {
+      if (!(err instanceof IncompleteListError)) throw err;
+      incomplete = err;
+    }
   }
-  return { items: out };
+  return {
+    items: read(),
+    get incomplete() {
+      return incomplete;
+    },
+  };
 }

@@ -9,7 +9,7 @@
 import type { ApiClient } from '../api/client.js';
 import { listCalls, type Call, type CallFilters, type CallPage } from '../api/calls.js';
 import { itemKey } from '../api/envelope.js';
-import { IncompleteListError } from '../api/pagination.js';
+import { IncompleteListError, MAX_PAGES, pageCap } from '../api/pagination.js';
 import { IdSet } from './id-set.js';
 
 export interface PagerOptions {
@@ -20,9 +20,6 @@ export interface PagerOptions {
   /** Called when the expected number of calls is first known, and again when it grows. */
   onTotal?: (total: number) => void;
 }
-
-/** The second reading stops after this many pages whatever happens (a server that never ends). */
-const MAX_TAIL_PAGES = 10_000;
 
 export async function* callPages(api: ApiClient, opts: PagerOptions): AsyncGenerator<Call[], void, undefined> {
   const ac = new AbortController();
@@ -41,19 +38,30 @@ export async function* callPages(api: ApiClient, opts: PagerOptions): AsyncGener
   };
   const fetchPage = (offset: number, limit: number): Promise<CallPage> => listCalls(api, opts.filters, { limit, offset }, ac.signal);
   let pages = 0;
+  const incomplete = (reason: string) => new IncompleteListError({ method: 'GET', url: api.url('/calls'), items: seen.size, pages, reason });
+  /**
+   * A page with no calls where the server's own count says there are more: the server
+   * stopped short, and the export would call part of the list the whole.
+   */
+  const unlessShort = (page: CallPage, offset: number, known: number | undefined): void => {
+    const total = page.total ?? known;
+    if (page.items.length === 0 && total !== undefined && offset < total) {
+      throw incomplete(`the page at offset ${offset} was empty, though the server counts ${total} ${total === 1 ? 'call' : 'calls'}`);
+    }
+  };
+  /** Past the pages `total` plans for (and a margin), the server is not paging to an end. */
+  const capped = (cap: number) => incomplete(cap === MAX_PAGES
+    ? `${MAX_PAGES} pages is the most one listing reads`
+    : `the server kept sending pages past the ${cap} its total allows for`);
   /**
    * The new calls of a page. A page of nothing but calls already read means the server
    * ignores offset (or a cache answers for it): going on would write the same calls
    * again and again, or, with a total, stop with part of the list called the whole.
    */
   const unlessRepeated = (page: CallPage, offset: number): Call[] => {
-    pages++;
     const added = fresh(page.items);
     if (page.items.length > 0 && added.length === 0) {
-      throw new IncompleteListError({
-        method: 'GET', url: api.url('/calls'), items: seen.size, pages,
-        reason: `the page at offset ${offset} repeated calls already received (the server may be ignoring offset, or a cache answering for it)`,
-      });
+      throw incomplete(`the page at offset ${offset} repeated calls already received (the server may be ignoring offset, or a cache answering for it)`);
     }
     return added;
   };
@@ -61,8 +69,10 @@ export async function* callPages(api: ApiClient, opts: PagerOptions): AsyncGener
   try {
     const requested = Math.min(200, Math.max(1, opts.pageSize ?? 200));
     const first = await fetchPage(0, requested);
+    pages++;
     const size = pageSizeOf(first, requested);
     let total = first.total;
+    unlessShort(first, 0, total);
     if (total !== undefined) opts.onTotal?.(total);
     yield unlessRepeated(first, 0);
 
@@ -70,7 +80,9 @@ export async function* callPages(api: ApiClient, opts: PagerOptions): AsyncGener
       // No total to plan with: one page after another until a short or empty one.
       let last = first.items.length;
       for (let offset = size; last >= size; offset += size) {
+        if (pages >= MAX_PAGES) throw capped(MAX_PAGES);
         const page = await fetchPage(offset, size);
+        pages++;
         last = page.items.length;
         // A full page of calls already read: the server ignores offset, and would serve it forever.
         yield unlessRepeated(page, offset);
@@ -89,9 +101,20 @@ export async function* callPages(api: ApiClient, opts: PagerOptions): AsyncGener
       }
     };
     let next = size;
+    // The cap `--all` has: the pages the first total plans for, and a margin for calls
+    // that arrive meanwhile. A server whose pages keep bringing new calls and a growing
+    // total would otherwise be read for ever.
+    const cap = pageCap(Math.ceil(firstTotal / size));
+    let launched = 1;
+    let stopped = false;
     const window: Array<{ offset: number; page: Promise<CallPage> }> = [];
     const launch = () => {
       while (window.length < opts.concurrency && next < total!) {
+        if (launched >= cap) {
+          stopped = true;
+          return;
+        }
+        launched++;
         const p = fetchPage(next, size);
         // Awaited in order later; until then a failure must not count as unhandled.
         p.catch(() => {});
@@ -103,11 +126,14 @@ export async function* callPages(api: ApiClient, opts: PagerOptions): AsyncGener
     while (window.length > 0) {
       const { offset, page: pending } = window.shift()!;
       const page = await pending;
+      pages++;
       note(page);
+      unlessShort(page, offset, total);
       launch();
       // Once the list has moved, a page of calls already read is what arriving calls do.
       yield moved ? fresh(page.items) : unlessRepeated(page, offset);
     }
+    if (stopped) throw capped(cap);
     // Nothing changed while we read: the planned pages were the whole list.
     if (!moved) return;
 
@@ -116,15 +142,16 @@ export async function* callPages(api: ApiClient, opts: PagerOptions): AsyncGener
     // list is read once more, one page after another from the start: read in order, an
     // insertion only repeats calls (dropped as duplicates), it never hides one.
     let previous = '';
-    for (let offset = 0, reread = 0; reread < MAX_TAIL_PAGES; offset += size, reread++) {
+    const rereadCap = pageCap(Math.ceil(total / size));
+    for (let offset = 0, reread = 0; ; offset += size, reread++) {
+      if (reread >= rereadCap) throw capped(rereadCap);
       const page = await fetchPage(offset, size);
+      pages++;
       note(page);
+      unlessShort(page, offset, total);
       const ids = page.items.map((c) => itemKey(c) ?? '').join(',');
       if (offset > 0 && page.items.length > 0 && ids === previous) {
-        throw new IncompleteListError({
-          method: 'GET', url: api.url('/calls'), items: seen.size, pages: pages + reread,
-          reason: `the page at offset ${offset} repeated the one before it (the server may be ignoring offset, or a cache answering for it)`,
-        });
+        throw incomplete(`the page at offset ${offset} repeated the one before it (the server may be ignoring offset, or a cache answering for it)`);
       }
       previous = ids;
       const added = fresh(page.items);

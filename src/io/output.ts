@@ -4,8 +4,11 @@
  * cell of a table goes through terminal-text.ts: control characters in data are shown,
  * never obeyed.
  */
+import type { Writable } from 'node:stream';
 import type { Context } from '../context.js';
 import { csvLine } from './csv.js';
+import { PacedWriter } from './drain.js';
+import { withSpinner } from './spinner.js';
 import { terminalLine, terminalSafe } from './terminal-text.js';
 
 export interface Column<T = Record<string, unknown>> {
@@ -59,36 +62,75 @@ export interface ListOptions<T> {
 
 /** Prints a list of objects in the run's output format. */
 export async function printList<T>(ctx: Context, rows: T[], columns: Column<T>[], options: ListOptions<T> = {}): Promise<void> {
-  const machine = (options.machineRows ?? rows) as unknown[];
+  if (ctx.format !== 'table') {
+    await printForScripts(ctx, (options.machineRows ?? rows) as unknown[], columns, options);
+    return;
+  }
+  if (rows.length === 0) {
+    ctx.info(options.empty ?? 'Nothing to show.');
+    return;
+  }
+  await options.beforeTable?.();
+  const all = rows.map((r) => columns.map((c) => terminalLine(cell(read(r, c)))));
+  const width = ctx.io.stdout.isTTY ? ctx.io.stdout.columns : undefined;
+  const kept = keptColumns(columns, all, width);
+  const shown = kept.map((i) => columns[i]!);
+  const texts = all.map((row) => kept.map((i) => row[i]!));
+  const widths = fitWidths(shown, texts, width);
+  await printTable(ctx, shown.map((c) => c.header), texts.map((row) => row.map((t, i) => truncate(t, widths[i]))));
+}
+
+/**
+ * Prints a listing while it is read, a page at a time, when a script reads the output
+ * (JSON, JSON lines, CSV): memory holds a page, not the list (`call list --all` of two
+ * million calls). A table needs every row for its widths: its rows are read first, behind
+ * a spinner. Output for scripts is what printList prints for the same items.
+ *
+ * A listing that ends (however early) ends the output as a whole list. One that fails
+ * leaves a JSON array unclosed, so no parser takes what was printed for the whole list.
+ */
+export async function printListing<T>(ctx: Context, items: AsyncIterable<T>, columns: Column<T>[], options: Omit<ListOptions<T>, 'machineRows'> & { spinner: string }): Promise<void> {
+  if (ctx.format !== 'table') {
+    await printForScripts(ctx, items, columns, options);
+    return;
+  }
+  const rows = await withSpinner(ctx, options.spinner, async () => {
+    const all: T[] = [];
+    for await (const item of items) all.push(item);
+    return all;
+  });
+  await printList(ctx, rows, columns, options);
+}
+
+/**
+ * JSON, JSON lines or CSV, written a piece at a time at the reader's pace: a list may
+ * hold two million calls, whose JSON is more than one string can hold.
+ */
+async function printForScripts(ctx: Context, items: Iterable<unknown> | AsyncIterable<unknown>, columns: Column<never>[], options: { csv?: Column<any>[] }): Promise<void> {
+  const paced = new PacedWriter(ctx.io.stdout as Writable);
   switch (ctx.format) {
-    case 'json':
-      ctx.out(JSON.stringify(machine, null, 2));
-      return;
+    case 'json': {
+      // The bytes of JSON.stringify(list, null, 2), an item at a time. JSON text has no raw
+      // newline inside a string: every newline starts a line to indent.
+      let first = true;
+      for await (const r of items) {
+        await paced.add(`${first ? '[\n  ' : ',\n  '}${(JSON.stringify(r, null, 2) ?? 'null').replaceAll('\n', '\n  ')}`);
+        first = false;
+      }
+      await paced.add(first ? '[]\n' : '\n]\n');
+      break;
+    }
     case 'jsonl':
-      for (const r of machine) ctx.out(JSON.stringify(r));
-      return;
+      for await (const r of items) await paced.add(`${JSON.stringify(r) ?? ''}\n`);
+      break;
     case 'csv': {
       const cols = (options.csv ?? columns) as Column<unknown>[];
-      ctx.out(csvLine(cols.map(csvName)));
-      for (const r of machine) ctx.out(csvLine(cols.map((c) => cell(read(r, c)))));
-      return;
+      await paced.add(`${csvLine(cols.map(csvName))}\n`);
+      for await (const r of items) await paced.add(`${csvLine(cols.map((c) => cell(read(r, c))))}\n`);
+      break;
     }
-    case 'table':
-      if (rows.length === 0) {
-        ctx.info(options.empty ?? 'Nothing to show.');
-        return;
-      }
-      await options.beforeTable?.();
-      {
-        const all = rows.map((r) => columns.map((c) => terminalLine(cell(read(r, c)))));
-        const width = ctx.io.stdout.isTTY ? ctx.io.stdout.columns : undefined;
-        const kept = keptColumns(columns, all, width);
-        const shown = kept.map((i) => columns[i]!);
-        const texts = all.map((row) => kept.map((i) => row[i]!));
-        const widths = fitWidths(shown, texts, width);
-        await printTable(ctx, shown.map((c) => c.header), texts.map((row) => row.map((t, i) => truncate(t, widths[i]))));
-      }
   }
+  await paced.flush();
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
-import { allCalls, listCalls, type Call } from '../../api/calls.js';
-import { collectAll, type IncompleteListError } from '../../api/pagination.js';
-import { printList } from '../../io/output.js';
+import { allCalls, listCalls } from '../../api/calls.js';
+import { untilIncomplete } from '../../api/pagination.js';
+import { printList, printListing } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
 import { CALL_CSV_COLUMNS, callColumns, filtersFrom } from './fields.js';
 import { note } from '../../io/render.js';
@@ -12,18 +12,18 @@ type Flags = ListFlags;
 export default async function callList(ctx: Context, flags: Flags): Promise<void> {
   const api = await ctx.api();
   const filters = filtersFrom(flags);
-  let calls: Call[];
-  let total: number | undefined;
-  let incomplete: IncompleteListError | undefined;
+  const shown = { empty: 'No calls match.', csv: CALL_CSV_COLUMNS };
   if (flags.all) {
-    ({ items: calls, incomplete } = await withSpinner(ctx, 'Fetching calls', () => collectAll(allCalls(api, filters, { offset: flags.offset, signal: ctx.signal }))));
-  } else {
-    ({ items: calls, total } = await withSpinner(ctx, 'Fetching calls', () => listCalls(api, filters, { limit: flags.limit, offset: flags.offset }, ctx.signal)));
+    // Printed as the pages arrive: two million calls are more than one JSON text can hold.
+    const listing = untilIncomplete(allCalls(api, filters, { offset: flags.offset, signal: ctx.signal }));
+    await printListing(ctx, listing.items, callColumns(ctx.io.stdout.columns), { ...shown, spinner: 'Fetching calls' });
+    // What was read is printed; the exit status says it is not the whole list.
+    if (listing.incomplete) throw listing.incomplete;
+    return;
   }
-  await printList(ctx, calls, callColumns(ctx.io.stdout.columns), { empty: 'No calls match.', csv: CALL_CSV_COLUMNS });
+  const { items: calls, total } = await withSpinner(ctx, 'Fetching calls', () => listCalls(api, filters, { limit: flags.limit, offset: flags.offset }, ctx.signal));
+  await printList(ctx, calls, callColumns(ctx.io.stdout.columns), shown);
   if (total !== undefined && total > (flags.offset ?? 0) + calls.length) {
     note(ctx, ctx.errColor.dim(`Showing ${calls.length} of ${total}. Use --all for every call, or \`voicectl call export\` for files.`));
   }
-  // What was read is printed; the exit status says it is not the whole list.
-  if (incomplete) throw incomplete;
 }
