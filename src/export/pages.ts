@@ -49,6 +49,18 @@ export async function* callPages(api: ApiClient, opts: PagerOptions): AsyncGener
       throw incomplete(`the page at offset ${offset} was empty, though the server counts ${total} ${total === 1 ? 'call' : 'calls'}`);
     }
   };
+  /**
+   * A page in the middle of the list that holds fewer calls than the page size while the
+   * server's count has not moved: the calls between its end and the next page's offset
+   * were never handed over, and the export would call part of the list the whole.
+   */
+  const unlessCut = (page: CallPage, offset: number, size: number, total: number | undefined, moved: boolean): void => {
+    if (moved || total === undefined || page.items.length === 0) return;
+    const end = offset + page.items.length;
+    if (page.items.length < size && end < total) {
+      throw incomplete(`the page at offset ${offset} held ${page.items.length} of ${size} calls, though the server counts ${total}; calls ${end + 1} to ${Math.min(offset + size, total)} were never sent`);
+    }
+  };
   /** Past the pages `total` plans for (and a margin), the server is not paging to an end. */
   const capped = (cap: number) => incomplete(cap === MAX_PAGES
     ? `${MAX_PAGES} pages is the most one listing reads`
@@ -129,6 +141,7 @@ export async function* callPages(api: ApiClient, opts: PagerOptions): AsyncGener
       pages++;
       note(page);
       unlessShort(page, offset, total);
+      unlessCut(page, offset, size, total, moved);
       launch();
       // Once the list has moved, a page of calls already read is what arriving calls do.
       yield moved ? fresh(page.items) : unlessRepeated(page, offset);

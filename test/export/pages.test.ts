@@ -65,3 +65,29 @@ describe('callPages against servers that never end', () => {
     expect(requests()).toBe(3 + 13);
   });
 });
+
+describe('callPages against a server that cuts a page short', () => {
+  it('a page in the middle with fewer calls than the page size, the count unchanged: the list is incomplete', async () => {
+    // 10 calls in pages of 3; the page at offset 3 holds only its first call.
+    const { api } = stubApi((q) => {
+      const end = q.offset === 3 ? 4 : Math.min(q.offset + q.limit, 10);
+      const calls = [];
+      for (let i = q.offset; i < end; i++) calls.push({ call_id: `call_${i}` });
+      return { calls, total: 10, limit: q.limit, offset: q.offset };
+    });
+    const r = await readAll(api, 3);
+    expect(r.error).toBeInstanceOf(IncompleteListError);
+    expect((r.error as Error).message).toContain('the page at offset 3 held 1 of 3 calls, though the server counts 10; calls 5 to 6 were never sent');
+  });
+
+  it('the last page may be short', async () => {
+    const { api } = stubApi((q) => {
+      const calls = [];
+      for (let i = q.offset; i < Math.min(q.offset + q.limit, 10); i++) calls.push({ call_id: `call_${i}` });
+      return { calls, total: 10, limit: q.limit, offset: q.offset };
+    });
+    const r = await readAll(api, 3);
+    expect(r.error).toBeUndefined();
+    expect(r.calls).toBe(10);
+  });
+});
