@@ -47,7 +47,7 @@ describe('campaign launch checks calling hours on the injected clock', () => {
     const r = await runInProcess(['campaign', 'launch', id, '--yes'], { env: env(), now: at('2026-01-15T17:00:00Z') });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('3 contacts of 3 are outside calling hours (09:00-21:00 local time), so nothing was launched');
-    expect(r.stderr).toContain('3 contacts in Asia/Calcutta (22:30 there now); opens 2026-01-16 03:30 UTC (in 10h 30m)');
+    expect(r.stderr).toContain('3 contacts in Asia/Kolkata (22:30 IST there now); opens 09:00 IST (2026-01-16 03:30 UTC, in 10h 30m)');
     expect(r.stderr).toContain('--wait-for-calling-hours');
     expect(launches(id)).toHaveLength(0);
   });
@@ -66,8 +66,8 @@ describe('campaign launch checks calling hours on the injected clock', () => {
     const r = await runInProcess(['campaign', 'launch', id, '--yes'], { env: env(), now: at('2026-01-15T03:00:00Z') });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('4 contacts of 4 are outside calling hours');
-    expect(r.stderr).toContain('3 contacts in Asia/Calcutta (08:30 there now)');
-    expect(r.stderr).toContain('1 contact in America/New_York (22:00 there now)');
+    expect(r.stderr).toContain('3 contacts in Asia/Kolkata (08:30 IST there now)');
+    expect(r.stderr).toContain('1 contact in America/New_York (22:00 EST there now)');
     expect(r.stderr).toContain('The window is open for all of them from 2026-01-15 14:00 UTC');
     expect(launches(id)).toHaveLength(0);
   });

@@ -28,7 +28,8 @@ export default async function callExport(ctx: Context, flags: Flags): Promise<vo
     throw new UsageError('An xlsx workbook is binary: it cannot be shown on a terminal.', { hint: 'Pass --out calls.xlsx (or redirect stdout to a file).' });
   }
   const summary = await runExport(ctx, {
-    filters: filtersFrom(flags),
+    filters: filtersFrom(flags, ctx.timeZone),
+    timeZone: ctx.timeZone,
     format,
     out: flags.out,
     transcripts: flags.transcripts,

@@ -11,7 +11,7 @@ type Flags = ListFlags;
 
 export default async function callList(ctx: Context, flags: Flags): Promise<void> {
   const api = await ctx.api();
-  const filters = filtersFrom(flags);
+  const filters = filtersFrom(flags, ctx.timeZone);
   let calls: Call[];
   let total: number | undefined;
   let incomplete: IncompleteListError | undefined;
@@ -20,7 +20,7 @@ export default async function callList(ctx: Context, flags: Flags): Promise<void
   } else {
     ({ items: calls, total } = await withSpinner(ctx, 'Fetching calls', () => listCalls(api, filters, { limit: flags.limit, offset: flags.offset }, ctx.signal)));
   }
-  await printList(ctx, calls, callColumns(ctx.io.stdout.columns), { empty: 'No calls match.', csv: CALL_CSV_COLUMNS });
+  await printList(ctx, calls, callColumns(ctx.io.stdout.columns, ctx.timeZone), { empty: 'No calls match.', csv: CALL_CSV_COLUMNS });
   if (total !== undefined && total > (flags.offset ?? 0) + calls.length) {
     note(ctx, ctx.errColor.dim(`Showing ${calls.length} of ${total}. Use --all for every call, or \`voicectl call export\` for files.`));
   }
