@@ -52,6 +52,18 @@ describe('campaign launch checks calling hours on the injected clock', () => {
     expect(launches(id)).toHaveLength(0);
   });
 
+  it('says when the window opens in the contacts\' local time and in the user\'s zone (--tz, VOICECTL_TZ)', async () => {
+    const id = await draft('Late, seen from New York', INDIA);
+    const r = await runInProcess(['campaign', 'launch', id, '--yes', '--tz', 'America/New_York'], { env: env(), now: at('2026-01-15T17:00:00Z') });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('3 contacts in Asia/Kolkata (22:30 IST there now); opens 09:00 IST (2026-01-15 22:30 EST, in 10h 30m)');
+    expect(r.stderr).toContain('The window is open for all of them from 2026-01-15 22:30 EST (in 10h 30m).');
+    expect(r.stderr).toContain('Pass --wait-for-calling-hours to launch at 2026-01-15 22:30 EST (in 10h 30m)');
+    const same = await runInProcess(['campaign', 'launch', id, '--yes'], { env: { ...env(), VOICECTL_TZ: 'Asia/Calcutta' }, now: at('2026-01-15T17:00:00Z') });
+    expect(same.stderr).toContain('3 contacts in Asia/Kolkata (22:30 IST there now); opens 2026-01-16 09:00 IST (in 10h 30m)');
+    expect(launches(id)).toHaveLength(0);
+  });
+
   it('allows the same campaign at 10:00 in India', async () => {
     const id = await draft('Morning', INDIA);
     const r = await runInProcess(['campaign', 'launch', id, '--yes'], { env: env(), now: at('2026-01-15T04:30:00Z') });
@@ -124,6 +136,16 @@ describe('campaign launch checks calling hours on the injected clock', () => {
       'Waiting for calling hours: 1m left (opens 03:30 UTC).',
     ]);
     expect(r.stderr).toContain('Calling hours are open for every contact.');
+  });
+
+  it('the wait says when the window opens in the user\'s zone', async () => {
+    const id = await draft('Patient in Kolkata', INDIA);
+    let clock = new Date('2026-01-16T03:29:30Z').getTime();
+    const r = await runInProcess(['campaign', 'launch', id, '--yes', '--wait-for-calling-hours', '--tz', 'Asia/Kolkata'], {
+      env: env(), now: () => new Date(clock), sleep: async (ms) => { clock += ms; },
+    });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('Waiting for calling hours: 1m left (opens 09:00 IST).');
   });
 
   it('on a terminal the wait is a countdown redrawn in place', async () => {
