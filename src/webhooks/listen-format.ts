@@ -62,8 +62,9 @@ export function eventLine(c: ChalkInstance, e: AcceptedEvent, o: LineOptions = {
     const room = o.columns - head.join('  ').length - 2 - verified.length;
     if (details.length > room) details = room >= 8 ? truncate(details, room) : '';
   }
-  const line = `${c.dim(head[0]!)}  ${c.green(head[1]!)}  ${c.bold(head[2]!)}  ${head[3]}  ${details}${verified ? ` ${c.yellow(verified.trim())}` : ''}`.trimEnd();
-  const plain = `${head.join('  ')}  ${details}${verified}`.trimEnd();
+  const gap = details ? '  ' : '';
+  const line = `${c.dim(head[0]!)}  ${c.green(head[1]!)}  ${c.bold(head[2]!)}  ${head[3]}${gap}${details}${verified ? ` ${c.yellow(verified.trim())}` : ''}`.trimEnd();
+  const plain = `${head.join('  ')}${gap}${details}${verified}`.trimEnd();
   // A sender's id or type so long that even the head does not fit: cut the line itself (plain text, so the cut cannot split a colour code).
   return o.columns && o.columns > 0 && plain.length > o.columns ? truncate(plain, o.columns) : line;
 }
