@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, type Harness } from '../helpers/cli.js';
 import { clientFor, givenAgent, givenFinishedCampaign } from '../helpers/given.js';
-import { runInProcess } from '../helpers/run.js';
-import { formatDateTime } from '../../src/util/time.js';
+import { runInProcess, startInProcess } from '../helpers/run.js';
+import { clockTime, formatDateTime } from '../../src/util/time.js';
 
 let h: Harness;
 let dir: string;
@@ -88,6 +88,22 @@ describe('call list and call get', () => {
     const r = await forScript(['call', 'list', '--since', '2026-11-27', '--until', '2026-11-26', '--tz', 'Asia/Kolkata']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--since (2026-11-27 00:00:00) must be before --until (2026-11-26 00:00:00), both Asia/Kolkata.');
+  });
+});
+
+describe('call tail', () => {
+  it('each line starts with when the call ended in the zone, named; the start line names the zone', async () => {
+    const tail = startInProcess(['call', 'tail', '--campaign', campaignId, '--since', '2d', '--interval', '0.2', '--tz', 'Asia/Kolkata'], {
+      env: { ...h.env, NO_COLOR: '1' }, tty: { stdout: true, columns: 200 }, realTime: true,
+    });
+    for (const c of calls) await tail.waitForOutput(c.call_id, 'stdout');
+    expect(await tail.interrupt()).toBe(130);
+    expect(tail.stderr()).toMatch(/Following calls that finish \(started since \d{4}-\d\d-\d\d \d\d:\d\d:\d\d IST\) in campaign \S+; times are Asia\/Kolkata\./);
+    const ended = JSON.parse((await forScript(['call', 'list', '--campaign', campaignId, '--json'])).stdout) as Array<{ call_id: string; end_time: string }>;
+    for (const c of ended) {
+      const line = tail.stdout().split('\n').find((l) => l.includes(c.call_id))!;
+      expect(line.startsWith(`${clockTime(Date.parse(c.end_time), 'Asia/Kolkata')} IST  ${c.call_id}`)).toBe(true);
+    }
   });
 });
 
