@@ -263,14 +263,25 @@ function shortName(zone: string, locale: string, ms: number): string {
   return f.formatToParts(new Date(ms)).find((p) => p.type === 'timeZoneName')?.value ?? zone;
 }
 
-/** The zone's short name at `ms`: IST, EST/EDT, CET, UTC, or GMT+5:45 where there is none. */
+const abbreviations = new Map<string, string>();
+
+/**
+ * The zone's short name at `ms`: IST, EST/EDT, CET, UTC, or GMT+5:45 where there is none.
+ * Cached per quarter hour, like the offset: listen and tail name the zone on every line.
+ */
 export function zoneAbbreviation(zone: string, ms: number): string {
   if (zone === 'UTC') return 'UTC';
-  const us = shortName(zone, 'en-US', ms);
-  if (!/^GMT[+-]/.test(us)) return us;
-  const locale = ABBREVIATION_LOCALES.find(([prefix]) => zone === prefix || (prefix.endsWith('/') && zone.startsWith(prefix)))?.[1];
-  const local = locale ? shortName(zone, locale, ms) : us;
-  return /^GMT[+-]/.test(local) ? us : local;
+  const key = `${zone}@${Math.floor(ms / BUCKET_MS)}`;
+  let name = abbreviations.get(key);
+  if (name === undefined) {
+    const us = shortName(zone, 'en-US', ms);
+    const locale = /^GMT[+-]/.test(us) ? ABBREVIATION_LOCALES.find(([prefix]) => zone === prefix || (prefix.endsWith('/') && zone.startsWith(prefix)))?.[1] : undefined;
+    const local = locale ? shortName(zone, locale, ms) : us;
+    name = /^GMT[+-]/.test(local) ? us : local;
+    if (abbreviations.size > 10_000) abbreviations.clear();
+    abbreviations.set(key, name);
+  }
+  return name;
 }
 
 /** "15:00 IST" in `zone` at `ms`. */
