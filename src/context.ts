@@ -193,8 +193,8 @@ export class Context {
    */
   get timeZone(): string {
     return (this.zoneCache ??= this.opts.tz
-      ?? savedZone(nonEmpty(this.env.VOICECTL_TZ), 'VOICECTL_TZ')
-      ?? savedZone(this.settings().profile.timezone, 'The profile\'s timezone')
+      ?? savedZone(nonEmpty(this.env.VOICECTL_TZ), 'VOICECTL_TZ', 'Set VOICECTL_TZ to')
+      ?? savedZone(this.settings().profile.timezone, 'The profile\'s timezone', 'Fix it with `voicectl config set timezone ZONE`, ZONE')
       ?? systemZone(this.env));
   }
 
@@ -325,10 +325,10 @@ function isTrue(v: string | undefined): boolean {
 }
 
 /** A zone from the environment or the profile (--tz is checked by its parser); exit 2 when it names none. */
-function savedZone(v: string | undefined, where: string): string | undefined {
+function savedZone(v: string | undefined, where: string, fix: string): string | undefined {
   if (v === undefined || v.trim() === '') return undefined;
   const zone = canonicalZone(v);
-  if (!zone) throw new UsageError(`${where} "${v}" is not a time zone.`, { hint: `Use ${ZONE_HELP}: voicectl config set timezone Asia/Kolkata.` });
+  if (!zone) throw new UsageError(`${where} "${v}" is not a time zone.`, { hint: `${fix} ${ZONE_HELP}, or pass --tz.` });
   return zone;
 }
 

@@ -169,6 +169,7 @@ describe('the zone setting', () => {
     const env = await forScript(['call', 'list'], { VOICECTL_TZ: '+05:30' });
     expect(env.code).toBe(2);
     expect(env.stderr).toContain('VOICECTL_TZ "+05:30" is not a time zone');
+    expect(env.stderr).toContain('Set VOICECTL_TZ to an IANA time zone name, for example Asia/Kolkata');
     expect(env.stderr).not.toMatch(/\n\s+at /);
     // Commands that show no time do not care.
     expect((await forScript(['agent', 'list', '--json'], { VOICECTL_TZ: '+05:30' })).code).toBe(0);
