@@ -7,6 +7,7 @@ import type { ApiClient } from './api/client.js';
 import { inspectConfig, readProfile, type Profile } from './config/profiles.js';
 import { AuthError, UsageError } from './errors.js';
 import { proxySecrets, redact } from './util/redact.js';
+import { canonicalZone, systemZone, ZONE_HELP } from './util/time.js';
 import { terminalSafe } from './io/terminal-text.js';
 
 export type Env = Record<string, string | undefined>;
@@ -46,6 +47,7 @@ export interface GlobalOptions {
   input?: boolean;
   debug?: boolean;
   timeout?: number;
+  tz?: string;
 }
 
 export interface Settings {
@@ -78,6 +80,7 @@ export class Context {
   /** Set by the program's pre-action hook before any command runs. */
   opts: GlobalOptions = {};
   private settingsCache?: Settings;
+  private zoneCache?: string;
   private client?: Promise<ApiClient>;
   private chalkCache?: ChalkInstance;
   private closers: Array<() => Promise<void> | void> = [];
@@ -181,6 +184,18 @@ export class Context {
       timeoutMs: Math.round(timeoutSec * 1000),
     };
     return this.settingsCache;
+  }
+
+  /**
+   * The zone of every time a person reads, and of dates typed without an offset (a
+   * canonical IANA name): --tz, VOICECTL_TZ, the profile's timezone, else the system's.
+   * Read only by commands that show or read times, so a bad setting stops only them.
+   */
+  get timeZone(): string {
+    return (this.zoneCache ??= this.opts.tz
+      ?? savedZone(nonEmpty(this.env.VOICECTL_TZ), 'VOICECTL_TZ', 'Set VOICECTL_TZ to')
+      ?? savedZone(this.settings().profile.timezone, 'The profile\'s timezone', 'Fix it with `voicectl config set timezone ZONE`, ZONE')
+      ?? systemZone(this.env));
   }
 
   /**
@@ -308,6 +323,14 @@ function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 function isTrue(v: string | undefined): boolean {
   return v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
+}
+
+/** A zone from the environment or the profile (--tz is checked by its parser); exit 2 when it names none. */
+function savedZone(v: string | undefined, where: string, fix: string): string | undefined {
+  if (v === undefined || v.trim() === '') return undefined;
+  const zone = canonicalZone(v);
+  if (!zone) throw new UsageError(`${where} "${v}" is not a time zone.`, { hint: `${fix} ${ZONE_HELP}, or pass --tz.` });
+  return zone;
 }
 
 function nonEmpty(v: string | undefined): string | undefined {

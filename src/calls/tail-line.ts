@@ -1,28 +1,44 @@
 /**
- * One line per finished call for people: when it ended, id, number, contact, what it
- * came to, how long, and the summary cut to the terminal's width. Everything here came
- * from the service, so control characters are shown, not obeyed.
+ * One line per finished call for people: when it ended (in the user's zone, named), id,
+ * number, contact, what it came to, how long, and the summary. On a terminal the line
+ * fits its width: the summary is cut first, then the contact's name and the outcome, with
+ * `…`; ids and numbers stay whole (--json has every field whole). Everything here came from the
+ * service, so control characters are shown, not obeyed.
  */
-import { clockTime, finishedAt, formatDuration, num, oneLine, outcomeLabel, str, type ListedCall } from '../watch/calls.js';
+import { finishedAt, formatDuration, num, oneLine, outcomeLabel, str, type ListedCall } from '../watch/calls.js';
 import { terminalLine } from '../io/terminal-text.js';
+import { truncate } from '../io/output.js';
+import { clockTime, zoneAbbreviation } from '../util/time.js';
 
-export function tailLine(call: ListedCall, columns?: number): string {
+/** The narrowest a contact's name and the outcome are cut to before the line is cut at its end. */
+const MIN_NAME = 6;
+const MIN_OUTCOME = 10;
+/** A summary cut shorter than this says nothing: it is left out. */
+const MIN_SUMMARY = 8;
+
+export function tailLine(call: ListedCall, columns?: number, zone = 'UTC'): string {
   const status = str(call.status);
   const label = outcomeLabel(call);
   const contact = call.contact && typeof call.contact === 'object' ? str((call.contact as Record<string, unknown>).name) : undefined;
-  const head = [
-    clockTime(finishedAt(call)),
+  const at = finishedAt(call);
+  const fields = [
+    at === undefined ? clockTime(at, zone) : `${clockTime(at, zone)} ${zoneAbbreviation(zone, at)}`,
     call.call_id,
     str(call.phone_number) ?? '-',
     contact ? oneLine(contact) : '-',
     status && status !== label ? `${status}/${label}` : label,
     formatDuration(num(call.duration_seconds)),
-  ].map((f) => terminalLine(f)).join('  ');
+  ].map((f) => terminalLine(f));
   const summary = str(call.summary);
-  if (!summary) return head;
-  const text = terminalLine(oneLine(summary));
-  if (!columns || columns <= 0) return `${head}  ${text}`;
-  const room = columns - head.length - 2;
-  if (room < 8) return head;
-  return `${head}  ${text.length > room ? `${text.slice(0, room - 1)}…` : text}`;
+  const text = summary ? terminalLine(oneLine(summary)) : undefined;
+  const head = () => fields.join('  ');
+  if (!columns || columns <= 0) return text ? `${head()}  ${text}` : head();
+  // Too wide even without the summary: the name, then the outcome, are cut; ids and numbers never.
+  for (const [i, min] of [[3, MIN_NAME], [4, MIN_OUTCOME]] as const) {
+    const over = head().length - columns;
+    if (over > 0) fields[i] = truncate(fields[i]!, Math.max(min, fields[i]!.length - over));
+  }
+  const room = columns - head().length - 2;
+  if (text && room >= MIN_SUMMARY) return `${head()}  ${truncate(text, room)}`;
+  return truncate(head(), columns);
 }

@@ -6,6 +6,7 @@
  * Pure functions of the numbers and an instant: the caller passes the context's clock.
  */
 import { zonesForNumber } from './phone-zones.js';
+import { zoneOffsetMinutes } from '../util/time.js';
 
 export interface HoursWindow {
   /** Minutes after local midnight; `end` is exclusive and may be 1440 (24:00). */
@@ -39,36 +40,9 @@ export function isInside(w: HoursWindow, localMinute: number): boolean {
   return localMinute >= w.start && localMinute < w.end;
 }
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-const offsets = new Map<string, number>();
-const BUCKET_MS = 15 * 60_000;
-
-/** Minutes east of UTC in `zone` at `ms`, cached per quarter hour (no zone changes offset off a quarter hour). */
-function offsetMinutes(zone: string, ms: number): number {
-  const bucket = Math.floor(ms / BUCKET_MS);
-  const key = `${zone}@${bucket}`;
-  let off = offsets.get(key);
-  if (off === undefined) {
-    let f = formatters.get(zone);
-    if (!f) {
-      f = new Intl.DateTimeFormat('en-US', {
-        timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric',
-      });
-      formatters.set(zone, f);
-    }
-    const at = bucket * BUCKET_MS;
-    const p = Object.fromEntries(f.formatToParts(new Date(at)).map((x) => [x.type, x.value]));
-    const local = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute));
-    off = Math.round((local - at) / 60_000);
-    if (offsets.size > 50_000) offsets.clear();
-    offsets.set(key, off);
-  }
-  return off;
-}
-
 /** The local time of day in `zone` at `ms`, in minutes after midnight. */
 export function localMinute(zone: string, ms: number): number {
-  const minute = Math.floor(ms / 60_000) + offsetMinutes(zone, ms);
+  const minute = Math.floor(ms / 60_000) + zoneOffsetMinutes(zone, ms);
   return ((minute % 1440) + 1440) % 1440;
 }
 
@@ -176,7 +150,7 @@ export function checkCallingHours(numbers: Iterable<string>, w: HoursWindow, ms:
   return result;
 }
 
-/** "Asia/Calcutta", or "America/Chicago, America/Denver and 2 more" for a number with several. */
+/** "Asia/Kolkata", or "one of America/Chicago, America/Denver or …" for a number with several. */
 export function zoneLabel(zones: string[]): string {
   if (zones.length === 0) return 'unknown zone';
   if (zones.length === 1) return zones[0]!;

@@ -9,6 +9,7 @@ import { UsageError } from '../errors.js';
 import {
   checkCallingHours, DEFAULT_WINDOW, formatWindow, parseWindow, WINDOW_HELP, zoneLabel, type HoursCheck, type HoursWindow, type ZoneGroup,
 } from './calling-hours.js';
+import { clockWithZone, formatDateTime, zoneAbbreviation } from '../util/time.js';
 
 export interface HoursFlags {
   callingHours?: string;
@@ -64,7 +65,8 @@ export function gateCallingHours(ctx: Context, numbers: string[], flags: HoursFl
     ctx.info(ctx.errColor.dim(`All ${count(check.total, 'contact')} are within calling hours (${formatWindow(window)} local time).`));
     return { check, wait: async () => {} };
   }
-  const lines = describe(check, ctx.now().getTime(), nothing);
+  const zone = ctx.timeZone;
+  const lines = describe(check, ctx.now().getTime(), nothing, zone);
   if (check.unknown > 0) {
     throw new UsageError(lines.join('\n'), {
       hint: 'voicectl cannot tell the local time of those numbers. Remove them from the campaign, or pass --ignore-calling-hours to launch anyway.',
@@ -77,43 +79,49 @@ export function gateCallingHours(ctx: Context, numbers: string[], flags: HoursFl
   }
   if (!flags.waitForCallingHours) {
     throw new UsageError(lines.join('\n'), {
-      hint: `Pass --wait-for-calling-hours to launch at ${when(check.opensForAll, ctx.now().getTime())}, or --ignore-calling-hours to launch now.`,
+      hint: `Pass --wait-for-calling-hours to launch at ${when(check.opensForAll, ctx.now().getTime(), zone)}, or --ignore-calling-hours to launch now.`,
     });
   }
   for (const l of lines) ctx.info(l.replace(`so ${nothing}`, 'so the launch waits'));
   const opens = check.opensForAll;
-  return { check, wait: () => waitUntil(ctx, opens) };
+  return { check, wait: () => waitUntil(ctx, opens, zone) };
 }
 
 /**
  * The refusal names every zone of the list: those closed, with when each opens, and those
  * open now, so a mixed list (India and the US) reads as a whole, each with its local time.
+ * Times are in `zone`, the user's; each group's opening also in its own local time.
  */
-function describe(check: HoursCheck, now: number, nothing: string): string[] {
+function describe(check: HoursCheck, now: number, nothing: string, zone: string): string[] {
   const outside = check.outside.reduce((n, g) => n + g.count, 0) + check.unknown;
   const lines = [`${count(outside, 'contact')} of ${check.total.toLocaleString('en-US')} ${outside === 1 ? 'is' : 'are'} outside calling hours (${formatWindow(check.window)} local time), so ${nothing}:`];
   const row = (state: string, text: string) => `  ${state.padEnd(7)} ${text}`;
   for (const g of check.outside) {
-    const opens = g.opensAt !== undefined ? `; opens ${when(g.opensAt, now)}` : '; never open in all of them at once';
-    lines.push(row('closed', `${count(g.count, 'contact')} in ${zoneLabel(g.zones)} (${localNow(g)}${g.zones.length > 1 ? '; inside only if inside in every one' : ''})${opens}`));
+    const opens = g.opensAt !== undefined ? `; opens ${opensAt(g.zones, g.opensAt, now, zone)}` : '; never open in all of them at once';
+    lines.push(row('closed', `${count(g.count, 'contact')} in ${zoneLabel(g.zones)} (${localNow(g, now)}${g.zones.length > 1 ? '; inside only if inside in every one' : ''})${opens}`));
   }
   if (check.unknown > 0) lines.push(row('unknown', `${count(check.unknown, 'contact')} whose time zone is unknown`));
-  for (const g of check.insideGroups) lines.push(row('open', `${count(g.count, 'contact')} in ${zoneLabel(g.zones)} (${localNow(g)})`));
-  if (check.opensForAll !== undefined) lines.push(`The window is open for all of them from ${when(check.opensForAll, now)}.`);
+  for (const g of check.insideGroups) lines.push(row('open', `${count(g.count, 'contact')} in ${zoneLabel(g.zones)} (${localNow(g, now)})`));
+  if (check.opensForAll !== undefined) lines.push(`The window is open for all of them from ${when(check.opensForAll, now, zone)}.`);
   return lines;
 }
 
-/** "22:30 there now", or for a number with several possible zones each zone's time. */
-function localNow(g: ZoneGroup): string {
-  if (g.zones.length === 1) return `${g.localTimes[0]} there now`;
+/** "22:30 IST there now", or for a number with several possible zones each zone's time. */
+function localNow(g: ZoneGroup, now: number): string {
+  if (g.zones.length === 1) return `${g.localTimes[0]} ${zoneAbbreviation(g.zones[0]!, now)} there now`;
   const shown = g.zones.slice(0, 3).map((z, i) => `${z} ${g.localTimes[i]}`);
   return `now ${shown.join(', ')}${g.zones.length > 3 ? ` and ${g.zones.length - 3} more` : ''}`;
 }
 
-/** "2026-01-15 14:00 UTC (in 11h 0m)". */
-export function when(ms: number, now: number): string {
-  const iso = new Date(ms).toISOString();
-  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC (in ${span(ms - now)})`;
+/** "2026-01-15 14:00 UTC (in 11h 0m)", in `zone`. */
+export function when(ms: number, now: number, zone = 'UTC'): string {
+  return `${formatDateTime(ms, zone, { minutes: true })} ${zoneAbbreviation(zone, ms)} (in ${span(ms - now)})`;
+}
+
+/** "09:00 IST (2026-01-15 03:30 UTC, in 0h 30m)": the contacts' local time, then the user's. */
+function opensAt(zones: string[], ms: number, now: number, zone: string): string {
+  if (zones.length !== 1 || zones[0] === zone) return when(ms, now, zone);
+  return `${clockWithZone(ms, zones[0]!)} (${formatDateTime(ms, zone, { minutes: true })} ${zoneAbbreviation(zone, ms)}, in ${span(ms - now)})`;
 }
 
 function span(ms: number): string {
@@ -130,19 +138,19 @@ function count(n: number, word: string): string {
  * Waits on the context's clock and sleep: a countdown redrawn each second on a terminal,
  * a plain line each minute elsewhere (CI logs stay short). Ctrl-C stops it (exit 130).
  */
-async function waitUntil(ctx: Context, at: number): Promise<void> {
+async function waitUntil(ctx: Context, at: number, zone: string): Promise<void> {
   const tty = ctx.interactiveStderr;
   let lastLine = -1;
   for (;;) {
     const left = at - ctx.now().getTime();
     if (left <= 0) break;
     if (tty) {
-      ctx.io.stderr.write(`\r\x1b[KWaiting for calling hours: ${clock(left)} left (opens ${new Date(at).toISOString().slice(11, 16)} UTC). Ctrl-C stops.`);
+      ctx.io.stderr.write(`\r\x1b[KWaiting for calling hours: ${clock(left)} left (opens ${clockWithZone(at, zone)}). Ctrl-C stops.`);
       await ctx.sleep(Math.min(left, 1000), ctx.signal);
     } else {
       const minute = Math.ceil(left / 60_000);
       if (minute !== lastLine) {
-        ctx.info(`Waiting for calling hours: ${span(left)} left (opens ${new Date(at).toISOString().slice(11, 16)} UTC).`);
+        ctx.info(`Waiting for calling hours: ${span(left)} left (opens ${clockWithZone(at, zone)}).`);
         lastLine = minute;
       }
       await ctx.sleep(Math.min(left, left % 60_000 || 60_000), ctx.signal);

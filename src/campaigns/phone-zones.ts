@@ -9,6 +9,7 @@
  */
 import { lpn, PlanValidity } from '../contacts/validity.js';
 import { PREFIXES, SOURCE, ZONES } from './phone-zones-data.js';
+import { LEGACY_ZONES } from '../util/time.js';
 
 export { SOURCE as ZONE_DATA_SOURCE };
 
@@ -28,7 +29,8 @@ function prefixTable(): Map<string, string[]> {
   for (const entry of PREFIXES.split(',')) {
     const colon = entry.indexOf(':');
     const prefix = entry.slice(0, colon);
-    table.set(prefix, entry.slice(colon + 1).split('.').map((i) => ZONES[parseInt(i, 36)]!));
+    // The data keeps libphonenumber's names (Asia/Calcutta); people read the current ones (Asia/Kolkata).
+    table.set(prefix, entry.slice(colon + 1).split('.').map((i) => canonical(ZONES[parseInt(i, 36)]!)));
     if (prefix.length > longest) longest = prefix.length;
   }
   return table;
@@ -93,4 +95,8 @@ function isUniform(cc: string): boolean {
     uniform.set(cc, u);
   }
   return u;
+}
+
+function canonical(zone: string): string {
+  return LEGACY_ZONES[zone] ?? zone;
 }

@@ -5,6 +5,7 @@
 import { Command, InvalidArgumentError, Option, type OptionValues } from '@commander-js/extra-typings';
 import type { Context } from '../context.js';
 import { groupInfo } from './groups.js';
+import { zoneOption } from '../util/time.js';
 
 /**
  * The action runs from a module loaded only when the command runs, so start-up
@@ -47,6 +48,7 @@ export function globalOptions(): Option[] {
     new Option('--no-input', 'never prompt; missing input is an error (also CI=true)'),
     new Option('--debug', 'trace HTTP requests on stderr, secrets redacted (also VOICECTL_DEBUG=1)'),
     new Option('--timeout <seconds>', 'deadline of each request, whole answer included, in seconds (default 30; env VOICECTL_TIMEOUT)').argParser(positiveNumber),
+    new Option('--tz <zone>', 'time zone of the times shown and of dates typed without an offset, e.g. Asia/Kolkata (env VOICECTL_TZ, profile timezone; default the system\'s)').argParser(zoneOption),
   ];
 }
 

@@ -12,7 +12,8 @@ import { fsErrorReason } from '../util/fs-error.js';
 
 // webhook_secret / webhook_endpoint: saved by `webhook create|rotate-secret --save-secret` for `listen`.
 // do_not_call_file / calling_hours: applied by `campaign create|redial|launch` (docs/campaign-operations.md).
-export const PROFILE_KEYS = ['base_url', 'api_key', 'default_country', 'timeout', 'webhook_secret', 'webhook_endpoint', 'do_not_call_file', 'calling_hours'] as const;
+// timezone: the zone of every time shown and of dates typed without an offset (--tz, VOICECTL_TZ).
+export const PROFILE_KEYS = ['base_url', 'api_key', 'default_country', 'timeout', 'webhook_secret', 'webhook_endpoint', 'do_not_call_file', 'calling_hours', 'timezone'] as const;
 export type ProfileKey = (typeof PROFILE_KEYS)[number];
 export type Profile = Partial<Record<ProfileKey, string>>;
 

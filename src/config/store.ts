@@ -50,6 +50,12 @@ export async function normalizeValue(key: ProfileKey, raw: string): Promise<stri
       }
       return cc;
     }
+    case 'timezone': {
+      const { canonicalZone, ZONE_HELP } = await import('../util/time.js');
+      const zone = canonicalZone(v);
+      if (!zone) throw new UsageError(`"${raw}" is not a time zone.`, { hint: `Use ${ZONE_HELP}.` });
+      return zone;
+    }
     case 'do_not_call_file': {
       // Stored absolute: the setting applies from whatever directory voicectl runs in.
       if (v === '') throw new UsageError('The do-not-call file path is empty.', { hint: 'For example: voicectl config set do_not_call_file ~/lists/do-not-call.csv' });

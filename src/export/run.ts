@@ -29,6 +29,8 @@ export interface ExportOptions {
   sinceLast?: boolean;
   concurrency: number;
   recordingConcurrency?: number;
+  /** xlsx: the zone of the date cells, which their headers name (CSV and JSONL stay UTC). Default UTC. */
+  timeZone?: string;
 }
 
 export interface ExportSummary {
@@ -82,7 +84,7 @@ export async function runExport(ctx: Context, opts: ExportOptions): Promise<Expo
   let cutCells: number | undefined;
   const openBook = async (p: CsvPlan) => {
     const { openXlsxBook } = await import('./xlsx.js');
-    return openXlsxBook(sink, p, run.signal);
+    return openXlsxBook(sink, p, run.signal, opts.timeZone);
   };
   let rows = 0;
   let held = 0;

@@ -2,7 +2,8 @@
  * `call export --format xlsx`: the same columns as the CSV, written as a workbook a
  * person can open without a spreadsheet changing the data. Phone numbers, ids, names and
  * `extra` values are text cells (a CSV value such as +919876543210 is read by every
- * spreadsheet as the number 919876543210), times are date cells in UTC, durations are
+ * spreadsheet as the number 919876543210), times are date cells in the user's zone
+ * (a spreadsheet's dates have no zone, so the header names it), durations are
  * numbers, and the header row is frozen. Rows stream through exceljs's WorkbookWriter
  * with inline strings, so memory holds a few pages, never the workbook.
  */
@@ -11,6 +12,7 @@ import type { Workbook, Worksheet } from 'exceljs';
 import type { Call } from '../api/calls.js';
 import { CALL_FIELDS, headerCells, isPlainObject, type CsvPlan } from './csv.js';
 import { transcriptText } from './transcript.js';
+import { wallDate } from '../util/time.js';
 
 /** Excel refuses longer text in a cell (it "repairs" the file and drops the rest). */
 export const EXCEL_MAX_CELL_CHARS = 32_767;
@@ -47,7 +49,7 @@ export interface XlsxBook {
  * Starts a workbook whose bytes go to `out.write` (awaited, so the destination's
  * back-pressure reaches the writer). The columns are the CSV's, fixed by `plan`.
  */
-export async function openXlsxBook(out: { write(chunk: Uint8Array): Promise<void> }, plan: CsvPlan, signal?: AbortSignal): Promise<XlsxBook> {
+export async function openXlsxBook(out: { write(chunk: Uint8Array): Promise<void> }, plan: CsvPlan, signal?: AbortSignal, zone = 'UTC'): Promise<XlsxBook> {
   // exceljs is large (about 1 MB of JavaScript and its zip writer): only xlsx exports load it.
   const { default: ExcelJS } = await import('exceljs');
   const bytes = new PassThrough();
@@ -59,9 +61,10 @@ export async function openXlsxBook(out: { write(chunk: Uint8Array): Promise<void
   book.creator = 'voicectl';
   const headers = headerCells(plan);
   const sheet: Worksheet = book.addWorksheet('Calls', { views: [{ state: 'frozen', ySplit: 1 }] });
-  sheet.columns = headers.map((h) => ({ width: WIDTHS[h] ?? (h.startsWith('extra.') ? 16 : 14) }));
   const kinds = headers.map((h, i) => kindOf(h, i, plan));
-  const header = sheet.addRow(headers);
+  const titles = headers.map((h, i) => (kinds[i] === 'date' ? `${h} (${zone})` : h));
+  sheet.columns = headers.map((h, i) => ({ width: Math.max(WIDTHS[h] ?? (h.startsWith('extra.') ? 16 : 14), kinds[i] === 'date' ? titles[i]!.length + 2 : 0) }));
+  const header = sheet.addRow(titles);
   header.font = { bold: true };
   header.commit();
 
@@ -91,7 +94,7 @@ export async function openXlsxBook(out: { write(chunk: Uint8Array): Promise<void
     async add(calls) {
       check();
       for (const call of calls) {
-        const row = sheet.addRow(cellsOf(call, plan, kinds, () => cut++));
+        const row = sheet.addRow(cellsOf(call, plan, kinds, zone, () => cut++));
         (row as unknown as { style: object }).style = PLAIN_STYLE;
         row.eachCell({ includeEmpty: true }, (cell, n) => {
           (cell as unknown as { style: object }).style = kinds[n - 1] === 'date' ? DATE_STYLE : PLAIN_STYLE;
@@ -118,7 +121,7 @@ export async function openXlsxBook(out: { write(chunk: Uint8Array): Promise<void
 }
 
 /** The cell values of one call, in the header's order, typed per column. */
-function cellsOf(call: Call, plan: CsvPlan, kinds: Kind[], onCut: () => void): unknown[] {
+function cellsOf(call: Call, plan: CsvPlan, kinds: Kind[], zone: string, onCut: () => void): unknown[] {
   const values: unknown[] = [];
   for (const f of CALL_FIELDS) values.push(call[f]);
   for (const f of plan.otherFields) values.push(call[f]);
@@ -135,11 +138,11 @@ function cellsOf(call: Call, plan: CsvPlan, kinds: Kind[], onCut: () => void): u
     values.push(ex === undefined || ex === null ? undefined : JSON.stringify(ex));
   }
   if (plan.transcripts) values.push(transcriptText(call));
-  for (let i = 0; i < values.length; i++) values[i] = typed(values[i], kinds[i]!, onCut);
+  for (let i = 0; i < values.length; i++) values[i] = typed(values[i], kinds[i]!, zone, onCut);
   return values;
 }
 
-function typed(value: unknown, kind: Kind, onCut: () => void): unknown {
+function typed(value: unknown, kind: Kind, zone: string, onCut: () => void): unknown {
   if (value === undefined || value === null || value === '') return null;
   switch (kind) {
     case 'number': {
@@ -148,7 +151,8 @@ function typed(value: unknown, kind: Kind, onCut: () => void): unknown {
     }
     case 'date': {
       const ms = typeof value === 'string' ? Date.parse(value) : NaN;
-      return Number.isFinite(ms) ? new Date(ms) : text(value, onCut);
+      // A cell holds a wall time without a zone: the zone's, as the header says.
+      return Number.isFinite(ms) ? wallDate(ms, zone) : text(value, onCut);
     }
     case 'boolean':
       return typeof value === 'boolean' ? value : text(value, onCut);

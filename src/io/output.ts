@@ -192,6 +192,18 @@ export function fitWidths(columns: Column<never>[], texts: string[][], terminalW
   return widths.map((w, i) => (columns[i]!.max === undefined ? undefined : w));
 }
 
+/**
+ * A table of text for a person that fits stdout's terminal (80 columns when it does not
+ * say; whole in a pipe): the columns with a `max` are cut to it, then further, widest
+ * first, as printList cuts them. --json is where the whole text is.
+ */
+export async function printFittedTable(ctx: Context, columns: Array<Pick<Column<never>, 'header' | 'max'>>, rows: string[][]): Promise<void> {
+  const texts = rows.map((r) => r.map((t) => terminalLine(t)));
+  const width = ctx.io.stdout.isTTY ? ctx.io.stdout.columns || 80 : undefined;
+  const widths = fitWidths(columns, texts, width);
+  await printTable(ctx, columns.map((c) => c.header), texts.map((r) => r.map((t, i) => truncate(t, widths[i]))));
+}
+
 /** Prints one object: JSON as is, or a two-column table of the chosen fields. */
 export async function printObject<T>(ctx: Context, obj: T, fields: Column<T>[]): Promise<void> {
   switch (ctx.format) {

@@ -3,7 +3,8 @@ import type { ApiClient } from '../api/client.js';
 import { allCalls, getCall, type Call } from '../api/calls.js';
 import { allCampaigns, getCampaign, listContacts } from '../api/campaigns.js';
 import { UsageError } from '../errors.js';
-import { campaignReport, type CampaignReport } from './stats.js';
+import { campaignReport, hourlyStats, type CampaignReport, type HourlyStats } from './stats.js';
+import { isFinished } from '../watch/calls.js';
 
 /** The ids named, and the campaigns whose name starts with the prefix, in that order. */
 export async function campaignIds(api: ApiClient, ids: string[], namePrefix?: string, signal?: AbortSignal): Promise<string[]> {
@@ -22,13 +23,15 @@ export async function collectReport(
   api: ApiClient,
   id: string,
   o: { transcripts: boolean; signal?: AbortSignal; onTranscript?: (done: number, total: number) => void },
-): Promise<CampaignReport> {
+): Promise<{ report: CampaignReport; hours: (zone: string) => HourlyStats }> {
   const [campaign, contacts] = await Promise.all([getCampaign(api, id, { signal: o.signal }), listContacts(api, id, { signal: o.signal })]);
   const calls: Call[] = [];
   for await (const c of allCalls(api, { campaign_id: id }, { signal: o.signal })) calls.push(c);
   const report = campaignReport(campaign, contacts, calls);
   if (o.transcripts) await addTranscripts(api, report, o.signal, o.onTranscript);
-  return report;
+  // The report's hours are UTC (its JSON); people read them in their own zone.
+  const once = [...new Map(calls.filter((c) => typeof c.call_id === 'string').map((c) => [c.call_id, c])).values()];
+  return { report, hours: (zone) => hourlyStats(once.filter(isFinished), zone) };
 }
 
 /** One GET /calls/{id} a call, eight at a time. */

@@ -6,6 +6,7 @@
  */
 import { comparisonRows } from './text.js';
 import { percent, seconds, type CampaignReport } from './stats.js';
+import { formatDateTime, isoInZone } from '../util/time.js';
 
 const esc = (s: unknown): string =>
   String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -41,18 +42,19 @@ function barChart(name: string, title: string, bars: Bar[], o: { max?: number } 
   return `<figure><figcaption>${esc(title)}</figcaption><svg data-chart="${esc(name)}" viewBox="0 0 ${w} ${h}" role="img" aria-label="${esc(title)}">${rects}</svg></figure>`;
 }
 
-function section(r: CampaignReport): string {
+/** `zone`: the zone of the report's hours (hourlyStats) and of the times shown, named beside them. */
+function section(r: CampaignReport, zone: string): string {
   const charts = [
     barChart('outcomes', 'Outcomes (finished calls)', Object.entries(r.outcomes).map(([label, value]) => ({ label, value }))),
     barChart('durations', 'Duration of connected calls', r.duration.histogram.map((b) => ({ label: b.bucket, value: b.calls }))),
-    barChart('calls-over-time', 'Calls per hour (UTC)', r.calls_per_hour.map((p) => ({ label: p.hour.slice(5, 13).replace('T', ' '), value: p.calls }))),
-    barChart('connect-rate-by-hour', 'Connect rate by hour of day (UTC)', r.connect_rate_by_hour_of_day.map((p) => ({ label: String(p.hour), value: p.rate === null ? 0 : Math.round(p.rate * 1000) / 10, text: p.calls ? `${percent(p.rate)} of ${p.calls}` : 'no calls' })), { max: 100 }),
+    barChart('calls-over-time', `Calls per hour (${zone})`, r.calls_per_hour.map((p) => ({ label: p.hour.slice(5, 13).replace('T', ' '), value: p.calls }))),
+    barChart('connect-rate-by-hour', `Connect rate by hour of day (${zone})`, r.connect_rate_by_hour_of_day.map((p) => ({ label: String(p.hour), value: p.rate === null ? 0 : Math.round(p.rate * 1000) / 10, text: p.calls ? `${percent(p.rate)} of ${p.calls}` : 'no calls' })), { max: 100 }),
   ].join('');
   const rows = r.call_list.map((c, i) => {
     const transcript = c.transcript?.length
       ? c.transcript.map((t) => `<p class="turn ${t.role === 'agent' ? 'agent' : 'user'}"><b>${esc(t.role)}</b> ${esc(t.text)}</p>`).join('')
       : '<p class="none">No transcript.</p>';
-    return `<tr class="call" data-call="${esc(c.call_id)}" data-i="${i}"><td>${esc(c.start_time?.slice(0, 19).replace('T', ' '))}</td><td>${esc(c.phone_number)}</td><td>${esc(c.name)}</td><td>${esc(c.status)}</td><td>${esc(c.outcome)}</td><td class="n">${esc(seconds(c.duration_seconds))}</td><td>${esc(c.summary)}</td></tr>`
+    return `<tr class="call" data-call="${esc(c.call_id)}" data-i="${i}"><td>${esc(isoInZone(c.start_time, zone))}</td><td>${esc(c.phone_number)}</td><td>${esc(c.name)}</td><td>${esc(c.status)}</td><td>${esc(c.outcome)}</td><td class="n">${esc(seconds(c.duration_seconds))}</td><td>${esc(c.summary)}</td></tr>`
       + `<tr class="transcript" hidden><td colspan="7">${transcript}</td></tr>`;
   }).join('');
   return `<section class="campaign" data-campaign="${esc(r.id)}">
@@ -67,7 +69,7 @@ function section(r: CampaignReport): string {
 <div class="charts">${charts}</div>
 <h3>Calls</h3>
 <input type="search" class="search" placeholder="Search calls: name, phone, outcome, summary" aria-label="Search calls">
-<table class="calls"><thead><tr><th>started (UTC)</th><th>phone</th><th>name</th><th>status</th><th>outcome</th><th>duration</th><th>summary</th></tr></thead><tbody>${rows}</tbody></table>
+<table class="calls"><thead><tr><th>started (${esc(zone)})</th><th>phone</th><th>name</th><th>status</th><th>outcome</th><th>duration</th><th>summary</th></tr></thead><tbody>${rows}</tbody></table>
 <p class="hint">Click a call to show its transcript.</p>
 </section>`;
 }
@@ -103,7 +105,7 @@ document.querySelectorAll('section.campaign').forEach(function (s) {
   });
 });`;
 
-export function htmlReport(reports: CampaignReport[], generatedAt: Date): string {
+export function htmlReport(reports: CampaignReport[], generatedAt: Date, zone = 'UTC'): string {
   const compare = comparisonRows(reports);
   const head = `<tr><th></th>${reports.map((r) => `<th>${esc(r.name)}</th>`).join('')}</tr>`;
   const body = compare.map((row) => `<tr>${row.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`).join('');
@@ -112,9 +114,9 @@ export function htmlReport(reports: CampaignReport[], generatedAt: Date): string
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
 <title>${esc(title)}</title><style>${STYLE}</style></head>
-<body><h1>${esc(title)}</h1><p class="hint">Made by voicectl at ${esc(generatedAt.toISOString())}. Connect rate: connected calls (status completed) of finished calls.</p>
+<body><h1>${esc(title)}</h1><p class="hint">Made by voicectl at ${esc(formatDateTime(generatedAt.getTime(), zone))} ${esc(zone)}; times are ${esc(zone)}. Connect rate: connected calls (status completed) of finished calls.</p>
 <table class="compare">${head}${body}</table>
-${reports.map(section).join('\n')}
+${reports.map((r) => section(r, zone)).join('\n')}
 <script>${SCRIPT}</script></body></html>
 `;
 }

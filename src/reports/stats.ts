@@ -6,12 +6,14 @@
  * - a call is finished when it has an end_time or a status other than one in progress;
  * - connected: a finished call with status `completed` (the agent spoke with someone);
  * - connect rate: connected ÷ finished calls;
- * - durations: of connected calls; hours: of the call's start time, in UTC.
+ * - durations: of connected calls; hours: of the call's start time, in UTC (JSON) or the
+ *   user's zone (what people read: hourlyStats).
  */
 import type { Call } from '../api/calls.js';
 import type { Campaign, CampaignContact } from '../api/campaigns.js';
 import { isFinished } from '../watch/calls.js';
 import { outcomeWord } from '../calls/outcome.js';
+import { offsetText, wallClock } from '../util/time.js';
 
 export const DURATION_BUCKETS: Array<{ label: string; max: number }> = [
   { label: '0-30s', max: 30 },
@@ -77,18 +79,7 @@ export function campaignReport(campaign: Campaign, contacts: CampaignContact[], 
   const histogram = DURATION_BUCKETS.map((b) => ({ bucket: b.label, calls: 0 }));
   for (const d of durations) histogram[DURATION_BUCKETS.findIndex((b) => d < b.max)]!.calls++;
 
-  const perHour = new Map<string, number>();
-  const byHourOfDay = Array.from({ length: 24 }, (_, hour) => ({ hour, calls: 0, connected: 0, rate: null as number | null }));
-  for (const c of finished) {
-    const t = typeof c.start_time === 'string' ? Date.parse(c.start_time) : Number.NaN;
-    if (Number.isNaN(t)) continue;
-    const hour = `${new Date(t).toISOString().slice(0, 13)}:00Z`;
-    perHour.set(hour, (perHour.get(hour) ?? 0) + 1);
-    const h = byHourOfDay[new Date(t).getUTCHours()]!;
-    h.calls++;
-    if (c.status === 'completed') h.connected++;
-  }
-  for (const h of byHourOfDay) h.rate = h.calls ? h.connected / h.calls : null;
+  const hours = hourlyStats(finished, 'UTC');
 
   return {
     id: campaign.id,
@@ -106,8 +97,7 @@ export function campaignReport(campaign: Campaign, contacts: CampaignContact[], 
       median_seconds: durations.length ? (durations.length % 2 ? durations[durations.length >> 1]! : (durations[durations.length / 2 - 1]! + durations[durations.length / 2]!) / 2) : null,
       histogram,
     },
-    calls_per_hour: [...perHour.entries()].sort((a, b) => a[0].localeCompare(b[0])).map(([hour, n]) => ({ hour, calls: n })),
-    connect_rate_by_hour_of_day: byHourOfDay,
+    ...hours,
     call_list: all.map((c) => ({
       call_id: c.call_id,
       phone_number: str(c.phone_number),
@@ -134,6 +124,32 @@ export function record(entries: Iterable<readonly [string, number]>): Record<str
 /** The own entries of what should be an object; nothing for anything else. */
 function ownEntries(v: unknown): Array<[string, unknown]> {
   return v && typeof v === 'object' && !Array.isArray(v) ? Object.entries(v as Record<string, unknown>) : [];
+}
+
+export type HourlyStats = Pick<CampaignReport, 'calls_per_hour' | 'connect_rate_by_hour_of_day'>;
+
+/**
+ * Finished calls by the hour they started in `zone`: each hour ("2026-01-15T15:00+05:30",
+ * "…T09:00Z" in UTC) and each hour of the day there.
+ */
+export function hourlyStats(finished: Call[], zone: string): HourlyStats {
+  const perHour = new Map<string, number>();
+  const byHourOfDay = Array.from({ length: 24 }, (_, hour) => ({ hour, calls: 0, connected: 0, rate: null as number | null }));
+  for (const c of finished) {
+    const t = typeof c.start_time === 'string' ? Date.parse(c.start_time) : Number.NaN;
+    if (Number.isNaN(t)) continue;
+    const wall = wallClock(t, zone);
+    const hour = `${wall.date}T${wall.time.slice(0, 2)}:00${offsetText(zone, t)}`;
+    perHour.set(hour, (perHour.get(hour) ?? 0) + 1);
+    const h = byHourOfDay[Number(wall.time.slice(0, 2))]!;
+    h.calls++;
+    if (c.status === 'completed') h.connected++;
+  }
+  for (const h of byHourOfDay) h.rate = h.calls ? h.connected / h.calls : null;
+  return {
+    calls_per_hour: [...perHour.entries()].sort((a, b) => a[0].localeCompare(b[0])).map(([hour, n]) => ({ hour, calls: n })),
+    connect_rate_by_hour_of_day: byHourOfDay,
+  };
 }
 
 export const percent = (r: number | null): string => (r === null ? '-' : `${(r * 100).toFixed(1)}%`);

@@ -32,7 +32,8 @@ function mdTable(head: string[], rows: string[][]): string {
   return [`| ${head.map(mdCell).join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(mdCell).join(' | ')} |`)].join('\n');
 }
 
-export function markdown(reports: CampaignReport[], o: { calls?: number } = {}): string {
+/** `o.zone`: the zone of the reports' hours (hourlyStats), named in the heading. */
+export function markdown(reports: CampaignReport[], o: { calls?: number; zone?: string } = {}): string {
   const out: string[] = [];
   out.push(reports.length === 1 ? `## Campaign report: ${mdCell(reports[0]!.name)}` : `## Campaign report: ${reports.length} campaigns`, '');
   out.push(mdTable(['', ...reports.map((r) => r.name)], comparisonRows(reports)), '');
@@ -41,7 +42,7 @@ export function markdown(reports: CampaignReport[], o: { calls?: number } = {}):
     out.push('**Contacts by status**', '', mdTable(['status', 'contacts'], Object.entries(r.contacts_by_status).map(([k, v]) => [k, String(v)])), '');
     out.push('**Outcomes**', '', mdTable(['outcome', 'calls'], Object.entries(r.outcomes).map(([k, v]) => [k, String(v)])), '');
     out.push('**Call durations (connected calls)**', '', mdTable(['duration', 'calls'], r.duration.histogram.map((b) => [b.bucket, String(b.calls)])), '');
-    out.push('**Calls per hour (UTC)**', '', mdTable(['hour', 'calls'], r.calls_per_hour.map((h) => [h.hour, String(h.calls)])), '');
+    out.push(`**Calls per hour (${o.zone ?? 'UTC'})**`, '', mdTable(['hour', 'calls'], r.calls_per_hour.map((h) => [h.hour.slice(0, 16).replace('T', ' '), String(h.calls)])), '');
     const shown = r.call_list.slice(0, o.calls ?? 100);
     out.push(`**Calls** (${shown.length} of ${r.call_list.length})`, '', mdTable(['call', 'phone', 'name', 'status', 'outcome', 'duration', 'summary'],
       shown.map((c) => [c.call_id, c.phone_number, c.name, c.status, c.outcome, seconds(c.duration_seconds), c.summary])), '');

@@ -72,13 +72,6 @@ export function formatSeconds(seconds: number): string {
   return seconds < 10 ? `${Number(seconds.toFixed(1))}s` : formatDuration(seconds);
 }
 
-/** Local wall-clock time, HH:MM:SS, for the live view. */
-export function clockTime(ms: number | undefined): string {
-  if (ms === undefined) return '--:--:--';
-  const d = new Date(ms);
-  return [d.getHours(), d.getMinutes(), d.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':');
-}
-
 export function oneLine(s: string): string {
   return s.replace(/\s+/g, ' ').trim();
 }

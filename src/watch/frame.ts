@@ -4,7 +4,8 @@
  * decides when and where to draw it.
  */
 import type { ChalkInstance } from 'chalk';
-import { clockTime, finishedAt, formatDuration, num, oneLine, outcomeLabel, str } from './calls.js';
+import { finishedAt, formatDuration, num, oneLine, outcomeLabel, str } from './calls.js';
+import { clockTime } from '../util/time.js';
 import { orderedStatuses } from './summary.js';
 import { terminalLine } from '../io/terminal-text.js';
 import type { Snapshot } from './view.js';
@@ -29,6 +30,8 @@ export interface FrameOptions {
   problem?: string;
   /** Shown before the first successful poll. */
   campaignId: string;
+  /** The zone of the calls' times, named above them (default UTC). */
+  zone?: string;
 }
 
 const MAX_CALL_ROWS = 10;
@@ -67,8 +70,9 @@ export function buildFrame(s: Snapshot | undefined, o: FrameOptions): FrameLine[
     const recent = s.recent.slice(-Math.max(0, room)).reverse();
     if (s.recent.length === 0) lines.push([{ text: 'No finished calls yet.', style: c.dim }]);
     else if (room > 0) {
-      lines.push([{ text: 'Latest finished calls', style: c.bold }]);
-      lines.push(...callRows(recent, c, o.width - 1));
+      const zone = o.zone ?? 'UTC';
+      lines.push([{ text: 'Latest finished calls', style: c.bold }, { text: ` (times ${zone})`, style: c.dim }]);
+      lines.push(...callRows(recent, c, o.width - 1, zone));
     }
   }
   return lines.slice(0, Math.max(1, o.height - 1)).map((l) => fit(l, o.width - 1));
@@ -133,7 +137,7 @@ function legend(counts: Record<string, number>, c: ChalkInstance): Line {
   return out;
 }
 
-function callRows(calls: ReadonlyArray<Record<string, unknown>>, c: ChalkInstance, width: number): Line[] {
+function callRows(calls: ReadonlyArray<Record<string, unknown>>, c: ChalkInstance, width: number, zone: string): Line[] {
   const phoneW = Math.max(...calls.map((x) => (str(x.phone_number) ?? '-').length));
   const outcomeW = Math.min(24, Math.max(...calls.map((x) => outcomeLabel(x).length)));
   // A summary cut to a few letters says nothing: on a narrow terminal leave it out.
@@ -141,7 +145,7 @@ function callRows(calls: ReadonlyArray<Record<string, unknown>>, c: ChalkInstanc
   return calls.map((call) => {
     const outcome = outcomeLabel(call);
     const row: Line = [
-      { text: `${clockTime(finishedAt(call))}  `, style: c.dim },
+      { text: `${clockTime(finishedAt(call), zone)}  `, style: c.dim },
       { text: `${(str(call.phone_number) ?? '-').padEnd(phoneW)}  ` },
       { text: cut(outcome, outcomeW).padEnd(outcomeW), style: statusColor(outcomeColorKey(call), c) },
       { text: `  ${formatDuration(num(call.duration_seconds)).padStart(6)}` },

@@ -4,7 +4,8 @@
  * and notices go to stderr, so stdout stays parseable.
  */
 import type { Context } from '../context.js';
-import { formatDuration, oneLine, outcomeLabel, str, num, type ListedCall } from './calls.js';
+import { finishedAt, formatDuration, oneLine, outcomeLabel, str, num, type ListedCall } from './calls.js';
+import { formatDateTime, zoneAbbreviation } from '../util/time.js';
 import { describeResult, type ConditionResult } from './fail-if.js';
 import { formatSummary, orderedStatuses, type Summary } from './summary.js';
 import type { Snapshot, WatchView } from './view.js';
@@ -54,10 +55,12 @@ export class PlainView extends LineView {
   }
 
   protected call(call: ListedCall): void {
-    const when = str(call.end_time) ?? str(call.start_time) ?? '-';
+    const at = finishedAt(call);
+    const zone = this.ctx.timeZone;
+    const when = at === undefined ? '-' : `${formatDateTime(at, zone)} ${zoneAbbreviation(zone, at)}`;
     const summary = str(call.summary);
     const fields = [
-      'call', call.call_id, when.replace(/\.\d+(?=Z|[+-]\d\d:?\d\d$)/, ''), str(call.phone_number) ?? '-', outcomeLabel(call),
+      'call', call.call_id, when, str(call.phone_number) ?? '-', outcomeLabel(call),
       formatDuration(num(call.duration_seconds)),
     ];
     this.ctx.out(terminalLine(`${fields.join('  ')}${summary ? `  ${oneLine(summary)}` : ''}`));

@@ -82,7 +82,7 @@ export class TerminalView implements WatchView {
     if (this.closed) return;
     const width = Math.max(20, this.out.columns ?? 80);
     const height = Math.max(5, (this.out as { rows?: number }).rows ?? 24);
-    const frame = buildFrame(this.last, { width, height, color: this.ctx.color, problem: this.problemText, campaignId: this.campaignId });
+    const frame = buildFrame(this.last, { width, height, color: this.ctx.color, problem: this.problemText, campaignId: this.campaignId, zone: this.ctx.timeZone });
     // After a resize the old lines may have wrapped: count the rows they take now.
     const up = this.drawn.reduce((n, l) => n + Math.max(1, Math.ceil(l.width / width)), 0);
     let buf = up > 0 ? `\r\x1b[${up}A` : '';

@@ -1,13 +1,24 @@
-/** What `listen` prints: one line per event, and the lines about forwards and rejections. */
+/**
+ * What `listen` prints: one line per event, and the lines about forwards and rejections.
+ * Times are the user's zone, named on each line; on a terminal an event's line fits its
+ * width (the details are cut with `…`; --json has the whole event).
+ */
 import type { ChalkInstance } from 'chalk';
 import type { AcceptedEvent, Rejection } from './receiver.js';
 import type { PostResult } from './forward.js';
 import { terminalLine as safe } from '../io/terminal-text.js';
+import { truncate } from '../io/output.js';
+import { clockTime, zoneAbbreviation } from '../util/time.js';
 
-/** Local HH:MM:SS (toTimeString costs a time-zone lookup per call, once per event). */
-export function clock(d: Date): string {
-  const two = (n: number) => (n < 10 ? `0${n}` : String(n));
-  return `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
+/** "15:02:11 IST": when, in `zone`, named. */
+export function clock(d: Date, zone = 'UTC'): string {
+  return `${clockTime(d.getTime(), zone)} ${zoneAbbreviation(zone, d.getTime())}`;
+}
+
+export interface LineOptions {
+  zone?: string;
+  /** The terminal's width; without it the line is whole. */
+  columns?: number;
 }
 
 function str(v: unknown): string | undefined {
@@ -41,10 +52,21 @@ export function eventDetails(type: string, data: unknown): string {
   return parts.join('  ');
 }
 
-export function eventLine(c: ChalkInstance, e: AcceptedEvent): string {
-  const verified = e.verified ? '' : ` ${c.yellow('(unverified)')}`;
+export function eventLine(c: ChalkInstance, e: AcceptedEvent, o: LineOptions = {}): string {
+  const verified = e.verified ? '' : ' (unverified)';
   // Everything here but the clock came in the request: shown, never obeyed by the terminal.
-  return `${c.dim(clock(e.receivedAt))}  ${c.green('200')}  ${c.bold(safe(e.type).padEnd(20))}  ${safe(e.id)}  ${safe(eventDetails(e.type, e.event.data))}${verified}`.trimEnd();
+  const head = [clock(e.receivedAt, o.zone), '200', safe(e.type).padEnd(20), safe(e.id)];
+  let details = safe(eventDetails(e.type, e.event.data));
+  if (o.columns && o.columns > 0) {
+    // What is left of the width after the head, the gaps and the "(unverified)" mark.
+    const room = o.columns - head.join('  ').length - 2 - verified.length;
+    if (details.length > room) details = room >= 8 ? truncate(details, room) : '';
+  }
+  const gap = details ? '  ' : '';
+  const line = `${c.dim(head[0]!)}  ${c.green(head[1]!)}  ${c.bold(head[2]!)}  ${head[3]}${gap}${details}${verified ? ` ${c.yellow(verified.trim())}` : ''}`.trimEnd();
+  const plain = `${head.join('  ')}${gap}${details}${verified}`.trimEnd();
+  // A sender's id or type so long that even the head does not fit: cut the line itself (plain text, so the cut cannot split a colour code).
+  return o.columns && o.columns > 0 && plain.length > o.columns ? truncate(plain, o.columns) : line;
 }
 
 /** The NDJSON record: the event as sent, with when it arrived. */
@@ -56,20 +78,20 @@ export function eventJson(e: AcceptedEvent): string {
   return JSON.stringify(eventRecord(e));
 }
 
-export function rejectLine(c: ChalkInstance, r: Rejection): string {
+export function rejectLine(c: ChalkInstance, r: Rejection, zone = 'UTC'): string {
   const who = safe([r.type, r.id].filter(Boolean).join(' '));
   const likely = r.likely ? `\n          ${c.dim('likely:')} ${safe(r.likely)}` : '';
-  return `${c.dim(clock(r.at))}  ${c.red(String(r.status))}  ${c.red('rejected')}${who ? ` ${who}` : ''}: ${safe(r.message)}${likely}`;
+  return `${c.dim(clock(r.at, zone))}  ${c.red(String(r.status))}  ${c.red('rejected')}${who ? ` ${who}` : ''}: ${safe(r.message)}${likely}`;
 }
 
-export function forwardLine(c: ChalkInstance, id: string, target: string, r: PostResult, at: Date): string {
+export function forwardLine(c: ChalkInstance, id: string, target: string, r: PostResult, at: Date, zone = 'UTC'): string {
   const ms = `${Math.round(r.ms)} ms`;
   id = safe(id);
   target = safe(target);
-  if (r.status === undefined) return `${c.dim(clock(at))}  ${c.red('---')}  ${c.dim('forward')} ${id} → ${target}: ${c.red(safe(r.error ?? 'failed'))} (${ms})`;
+  if (r.status === undefined) return `${c.dim(clock(at, zone))}  ${c.red('---')}  ${c.dim('forward')} ${id} → ${target}: ${c.red(safe(r.error ?? 'failed'))} (${ms})`;
   const status = r.ok ? c.green(String(r.status)) : c.red(String(r.status));
   const body = !r.ok && r.body ? `  ${c.dim(oneLine(r.body, 160))}` : '';
-  return `${c.dim(clock(at))}  ${status}  ${c.dim('forward')} ${id} → ${target} in ${ms}${body}`;
+  return `${c.dim(clock(at, zone))}  ${status}  ${c.dim('forward')} ${id} → ${target} in ${ms}${body}`;
 }
 
 export function oneLine(s: string, max: number): string {

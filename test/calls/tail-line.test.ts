@@ -10,7 +10,7 @@ const base = {
 describe('tailLine', () => {
   it('shows time, id, number, contact, status/outcome, duration and the summary', () => {
     const line = tailLine(base);
-    expect(line).toMatch(/^\d\d:\d\d:\d\d  call_1  \+919876543210  Asha Rao  completed\/requirements_gathered  2m07s  Asha wants the premium plan/);
+    expect(line).toMatch(/^10:02:07 UTC  call_1  \+919876543210  Asha Rao  completed\/requirements_gathered  2m07s  Asha wants the premium plan/);
     expect(line.endsWith('fee structure.')).toBe(true);
   });
 
@@ -27,5 +27,21 @@ describe('tailLine', () => {
     expect(line).toContain('Evil\\x1b]0;pwned\\x07');
     expect(line).toContain('line one line two\\x9b2J');
     expect(tailLine({ call_id: 'call_2', status: 'no_answer' })).toBe('--:--:--  call_2  -  -  no_answer  -');
+  });
+
+  it('shows the time in the given zone, named', () => {
+    expect(tailLine(base, undefined, 'Asia/Kolkata')).toMatch(/^15:32:07 IST  call_1  /);
+    expect(tailLine(base, undefined, 'America/New_York')).toMatch(/^05:02:07 EST  call_1  /);
+  });
+
+  it('fits an 80-column terminal with a long name and summary: the summary goes first, then the name is cut; id and number stay whole', () => {
+    const long = { ...base, contact: { name: 'Srinivasaraghavan Venkataramanan of the Thiruvananthapuram district office' } };
+    const line = tailLine(long, 80);
+    expect(line.length).toBeLessThanOrEqual(80);
+    expect(line).toMatch(/^10:02:07 UTC  call_1  \+919876543210  Srini…  completed\/requirements_gath…  2m07s$/);
+    expect(tailLine(long, 100)).toMatch(/Srinivasaraghavan Venk…  completed\/requirements_gathered  2m07s$/);
+    // Whole in a pipe (no width) and in --json.
+    expect(tailLine(long)).toContain('Thiruvananthapuram district office');
+    for (const columns of [60, 80, 100, 120, 200]) expect(tailLine(long, columns).length, String(columns)).toBeLessThanOrEqual(columns);
   });
 });

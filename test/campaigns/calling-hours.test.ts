@@ -12,7 +12,7 @@ const at = (iso: string) => new Date(iso).getTime();
 
 describe('zones of a number (libphonenumber\'s time-zone map and rules)', () => {
   it('India is one zone; US numbers get their area code\'s zone', () => {
-    expect(zonesForNumber('+919876543210')).toEqual(['Asia/Calcutta']);
+    expect(zonesForNumber('+919876543210')).toEqual(['Asia/Kolkata']);
     expect(zonesForNumber(NEW_YORK)).toEqual(['America/New_York']);
     expect(zonesForNumber(LOS_ANGELES)).toEqual(['America/Los_Angeles']);
     expect(zonesForNumber('+442079460958')).toEqual(['Europe/London']);
@@ -60,7 +60,7 @@ describe('checkCallingHours', () => {
   it('refuses India at 22:30 IST and allows it at 10:00 IST', () => {
     const late = checkCallingHours(INDIA, DEFAULT_WINDOW, at('2026-01-15T17:00:00Z'));
     expect(late.inside).toBe(0);
-    expect(late.outside).toEqual([{ zones: ['Asia/Calcutta'], count: 3, localNow: '22:30', localTimes: ['22:30'], opensAt: at('2026-01-16T03:30:00Z') }]);
+    expect(late.outside).toEqual([{ zones: ['Asia/Kolkata'], count: 3, localNow: '22:30', localTimes: ['22:30'], opensAt: at('2026-01-16T03:30:00Z') }]);
     expect(late.opensForAll).toBe(at('2026-01-16T03:30:00Z'));
 
     const morning = checkCallingHours(INDIA, DEFAULT_WINDOW, at('2026-01-15T04:30:00Z'));
@@ -76,7 +76,7 @@ describe('checkCallingHours', () => {
     // 03:00Z: 08:30 in India, 22:00 in New York (EST).
     const r = checkCallingHours([...INDIA, NEW_YORK], DEFAULT_WINDOW, at('2026-01-15T03:00:00Z'));
     expect(r.outside.map((g) => [g.zones, g.count, g.localNow])).toEqual([
-      [['Asia/Calcutta'], 3, '08:30'],
+      [['Asia/Kolkata'], 3, '08:30'],
       [['America/New_York'], 1, '22:00'],
     ]);
     // India opens 03:30Z, New York 14:00Z: both are inside from 14:00Z until India closes at 15:30Z.
@@ -86,7 +86,7 @@ describe('checkCallingHours', () => {
   it('a mixed list also names the zones open now, with their local times', () => {
     // 17:00Z: 22:30 in India (closed), 12:00 in New York (open).
     const r = checkCallingHours([...INDIA, NEW_YORK], DEFAULT_WINDOW, at('2026-01-15T17:00:00Z'));
-    expect(r.outside.map((g) => [g.zones, g.count, g.localNow])).toEqual([[['Asia/Calcutta'], 3, '22:30']]);
+    expect(r.outside.map((g) => [g.zones, g.count, g.localNow])).toEqual([[['Asia/Kolkata'], 3, '22:30']]);
     expect(r.insideGroups).toEqual([{ zones: ['America/New_York'], count: 1, localNow: '12:00', localTimes: ['12:00'] }]);
     expect(r.inside).toBe(1);
   });
@@ -151,7 +151,7 @@ describe('nextOpening skips ahead without missing the first open minute', () => 
       for (let t = Math.ceil(ms / 60_000) * 60_000; t <= ms + 2 * 86_400_000; t += 60_000) if (insideAll(zones, w, t)) return t;
       return undefined;
     };
-    const sets = [['Asia/Calcutta', 'America/New_York'], ['Australia/Lord_Howe', 'Australia/Perth'], ['America/St_Johns'], ['Europe/London', 'Asia/Kathmandu']];
+    const sets = [['Asia/Kolkata', 'America/New_York'], ['Australia/Lord_Howe', 'Australia/Perth'], ['America/St_Johns'], ['Europe/London', 'Asia/Kathmandu']];
     const windows = ['09:00-21:00', '10:00-17:00', '08:15-08:45'].map((x) => parseWindow(x)!);
     const times = ['2026-03-08T05:17:00Z', '2026-04-05T14:59:30Z', '2026-10-04T15:00:00Z', '2026-11-01T03:00:00Z', '2026-03-29T00:30:00Z'].map(at);
     for (const zones of sets) for (const w of windows) for (const t of times) {

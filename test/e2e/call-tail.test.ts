@@ -139,7 +139,7 @@ describe('call tail against the sandbox', () => {
     expect(r.exitCode).toBe(130);
     for (const c of calls) {
       const line = t.lines().find((l) => l.includes(c.call_id))!;
-      expect(line).toMatch(/^\d\d:\d\d:\d\d  call_/);
+      expect(line).toMatch(/^\d\d:\d\d:\d\d UTC  call_/);
       expect(line).toContain(c.phone_number);
       expect(line).toContain(c.contact.name);
       expect(line).toContain(c.outcome ?? c.status);

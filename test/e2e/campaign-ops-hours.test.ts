@@ -47,8 +47,20 @@ describe('campaign launch checks calling hours on the injected clock', () => {
     const r = await runInProcess(['campaign', 'launch', id, '--yes'], { env: env(), now: at('2026-01-15T17:00:00Z') });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('3 contacts of 3 are outside calling hours (09:00-21:00 local time), so nothing was launched');
-    expect(r.stderr).toContain('3 contacts in Asia/Calcutta (22:30 there now); opens 2026-01-16 03:30 UTC (in 10h 30m)');
+    expect(r.stderr).toContain('3 contacts in Asia/Kolkata (22:30 IST there now); opens 09:00 IST (2026-01-16 03:30 UTC, in 10h 30m)');
     expect(r.stderr).toContain('--wait-for-calling-hours');
+    expect(launches(id)).toHaveLength(0);
+  });
+
+  it('says when the window opens in the contacts\' local time and in the user\'s zone (--tz, VOICECTL_TZ)', async () => {
+    const id = await draft('Late, seen from New York', INDIA);
+    const r = await runInProcess(['campaign', 'launch', id, '--yes', '--tz', 'America/New_York'], { env: env(), now: at('2026-01-15T17:00:00Z') });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('3 contacts in Asia/Kolkata (22:30 IST there now); opens 09:00 IST (2026-01-15 22:30 EST, in 10h 30m)');
+    expect(r.stderr).toContain('The window is open for all of them from 2026-01-15 22:30 EST (in 10h 30m).');
+    expect(r.stderr).toContain('Pass --wait-for-calling-hours to launch at 2026-01-15 22:30 EST (in 10h 30m)');
+    const same = await runInProcess(['campaign', 'launch', id, '--yes'], { env: { ...env(), VOICECTL_TZ: 'Asia/Calcutta' }, now: at('2026-01-15T17:00:00Z') });
+    expect(same.stderr).toContain('3 contacts in Asia/Kolkata (22:30 IST there now); opens 2026-01-16 09:00 IST (in 10h 30m)');
     expect(launches(id)).toHaveLength(0);
   });
 
@@ -66,8 +78,8 @@ describe('campaign launch checks calling hours on the injected clock', () => {
     const r = await runInProcess(['campaign', 'launch', id, '--yes'], { env: env(), now: at('2026-01-15T03:00:00Z') });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('4 contacts of 4 are outside calling hours');
-    expect(r.stderr).toContain('3 contacts in Asia/Calcutta (08:30 there now)');
-    expect(r.stderr).toContain('1 contact in America/New_York (22:00 there now)');
+    expect(r.stderr).toContain('3 contacts in Asia/Kolkata (08:30 IST there now)');
+    expect(r.stderr).toContain('1 contact in America/New_York (22:00 EST there now)');
     expect(r.stderr).toContain('The window is open for all of them from 2026-01-15 14:00 UTC');
     expect(launches(id)).toHaveLength(0);
   });
@@ -78,8 +90,8 @@ describe('campaign launch checks calling hours on the injected clock', () => {
     const r = await runInProcess(['campaign', 'launch', id, '--yes'], { env: env(), now: at('2026-01-15T17:00:00Z') });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('3 contacts of 4 are outside calling hours (09:00-21:00 local time), so nothing was launched:');
-    expect(r.stderr).toContain('  closed  3 contacts in Asia/Calcutta (22:30 there now); opens 2026-01-16 03:30 UTC (in 10h 30m)');
-    expect(r.stderr).toContain('  open    1 contact in America/New_York (12:00 there now)');
+    expect(r.stderr).toContain('  closed  3 contacts in Asia/Kolkata (22:30 IST there now); opens 09:00 IST (2026-01-16 03:30 UTC, in 10h 30m)');
+    expect(r.stderr).toContain('  open    1 contact in America/New_York (12:00 EST there now)');
     expect(r.stderr).toContain('The window is open for all of them from 2026-01-16 14:00 UTC');
     expect(launches(id)).toHaveLength(0);
   });
@@ -136,6 +148,16 @@ describe('campaign launch checks calling hours on the injected clock', () => {
       'Waiting for calling hours: 1m left (opens 03:30 UTC).',
     ]);
     expect(r.stderr).toContain('Calling hours are open for every contact.');
+  });
+
+  it('the wait says when the window opens in the user\'s zone', async () => {
+    const id = await draft('Patient in Kolkata', INDIA);
+    let clock = new Date('2026-01-16T03:29:30Z').getTime();
+    const r = await runInProcess(['campaign', 'launch', id, '--yes', '--wait-for-calling-hours', '--tz', 'Asia/Kolkata'], {
+      env: env(), now: () => new Date(clock), sleep: async (ms) => { clock += ms; },
+    });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('Waiting for calling hours: 1m left (opens 09:00 IST).');
   });
 
   it('on a terminal the wait is a countdown redrawn in place', async () => {

@@ -129,7 +129,12 @@ describe('the other verbs', () => {
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toMatch(/STATUS\s+ATTEMPTS\s+LAST CODE\s+NEXT RETRY/);
     // At 600x the 1-minute retry comes within a second: one or more attempts, still pending.
-    expect(r.stdout).toMatch(/ping\s+pending\s+[1-8]\s+(-\s+)?\d{4}-\d\d-\d\dT\S+ \(in /);
+    // In the user's zone (the system's, UTC here, or --tz), named; -o csv keeps UTC ISO 8601.
+    expect(r.stdout).toMatch(/ping\s+pending\s+[1-8]\s+(-\s+)?\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(in /);
+    const kolkata = await h.run(['webhook', 'deliveries', ep.id, '-o', 'table', '--tz', 'Asia/Kolkata']);
+    expect(kolkata.stdout).toMatch(/ping\s+pending\s+[1-8]\s+(-\s+)?\d{4}-\d\d-\d\d \d\d:\d\d:\d\d IST \(in /);
+    const csv = await h.run(['webhook', 'deliveries', ep.id, '-o', 'csv', '--tz', 'Asia/Kolkata']);
+    expect(csv.stdout).toMatch(/,\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ \(in /);
     const json = await h.run(['webhook', 'deliveries', ep.id, '--json']);
     expect(JSON.parse(json.stdout)).toHaveLength(1);
   });

@@ -48,15 +48,15 @@ describe('call export --format xlsx', () => {
       expect(typeof row.phone_number).toBe('string');
       expect(row.phone_number).toMatch(/^\+\d+$/);
       expect(typeof row.call_id).toBe('string');
-      expect(row.start_time).toBeInstanceOf(Date);
-      expect(row.end_time).toBeInstanceOf(Date);
+      expect(row['start_time (UTC)']).toBeInstanceOf(Date);
+      expect(row['end_time (UTC)']).toBeInstanceOf(Date);
       expect(typeof row.duration_seconds).toBe('number');
     }
     expect(rows[0]).toMatchObject({
       call_id: '000123', phone_number: '+919876543210', contact_name: '=1+1',
       'extra.customer_id': '7', 'extra.pin': '0042', 'extra.nested': '{"a":1}', 'extra.vip': 'true', has_recording: true,
     });
-    expect((rows[0]!.start_time as Date).toISOString()).toBe(calls[0]!.start_time);
+    expect((rows[0]!['start_time (UTC)'] as Date).toISOString()).toBe(calls[0]!.start_time);
     expect(rows[1]).toMatchObject({ phone_number: '+14155550100', duration_seconds: 12.5, error: 'busy', has_recording: false });
   });
 
@@ -71,11 +71,33 @@ describe('call export --format xlsx', () => {
     expect(sheet.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
     expect(sheet.getRow(1).getCell(1).font?.bold).toBe(true);
     const headers = (sheet.getRow(1).values as unknown[]).slice(1);
-    const start = headers.indexOf('start_time') + 1;
+    const start = headers.indexOf('start_time (UTC)') + 1;
     expect(sheet.getRow(2).getCell(start).numFmt).toBe('yyyy-mm-dd hh:mm:ss');
     expect(sheet.getRow(2).getCell(start).value).toBeInstanceOf(Date);
     // Inline strings are never formulas, whatever they start with.
     expect(sheet.getRow(2).getCell(headers.indexOf('phone_number') + 1).type).toBe(ExcelJS.ValueType.String);
+  });
+
+  it('shows times in the --tz zone, which the date columns\' headers name; CSV and JSONL stay UTC ISO 8601', async () => {
+    const calls = [makeCall(0, { start_time: '2026-11-26T09:30:00.000Z', end_time: '2026-11-26T09:32:05.000Z' })];
+    const s = await server(calls);
+    const d = dir();
+    const r = await runInProcess(['call', 'export', '--out', join(d, 'calls.xlsx'), '--tz', 'Asia/Calcutta'], { env: env(s) });
+    expect(r.code).toBe(0);
+    const [row] = await records(join(d, 'calls.xlsx'));
+    expect(Object.keys(row!)).toEqual(expect.arrayContaining(['start_time (Asia/Kolkata)', 'end_time (Asia/Kolkata)']));
+    // A spreadsheet's date has no zone: the cell holds Kolkata's wall time.
+    // (Excel keeps a day's fraction in a float: read back, a time is whole to the second.)
+    const second = (v: unknown) => new Date(Math.round((v as Date).getTime() / 1000) * 1000).toISOString();
+    expect(second(row!['start_time (Asia/Kolkata)'])).toBe('2026-11-26T15:00:00.000Z');
+    expect(second(row!['end_time (Asia/Kolkata)'])).toBe('2026-11-26T15:02:05.000Z');
+
+    const utc = await runInProcess(['call', 'export', '--format', 'csv'], { env: env(s) });
+    const zoned = await runInProcess(['call', 'export', '--format', 'csv', '--tz', 'Asia/Kolkata'], { env: { ...env(s), VOICECTL_TZ: 'America/New_York' } });
+    expect(zoned.stdout).toBe(utc.stdout);
+    expect(zoned.stdout).toContain('2026-11-26T09:30:00.000Z');
+    const jsonl = await runInProcess(['call', 'export', '--format', 'jsonl', '--tz', 'Asia/Kolkata'], { env: env(s) });
+    expect(JSON.parse(jsonl.stdout.trim()).start_time).toBe('2026-11-26T09:30:00.000Z');
   });
 
   it('puts keys first seen after the first page in extra_json, and adds transcripts', async () => {

@@ -32,6 +32,8 @@ export function baseEnv(configDir: string): Record<string, string> {
     FORCE_COLOR: '0',
     CI: 'true',
     VOICECTL_CONFIG_DIR: configDir,
+    // The system's zone, which times are shown in unless --tz says otherwise: the same on every machine.
+    TZ: 'UTC',
   };
 }
 

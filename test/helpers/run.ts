@@ -92,7 +92,8 @@ export function startInProcess(argv: string[], options: InProcessOptions = {}): 
   options.signal?.addEventListener('abort', () => interrupt.abort(options.signal!.reason), { once: true });
   const ctx = new Context({
     io: { stdin, stdout, stderr },
-    env: { FORCE_COLOR: '0', ...(own ? { VOICECTL_CONFIG_DIR: own } : {}), ...options.env },
+    // TZ: the system's zone (the default of --tz) is UTC on every machine unless a test says otherwise.
+    env: { FORCE_COLOR: '0', TZ: 'UTC', ...(own ? { VOICECTL_CONFIG_DIR: own } : {}), ...options.env },
     cwd: options.cwd,
     now: options.now,
     random: options.random,

@@ -48,7 +48,7 @@ describe('buildFrame', () => {
     expect(text[1]!.split(' ')[0]).toHaveLength(50);
     expect(text[2]).toBe('█ completed 50  ▓ no_answer 15  ▒ failed 5  ░ initiated 20  · pending 10');
     expect(text[3]).toBe('12.5 calls/min · about 2m24s left');
-    expect(text[5]).toBe('Latest finished calls');
+    expect(text[5]).toBe('Latest finished calls (times UTC)');
     expect(text[6]).toMatch(/^\d\d:\d\d:\d\d {2}\+919870000011 {2}requirements_gathered {3}2m20s {2}Summary of call 11/);
     expect(text).toHaveLength(6 + 10);
   });

@@ -75,11 +75,33 @@ describe('watch off a terminal', () => {
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
     expect(lines.filter((l) => l.startsWith('call  '))).toHaveLength(40);
-    expect(lines.find((l) => l.startsWith('call  call_00000'))).toMatch(/^call {2}call_00000 {2}2025-03-01T10:\d\d:\d\dZ {2}\+919870000000 {2}requirements_gathered {2}1m00s {2}Call 0 summary/);
+    expect(lines.find((l) => l.startsWith('call  call_00000'))).toMatch(/^call {2}call_00000 {2}2025-03-01 10:\d\d:\d\d UTC {2}\+919870000000 {2}requirements_gathered {2}1m00s {2}Call 0 summary/);
     expect(lines.filter((l) => l.startsWith('progress  ')).length).toBeGreaterThan(2);
     expect(r.stdout).toContain('Campaign "Spring renewals" completed: 40 contacts, 40 finished calls');
     expect(r.stdout).toMatch(/Connect rate {6}80\.0% \(32 of 40\)/);
     expect(r.stdout).not.toContain('\x1b[');
+  });
+});
+
+describe('watch in the user\'s zone', () => {
+  it('--tz: each call\'s line has its time there, named; --json keeps the service\'s UTC times', async () => {
+    const s = await start({ contacts: 3, dialPerStep: 3 });
+    const r = await runWatchCli(['watch', s.campaign.id, '--tz', 'Asia/Calcutta'], { env: env(s) });
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n').find((l) => l.startsWith('call  call_00000'))).toMatch(/^call {2}call_00000 {2}2025-03-01 15:\d\d:\d\d IST {2}/);
+    const s2 = await start({ contacts: 3, dialPerStep: 3 });
+    const json = await runWatchCli(['watch', s2.campaign.id, '--json', '--tz', 'Asia/Kolkata'], { env: env(s2) });
+    const call = json.stdout.trim().split('\n').map((l) => JSON.parse(l)).find((e) => e.type === 'call');
+    expect(call.end_time).toMatch(/^2025-03-01T10:\d\d:\d\d(\.\d+)?Z$/);
+  });
+
+  it('on a terminal, the list of calls names the zone', async () => {
+    const s = await start({ contacts: 3, dialPerStep: 3 });
+    const r = await runWatchCli(['watch', s.campaign.id, '--tz', 'America/New_York'], { env: env(s), tty: { columns: 100, rows: 30 } });
+    expect(r.code).toBe(0);
+    const text = finalScreen(r.stdout).map(stripAnsi).join('\n');
+    expect(text).toContain('Latest finished calls (times America/New_York)');
+    expect(text).toMatch(/\n05:\d\d:\d\d {2}\+91987/);
   });
 });
 

@@ -74,7 +74,7 @@ describe('output', () => {
     await running.waitForOutput('ping', 'stdout');
     const lines = running.stdout().trim().split('\n');
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d\s+200\s+call\.ended\s+evt_\S+\s+call call_\d+\s+campaign c1\s+completed\/requirements_gathered/);
+    expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d UTC\s+200\s+call\.ended\s+evt_\S+\s+call call_\d+\s+campaign c1\s+completed\/requirements_gathered/);
     expect(lines[0]).toContain(r.id);
     // Ctrl-C is exit 130 (CLI.md), after a clean shutdown.
     const code = await running.stop();

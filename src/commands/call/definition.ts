@@ -6,8 +6,9 @@
  */
 import { Option, type Command } from '@commander-js/extra-typings';
 import { nonNegativeInt, pageLimit, positiveInt, positiveNumber, type FlagsOf } from '../shared.js';
+import type { TypedTime } from '../../util/time.js';
 
-type TimeParser = (value: string) => Date;
+type TimeParser = (value: string) => TypedTime;
 
 /** The campaign and start-time filters that list and export share. @internal */
 function filterOptions<A extends unknown[]>(cmd: Command<A>, time: TimeParser) {

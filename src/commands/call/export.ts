@@ -4,6 +4,7 @@ import { UsageError } from '../../errors.js';
 import { runExport } from '../../export/run.js';
 import { filtersFrom } from './fields.js';
 import type { ExportFlags } from './definition.js';
+import { isoInZone } from '../../util/time.js';
 
 type Flags = ExportFlags;
 
@@ -28,7 +29,8 @@ export default async function callExport(ctx: Context, flags: Flags): Promise<vo
     throw new UsageError('An xlsx workbook is binary: it cannot be shown on a terminal.', { hint: 'Pass --out calls.xlsx (or redirect stdout to a file).' });
   }
   const summary = await runExport(ctx, {
-    filters: filtersFrom(flags),
+    filters: filtersFrom(flags, ctx.timeZone),
+    timeZone: ctx.timeZone,
     format,
     out: flags.out,
     transcripts: flags.transcripts,
@@ -50,7 +52,7 @@ export default async function callExport(ctx: Context, flags: Flags): Promise<vo
   if (summary.cutCells) {
     ctx.warn(`${summary.cutCells} cell${summary.cutCells === 1 ? ' was' : 's were'} longer than Excel's 32,767 characters and ${summary.cutCells === 1 ? 'was' : 'were'} cut; --format jsonl keeps every value whole.`);
   }
-  if (summary.state) ctx.info(c.dim(`Next --since-last run starts at ${summary.state.mark} (${flags.state}).`));
+  if (summary.state) ctx.info(c.dim(`Next --since-last run starts at ${isoInZone(summary.state.mark, ctx.timeZone)} ${ctx.timeZone} (${flags.state}).`));
 }
 
 /** --out's extension picks the format (calls.jsonl, calls.xlsx), then -o jsonl|csv, then CSV. */

@@ -1,32 +1,37 @@
 /** How calls look in tables, and the filter flags, shared by the call verbs. */
 import type { Call, CallFilters } from '../../api/calls.js';
 import type { Column } from '../../io/output.js';
-import { duration, toQueryTime } from '../../util/time.js';
+import { duration, formatDateTime, toQueryTime, type TypedTime } from '../../util/time.js';
 import { UsageError } from '../../errors.js';
 import { outcomeWord } from '../../calls/outcome.js';
 
-/** The --campaign/--since/--until/--status flags as GET /calls filters. */
-export function filtersFrom(flags: { campaign?: string; since?: Date; until?: Date; status?: string }): CallFilters {
-  if (flags.since && flags.until && flags.since.getTime() >= flags.until.getTime()) {
-    throw new UsageError(`--since (${flags.since.toISOString()}) must be before --until (${flags.until.toISOString()}).`);
+/**
+ * The --campaign/--since/--until/--status flags as GET /calls filters: typed times are
+ * read in `zone` and sent in UTC with Z.
+ */
+export function filtersFrom(flags: { campaign?: string; since?: TypedTime; until?: TypedTime; status?: string }, zone: string): CallFilters {
+  const since = flags.since?.in(zone);
+  const until = flags.until?.in(zone);
+  if (since && until && since.getTime() >= until.getTime()) {
+    throw new UsageError(`--since (${formatDateTime(since.getTime(), zone)}) must be before --until (${formatDateTime(until.getTime(), zone)}), both ${zone}.`);
   }
-  return { campaign_id: flags.campaign, since: toQueryTime(flags.since), until: toQueryTime(flags.until), status: flags.status };
+  return { campaign_id: flags.campaign, since: toQueryTime(since), until: toQueryTime(until), status: flags.status };
 }
 
-/** "2024-05-01 09:30:12" in UTC, the zone the API answers in (the table says so in its header). */
-export function shortTime(iso: unknown): string {
+/** "2024-05-01 15:00:12" in `zone` (the table names the zone in its header). */
+export function shortTime(iso: unknown, zone: string): string {
   if (typeof iso !== 'string' || iso === '') return '';
   const t = Date.parse(iso);
   if (Number.isNaN(t)) return iso;
-  return new Date(t).toISOString().slice(0, 19).replace('T', ' ');
+  return formatDateTime(t, zone);
 }
 
 
-export function callColumns(terminalWidth: number | undefined): Column<Call>[] {
+export function callColumns(terminalWidth: number | undefined, zone: string): Column<Call>[] {
   // The summary takes what the other columns leave of the terminal (they need about 110).
   const summaryMax = Math.max(20, (terminalWidth ?? 160) - 112);
   return [
-    { header: 'TIME (UTC)', get: (c) => shortTime(c.start_time), drop: 3 },
+    { header: `TIME (${zone})`, get: (c) => shortTime(c.start_time, zone), drop: 3 },
     { header: 'CALL ID', key: 'call_id' },
     { header: 'NUMBER', key: 'phone_number' },
     { header: 'CONTACT', get: (c) => c.contact?.name, max: 24, drop: 2 },
@@ -43,7 +48,8 @@ export const CALL_CSV_COLUMNS: Column<Call>[] = [
   'summary', 'error', 'duration_seconds', 'start_time', 'end_time', 'has_recording',
 ].map((k) => ({ header: k, key: k }));
 
-export const CALL_FIELDS: Column<Call>[] = [
+/** The fields of `call get`, times in `zone`. */
+export const callFields = (zone: string): Column<Call>[] => [
   { header: 'call id', key: 'call_id' },
   { header: 'status', key: 'status' },
   { header: 'outcome', csv: 'outcome', get: (c) => outcomeWord(c as unknown as Record<string, unknown>) },
@@ -54,8 +60,8 @@ export const CALL_FIELDS: Column<Call>[] = [
   { header: 'direction', key: 'direction' },
   { header: 'agent', get: (c) => [c.agent_name, c.agent_id ? `(${c.agent_id})` : ''].filter(Boolean).join(' ') },
   { header: 'campaign', key: 'campaign_id' },
-  { header: 'started', get: (c) => (c.start_time ? `${shortTime(c.start_time)} UTC` : '') },
-  { header: 'ended', get: (c) => (c.end_time ? `${shortTime(c.end_time)} UTC` : '') },
+  { header: 'started', get: (c) => (c.start_time ? `${shortTime(c.start_time, zone)} ${zone}` : '') },
+  { header: 'ended', get: (c) => (c.end_time ? `${shortTime(c.end_time, zone)} ${zone}` : '') },
   { header: 'duration', get: (c) => duration(c.duration_seconds) },
   { header: 'end reason', key: 'end_reason' },
   { header: 'error', key: 'error' },

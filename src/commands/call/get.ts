@@ -2,7 +2,7 @@ import type { Context } from '../../context.js';
 import { getCall, type Call } from '../../api/calls.js';
 import { printObject } from '../../io/output.js';
 import { transcriptTurns } from '../../export/transcript.js';
-import { CALL_FIELDS } from './fields.js';
+import { callFields } from './fields.js';
 import { wrap } from './wrap.js';
 import { terminalLine, terminalSafe } from '../../io/terminal-text.js';
 import { render } from '../../io/render.js';
@@ -11,11 +11,12 @@ export default async function callGet(ctx: Context, callId: string): Promise<voi
   const api = await ctx.api();
   const { call, raw } = await getCall(api, callId, ctx.signal);
   // Machine output is the object exactly as the service sent it, transcript included.
-  await render(ctx, { json: raw, csv: { columns: CALL_FIELDS, rows: [call] }, human: () => showCall(ctx, call) });
+  // CSV is for programs: its times stay UTC whatever --tz says.
+  await render(ctx, { json: raw, csv: { columns: callFields('UTC'), rows: [call] }, human: () => showCall(ctx, call) });
 }
 
 async function showCall(ctx: Context, call: Call): Promise<void> {
-  await printObject(ctx, call, CALL_FIELDS);
+  await printObject(ctx, call, callFields(ctx.timeZone));
   const turns = transcriptTurns(call);
   ctx.out();
   if (turns.length === 0) {

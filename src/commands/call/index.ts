@@ -6,9 +6,11 @@ import { exportOptions, listOptions, recordingOptions, tailOptions } from './def
 
 const TIMES_HELP = `
 Times (--since, --until) filter on the call's start time and accept:
-  2024-05-01T09:30:00+05:30   ISO 8601; without an offset the time is UTC
-  2024-05-01                  a date: midnight UTC
-  90m, 24h, 7d, 2w            a span back from now`;
+  2024-05-01T09:30:00+05:30   ISO 8601; without an offset, a time in the --tz zone
+  2024-05-01                  a date: midnight in the --tz zone
+  90m, 24h, 7d, 2w            a span back from now
+They are sent in UTC with Z. The --tz zone (else VOICECTL_TZ, the profile's timezone,
+the system's) is also the one times are shown in; --json, JSON lines and CSV stay UTC.`;
 
 export function callCommand(ctx: Context): CommandUnknownOpts {
   const call = group('call');
@@ -19,7 +21,7 @@ export function callCommand(ctx: Context): CommandUnknownOpts {
     .alias('ls')
     .description('List calls, filtered by campaign, start time or status'), time)
     .addHelpText('after', TIMES_HELP)
-    .addHelpText('after', `\nExamples:\n  voicectl call list --since 24h\n  voicectl call list --campaign CAMPAIGN_ID --status completed --all -o csv > calls.csv`)
+    .addHelpText('after', `\nExamples:\n  voicectl call list --since 24h\n  voicectl call list --since 2026-11-26 --tz Asia/Kolkata\n  voicectl call list --campaign CAMPAIGN_ID --status completed --all -o csv > calls.csv`)
     .action(lazy(ctx, () => import('./list.js')));
 
   call
@@ -40,8 +42,9 @@ export function callCommand(ctx: Context): CommandUnknownOpts {
     .command('tail')
     .description('Print every call as it finishes, across campaigns, until Ctrl-C'), time)
     .addHelpText('after', `
-With --json, one call per line as GET /calls lists it (JSON lines); notices go to
-stderr. Each poll reads only calls started since the oldest one still in progress;
+Each line fits the terminal, times in the --tz zone (named); with --json, one call per
+line as GET /calls lists it (JSON lines); notices go to stderr. --since as for call list,
+read in the --tz zone. Each poll reads only calls started since the oldest one still in progress;
 calls unfinished two hours after they started are no longer followed. See docs/tail.md.
 
 Examples:

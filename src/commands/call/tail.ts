@@ -7,6 +7,7 @@ import { runTail } from '../../calls/tail-run.js';
 import { tailLine } from '../../calls/tail-line.js';
 import { recordLine, refuseCsv } from '../../io/render.js';
 import type { TailFlags } from './definition.js';
+import { formatDateTime, zoneAbbreviation } from '../../util/time.js';
 
 type Flags = TailFlags;
 
@@ -15,6 +16,8 @@ export default async function callTail(ctx: Context, flags: Flags): Promise<void
   if (flags.campaign !== undefined && flags.campaign.trim() === '') throw new UsageError('--campaign is empty.');
   if (flags.status !== undefined && flags.status.trim() === '') throw new UsageError('--status is empty.');
   const api = await ctx.api();
+  const zone = ctx.timeZone;
+  const when = (d: Date) => `${formatDateTime(d.getTime(), zone)} ${zoneAbbreviation(zone, d.getTime())}`;
   const campaignId = flags.campaign?.trim();
   const source: TailSource = {
     calls: (q, signal) => listCalls(api, { campaign_id: campaignId, since: q.since }, { limit: q.limit, offset: q.offset }, signal),
@@ -22,11 +25,11 @@ export default async function callTail(ctx: Context, flags: Flags): Promise<void
   };
   await runTail(ctx, source, {
     intervalMs: Math.round(flags.interval * 1000),
-    since: flags.since,
+    since: flags.since?.in(ctx.timeZone),
     status: flags.status?.trim(),
     campaignId,
     // The call exactly as GET /calls listed it: JSON lines are for programs.
-    onCall: (call) => ctx.out(recordLine(ctx, call, () => tailLine(call, ctx.io.stdout.isTTY ? ctx.io.stdout.columns : undefined))),
-    onReady: (from) => ctx.info(ctx.errColor.dim(`Following calls that finish${flags.since ? ` (started since ${from.toISOString()})` : ` from ${from.toISOString()}`}${campaignId ? ` in campaign ${campaignId}` : ''}; Ctrl-C stops.`)),
+    onCall: (call) => ctx.out(recordLine(ctx, call, () => tailLine(call, ctx.io.stdout.isTTY ? ctx.io.stdout.columns || 80 : undefined, zone))),
+    onReady: (from) => ctx.info(ctx.errColor.dim(`Following calls that finish${flags.since ? ` (started since ${when(from)})` : ` from ${when(from)}`}${campaignId ? ` in campaign ${campaignId}` : ''}; times are ${zone}. Ctrl-C stops.`)),
   });
 }

@@ -3,6 +3,7 @@ import type { ChalkInstance } from 'chalk';
 import type { Campaign, CampaignContact } from '../../api/campaigns.js';
 import type { Column } from '../../io/output.js';
 import { agentLabel } from '../../agents/names.js';
+import { formatDateTime } from '../../util/time.js';
 
 /** Contact statuses in the spec's order; any others a server sends follow. */
 export const CONTACT_STATUSES = ['pending', 'initiated', 'completed', 'no_answer', 'failed'] as const;
@@ -34,8 +35,12 @@ export function pendingContacts(campaign: Campaign): number | undefined {
   return counts.find(([k]) => k === 'pending')?.[1] ?? 0;
 }
 
-/** The table of `campaign list`; `agents` names the agents by id (agentNames), read only for the table. */
-export function campaignColumns(agents: Map<string, string>): Column<Campaign>[] {
+/**
+ * The table of `campaign list`; `agents` names the agents by id (agentNames), read only
+ * for the table. `created` (in `zone`, which the header names): the spec does not promise
+ * a campaign's creation time, so the column is there only when the service sent one.
+ */
+export function campaignColumns(agents: Map<string, string>, zone = 'UTC', created = false): Column<Campaign>[] {
   return [
     { header: 'ID', key: 'id' },
     { header: 'NAME', key: 'name', max: 40 },
@@ -43,7 +48,13 @@ export function campaignColumns(agents: Map<string, string>): Column<Campaign>[]
     { header: 'CONTACTS', get: (c) => totalContacts(c) ?? '', drop: 2 },
     { header: 'PROGRESS', get: (c) => progressText(c), drop: 3 },
     { header: 'AGENT', get: (c) => agentLabel(c.agent_id, agents), max: 24, drop: 1 },
+    ...(created ? [{ header: `CREATED (${zone})`, get: (c: Campaign) => createdAt(c, zone), drop: 4 }] : []),
   ];
+}
+
+function createdAt(c: Campaign, zone: string): string {
+  const t = typeof c.created_at === 'string' ? Date.parse(c.created_at) : NaN;
+  return Number.isNaN(t) ? '' : formatDateTime(t, zone, { minutes: true });
 }
 
 /** "42/120 finished" from the counts, or nothing when the server sent none. */

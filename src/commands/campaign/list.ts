@@ -37,7 +37,8 @@ export default async function campaignList(ctx: Context, flags: Flags): Promise<
   // A server that ignores ?status= would otherwise list everything under the filter's name.
   if (flags.status) campaigns = campaigns.filter((c) => c.status === undefined || c.status === flags.status);
   const agents = new Map<string, string>();
-  await printList(ctx, campaigns, campaignColumns(agents), {
+  const created = campaigns.some((c) => typeof c.created_at === 'string');
+  await printList(ctx, campaigns, campaignColumns(agents, created ? ctx.timeZone : 'UTC', created), {
     beforeTable: async () => {
       if (!campaigns.some((c) => c.agent_id)) return;
       for (const [id, name] of await agentNames(api, ctx.signal)) agents.set(id, name);

@@ -15,17 +15,22 @@ export default async function campaignReport(ctx: Context, ids: string[], opts: 
   // Transcripts are only shown in the page: one more request per connected call.
   const transcripts = opts.html !== undefined && opts.transcripts !== false;
   const reports: CampaignReport[] = [];
+  // What people read (the page, markdown, the terminal) has its hours in the user's zone; JSON keeps UTC.
+  const zone = ctx.timeZone;
+  const shown: CampaignReport[] = [];
   for (const id of all) {
-    reports.push(await collectReport(api, id, {
+    const { report, hours } = await collectReport(api, id, {
       transcripts,
       signal: ctx.signal,
       onTranscript: ctx.interactiveStderr ? (done, total) => ctx.io.stderr.write(`\rTranscripts ${done}/${total}${done === total ? '\n' : ''}`) : undefined,
-    }));
+    });
+    reports.push(report);
+    shown.push({ ...report, ...hours(zone) });
   }
   if (opts.html !== undefined) {
     const { htmlReport } = await import('../../reports/html.js');
     try {
-      await writeFileAtomic(opts.html, htmlReport(reports, ctx.now()));
+      await writeFileAtomic(opts.html, htmlReport(shown, ctx.now(), zone));
     } catch (err) {
       throw new UsageError(`Cannot write ${opts.html}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`);
     }
@@ -35,7 +40,7 @@ export default async function campaignReport(ctx: Context, ids: string[], opts: 
   }
   const sections = async () => {
     const { terminalSections } = await import('../../reports/text.js');
-    for (const s of terminalSections(reports)) {
+    for (const s of terminalSections(shown)) {
       ctx.out(ctx.color.bold(s.title));
       await printTable(ctx, s.head, s.rows);
       ctx.out('');
@@ -43,7 +48,7 @@ export default async function campaignReport(ctx: Context, ids: string[], opts: 
   };
   // --format is the report's own choice; without it, the run's output format decides.
   if (opts.format === 'json') ctx.out(JSON.stringify(body(ctx, reports), null, 2));
-  else if (opts.format === 'md') ctx.out((await import('../../reports/text.js')).markdown(reports));
+  else if (opts.format === 'md') ctx.out((await import('../../reports/text.js')).markdown(shown, { zone }));
   else await render(ctx, { json: body(ctx, reports), layout: 'pretty', human: sections });
 }
 

@@ -13,6 +13,7 @@ export function configCommand(ctx: Context): CommandUnknownOpts {
   const config = group('config');
   config.addHelpText('after', `
 Keys: base_url (http(s) URL), api_key (shown masked), default_country (ISO 3166 alpha-2, e.g. IN),
+timezone (IANA zone of the times shown and of dates typed, e.g. Asia/Kolkata; default the system's),
 timeout (seconds), webhook_secret (shown masked) and webhook_endpoint (saved by \`webhook ... --save-secret\`),
 do_not_call_file (a list every campaign leaves out) and calling_hours (local window, e.g. 10:00-19:00).
 The profile is --profile, VOICECTL_PROFILE or "default". Flags and environment variables override the profile.`);

@@ -7,6 +7,7 @@ export const ENV_FOR_KEY: Record<string, string> = {
   base_url: 'VOICECTL_BASE_URL',
   api_key: 'VOICECTL_API_KEY',
   default_country: 'VOICECTL_DEFAULT_COUNTRY',
+  timezone: 'VOICECTL_TZ',
   timeout: 'VOICECTL_TIMEOUT',
   webhook_secret: 'VOICECTL_WEBHOOK_SECRET',
 };

@@ -5,7 +5,7 @@ import { SilentExit } from '../../errors.js';
 import { validateContactsFile } from '../../contacts/validate.js';
 import type { RowError } from '../../contacts/index.js';
 import { contactsToSend, controlCharacterWarning, MAX_CONTACTS_PER_CAMPAIGN, splitParts, writeErrorsCsv, type ValidationResult } from '../../contacts/report.js';
-import { printTable, truncate, type Column } from '../../io/output.js';
+import { printFittedTable, type Column } from '../../io/output.js';
 import { render } from '../../io/render.js';
 import { shellQuote } from '../../util/shell.js';
 import type { ValidateFlags } from './definition.js';
@@ -17,6 +17,9 @@ const SHOWN = 20;
 
 /** -o csv: one line per problem found. */
 const ERROR_COLUMNS: Column<RowError>[] = [{ header: 'row', key: 'row' }, { header: 'column', key: 'column' }, { header: 'value', key: 'value' }, { header: 'message', key: 'message' }];
+
+/** The terminal's table of problems: row numbers whole, column names and values cut at 20 and 24, and everything but the row cut further to fit. */
+const PROBLEM_TABLE = [{ header: 'ROW' }, { header: 'COLUMN', max: 20 }, { header: 'VALUE', max: 24 }, { header: 'REASON', max: Number.POSITIVE_INFINITY }];
 
 export default async function contactsValidate(ctx: Context, file: string, opts: Options): Promise<void> {
   const progress = progressLine(ctx);
@@ -87,9 +90,8 @@ async function printSummary(ctx: Context, file: string, result: ValidationResult
 
   if (report.errors.length > 0) {
     ctx.out();
-    await printTable(ctx, ['ROW', 'COLUMN', 'VALUE', 'REASON'], report.errors.slice(0, SHOWN).map((e) => [
-      String(e.row), truncate(e.column, 20), truncate(e.value, 24), e.message,
-    ]));
+    // Fits the terminal: the reason, then the value and the column's name are cut (--json has them whole).
+    await printFittedTable(ctx, PROBLEM_TABLE, report.errors.slice(0, SHOWN).map((e) => [String(e.row), e.column, e.value, e.message]));
     if (report.errors.length > SHOWN) {
       const more = report.errors.length - SHOWN;
       ctx.out(c.dim(`… and ${plural(more, 'more problem')}. ${opts.errorsOut ? `All are in ${opts.errorsOut}.` : 'Pass --errors-out bad-rows.csv to get every bad row, or --json for the full report.'}`));

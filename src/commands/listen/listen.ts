@@ -32,6 +32,9 @@ export default async function listen(ctx: Context, flags: ListenOptions): Promis
   const source = resolveSecret(ctx, opts, registerCmd(opts.port || 4242));
   const c = ctx.errColor;
   const out = ctx.color;
+  const zone = ctx.timeZone;
+  // The stdout terminal's width (80 when it does not say); in a pipe or a log, lines stay whole.
+  const columns = ctx.io.stdout.isTTY ? ctx.io.stdout.columns || 80 : undefined;
 
   let log: EventLog | undefined;
   if (opts.log) {
@@ -55,7 +58,7 @@ export default async function listen(ctx: Context, flags: ListenOptions): Promis
   const forwarder = poster
     ? new Forwarder({
       poster, ledger, sleep: ctx.sleep, signal: ctx.signal, now: () => ctx.now(),
-      onAttempt: (e, r, attempt) => ctx.info(forwardLine(ctx.errColor, e.id, poster.url.href, r, new Date()) + (attempt > 1 ? c.dim(` (attempt ${attempt})`) : '')),
+      onAttempt: (e, r, attempt) => ctx.info(forwardLine(ctx.errColor, e.id, poster.url.href, r, ctx.now(), zone) + (attempt > 1 ? c.dim(` (attempt ${attempt})`) : '')),
     })
     : undefined;
   const shown = (type: string) => !events || events.includes(type);
@@ -72,14 +75,14 @@ export default async function listen(ctx: Context, flags: ListenOptions): Promis
     deliver: forwarder && !log ? (e) => (shown(e.type) ? forwarder.deliver(e) : Promise.resolve(undefined)) : undefined,
     onEvent: (e) => {
       if (!shown(e.type)) return;
-      print.line(recordLine(ctx, eventRecord(e), () => eventLine(out, e)));
+      print.line(recordLine(ctx, eventRecord(e), () => eventLine(out, e, { zone, columns })));
       // With a log the event is already safe: the forward follows the answer, with retries.
       if (forwarder && log) forwarder.forward(e);
     },
     onDuplicate: (d) => {
-      if (shown(d.type ?? '')) ctx.info(c.dim(`${clock(d.at)}  200  duplicate ${d.id} (already received; not processed again)`));
+      if (shown(d.type ?? '')) ctx.info(c.dim(`${clock(d.at, zone)}  200  duplicate ${d.id} (already received; not processed again)`));
     },
-    onReject: (r) => ctx.info(rejectLine(c, r)),
+    onReject: (r) => ctx.info(rejectLine(c, r, zone)),
   });
   let bound: { host: string; port: number };
   try {
@@ -176,6 +179,7 @@ function banner(
   if (o.log) ctx.info(`  Logging every accepted event to ${o.log} (on disk before it is acknowledged).`);
   if (o.forwardTo) ctx.info(`  Forwarding each event to ${o.forwardTo}, raw body and signature headers unchanged.`);
   if (o.events) ctx.info(`  Showing${o.forwardTo ? ' and forwarding' : ''} only ${o.events.join(', ')}.`);
+  ctx.info(`  Times are ${ctx.timeZone}.`);
   ctx.info('');
   ctx.info(c.dim('The service delivers only to public HTTPS URLs. To receive its events here, expose this port'));
   ctx.info(c.dim(`through a tunnel, e.g. \`cloudflared tunnel --url ${url}\` or \`ngrok http ${port}\`, and register`));

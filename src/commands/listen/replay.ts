@@ -78,7 +78,7 @@ export async function replay(ctx: Context, o: { file: string; target: string; se
       done.add(id);
     }
     const record = { id, type, status: r.status ?? null, ok: r.ok, duration_ms: Math.round(r.ms), ...(r.error ? { error: r.error } : {}) };
-    ctx.out(recordLine(ctx, record, () => `${type.padEnd(20)}  ${forwardLine(ctx.color, id, o.target, r, new Date()).replace(/^\S+\s+/, '')}`));
+    ctx.out(recordLine(ctx, record, () => `${type.padEnd(20)}  ${forwardLine(ctx.color, id, o.target, r, ctx.now(), ctx.timeZone).replace(/^\S+ \S+\s+/, '')}`));
   }
   const failed = sent - ok;
   const summary = `Replayed ${sent} event${sent === 1 ? '' : 's'} from ${o.file} to ${o.target}: ${ok} acknowledged (2xx)${failed ? `, ${failed} not` : ''}${skipped ? `, ${skipped} unreadable line${skipped === 1 ? '' : 's'} skipped` : ''}.`;

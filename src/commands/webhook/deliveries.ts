@@ -18,17 +18,19 @@ export default async function webhookDeliveries(ctx: Context, id: string, opts: 
     ({ items: rows, total } = await withSpinner(ctx, 'Fetching deliveries', () => listDeliveries(api, id, { limit: opts.limit })));
   }
   const now = ctx.now();
-  const columns: Column<WebhookDelivery>[] = [
+  // The table shows the next retry in the user's zone; -o csv keeps UTC ISO 8601.
+  const columns = (zone?: string): Column<WebhookDelivery>[] => [
     { header: 'ID', get: (r) => pick(r, ['id', 'delivery_id']) },
     { header: 'EVENT', get: (r) => pick(r, ['event_id', 'event.id']), drop: 4 },
     { header: 'TYPE', get: (r) => pick(r, ['event_type', 'type', 'event.type']), drop: 2 },
     { header: 'STATUS', get: (r) => pick(r, ['status', 'state', 'delivery_status']) },
     { header: 'ATTEMPTS', get: attemptsOf, drop: 3 },
     { header: 'LAST CODE', get: lastCodeOf, drop: 1 },
-    { header: 'NEXT RETRY', get: (r) => when(nextRetryOf(r), now), drop: 5 },
+    { header: 'NEXT RETRY', get: (r) => when(nextRetryOf(r), now, zone), drop: 5 },
     { header: 'WHY IT FAILED', csv: 'failure', get: failureOf, max: 40 },
   ];
-  await printList(ctx, rows, columns, { empty: `No deliveries for endpoint ${id} yet.` });
+  const hasRetry = rows.some((r) => nextRetryOf(r) !== undefined);
+  await printList(ctx, rows, columns(hasRetry ? ctx.timeZone : undefined), { empty: `No deliveries for endpoint ${id} yet.`, csv: columns() });
   if (total !== undefined && total > rows.length) {
     note(ctx, ctx.errColor.dim(`Showing ${rows.length} of ${total}. Use --all for every delivery.`));
   }

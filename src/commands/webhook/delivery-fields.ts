@@ -1,5 +1,6 @@
 /** Reading delivery records whose field names the spec leaves open. */
 import type { WebhookDelivery } from '../../api/webhooks.js';
+import { formatDateTime, zoneAbbreviation } from '../../util/time.js';
 
 /**
  * The spec names what a delivery record shows but not its fields, so each column reads
@@ -58,11 +59,12 @@ export function nextRetryOf(row: WebhookDelivery): unknown {
   return pick(row, ['next_retry_at', 'next_attempt_at', 'next_retry', 'next_attempt', 'retry_at', 'scheduled_at', 'next_retry_time']);
 }
 
-export function when(value: unknown, now: Date): string {
+/** "2026-11-26 15:05:00 IST (in 5m)" in `zone`, for people; without a zone, UTC ISO 8601 (CSV). */
+export function when(value: unknown, now: Date, zone?: string): string {
   if (typeof value !== 'string' && typeof value !== 'number') return '';
   const t = typeof value === 'number' ? (value < 1e12 ? value * 1000 : value) : Date.parse(value);
   if (!Number.isFinite(t)) return String(value);
-  const iso = new Date(t).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const iso = zone ? `${formatDateTime(t, zone)} ${zoneAbbreviation(zone, t)}` : new Date(t).toISOString().replace(/\.\d{3}Z$/, 'Z');
   const s = Math.round((t - now.getTime()) / 1000);
   const rel = Math.abs(s) < 60 ? `${Math.abs(s)}s` : Math.abs(s) < 3600 ? `${Math.round(Math.abs(s) / 60)}m` : `${(Math.abs(s) / 3600).toFixed(1)}h`;
   return `${iso} (${s >= 0 ? `in ${rel}` : `${rel} ago`})`;
