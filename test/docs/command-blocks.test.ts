@@ -31,7 +31,8 @@ import { clientFor, givenAgent, givenFinishedCampaign, type Client } from '../he
 import { tempDir } from '../helpers/temp.js';
 import { code, shellBlocks, type Block } from './blocks.js';
 import { Shell, type Outcome } from './shell.js';
-import { APP_SECRET, freePort, readerEnv, ROOT, setUpFolder, startApp } from './reader.js';
+import { APP_SECRET, freePort, programsFor, readerEnv, ROOT, setUpFolder, startApp } from './reader.js';
+import { needs } from '../helpers/requires.js';
 
 /** What a block marked not run would have left behind, for the blocks after it. */
 const GIVEN_SHELL: Record<string, string> = {
@@ -150,7 +151,8 @@ describe.concurrent.each(PAGES)('%s', (file) => {
   const blocks = shellBlocks(file, readFileSync(join(ROOT, file), 'utf8'));
   const toRun = blocks.filter((b) => !b.notRun);
 
-  it(`runs its ${toRun.length} block(s) in order${blocks.length > toRun.length ? ` (${blocks.length - toRun.length} marked not run)` : ''}`, async () => {
+  it(`runs its ${toRun.length} block(s) in order${blocks.length > toRun.length ? ` (${blocks.length - toRun.length} marked not run)` : ''}`, async (ctx) => {
+    needs(ctx, ...programsFor(toRun.flatMap((b) => b.commands.map((c) => code(c.text)))));
     const app = await startApp();
     const dir = tempDir('voicectl-docs-');
     cleanups.push(() => dir.remove(), () => new Promise<void>((r) => app.server.close(() => r())));

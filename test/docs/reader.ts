@@ -2,7 +2,9 @@
  * What a reader of voicectl's pages and help has at hand, for the tests that run them:
  * voicectl on the PATH, the files the examples name, an app of theirs that answers 200,
  * and a clock inside calling hours (libfaketime: 11:00 in India today, one offset for
- * every voicectl process, so signatures made by one and checked by another agree).
+ * every voicectl process, so signatures made by one and checked by another agree). Only
+ * the examples that launch a campaign depend on that clock; they need faketime (see
+ * test/helpers/requires.ts), the others run on the machine's clock when it is missing.
  *
  * The clock is preloaded into voicectl alone (the `voicectl` on the PATH), not into the
  * shell: libfaketime keeps shared memory that a forked subshell would tear down when it
@@ -13,6 +15,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { has, libfaketime, type Program } from '../helpers/requires.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const BIN = join(ROOT, 'bin/voicectl.js');
@@ -25,12 +28,15 @@ export function clockOffset(): string {
 }
 export const APP_SECRET = 'whsec_docs_app_0123456789abcdef';
 
-export function libfaketime(): string {
-  for (const dir of ['/usr/lib/x86_64-linux-gnu/faketime', '/usr/lib/aarch64-linux-gnu/faketime', '/usr/lib/faketime', '/usr/local/lib/faketime']) {
-    const p = join(dir, 'libfaketime.so.1');
-    if (existsSync(p)) return p;
-  }
-  throw new Error('libfaketime is missing: install the Debian package "faketime" (.ci/run does)');
+/**
+ * The programs from outside npm that these commands need: jq where they pipe into it, and
+ * faketime where they launch a campaign (calling hours are checked on voicectl's clock).
+ */
+export function programsFor(commands: string[]): Program[] {
+  const out: Program[] = [];
+  if (commands.some((c) => /^voicectl campaign launch\b|--launch\b/m.test(c))) out.push('faketime');
+  if (commands.some((c) => /(^|[|;&(]\s*)jq\b/m.test(c))) out.push('jq');
+  return out;
 }
 
 export async function startApp(): Promise<{ url: string; server: Server; received: string[] }> {
@@ -68,7 +74,10 @@ export function setUpFolder(dir: string): void {
   writeFileSync(join(dir, 'my-campaign.json'), JSON.stringify({ id: 'c_docs', name: 'My campaign', status: 'completed', contacts_by_status: { completed: 3 } }));
   mkdirSync(join(dir, 'state'));
   mkdirSync(join(dir, 'bin'));
-  writeFileSync(join(dir, 'bin/voicectl'), `#!/bin/sh\nLD_PRELOAD='${libfaketime()}' exec '${process.execPath}' '${BIN}' "$@"\n`);
+  // without libfaketime, voicectl runs on the machine's clock (the tests that need the
+  // pinned clock ask for faketime and are skipped without it)
+  const lib = has('faketime') ? libfaketime() : undefined;
+  writeFileSync(join(dir, 'bin/voicectl'), `#!/bin/sh\n${lib ? `LD_PRELOAD='${lib}' ` : ''}exec '${process.execPath}' '${BIN}' "$@"\n`);
   // What the person at the keyboard does where the pages say $EDITOR: a friendlier greeting
   // for the first agent in voicectl.yaml, one more line in a prompt file.
   writeFileSync(join(dir, 'bin/editor'), `#!/bin/sh
