@@ -40,7 +40,7 @@ describe('needs', () => {
       const notes: string[] = [];
       const ctx = { skip: ((note?: string) => void notes.push(String(note))) as never };
       delete process.env.CI;
-      needs(ctx, 'zsh', 'jq');
+      needs(ctx, 'zsh', 'jq', 'zsh');
       expect(notes).toEqual(['needs zsh, jq']);
       process.env.CI = 'true';
       expect(() => needs(ctx, 'fish')).toThrow(missingLine('fish'));

@@ -69,7 +69,7 @@ export function missingLine(program: Program): string {
 
 /** Skips the test when a program is missing (fails it under CI=true), naming the program. */
 export function needs(ctx: Pick<TestContext, 'skip'>, ...programs: Program[]): void {
-  const missing = programs.filter((p) => !has(p));
+  const missing = [...new Set(programs)].filter((p) => !has(p));
   if (missing.length === 0) return;
   if (process.env.CI === 'true' || process.env.CI === '1') {
     throw new Error(`${missing.map(missingLine).join('\n')}\n(CI=true: a missing program fails the run instead of skipping its tests)`);
