@@ -3,9 +3,10 @@
  * bash session per document, against a sandbox, so they cannot drift from what voicectl
  * does. The README's shell starts without `voicectl` on the PATH: its own set-up step
  * (`npm link`, into a global folder of the test's) puts it there; the other pages, which
- * come after it, start with it on the PATH. The README's first session also runs at three
- * hours of the day (03:00, 11:00 and 19:00 UTC): at night in India its launch is refused,
- * and the reader adds what the refusal's last line names, as the README says.
+ * come after it, start with it on the PATH. The README runs at three hours of the day
+ * (03:00, 11:00 and 19:00 UTC): at night in India a launch is refused, and the reader adds
+ * what the refusal's last line names, as the README says; a launch that waits for calling
+ * hours is stopped once it says how long it waits.
  *
  * What stands in for the person and their machine:
  * - `voicectl sandbox` and the export line it prints: one sandbox per page, started in the
@@ -20,7 +21,7 @@
  *   my-campaign.json) and the account a page starts from (a finished campaign, an agent);
  * - a prompt a person answers at a terminal: `--yes` (the test has no terminal); `$EDITOR`
  *   makes the edit the text describes;
- * - the clock: 11:00 in India today for every voicectl process of the page (libfaketime,
+ * - the clock (other pages): 11:00 in India today for every voicectl process of the page (libfaketime,
  *   one offset, so the sandbox's signatures and listen's clock agree), inside any calling
  *   hours the pages set: a launch does not depend on when CI runs. Pages that launch need
  *   faketime (test/helpers/requires.ts), the others run on the machine's clock without it;
@@ -59,7 +60,7 @@ const GIVEN: Record<string, (api: Client) => Promise<unknown>> = {
 };
 
 // docs/reference.md is written from the help, whose examples help-examples.test.ts runs
-const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md') && f !== 'reference.md').sort().map((f) => `docs/${f}`)]
+const PAGES = readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md') && f !== 'reference.md').sort().map((f) => `docs/${f}`)
   .filter((f) => shellBlocks(f, readFileSync(join(ROOT, f), 'utf8')).length > 0);
 
 interface Page {
@@ -159,16 +160,6 @@ afterAll(async () => {
 /** Pages whose own set-up step puts voicectl on the PATH: their shell starts without it. */
 const SETS_UP = new Set(['README.md']);
 
-/** The README's first session: its blocks under "## A first session". */
-function firstSession(): Block[] {
-  const markdown = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const lines = markdown.split('\n');
-  const start = lines.indexOf('## A first session') + 1;
-  const next = lines.findIndex((l, i) => i >= start && /^## /.test(l));
-  const end = next === -1 ? lines.length : next;
-  return shellBlocks('README.md', markdown).filter((b) => !b.notRun && b.line > start && b.line <= end);
-}
-
 /** The line a launch refused for calling hours ends with, naming what to add. */
 const REFUSED = /outside calling hours[^]*\n(.*--ignore-calling-hours.*)\s*$/;
 
@@ -176,7 +167,7 @@ const REFUSED = /outside calling hours[^]*\n(.*--ignore-calling-hours.*)\s*$/;
  * Runs the blocks in one shell against one sandbox, at the given clock; how many commands
  * ran, and how many calling-hours refusals were followed as the page says.
  */
-async function runPage(file: string, toRun: Block[], clock?: string): Promise<{ ran: number; followed: number }> {
+async function runPage(file: string, toRun: Block[], clock?: string): Promise<{ ran: number; followed: number; waited: number }> {
   const text = readFileSync(join(ROOT, file), 'utf8');
   const app = await startApp();
   const dir = tempDir('voicectl-docs-');
@@ -222,6 +213,7 @@ async function runPage(file: string, toRun: Block[], clock?: string): Promise<{ 
 
   let ran = 0;
   let followed = 0;
+  let waited = 0;
   for (const block of toRun) {
     const background: Array<{ n: number; line: number; command: string }> = [];
     const logs: string[] = [];
@@ -243,6 +235,17 @@ async function runPage(file: string, toRun: Block[], clock?: string): Promise<{ 
         continue;
       }
       launched ||= /--launch\b|^voicectl campaign launch\b/.test(command);
+      if (/--wait-for-calling-hours\b/.test(command)) {
+        // Launches at once inside calling hours; outside them it waits for the window, as
+        // the page says, and is stopped with Ctrl-C once it says how long.
+        const n = await shell.start(command);
+        const waiting = await shell.until(n, (o) => /Waiting for calling hours/.test(o.stderr), 60_000);
+        const o = await shell.interrupt(n);
+        ran++;
+        if (waiting) waited++;
+        expect(o.code, describeFailure(block, c.line, command, o)).toBe(waiting ? 130 : 0);
+        continue;
+      }
       let o = await shell.run(command);
       ran++;
       const refused = o.code === 2 ? REFUSED.exec(o.stderr) : null;
@@ -265,7 +268,7 @@ async function runPage(file: string, toRun: Block[], clock?: string): Promise<{ 
     }
     for (const log of logs) expect(readFileSync(join(dir.dir, log), 'utf8'), `${block.file}:${block.line}: ${log}`).toContain('"call.ended"');
   }
-  return { ran, followed };
+  return { ran, followed, waited };
 }
 
 /**
@@ -292,20 +295,23 @@ describe.concurrent.each(PAGES)('%s', (file) => {
   }, 240_000);
 });
 
-// The first session works at any hour, as the README says: at night in India the launch
-// is refused, with a last line saying what to add, and the README says to add it.
+// The README works at any hour, as it says: at night in India a launch is refused with a
+// last line saying what to add, and the README says to add it on the sandbox; a launch
+// that waits for calling hours waits.
 describe.concurrent.each([
   { at: '03:00', hour: 3, night: true },
   { at: '11:00', hour: 11, night: false },
   { at: '19:00', hour: 19, night: true },
-])('README.md, its first session at $at UTC', ({ hour, night }) => {
-  it(night ? 'runs as typed, adding what the refusal names' : 'runs as typed', async (ctx) => {
-    const blocks = firstSession();
-    expect(blocks.length).toBeGreaterThan(0);
-    needs(ctx, 'faketime', ...programsFor(blocks.flatMap((b) => b.commands.map((c) => code(c.text)))));
-    const { ran, followed } = await runPage('README.md', blocks, clockOffset(hour, 0));
-    expect(ran).toBeGreaterThanOrEqual(8);
-    expect(followed, 'launches refused for calling hours').toBe(night ? 1 : 0);
+])('README.md at $at UTC', ({ hour, night }) => {
+  const blocks = shellBlocks('README.md', readFileSync(join(ROOT, 'README.md'), 'utf8'));
+  const toRun = blocks.filter((b) => !b.notRun);
+
+  it(`runs its ${toRun.length} block(s) as typed${night ? ', adding what a refusal names' : ''}`, async (ctx) => {
+    needs(ctx, 'faketime', ...programsFor(toRun.flatMap((b) => b.commands.map((c) => code(c.text)))));
+    const { ran, followed, waited } = await runPage('README.md', toRun, clockOffset(hour, 0));
+    expect(ran, 'commands run').toBeGreaterThanOrEqual(toRun.length);
+    expect(followed > 0, 'launches refused for calling hours, and run again as the README says').toBe(night);
+    expect(waited > 0, 'launches that waited for calling hours').toBe(night);
   }, 240_000);
 });
 
