@@ -10,6 +10,7 @@ import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from './temp.js';
 import { missingLine, needs, which } from './requires.js';
+import { programsFor } from '../docs/reader.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const dir = tempDir('voicectl-requires-');
@@ -29,6 +30,15 @@ describe('which', () => {
   it('finds a program on the given PATH only', () => {
     expect(which('zsh', bare)).toBeUndefined();
     expect(which('zsh', `${bare}:${withZsh}`)).toBe(join(withZsh, 'zsh'));
+  });
+});
+
+describe('what the docs\' commands need', () => {
+  it('jq where they pipe into it, faketime where they launch (calling hours are checked on voicectl\'s clock)', () => {
+    expect(programsFor(['voicectl agent list', 'voicectl campaign redial X --dry-run'])).toEqual([]);
+    expect(programsFor(["voicectl call tail --json | jq -r '.phone_number'"])).toEqual(['jq']);
+    expect(programsFor(['voicectl campaign launch X --yes'])).toEqual(['faketime']);
+    expect(programsFor(['voicectl campaign create --name N --agent A --csv f.csv \\\n  --launch --yes', 'voicectl x | jq .'])).toEqual(['faketime', 'jq']);
   });
 });
 
