@@ -17,11 +17,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Context } from '../../src/context.js';
 import { buildProgram } from '../../src/program.js';
 import { startSandbox } from '../../src/sandbox/index.js';
+import { RECORDING_LINK_MS } from '../../src/sandbox/routes/calls.js';
 import { clientFor, givenAgent, givenCampaign, givenFinishedCampaign, type Client } from '../helpers/given.js';
 import { tempDir } from '../helpers/temp.js';
 import { code, commandsOf } from './blocks.js';
 import { runInProcess } from '../helpers/run.js';
-import { freePort, readerEnv, setUpFolder, startApp } from './reader.js';
+import { freePort, programsFor, readerEnv, setUpFolder, startApp } from './reader.js';
+import { needs } from '../helpers/requires.js';
 import { Shell } from './shell.js';
 
 function verbs(): string[][] {
@@ -68,6 +70,15 @@ describe('every verb', () => {
       expect(text.split('\nExamples:\n').length - 1, `${v.join(' ')}: examples sections`).toBe(1);
       expect(text, v.join(' ')).toContain('Global Options:');
     }
+  });
+});
+
+describe('the sandbox of a verb whose examples download a recording', () => {
+  it('runs slowly enough that a fresh link outlives the download on a busy machine', async () => {
+    const examples = examplesOf(await help(['call', 'recording']));
+    expect(examples.some((e) => e.includes('--download'))).toBe(true);
+    // simulated link lifetime over the time scale: the link's life in real milliseconds
+    expect(RECORDING_LINK_MS / timeScaleFor(examples)).toBeGreaterThanOrEqual(30_000);
   });
 });
 
@@ -134,6 +145,17 @@ function runsUntilStopped(command: string): boolean {
   return (/^voicectl listen\b/.test(command) && !/--replay\b/.test(command)) || /^voicectl (call tail|sandbox)\b/.test(command);
 }
 
+/**
+ * How much faster than the wall clock a verb's sandbox runs: fast, so the campaigns the
+ * examples name finish at once, except where an example follows a link the service
+ * dates. A recording link lives one simulated hour: 0.18 s of real time at 20,000x, too
+ * short for a download on a busy machine; at 60x it lives a minute (the campaign takes
+ * about 4 s to finish).
+ */
+function timeScaleFor(examples: string[]): number {
+  return examples.some((e) => /^voicectl call recording\b/.test(e)) ? 60 : 20_000;
+}
+
 /** The files the examples name. */
 function readerFiles(dir: string): void {
   writeFileSync(join(dir, 'contacts.json'), JSON.stringify([{ phone_number: '+919812345670', name: 'Asha' }, { phone_number: '+919812345671', name: 'Ravi', extra: { plan: 'Gold' } }]));
@@ -149,10 +171,11 @@ function readerFiles(dir: string): void {
 
 // Each verb has its own sandbox, folder and shell, so they run side by side.
 describe.concurrent.each(VERBS.map((v) => v.join(' ')))('voicectl %s --help', (verb) => {
-  it('runs its examples', async () => {
+  it('runs its examples', async (ctx) => {
     const examples = examplesOf(await help(verb.split(' ')));
     expect(examples.length).toBeGreaterThan(0);
-    const sandbox = await startSandbox({ port: 0, timeScale: 20_000, seed: 7, allowLocalWebhooks: true });
+    needs(ctx, ...programsFor(examples));
+    const sandbox = await startSandbox({ port: 0, timeScale: timeScaleFor(examples), seed: 7, allowLocalWebhooks: true });
     const app = await startApp();
     const dir = tempDir('voicectl-help-');
     cleanups.push(() => dir.remove(), () => sandbox.close(), () => new Promise<void>((r) => app.server.close(() => r())));

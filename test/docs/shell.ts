@@ -88,6 +88,24 @@ export class Shell {
     return n;
   }
 
+  /**
+   * Waits until a background command's output satisfies `seen` (true) or the command has
+   * ended (false), for at most `ms` (false).
+   */
+  async until(n: number, seen: (o: Omit<Outcome, 'code'>) => boolean, ms: number): Promise<boolean> {
+    const job = this.background.get(n);
+    if (!job) throw new Error(`no background command ${n}`);
+    for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 50))) {
+      if (seen(this.output(n))) return true;
+      try {
+        process.kill(job.pid, 0);
+      } catch {
+        return seen(this.output(n)); // ended (bash has collected it)
+      }
+    }
+    return false;
+  }
+
   running(): number[] {
     return [...this.background.keys()];
   }
