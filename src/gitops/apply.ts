@@ -5,13 +5,13 @@
  * that stops anywhere (an error, a kill) is finished by running apply again. POST and
  * PATCH are never retried.
  */
-import { stat } from 'node:fs/promises';
 import type { ApiClient } from '../api/client.js';
 import { createAgent, deleteAgent, updateAgent } from '../api/agents.js';
 import { ApiError } from '../api/errors.js';
 import { deleteItem, uploadFile } from '../api/kb.js';
 import { createEndpoint, deleteEndpoint, findSecret, updateEndpoint } from '../api/webhooks.js';
-import { FailureError } from '../errors.js';
+import { FailureError, UsageError } from '../errors.js';
+import { openInside, RefusedFile } from './files.js';
 import { writeLock, type Lock } from './lock.js';
 import { containsNull } from './model.js';
 import type { AgentBody, Plan, Step } from './plan.js';
@@ -84,7 +84,11 @@ async function runStep(api: ApiClient, step: Step, lock: Lock, save: () => Promi
       const previous = lock.documents[step.key];
       lock.documents[step.key] = { ...previous, pending: 'upload' };
       await save();
-      const size = (await stat(doc.content!.absPath)).size;
+      // Checked again as it is sent: the file may have been replaced by a link since the plan.
+      const { handle, size } = await openInside(doc.content!.root, doc.local).catch((err: unknown) => {
+        throw err instanceof RefusedFile ? new UsageError(`${doc.local}: refused: ${err.message} (voicectl reads only regular files inside the folder)`) : err;
+      });
+      await handle.close();
       if (size !== doc.content!.size) throw new FailureError(`${doc.local} changed since the plan was made; run apply again`);
       const res = await uploadFile(api, doc.content!.absPath, { name: doc.name, folder: doc.folder || undefined, size });
       lock.documents[step.key] = { id: res.item.id, sha256: doc.content!.sha256, size_bytes: size };

@@ -13,7 +13,7 @@ import { makePlan, sendsRequest, type Plan } from './plan.js';
 
 export { pull, type PullResult } from './pull.js';
 export { ApplyStopped } from './apply.js';
-export { renderPlan, planJson, pendingCount, stepTitle } from './render.js';
+export { renderPlan, planJson, pendingCount, stepTitle, maskKeyLike, type Mask } from './render.js';
 export { schemaText } from './schema.js';
 export type { Plan, Step } from './plan.js';
 

@@ -41,7 +41,7 @@ export interface DesiredDocument {
   folder: string;
   name: string;
   /** Absent when the file is not in the folder: a reference to the account's copy. */
-  content?: { sha256: string; size: number; absPath: string };
+  content?: { sha256: string; size: number; absPath: string; root: string };
 }
 
 export interface DesiredWebhook {

@@ -6,6 +6,33 @@ import { structuredPatch } from 'diff';
 import type { ChalkInstance } from 'chalk';
 import { sendsRequest, type FieldChange, type Plan, type Step } from './plan.js';
 
+/** Hides secrets in a line shown to people; the verbs pass one that also knows the run's own key. */
+export type Mask = (text: string) => string;
+
+/**
+ * Secrets a plan may carry without anyone meaning it to: a prompt file that holds an
+ * environment dump or a pasted key, a URL with a token. Tokens with the prefixes
+ * services give their keys, NAME=value where the name says secret (an environment
+ * dump), and `"api_key": "…"`/`api_key: …` in JSON or YAML text. Ordinary words
+ * ("ask for their password") are left alone.
+ */
+const KEY_LIKE: Array<[RegExp, string]> = [
+  [/-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g, '***'],
+  [/\b(?:sk|rk|pk)_(?:live|test|sandbox|prod)_[A-Za-z0-9]{6,}/g, '***'],
+  [/\b(?:sk|rk)-[A-Za-z0-9_-]{20,}/g, '***'],
+  [/\bwhsec_[A-Za-z0-9+/=_-]{6,}/g, '***'],
+  [/\b(?:gh[opusr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20,}|xox[abprs]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16})/g, '***'],
+  [/\b([A-Z][A-Z0-9_]*(?:KEY|SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIALS?))=([^\s\0]+)/g, '$1=***'],
+  [/("[^"\n]*(?:api[_-]?key|secret|token|password)[^"\n]*"\s*:\s*")[^"\n]{4,}"/gi, '$1***"'],
+  [/\b((?:x-)?api[_-]?key|secret[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret|webhook[_-]?secret)(\s*[:=]\s*)(?!\*\*\*)[^\s"',;]{6,}/gi, '$1$2***'],
+];
+
+export function maskKeyLike(text: string): string {
+  let out = text;
+  for (const [pattern, by] of KEY_LIKE) out = out.replace(pattern, by);
+  return out;
+}
+
 /** Text longer than this, or on several lines, is shown as a diff rather than old → new. */
 const SHORT_TEXT = 72;
 
@@ -86,7 +113,11 @@ function changeLines(change: FieldChange, c: ChalkInstance, created: boolean): s
   return [`    ${change.field}: ${c.red(show(change.old))} → ${c.green(show(change.new))}`];
 }
 
-export function renderPlan(plan: Plan, c: ChalkInstance): string[] {
+export function renderPlan(plan: Plan, c: ChalkInstance, mask: Mask = maskKeyLike): string[] {
+  return planLines(plan, c).map(mask);
+}
+
+function planLines(plan: Plan, c: ChalkInstance): string[] {
   const lines: string[] = [];
   for (const step of plan.steps) {
     const s = sign(step);
@@ -107,8 +138,20 @@ export function renderPlan(plan: Plan, c: ChalkInstance): string[] {
   return lines;
 }
 
-/** The steps for `--json`: no local absolute paths, no internal shapes. */
-export function planJson(plan: Plan): Record<string, unknown> {
+/** Every string in a JSON value, masked. */
+function maskDeep(value: unknown, mask: Mask): unknown {
+  if (typeof value === 'string') return mask(value);
+  if (Array.isArray(value)) return value.map((v) => maskDeep(v, mask));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskDeep(v, mask)]));
+  return value;
+}
+
+/** The steps for `--json`: no local absolute paths, no internal shapes, no secrets. */
+export function planJson(plan: Plan, mask: Mask = maskKeyLike): Record<string, unknown> {
+  return maskDeep(planObject(plan), mask) as Record<string, unknown>;
+}
+
+function planObject(plan: Plan): Record<string, unknown> {
   const steps = plan.steps.map((step) => {
     const base: Record<string, unknown> = { action: step.kind, summary: stepTitle(step) };
     if ('id' in step && step.id) base.id = step.id;

@@ -21,7 +21,7 @@ const agent = (name: string, voice = 'Priya') => `    name: ${name}\n    voice_n
 
 describe('apply that fails part way', () => {
   it('stops at the failing step, says what was done and what was not, and finishes when run again', async () => {
-    writeFileSync(join(tmp.dir, 'voicectl.yaml'), `agents:\n  a:\n${agent('First')}  b:\n${agent('Second', 'Nobody')}  c:\n${agent('Third')}`);
+    writeFileSync(join(tmp.dir, 'voicectl.yaml'), `version: 1\nagents:\n  a:\n${agent('First')}  b:\n${agent('Second', 'Nobody')}  c:\n${agent('Third')}`);
     const r = await h.run(['apply', tmp.dir, '--yes']);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('✓ create agent a ("First")');
@@ -35,7 +35,7 @@ describe('apply that fails part way', () => {
     expect(lock.agents.a.id).toBeTruthy();
     expect(lock.agents.b).toEqual({ pending: 'create', name: 'Second' });
 
-    writeFileSync(join(tmp.dir, 'voicectl.yaml'), `agents:\n  a:\n${agent('First')}  b:\n${agent('Second')}  c:\n${agent('Third')}`);
+    writeFileSync(join(tmp.dir, 'voicectl.yaml'), `version: 1\nagents:\n  a:\n${agent('First')}  b:\n${agent('Second')}  c:\n${agent('Third')}`);
     const before = h.sandbox.requests.length;
     const again = await h.run(['apply', tmp.dir, '--yes']);
     expect(again.exitCode, again.stderr).toBe(0);
@@ -43,7 +43,7 @@ describe('apply that fails part way', () => {
   });
 
   it('a plan limit stops with exit 5', async () => {
-    writeFileSync(join(tmp.dir, 'voicectl.yaml'), `agents:\n  d:\n${agent('Fourth')}`);
+    writeFileSync(join(tmp.dir, 'voicectl.yaml'), `version: 1\nagents:\n  d:\n${agent('Fourth')}`);
     const r = await h.run(['apply', tmp.dir, '--yes']);
     expect(r.exitCode).toBe(5);
     expect(r.stderr).toContain('agent_limit_exceeded');
@@ -53,6 +53,7 @@ describe('apply that fails part way', () => {
 describe('files that cannot be read', () => {
   it('lists every mistake with where it is, before any request', async () => {
     writeFileSync(join(tmp.dir, 'voicectl.yaml'), [
+      'version: 1',
       'agents:',
       '  a:',
       '    name: One',
@@ -96,7 +97,7 @@ describe('files that cannot be read', () => {
 
   it('accepts voicectl.json with prompt_file', async () => {
     writeFileSync(join(tmp.dir, 'p.md'), 'From a file.\n');
-    writeFileSync(join(tmp.dir, 'voicectl.json'), JSON.stringify({ agents: { j: { name: 'Json agent', voice_name: 'Priya', greeting: 'Hi', call_purpose: 'x', prompt_file: 'p.md', tools: [] } } }));
+    writeFileSync(join(tmp.dir, 'voicectl.json'), JSON.stringify({ version: 1, agents: { j: { name: 'Json agent', voice_name: 'Priya', greeting: 'Hi', call_purpose: 'x', prompt_file: 'p.md', tools: [] } } }));
     const plan = await h.run(['plan', tmp.dir, '--json']);
     expect(plan.exitCode, plan.stderr).toBe(0);
     expect(JSON.parse(plan.stdout).steps[0].fields.prompt).toBe('From a file.');
@@ -117,7 +118,7 @@ describe('pull into a folder that has files', () => {
   });
 
   it('refuses a lock made against another service, naming --lock', async () => {
-    writeFileSync(join(tmp.dir, 'voicectl.yaml'), 'agents: {}\n');
+    writeFileSync(join(tmp.dir, 'voicectl.yaml'), 'version: 1\nagents: {}\n');
     writeFileSync(join(tmp.dir, 'voicectl.lock.json'), JSON.stringify({ version: 1, base_url: 'https://api.example.com', agents: {}, documents: {}, webhooks: {} }));
     const r = await h.run(['plan', tmp.dir]);
     expect(r.exitCode).toBe(2);

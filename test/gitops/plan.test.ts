@@ -76,7 +76,7 @@ describe('makePlan: agents', () => {
 });
 
 describe('makePlan: documents and webhooks', () => {
-  const doc: DesiredDocument = { local: 'kb/faq.md', folder: 'help', name: 'faq.md', content: { sha256: 'abc', size: 10, absPath: '/x/kb/faq.md' } };
+  const doc: DesiredDocument = { local: 'kb/faq.md', folder: 'help', name: 'faq.md', content: { sha256: 'abc', size: 10, absPath: '/x/kb/faq.md', root: '/x' } };
   const serverDoc = { id: 'd1', path: 'help/faq.md', folder: 'help', name: 'faq.md', size_bytes: 10 };
   const withDoc = (d: DesiredDocument = doc) => desired([], { documents: new Map([[d.local, d]]) });
   const acct = account([], { documents: new Map([['help/faq.md', serverDoc]]), documentsById: new Map([['d1', serverDoc]]) });

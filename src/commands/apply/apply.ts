@@ -1,7 +1,7 @@
 import { resolve, sep } from 'node:path';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { ApplyStopped, applyFolder, planJson, renderPlan, stepTitle, type Step } from '../../gitops/index.js';
+import { ApplyStopped, applyFolder, maskKeyLike, planJson, renderPlan, stepTitle, type Step } from '../../gitops/index.js';
 import { saveSecrets } from '../../gitops/secrets.js';
 import { confirm } from '../../io/prompter.js';
 import { note, render, showBeforeAsking } from '../../io/render.js';
@@ -17,6 +17,7 @@ export default async function applyVerb(ctx: Context, dir: string, opts: Opts): 
     });
   }
   const api = await ctx.api();
+  const mask = (text: string) => maskKeyLike(ctx.redact(text));
   const c = ctx.errColor;
   const done: Step[] = [];
   let outcome;
@@ -29,13 +30,13 @@ export default async function applyVerb(ctx: Context, dir: string, opts: Opts): 
       adopt: opts.adopt,
       async confirm(plan) {
         // With --json, stdout is for the result: a person answering the question still sees the plan.
-        showBeforeAsking(ctx, (color) => renderPlan(plan, color));
+        showBeforeAsking(ctx, (color) => renderPlan(plan, color, mask));
         return confirm(ctx, 'Apply these changes to the account?');
       },
       hooks: {
         done(step, title) {
           done.push(step);
-          note(ctx, `${c.green('✓')} ${title}`);
+          note(ctx, `${c.green('✓')} ${mask(title)}`);
         },
         async secret(handle, id, secret) {
           if (!secret) {
@@ -55,15 +56,15 @@ export default async function applyVerb(ctx: Context, dir: string, opts: Opts): 
     });
   } catch (err) {
     if (!(err instanceof ApplyStopped)) throw err;
-    ctx.info(c.red(`✗ ${stepTitle(err.failed)}`));
+    ctx.info(c.red(`✗ ${mask(stepTitle(err.failed))}`));
     ctx.info(`Done: ${err.done.length} step(s). Not done: this one and ${err.remaining.length} more${err.remaining.length ? ':' : '.'}`);
-    for (const s of err.remaining) ctx.info(`  ${stepTitle(s)}`);
+    for (const s of err.remaining) ctx.info(`  ${mask(stepTitle(s))}`);
     ctx.info(c.dim(`The lock file records what was done. Run \`voicectl apply ${dir}\` again to finish.`));
     throw err.cause;
   }
   const { plan, result } = outcome;
   await render(ctx, {
-    json: { ...planJson(plan), applied: (result?.done ?? []).map(stepTitle) },
+    json: { ...planJson(plan, mask), applied: (result?.done ?? []).map((s) => mask(stepTitle(s))) },
     layout: 'pretty',
     human: () => {
       if (result) ctx.info(c.green(`Applied ${done.length} step(s).`));
