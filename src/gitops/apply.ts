@@ -77,6 +77,22 @@ function isGone(err: unknown): boolean {
   return err instanceof ApiError && err.status === 404;
 }
 
+/**
+ * The service answered the create with a refusal (400, 402, 422…): nothing was made, so
+ * the entry goes back to what it was instead of staying `pending`. A 5xx, a timeout or
+ * a lost connection says nothing about whether it was made: the entry stays pending.
+ */
+function refused(err: unknown): boolean {
+  return err instanceof ApiError && typeof err.status === 'number' && err.status >= 400 && err.status < 500;
+}
+
+/** After a refused create, the lock entry as it was before the create was announced. */
+function restoreIfRefused<T>(section: Record<string, T>, handle: string, before: T | undefined, err: unknown): void {
+  if (!refused(err)) return;
+  if (before === undefined) delete section[handle];
+  else section[handle] = before;
+}
+
 async function runStep(api: ApiClient, step: Step, lock: Lock, save: () => Promise<void>, hooks: ApplyHooks): Promise<void> {
   switch (step.kind) {
     case 'upload-document': {
@@ -99,9 +115,11 @@ async function runStep(api: ApiClient, step: Step, lock: Lock, save: () => Promi
       return;
     case 'create-webhook': {
       const { hook } = step;
+      const before = lock.webhooks[step.handle];
       lock.webhooks[step.handle] = { pending: 'create', url: hook.url };
       await save();
-      const created = await createEndpoint(api, { url: hook.url, events: hook.events });
+      const created = await createEndpoint(api, { url: hook.url, events: hook.events })
+        .catch((err: unknown) => { restoreIfRefused(lock.webhooks, step.handle, before, err); throw err; });
       const id = String(created.id);
       lock.webhooks[step.handle] = { id, url: hook.url, events: hook.events, enabled: true };
       await save();
@@ -123,9 +141,11 @@ async function runStep(api: ApiClient, step: Step, lock: Lock, save: () => Promi
       return;
     case 'create-agent': {
       const fields = checked(agentFields(step.body, lock), 'an agent');
+      const before = lock.agents[step.handle];
       lock.agents[step.handle] = { pending: 'create', name: step.name };
       await save();
-      const agent = await createAgent(api, fields);
+      const agent = await createAgent(api, fields)
+        .catch((err: unknown) => { restoreIfRefused(lock.agents, step.handle, before, err); throw err; });
       if (!agent || typeof agent !== 'object' || agent.id === undefined) {
         throw new FailureError('the service created the agent but its answer names no id; run apply again to find it by name');
       }

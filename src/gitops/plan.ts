@@ -30,10 +30,10 @@ export interface AgentBody {
 export type Step =
   | { kind: 'upload-document'; key: string; doc: DesiredDocument; reason: string; id?: string }
   | { kind: 'record-document'; key: string; id: string }
-  | { kind: 'create-webhook'; handle: string; hook: DesiredWebhook }
+  | { kind: 'create-webhook'; handle: string; hook: DesiredWebhook; resend?: boolean; note?: string }
   | { kind: 'update-webhook'; handle: string; id: string; changes: FieldChange[]; body: Record<string, unknown>; hook: DesiredWebhook; adopt?: boolean }
   | { kind: 'record-webhook'; handle: string; id: string; hook: DesiredWebhook }
-  | { kind: 'create-agent'; handle: string; name: string; body: AgentBody; note?: string }
+  | { kind: 'create-agent'; handle: string; name: string; body: AgentBody; note?: string; resend?: boolean }
   | { kind: 'update-agent'; handle: string; id: string; name: string; changes: FieldChange[]; body: AgentBody; adopt?: boolean }
   | { kind: 'record-agent'; handle: string; id: string; name: string }
   | { kind: 'delete-agent'; handle: string; id: string; name?: string }
@@ -45,12 +45,22 @@ export interface Plan {
   steps: Step[];
   /** Things worth knowing that change nothing. */
   notes: string[];
+  /** Things that may be wrong: creates an earlier run left unanswered, a lock that maps two handles to one resource. */
+  warnings: string[];
 }
 
 export interface PlanOptions {
   prune?: boolean;
   /** Take over resources of the same name that these files do not manage yet. */
   adopt?: boolean;
+}
+
+/**
+ * A create an earlier run sent without hearing the answer, of a resource the account
+ * does not show: it may still be on its way, so it is not sent again without a yes.
+ */
+export function isResend(step: Step): step is Extract<Step, { kind: 'create-agent' | 'create-webhook' }> {
+  return (step.kind === 'create-agent' || step.kind === 'create-webhook') && step.resend === true;
 }
 
 /** Steps that send a request (the others only bring the lock up to date). */
@@ -61,6 +71,7 @@ export function sendsRequest(step: Step): boolean {
 export function makePlan(desired: Desired, lock: Lock, account: Account, options: PlanOptions = {}): Plan {
   const steps: Step[] = [];
   const notes: string[] = [];
+  const warnings = lockWarnings(lock);
   const errors: string[] = [];
   const docIds = planDocuments(desired, lock, account, options, steps, errors);
   planWebhooks(desired, lock, account, options, steps, notes, errors);
@@ -69,7 +80,26 @@ export function makePlan(desired: Desired, lock: Lock, account: Account, options
   if (errors.length) {
     throw new UsageError(`The files cannot be applied as they are:\n${errors.map((e) => `  ${e}`).join('\n')}`);
   }
-  return { steps, notes };
+  return { steps, notes, warnings };
+}
+
+/** What the lock itself says may be wrong. */
+function lockWarnings(lock: Lock): string[] {
+  const warnings: string[] = [];
+  for (const [handle, d] of Object.entries(lock.documents)) {
+    if (d.pending) warnings.push(`documents.${handle}: an earlier upload did not finish; apply uploads it again (the same name in the same folder replaces it).`);
+  }
+  const twice = (section: string, entries: Array<[string, string | undefined]>, what: string) => {
+    const seen = new Map<string, string[]>();
+    for (const [handle, value] of entries) if (value !== undefined) seen.set(value, [...(seen.get(value) ?? []), handle]);
+    for (const [value, handles] of seen) {
+      if (handles.length > 1) warnings.push(`the lock maps ${section} ${handles.join(', ')} to one ${what} ${JSON.stringify(value)}; keep one entry in voicectl.lock.json (a merge may have kept both sides).`);
+    }
+  };
+  twice('agents', Object.entries(lock.agents).map(([h, a]) => [h, a.id]), 'id');
+  twice('agents', Object.entries(lock.agents).map(([h, a]) => [h, a.name]), 'name');
+  twice('webhooks', Object.entries(lock.webhooks).map(([h, w]) => [h, w.id]), 'id');
+  return warnings;
 }
 
 /** Account path → id, for the documents whose id is known now. */
@@ -149,8 +179,8 @@ function planWebhooks(desired: Desired, lock: Lock, account: Account, options: P
         const { changes, body } = webhookChanges(hook, locked);
         if (changes.length) steps.push({ kind: 'update-webhook', handle: hook.handle, id: locked.id, changes, body, hook });
       } else {
-        if (locked?.pending) notes.push(`webhooks.${hook.handle}: an earlier apply sent its create and stopped before the answer; this service cannot list endpoints to find it, so it is created again (delete the other one by hand).`);
-        steps.push({ kind: 'create-webhook', handle: hook.handle, hook });
+        // This service cannot list endpoints: an unanswered create can never be found.
+        steps.push({ kind: 'create-webhook', handle: hook.handle, hook, resend: locked?.pending === 'create' || undefined });
       }
       continue;
     }
@@ -166,7 +196,7 @@ function planWebhooks(desired: Desired, lock: Lock, account: Account, options: P
     } else if (candidates.length) {
       errors.push(`webhooks.${hook.handle}: the account already has an endpoint for ${hook.url} (id ${candidates.map((c) => c.id).join(', ')}) that these files do not manage; pass --adopt to take it over`);
     } else {
-      steps.push({ kind: 'create-webhook', handle: hook.handle, hook });
+      steps.push({ kind: 'create-webhook', handle: hook.handle, hook, resend: locked?.pending === 'create' || undefined });
     }
   }
 }
@@ -254,7 +284,9 @@ function planAgents(desired: Desired, lock: Lock, account: Account, options: Pla
         errors.push(`agents.${agent.handle}: has no name, which creating an agent needs`);
         continue;
       }
-      steps.push({ kind: 'create-agent', handle: agent.handle, name, body, note: locked?.id ? 'deleted from the account; creating it again' : undefined });
+      const resend = locked?.pending === 'create';
+      const note = resend ? 'its earlier create was never answered' : locked?.id ? 'deleted from the account; creating it again' : undefined;
+      steps.push({ kind: 'create-agent', handle: agent.handle, name, body, note, resend: resend || undefined });
     } else if (changes.length) {
       steps.push({ kind: 'update-agent', handle: agent.handle, id: server.id, name: String(server.name ?? name), changes, body, adopt });
     } else if (adopt || locked?.name !== server.name) {

@@ -5,6 +5,7 @@
  * service offers no download); a local file put at that path is uploaded by apply.
  * Everything written is adopted: the lock records its id.
  */
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { Document } from 'yaml';
@@ -14,6 +15,7 @@ import { UsageError } from '../errors.js';
 import { writeFileAtomic } from '../export/atomic-file.js';
 import { EVENT_TYPES } from '../webhooks/signature.js';
 import { checkWritableInside, RefusedFile } from './files.js';
+import { holdRunLock } from './run-lock.js';
 import { readAccount } from './account.js';
 import { FileRef, fileTag, findConfig, loadDesired } from './load.js';
 import { emptyLock, lockPath, openLock, writeLock, type Lock } from './lock.js';
@@ -55,8 +57,18 @@ function unique(base: string, taken: Set<string>): string {
 }
 
 export async function pull(api: ApiClient, options: PullOptions): Promise<PullResult> {
+  const lockFile = lockPath(options.dir, options.lockFile);
+  // A folder that does not exist yet has no apply running on it.
+  const release = existsSync(dirname(lockFile)) ? await holdRunLock(lockFile, 'pull') : async () => {};
+  try {
+    return await pullLocked(api, options, lockFile);
+  } finally {
+    await release();
+  }
+}
+
+async function pullLocked(api: ApiClient, options: PullOptions, lockFile: string): Promise<PullResult> {
   const { dir } = options;
-  const lockFile = lockPath(dir, options.lockFile);
   // Another account's lock is refused, not overwritten.
   const oldLock = await openLock(lockFile, options.baseUrl);
   const existing = findConfig(dir);

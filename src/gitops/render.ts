@@ -4,7 +4,7 @@
  */
 import { structuredPatch } from 'diff';
 import type { ChalkInstance } from 'chalk';
-import { sendsRequest, type FieldChange, type Plan, type Step } from './plan.js';
+import { isResend, sendsRequest, type FieldChange, type Plan, type Step } from './plan.js';
 
 /** Hides secrets in a line shown to people; the verbs pass one that also knows the run's own key. */
 export type Mask = (text: string) => string;
@@ -63,7 +63,7 @@ export function stepTitle(step: Step): string {
   switch (step.kind) {
     case 'upload-document': return `upload document ${step.doc.local} → ${step.key} (${step.reason})`;
     case 'record-document': return `adopt document ${step.key} (${step.id})`;
-    case 'create-webhook': return `create webhook ${step.handle} (${step.hook.url})`;
+    case 'create-webhook': return `create webhook ${step.handle} (${step.hook.url})${step.resend ? ': its earlier create was never answered' : ''}`;
     case 'update-webhook': return `update webhook ${step.handle} (${step.id})${step.adopt ? ', adopting it' : ''}`;
     case 'record-webhook': return `adopt webhook ${step.handle} (${step.id})`;
     case 'create-agent': return `create agent ${step.handle} ("${step.name}")${step.note ? `: ${step.note}` : ''}`;
@@ -138,6 +138,15 @@ function planLines(plan: Plan, c: ChalkInstance): string[] {
   return lines;
 }
 
+/** What `plan` warns about: the lock's own warnings, and the creates apply will not send again without a yes. */
+export function planWarnings(plan: Plan): string[] {
+  const resends = plan.steps.filter(isResend).map((step) => {
+    const what = step.kind === 'create-agent' ? `agents.${step.handle}: the account has no agent named "${step.name}"` : `webhooks.${step.handle}: the account shows no endpoint for ${step.hook.url}`;
+    return `${what}, but an earlier apply sent its create and stopped before the answer: it may still arrive. apply does not send it again without --resend-pending.`;
+  });
+  return [...plan.warnings, ...resends];
+}
+
 /** Every string in a JSON value, masked. */
 function maskDeep(value: unknown, mask: Mask): unknown {
   if (typeof value === 'string') return mask(value);
@@ -162,5 +171,5 @@ function planObject(plan: Plan): Record<string, unknown> {
     if (step.kind === 'upload-document') base.reason = step.reason;
     return base;
   });
-  return { changes_pending: pendingCount(plan), summary: summarize(plan), steps, notes: plan.notes };
+  return { changes_pending: pendingCount(plan), summary: summarize(plan), steps, notes: plan.notes, warnings: planWarnings(plan) };
 }

@@ -1,6 +1,6 @@
 import type { Context } from '../../context.js';
 import { ChangesPendingError } from '../../errors.js';
-import { maskKeyLike, pendingCount, planFolder, planJson, renderPlan } from '../../gitops/index.js';
+import { maskKeyLike, pendingCount, planFolder, planJson, planWarnings, renderPlan } from '../../gitops/index.js';
 import { withSpinner } from '../../io/spinner.js';
 import { render } from '../../io/render.js';
 import type { PlanFlags } from './definition.js';
@@ -13,6 +13,7 @@ export default async function planVerb(ctx: Context, dir: string, opts: Opts): P
   const mask = (text: string) => maskKeyLike(ctx.redact(text));
   const { plan } = await withSpinner(ctx, 'Comparing the files with the account', () =>
     planFolder(api, { dir, baseUrl: api.baseUrl, lockFile: opts.lock, prune: opts.prune, adopt: opts.adopt }));
+  for (const w of planWarnings(plan)) ctx.warn(mask(w));
   await render(ctx, { json: planJson(plan, mask), layout: 'pretty', human: () => { for (const line of renderPlan(plan, ctx.color, mask)) ctx.out(line); } });
   const pending = pendingCount(plan);
   if (opts.check && pending > 0) {

@@ -1,0 +1,88 @@
+/**
+ * One apply (or pull) at a time per lock file. Two runs side by side would each plan
+ * the same creates from the same lock and send them all twice. The lock is a folder
+ * beside the lock file (voicectl.lock.json.lock, taken with proper-lockfile; git does not
+ * track an empty folder), holding who took it: a run killed with SIGKILL leaves it
+ * behind, and the next run on the same machine sees that process is gone and takes over
+ * at once. From another machine (a shared disk), a lock nobody refreshes is taken over
+ * after STALE_MS.
+ */
+import { unlinkSync } from 'node:fs';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { FailureError } from '../errors.js';
+import { fsErrorReason } from '../util/fs-error.js';
+
+const STALE_MS = 10_000;
+const OWNER = 'owner.json';
+
+export type Release = () => Promise<void>;
+
+function busy(lockFile: string, what: string): FailureError {
+  return new FailureError(`another ${what} is running with ${lockFile}: one at a time, or both would send the same creates.`, {
+    hint: `Wait for it to finish, then run this again (its plan will include what the other one did). If none is running, remove the folder ${lockFile}.lock.`,
+  });
+}
+
+/** Whether the lock was taken by a process of this machine that no longer runs. */
+async function holderGone(lockDir: string): Promise<boolean> {
+  let owner: { pid?: unknown; host?: unknown };
+  try {
+    owner = JSON.parse(await readFile(join(lockDir, OWNER), 'utf8')) as typeof owner;
+  } catch {
+    // No owner yet (it is written just after the lock is taken) or unreadable: assume it runs.
+    return false;
+  }
+  if (owner.host !== hostname() || typeof owner.pid !== 'number' || owner.pid === process.pid) return false;
+  try {
+    process.kill(owner.pid, 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/** Takes the lock of `lockFile` for this run or throws "another … is running" (exit 1). */
+export async function holdRunLock(lockFile: string, what: 'apply' | 'pull'): Promise<Release> {
+  // proper-lockfile is loaded only by the verbs that write the lock file.
+  const lockfile = await import('proper-lockfile');
+  const lockDir = `${lockFile}.lock`;
+  const options = {
+    realpath: false, stale: STALE_MS, lockfilePath: lockDir,
+    // A lock taken over as stale means this run was frozen for STALE_MS; the lock file is still written whole.
+    onCompromised: () => {},
+  };
+  const take = async () => {
+    try {
+      return await lockfile.lock(lockFile, options);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ELOCKED') return undefined;
+      throw new FailureError(`Cannot lock ${lockFile}: ${fsErrorReason(err)}.`);
+    }
+  };
+  let release = await take();
+  if (!release && (await holderGone(lockDir))) {
+    await rm(lockDir, { recursive: true, force: true });
+    release = await take();
+  }
+  if (!release) throw busy(lockFile, what);
+  const ownerFile = join(lockDir, OWNER);
+  await writeFile(ownerFile, JSON.stringify({ pid: process.pid, host: hostname() })).catch(() => {});
+  // On an exit that skips the release (a second Ctrl-C), proper-lockfile removes the
+  // folder only if it is empty: empty it first.
+  const onExit = () => {
+    try {
+      unlinkSync(ownerFile);
+    } catch {
+      // Already gone.
+    }
+  };
+  process.prependListener('exit', onExit);
+  const free = release;
+  return async () => {
+    process.removeListener('exit', onExit);
+    await rm(ownerFile, { force: true }).catch(() => {});
+    await free().catch(() => {});
+  };
+}

@@ -1,0 +1,141 @@
+/**
+ * apply under concurrency and with creates in flight: two runs at once, a create whose
+ * answer never came, a secrets file that cannot be written.
+ */
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { BIN, harness, type Harness } from '../helpers/cli.js';
+import { tempDir, type TempDir } from '../helpers/temp.js';
+import { agents, writes } from './gitops-helpers.js';
+
+let h: Harness;
+let tmp: TempDir;
+beforeAll(async () => {
+  // Every answer waits 300 ms, so a run is still going when the test acts.
+  h = await harness({ latencyMs: 300, allowLocalWebhooks: true });
+});
+afterAll(async () => h.close());
+beforeEach(() => {
+  tmp?.remove();
+  tmp = tempDir();
+});
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+const agentYaml = (handle: string, name: string) => `  ${handle}:\n    name: ${name}\n    voice_name: Priya\n    greeting: Hi\n    call_purpose: Test\n    prompt: Short.\n    tools: []\n`;
+const named = async (name: string) => (await agents(h.sandbox.url, h.sandbox.apiKey)).filter((a) => a.name === name);
+
+describe('two applies at once', () => {
+  it('the second one says another apply is running and sends nothing; no agent is created twice', async () => {
+    writeFileSync(join(tmp.dir, 'voicectl.yaml'), `version: 1\nagents:\n${agentYaml('c1', 'Concurrent one')}${agentYaml('c2', 'Concurrent two')}`);
+    const posts = () => h.sandbox.requests.filter((q) => q.method === 'POST' && q.path === '/agents').length;
+    const before = posts();
+    const first = execa(process.execPath, [BIN, 'apply', tmp.dir, '--yes'], { env: h.env, extendEnv: false, reject: false });
+    await until(() => posts() > before, 'the first POST /agents');
+    const second = await h.run(['apply', tmp.dir, '--yes']);
+    expect(second.exitCode).toBe(1);
+    expect(second.stderr).toContain('another apply is running');
+    const done = await first;
+    expect(done.exitCode, String(done.stderr)).toBe(0);
+    expect(posts() - before).toBe(2);
+    expect(await named('Concurrent one')).toHaveLength(1);
+    expect(await named('Concurrent two')).toHaveLength(1);
+    // Released at the end: the next run goes ahead.
+    expect(existsSync(join(tmp.dir, 'voicectl.lock.json.lock'))).toBe(false);
+    expect((await h.run(['apply', tmp.dir, '--yes'])).exitCode).toBe(0);
+  }, 60_000);
+});
+
+describe('a create whose answer never came', () => {
+  const lockWith = (agentsSection: Record<string, unknown>) => JSON.stringify({ version: 1, base_url: h.sandbox.url, agents: agentsSection, documents: {}, webhooks: {} });
+
+  it('is not sent again silently: apply refuses with what to do, plan warns, --resend-pending sends it once', async () => {
+    writeFileSync(join(tmp.dir, 'voicectl.yaml'), `version: 1\nagents:\n${agentYaml('late', 'Late agent')}`);
+    writeFileSync(join(tmp.dir, 'voicectl.lock.json'), lockWith({ late: { pending: 'create', name: 'Late agent' } }));
+    const before = h.sandbox.requests.length;
+    const r = await h.run(['apply', tmp.dir, '--yes']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('An earlier apply sent these creates and stopped before the answer');
+    expect(r.stderr).toContain('create agent late ("Late agent")');
+    expect(r.stderr).toContain('--resend-pending');
+    expect(writes(h.sandbox.requests.slice(before))).toEqual([]);
+
+    const plan = await h.run(['plan', tmp.dir]);
+    expect(plan.exitCode).toBe(0);
+    expect(plan.stderr).toContain('agents.late: the account has no agent named "Late agent", but an earlier apply sent its create');
+
+    const again = await h.run(['apply', tmp.dir, '--yes', '--resend-pending']);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(writes(h.sandbox.requests.slice(before)).map((q) => `${q.method} ${q.path}`)).toEqual(['POST /agents']);
+    expect(await named('Late agent')).toHaveLength(1);
+  });
+
+  it('is found and recorded when it did arrive', async () => {
+    const created = await fetch(`${h.sandbox.url}/agents`, {
+      method: 'POST', headers: { 'x-api-key': h.sandbox.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Arrived agent', voice_name: 'Priya', greeting: 'Hi', call_purpose: 'Test', prompt: 'Short.', tools: [] }),
+    });
+    expect(created.status).toBe(201);
+    writeFileSync(join(tmp.dir, 'voicectl.yaml'), `version: 1\nagents:\n${agentYaml('arrived', 'Arrived agent')}`);
+    writeFileSync(join(tmp.dir, 'voicectl.lock.json'), lockWith({ arrived: { pending: 'create', name: 'Arrived agent' } }));
+    const r = await h.run(['apply', tmp.dir, '--yes']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(await named('Arrived agent')).toHaveLength(1);
+    expect(JSON.parse(readFileSync(join(tmp.dir, 'voicectl.lock.json'), 'utf8')).agents.arrived.id).toBeTruthy();
+  });
+
+  it('plan warns when the lock maps two handles to one agent', async () => {
+    const [a] = await agents(h.sandbox.url, h.sandbox.apiKey);
+    writeFileSync(join(tmp.dir, 'voicectl.yaml'), 'version: 1\nagents: {}\n');
+    writeFileSync(join(tmp.dir, 'voicectl.lock.json'), lockWith({ x: { id: a!.id, name: a!.name }, y: { id: a!.id, name: a!.name } }));
+    const r = await h.run(['plan', tmp.dir]);
+    expect(r.stderr).toContain(`the lock maps agents x, y to one id "${a!.id}"`);
+    expect(r.stderr).toContain(`the lock maps agents x, y to one name ${JSON.stringify(a!.name)}`);
+  });
+});
+
+describe('--secrets-out', () => {
+  const hookYaml = (url: string) => `version: 1\nwebhooks:\n  crm:\n    url: ${url}\n`;
+
+  it('that cannot be written is refused before anything is created', async () => {
+    const dir = join(tmp.dir, 'acct');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'voicectl.yaml'), hookYaml('http://127.0.0.1:9/first'));
+    const before = h.sandbox.requests.length;
+    const r = await h.run(['apply', dir, '--yes', '--secrets-out', join(tmp.dir, 'no-such-folder', 'secrets.json')]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('--secrets-out');
+    expect(r.stderr).toContain('Nothing was sent');
+    expect(h.sandbox.requests.length).toBe(before);
+  });
+
+  it('that fails after the create: the step is done, the lock knows the endpoint, the way to a new secret is printed, exit 1', async () => {
+    const dir = join(tmp.dir, 'acct');
+    const out = join(tmp.dir, 'out');
+    mkdirSync(dir);
+    mkdirSync(out);
+    writeFileSync(join(dir, 'voicectl.yaml'), hookYaml('http://127.0.0.1:9/second'));
+    const isCreate = (q: { method: string; path: string }) => q.method === 'POST' && q.path === '/webhooks/endpoints';
+    const before = h.sandbox.requests.filter(isCreate).length;
+    const child = execa(process.execPath, [BIN, 'apply', dir, '--yes', '--secrets-out', join(out, 'secrets.json')], { env: h.env, extendEnv: false, reject: false });
+    await until(() => h.sandbox.requests.filter(isCreate).length > before, 'the POST of the endpoint');
+    // The folder goes away while the create is answered.
+    rmSync(out, { recursive: true, force: true });
+    const r = await child;
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('✓ create webhook crm');
+    expect(r.stderr).toContain('rotate-secret');
+    expect(r.stderr).toContain('Everything was applied');
+    const lock = JSON.parse(readFileSync(join(dir, 'voicectl.lock.json'), 'utf8'));
+    expect(lock.webhooks.crm.id).toBeTruthy();
+    expect(lock.webhooks.crm.pending).toBeUndefined();
+  }, 30_000);
+});
