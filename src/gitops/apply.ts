@@ -179,5 +179,11 @@ async function runStep(api: ApiClient, step: Step, lock: Lock, save: () => Promi
     case 'forget':
       delete lock[step.section][step.key];
       return;
+    case 'move': {
+      const section = lock[step.section] as Record<string, unknown>;
+      if (section[step.from] !== undefined) section[step.to] = section[step.from];
+      delete section[step.from];
+      return;
+    }
   }
 }

@@ -46,7 +46,8 @@ export async function planFolder(api: ApiClient, options: FolderOptions): Promis
   for (const d of desired.documents.values()) folders.add(folderOf(kbPath(d.folder, d.name)));
   for (const key of Object.keys(lock.documents)) folders.add(folderOf(key));
   const webhooks = desired.webhooks.size > 0 || Object.keys(lock.webhooks).length > 0;
-  const account = await readAccount(api, { folders, webhooks });
+  const voices = [...desired.agents.values()].some((a) => a.text.voice_name !== undefined);
+  const account = await readAccount(api, { folders, webhooks, voices });
   const plan = makePlan(desired, lock, account, { prune: options.prune, adopt: options.adopt });
   return { plan, lock, lockFile };
 }

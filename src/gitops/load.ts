@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { basename, join, posix, relative, resolve, sep } from 'node:path';
-import { parseDocument, type ScalarTag } from 'yaml';
+import { isMap, isScalar, LineCounter, parseDocument, type Document, type ScalarTag } from 'yaml';
 import { UsageError } from '../errors.js';
 import { EVENT_TYPES } from '../webhooks/signature.js';
 import { openInside, readInside, RefusedFile, somethingAt } from './files.js';
@@ -14,6 +14,9 @@ import {
   AGENT_KEYS, AGENT_TEXT_FIELDS, CONFIG_NAMES, FILE_FIELDS, kbPath, normalizeFolder,
   type Desired, type DesiredAgent, type DesiredDocument, type DesiredWebhook,
 } from './model.js';
+
+/** The agent directions the spec names. */
+const DIRECTIONS = ['outbound', 'inbound'] as const;
 
 /** `prompt: !file prompts/sales.md` in YAML. */
 export class FileRef {
@@ -49,7 +52,8 @@ export async function loadDesired(dir: string): Promise<Desired> {
     if (err instanceof RefusedFile) throw new UsageError(`${file} cannot be used: ${err.message}; voicectl reads only regular files inside the folder (see docs/safety.md).`);
     throw err;
   }
-  const doc = parseDocument(text.replace(/^\uFEFF/, ''), { customTags: [fileTag], uniqueKeys: true });
+  const lines = new LineCounter();
+  const doc = parseDocument(text.replace(/^\uFEFF/, ''), { customTags: [fileTag], uniqueKeys: true, lineCounter: lines });
   const problems = [...doc.errors, ...doc.warnings].map((e) => e.message.split('\n')[0]!);
   if (problems.length) throw invalid(file, problems);
   let data: unknown;
@@ -66,8 +70,35 @@ export async function loadDesired(dir: string): Promise<Desired> {
   }
   const errors: string[] = [];
   const desired = await readDesired(dir, file, data, errors);
-  if (errors.length) throw invalid(file, errors);
+  if (errors.length) throw invalid(file, errors.map((e) => withPlace(doc, lines, e)));
   return desired;
+}
+
+/**
+ * `agents.sales.greting: unknown key` → `… (line 7, column 5)`: the dotted path before
+ * the first ": " walked through the document's mappings. Handles and document paths may
+ * hold dots, so each step takes the longest key that fits.
+ */
+function withPlace(doc: Document, lines: LineCounter, error: string): string {
+  const colon = error.indexOf(': ');
+  if (colon < 0) return error;
+  let rest = error.slice(0, colon);
+  let node: unknown = doc.contents;
+  let offset: number | undefined;
+  while (rest && isMap(node)) {
+    let best: { key: string; pair: (typeof node.items)[number] } | undefined;
+    for (const pair of node.items) {
+      const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+      if ((rest === key || rest.startsWith(`${key}.`)) && (!best || key.length > best.key.length)) best = { key, pair };
+    }
+    if (!best) break;
+    offset = isScalar(best.pair.key) ? best.pair.key.range?.[0] : undefined;
+    rest = rest.slice(best.key.length + 1);
+    node = best.pair.value;
+  }
+  if (offset === undefined) return error;
+  const { line, col } = lines.linePos(offset);
+  return `${error} (line ${line}, column ${col})`;
 }
 
 /** Aliases one file may expand: enough for anchors reused by hand, far from an exponential "billion laughs". */
@@ -141,7 +172,7 @@ async function readDesired(dir: string, file: string, data: unknown, errors: str
     const name = a.text.name;
     if (name === undefined) continue;
     const other = byName.get(name);
-    if (other) errors.push(`agents: ${other} and ${a.handle} are both named "${name}"; agent names must be unique`);
+    if (other) errors.push(`agents.${a.handle}.name: "${name}" is also the name of agents.${other}; agent names must be unique`);
     else byName.set(name, a.handle);
   }
   for (const [handle, entry] of Object.entries(section('webhooks'))) {
@@ -206,6 +237,10 @@ async function readAgent(dir: string, handle: string, entry: unknown, desired: D
     }
   }
   if (agent.text.name !== undefined && agent.text.name.trim() === '') errors.push(`${at}.name: is empty`);
+  const direction = agent.text.direction;
+  if (direction !== undefined && !(DIRECTIONS as readonly string[]).includes(direction)) {
+    errors.push(`${at}.direction: must be ${DIRECTIONS.join(' or ')}, got ${JSON.stringify(direction)}`);
+  }
   return agent;
 }
 

@@ -9,6 +9,7 @@ import { UsageError } from '../errors.js';
 import { EVENT_TYPES } from '../webhooks/signature.js';
 import type { Account } from './account.js';
 import type { Lock, LockedWebhook } from './lock.js';
+import { planMoves, type Move } from './moves.js';
 import {
   AGENT_TEXT_FIELDS, containsNull, kbPath, sameSet, sameValue,
   type Desired, type DesiredAgent, type DesiredDocument, type DesiredWebhook,
@@ -39,7 +40,8 @@ export type Step =
   | { kind: 'delete-agent'; handle: string; id: string; name?: string }
   | { kind: 'delete-document'; key: string; id: string }
   | { kind: 'delete-webhook'; handle: string; id: string; url?: string }
-  | { kind: 'forget'; section: 'agents' | 'documents' | 'webhooks'; key: string; why: string };
+  | { kind: 'forget'; section: 'agents' | 'documents' | 'webhooks'; key: string; why: string }
+  | Move;
 
 export interface Plan {
   steps: Step[];
@@ -47,6 +49,8 @@ export interface Plan {
   notes: string[];
   /** Things that may be wrong: creates an earlier run left unanswered, a lock that maps two handles to one resource. */
   warnings: string[];
+  /** Resources the files managed and no longer declare, left in the account (without --prune): "agent sales". */
+  left: string[];
 }
 
 export interface PlanOptions {
@@ -65,22 +69,41 @@ export function isResend(step: Step): step is Extract<Step, { kind: 'create-agen
 
 /** Steps that send a request (the others only bring the lock up to date). */
 export function sendsRequest(step: Step): boolean {
-  return !step.kind.startsWith('record-') && step.kind !== 'forget';
+  return !step.kind.startsWith('record-') && step.kind !== 'forget' && step.kind !== 'move';
 }
 
-export function makePlan(desired: Desired, lock: Lock, account: Account, options: PlanOptions = {}): Plan {
-  const steps: Step[] = [];
+export function makePlan(desired: Desired, recorded: Lock, account: Account, options: PlanOptions = {}): Plan {
   const notes: string[] = [];
-  const warnings = lockWarnings(lock);
+  const warnings = lockWarnings(recorded);
   const errors: string[] = [];
+  // Renamed handles first: everything after plans against the lock as it will be.
+  const { moves, lock } = planMoves(desired, recorded, account, errors);
+  const steps: Step[] = [...moves];
   const docIds = planDocuments(desired, lock, account, options, steps, errors);
   planWebhooks(desired, lock, account, options, steps, notes, errors);
   planAgents(desired, lock, account, options, docIds, steps, errors);
-  planPrune(desired, lock, account, options, steps, notes);
+  checkNames(account, lock, steps, errors);
+  const left = planPrune(desired, lock, account, options, steps, notes);
+  warnings.push(...statusWarnings(desired, account));
   if (errors.length) {
     throw new UsageError(`The files cannot be applied as they are:\n${errors.map((e) => `  ${e}`).join('\n')}`);
   }
-  return { steps, notes, warnings };
+  return { steps, notes, warnings, left };
+}
+
+/** The spec names one agent status, `active`; an account's own agents show the others it uses. */
+const KNOWN_STATUSES = ['active'];
+
+function statusWarnings(desired: Desired, account: Account): string[] {
+  const known = new Set([...KNOWN_STATUSES, ...account.agents.map((a) => a.status).filter((s): s is string => typeof s === 'string')]);
+  const warnings: string[] = [];
+  for (const a of desired.agents.values()) {
+    const status = a.text.status;
+    if (status !== undefined && !known.has(status)) {
+      warnings.push(`agents.${a.handle}.status: "${status}" is not a status voicectl knows (known: ${[...known].sort().join(', ')}); the service may refuse it.`);
+    }
+  }
+  return warnings;
 }
 
 /** What the lock itself says may be wrong. */
@@ -279,6 +302,12 @@ function planAgents(desired: Desired, lock: Lock, account: Account, options: Pla
       adopt = server !== undefined;
     }
     const { changes, body } = agentDiff(agent, server, docIds, desired, account, errors);
+    const voice = body.fields.voice_name;
+    // Compared as the service's own voice lookup may (letter case aside): a near miss is its to judge.
+    if (typeof voice === 'string' && account.voices && account.voices.size > 0 && ![...account.voices].some((v) => v.toLowerCase() === voice.toLowerCase())) {
+      errors.push(`agents.${agent.handle}.voice_name: "${voice}" is not in the service's voice list; \`voicectl voice list\` shows them`);
+      continue;
+    }
     if (!server) {
       if (name === undefined) {
         errors.push(`agents.${agent.handle}: has no name, which creating an agent needs`);
@@ -295,7 +324,38 @@ function planAgents(desired: Desired, lock: Lock, account: Account, options: Pla
   }
 }
 
-function planPrune(desired: Desired, lock: Lock, account: Account, options: PlanOptions, steps: Step[], notes: string[]): void {
+/**
+ * Names after the plan: a create or a rename must not leave two agents with one name in
+ * the account (`--agent NAME` and `pull` could no longer tell them apart). Duplicates
+ * the plan neither makes nor touches are left to `pull` to report.
+ */
+function checkNames(account: Account, lock: Lock, steps: Step[], errors: string[]): void {
+  const handleOf = new Map(Object.entries(lock.agents).filter(([, a]) => a.id).map(([h, a]) => [a.id!, h]));
+  const finals = new Map<string, { name: string; label: string; changed: boolean }>();
+  for (const a of account.agents) {
+    const handle = handleOf.get(a.id);
+    finals.set(a.id, { name: String(a.name), label: handle ? `agents.${handle}` : `agent ${a.id} (not managed by these files)`, changed: false });
+  }
+  for (const step of steps) {
+    if (step.kind === 'update-agent' || step.kind === 'record-agent') {
+      const renamed = step.kind === 'update-agent' && typeof step.body.fields.name === 'string' ? step.body.fields.name : undefined;
+      const current = finals.get(step.id);
+      finals.set(step.id, { name: renamed ?? current?.name ?? step.name, label: `agents.${step.handle}`, changed: renamed !== undefined });
+    } else if (step.kind === 'create-agent') {
+      finals.set(`new:${step.handle}`, { name: step.name, label: `agents.${step.handle} (new)`, changed: true });
+    } else if (step.kind === 'delete-agent') {
+      finals.delete(step.id);
+    }
+  }
+  const byName = new Map<string, Array<{ label: string; changed: boolean }>>();
+  for (const f of finals.values()) byName.set(f.name, [...(byName.get(f.name) ?? []), f]);
+  for (const [name, list] of byName) {
+    if (list.length < 2 || !list.some((f) => f.changed)) continue;
+    errors.push(`after this apply, ${list.map((f) => f.label).join(' and ')} would all be named "${name}"; agent names must be unique: give one another name`);
+  }
+}
+
+function planPrune(desired: Desired, lock: Lock, account: Account, options: PlanOptions, steps: Step[], notes: string[]): string[] {
   const kept: string[] = [];
   const agentsById = new Map(account.agents.map((a) => [a.id, a]));
   for (const [handle, locked] of Object.entries(lock.agents)) {
@@ -327,4 +387,5 @@ function planPrune(desired: Desired, lock: Lock, account: Account, options: Plan
     else kept.push(`webhook ${handle}`);
   }
   if (kept.length) notes.push(`No longer in the files, left in the account: ${kept.join(', ')} (--prune deletes them).`);
+  return kept;
 }

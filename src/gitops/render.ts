@@ -73,6 +73,7 @@ export function stepTitle(step: Step): string {
     case 'delete-document': return `delete document ${step.key} (${step.id})`;
     case 'delete-webhook': return `delete webhook ${step.handle} (${step.id})`;
     case 'forget': return `forget ${step.section.replace(/s$/, '')} ${step.key} (${step.why})`;
+    case 'move': return `rename handle ${step.section}.${step.from} → ${step.section}.${step.to} in the lock (recognised by ${step.by}; nothing is sent)`;
   }
 }
 
@@ -166,10 +167,11 @@ function planObject(plan: Plan): Record<string, unknown> {
     if ('id' in step && step.id) base.id = step.id;
     if ('handle' in step) base.handle = step.handle;
     if ('key' in step) base.key = step.key;
+    if (step.kind === 'move') Object.assign(base, { section: step.section, from: step.from, to: step.to });
     if (step.kind === 'update-agent' || step.kind === 'update-webhook') base.changes = step.changes;
     if (step.kind === 'create-agent') base.fields = { ...step.body.fields, ...(step.body.documents ? { documents: step.body.documents } : {}) };
     if (step.kind === 'upload-document') base.reason = step.reason;
     return base;
   });
-  return { changes_pending: pendingCount(plan), summary: summarize(plan), steps, notes: plan.notes, warnings: planWarnings(plan) };
+  return { changes_pending: pendingCount(plan), summary: summarize(plan), steps, notes: plan.notes, warnings: planWarnings(plan), left_in_account: plan.left };
 }

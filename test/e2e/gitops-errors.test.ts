@@ -17,18 +17,18 @@ beforeEach(() => {
   tmp = tempDir();
 });
 
-const agent = (name: string, voice = 'Priya') => `    name: ${name}\n    voice_name: ${voice}\n    greeting: Hi\n    call_purpose: Test\n    prompt: Short.\n    tools: []\n`;
+const agent = (name: string, status = 'active') => `    name: ${name}\n    voice_name: Priya\n    status: ${status}\n    greeting: Hi\n    call_purpose: Test\n    prompt: Short.\n    tools: []\n`;
 
 describe('apply that fails part way', () => {
   it('stops at the failing step, says what was done and what was not, and finishes when run again', async () => {
-    writeFileSync(join(tmp.dir, 'voicectl.yaml'), `version: 1\nagents:\n  a:\n${agent('First')}  b:\n${agent('Second', 'Nobody')}  c:\n${agent('Third')}`);
+    writeFileSync(join(tmp.dir, 'voicectl.yaml'), `version: 1\nagents:\n  a:\n${agent('First')}  b:\n${agent('Second', 'Not-A-Status')}  c:\n${agent('Third')}`);
     const r = await h.run(['apply', tmp.dir, '--yes']);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('✓ create agent a ("First")');
     expect(r.stderr).toContain('✗ create agent b ("Second")');
     expect(r.stderr).toContain('Not done: this one and 1 more:');
     expect(r.stderr).toContain('create agent c ("Third")');
-    expect(r.stderr).toContain('voice_name "Nobody" is not a known voice');
+    expect(r.stderr).toContain('status must be a status word');
     expect(r.stderr).toContain('Run `voicectl apply');
     expect(r.stderr).not.toMatch(/at .*\.js:\d+/);
     const lock = JSON.parse(readFileSync(join(tmp.dir, 'voicectl.lock.json'), 'utf8'));
@@ -79,10 +79,13 @@ describe('files that cannot be read', () => {
       'agents.a.greeting: is empty; the service rejects null',
       'agents.a.prompt: cannot read missing.md (no such file)',
       'agents.a.documents: nowhere.md is not declared under documents:',
-      'agents: a and b are both named "One"',
+      'agents.b.name: "One" is also the name of agents.a; agent names must be unique (line 10, column 5)',
       'webhooks.crm.secret: secrets never go in these files',
       'webhooks.crm.events: unknown event type call.started',
     ]) expect(r.stderr).toContain(text);
+    // Every mistake says where it is.
+    expect(r.stderr).toMatch(/agents\.a\.greting: unknown key .*\(line 5, column 5\)/);
+    expect(r.stderr).toMatch(/webhooks\.crm\.secret: .*\(line 14, column 5\)/);
     expect(h.sandbox.requests.length).toBe(before);
   });
 

@@ -21,4 +21,10 @@ export default async function planVerb(ctx: Context, dir: string, opts: Opts): P
       hint: `\`voicectl apply ${dir}\` makes the account match them; \`voicectl pull ${dir}\` takes the account's version instead.`,
     });
   }
+  // Removed from the files but still in the account: the files no longer describe it, which is drift too.
+  if (opts.check && plan.left.length > 0) {
+    throw new ChangesPendingError(`Removed from the files, still in the account: ${plan.left.join(', ')}. \`voicectl apply ${dir} --prune\` would delete them.`, {
+      hint: 'To keep them managed, declare them again (`voicectl pull` writes the account\'s version); to keep them but stop managing them, remove their entries from voicectl.lock.json.',
+    });
+  }
 }
