@@ -85,6 +85,13 @@ export function makePlan(desired: Desired, recorded: Lock, account: Account, opt
   checkNames(account, lock, steps, errors);
   const left = planPrune(desired, lock, account, options, steps, notes);
   warnings.push(...statusWarnings(desired, account));
+  for (const step of steps) {
+    if (step.kind !== 'update-agent' && step.kind !== 'record-agent' && step.kind !== 'update-webhook' && step.kind !== 'record-webhook') continue;
+    const section = step.kind.endsWith('agent') ? 'agents' : 'webhooks';
+    if (lock[section][step.handle]?.pending) {
+      warnings.push(`${section}.${step.handle}: an earlier apply sent its create and stopped before the answer; it did arrive (${step.id}), and apply records it instead of creating another.`);
+    }
+  }
   if (errors.length) {
     throw new UsageError(`The files cannot be applied as they are:\n${errors.map((e) => `  ${e}`).join('\n')}`);
   }

@@ -86,6 +86,8 @@ describe('a create whose answer never came', () => {
     expect(created.status).toBe(201);
     writeFileSync(join(tmp.dir, 'voicectl.yaml'), `version: 1\nagents:\n${agentYaml('arrived', 'Arrived agent')}`);
     writeFileSync(join(tmp.dir, 'voicectl.lock.json'), lockWith({ arrived: { pending: 'create', name: 'Arrived agent' } }));
+    const plan = await h.run(['plan', tmp.dir]);
+    expect(plan.stderr).toContain('agents.arrived: an earlier apply sent its create and stopped before the answer; it did arrive');
     const r = await h.run(['apply', tmp.dir, '--yes']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(await named('Arrived agent')).toHaveLength(1);
