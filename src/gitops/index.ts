@@ -4,15 +4,15 @@
  */
 import { resolve } from 'node:path';
 import type { ApiClient } from '../api/client.js';
+import { UsageError } from '../errors.js';
 import { readAccount } from './account.js';
 import { applyPlan, type ApplyHooks, type ApplyResult } from './apply.js';
-import { loadDesired } from './load.js';
+import { findConfig, loadDesired } from './load.js';
 import { lockPath, openLock, type Lock } from './lock.js';
 import { kbPath } from './model.js';
 import { isResend, makePlan, sendsRequest, type Plan, type Step } from './plan.js';
 import { stepTitle } from './render.js';
 import { holdRunLock } from './run-lock.js';
-import { UsageError } from '../errors.js';
 
 export { pull, type PullResult } from './pull.js';
 export { ApplyStopped, type ApplyHooks } from './apply.js';
@@ -67,6 +67,8 @@ export interface ApplyOptions extends FolderOptions {
 
 export async function applyFolder(api: ApiClient, options: ApplyOptions): Promise<{ plan: Plan; result?: ApplyResult }> {
   const lockFile = lockPath(resolve(options.dir), options.lockFile);
+  // A folder without the file gets that error, not one about locking.
+  if (!findConfig(resolve(options.dir))) await loadDesired(resolve(options.dir));
   const release = await holdRunLock(lockFile, 'apply');
   try {
     const { plan, lock } = await planFolder(api, options);
