@@ -141,6 +141,14 @@ describe('the lock file', () => {
       expect(JSON.parse(lock).base_url).toBe(`${url.protocol}//${url.host}`);
       // The same account without credentials is the same lock.
       expect((await h.run(['plan', pulled.dir])).exitCode).toBe(0);
+      // apply writes a lock of its own when there is none.
+      writeFileSync(join(tmp.dir, 'voicectl.yaml'), 'version: 1\nwebhooks: {}\ndocuments:\n  faq.md: {}\n');
+      writeFileSync(join(tmp.dir, 'faq.md'), 'Questions.\n');
+      const applied = await h.run(['apply', tmp.dir, '--yes'], { env: { VOICECTL_BASE_URL: withCreds } });
+      expect(applied.exitCode, applied.stderr).toBe(0);
+      const applyLock = readFileSync(join(tmp.dir, 'voicectl.lock.json'), 'utf8');
+      expect(applyLock).not.toContain('hunter2');
+      expect(JSON.parse(applyLock).base_url).toBe(`${url.protocol}//${url.host}`);
     } finally {
       pulled.remove();
     }
