@@ -143,7 +143,7 @@ async function readDesired(dir: string, file: string, data: unknown, errors: str
     if (!['version', 'agents', 'documents', 'webhooks'].includes(k)) errors.push(`${k}: unknown key (expected agents, documents, webhooks)`);
   }
   // Required: a file that lost its content (a bad merge, an empty commit) must not read as "nothing is managed".
-  if (data.version === undefined) errors.push('version: missing; the first line of the file is `version: 1`');
+  if (data.version === undefined) errors.push('version: missing; add `version: 1` at the top of the file');
   else if (data.version !== 1) errors.push(`version: only 1 is known, got ${JSON.stringify(data.version)}`);
   const section = (key: string) => {
     const v = data[key];

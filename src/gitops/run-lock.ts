@@ -19,9 +19,10 @@ const OWNER = 'owner.json';
 
 export type Release = () => Promise<void>;
 
-function busy(lockFile: string, what: string): FailureError {
-  return new FailureError(`another ${what} is running with ${lockFile}: one at a time, or both would send the same creates.`, {
-    hint: `Wait for it to finish, then run this again (its plan will include what the other one did). If none is running, remove the folder ${lockFile}.lock.`,
+function busy(lockFile: string, what: 'apply' | 'pull'): FailureError {
+  const other = what === 'apply' ? 'another apply is running' : 'an apply or another pull is running';
+  return new FailureError(`${other} with ${lockFile}: one at a time, or both would act on the same lock.`, {
+    hint: `Wait for it to finish, then run this again${what === 'apply' ? ' (its plan will include what the other one did)' : ''}. A pull takes the same lock. If none is running, remove the folder ${lockFile}.lock.`,
   });
 }
 
