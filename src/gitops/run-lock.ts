@@ -7,7 +7,7 @@
  * at once. From another machine (a shared disk), a lock nobody refreshes is taken over
  * after STALE_MS.
  */
-import { unlinkSync } from 'node:fs';
+import * as fs from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -53,6 +53,13 @@ export async function holdRunLock(lockFile: string, what: 'apply' | 'pull'): Pro
     realpath: false, stale: STALE_MS, lockfilePath: lockDir,
     // A lock taken over as stale means this run was frozen for STALE_MS; the lock file is still written whole.
     onCompromised: () => {},
+    // The folder holds owner.json: removing it (a stale lock taken over, the release, the
+    // clean-up at exit) must remove what is in it, where proper-lockfile calls rmdir.
+    fs: {
+      ...fs,
+      rmdir: (path: string, callback: (err: NodeJS.ErrnoException | null) => void) => fs.rm(path, { recursive: true, force: true }, callback),
+      rmdirSync: (path: string) => fs.rmSync(path, { recursive: true, force: true }),
+    },
   };
   const take = async () => {
     try {
@@ -68,22 +75,9 @@ export async function holdRunLock(lockFile: string, what: 'apply' | 'pull'): Pro
     release = await take();
   }
   if (!release) throw busy(lockFile, what);
-  const ownerFile = join(lockDir, OWNER);
-  await writeFile(ownerFile, JSON.stringify({ pid: process.pid, host: hostname() })).catch(() => {});
-  // On an exit that skips the release (a second Ctrl-C), proper-lockfile removes the
-  // folder only if it is empty: empty it first.
-  const onExit = () => {
-    try {
-      unlinkSync(ownerFile);
-    } catch {
-      // Already gone.
-    }
-  };
-  process.prependListener('exit', onExit);
+  await writeFile(join(lockDir, OWNER), JSON.stringify({ pid: process.pid, host: hostname() })).catch(() => {});
   const free = release;
   return async () => {
-    process.removeListener('exit', onExit);
-    await rm(ownerFile, { force: true }).catch(() => {});
     await free().catch(() => {});
   };
 }
