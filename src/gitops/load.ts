@@ -15,9 +15,6 @@ import {
   type Desired, type DesiredAgent, type DesiredDocument, type DesiredWebhook,
 } from './model.js';
 
-/** The agent directions the spec names. */
-const DIRECTIONS = ['outbound', 'inbound'] as const;
-
 /** `prompt: !file prompts/sales.md` in YAML. */
 export class FileRef {
   constructor(readonly path: string) {}
@@ -237,10 +234,6 @@ async function readAgent(dir: string, handle: string, entry: unknown, desired: D
     }
   }
   if (agent.text.name !== undefined && agent.text.name.trim() === '') errors.push(`${at}.name: is empty`);
-  const direction = agent.text.direction;
-  if (direction !== undefined && !(DIRECTIONS as readonly string[]).includes(direction)) {
-    errors.push(`${at}.direction: must be ${DIRECTIONS.join(' or ')}, got ${JSON.stringify(direction)}`);
-  }
   return agent;
 }
 

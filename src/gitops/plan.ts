@@ -98,6 +98,9 @@ export function makePlan(desired: Desired, recorded: Lock, account: Account, opt
   return { steps, notes, warnings, left };
 }
 
+/** The agent directions the spec names. */
+const DIRECTIONS = ['outbound', 'inbound'] as const;
+
 /** The spec names one agent status, `active`; an account's own agents show the others it uses. */
 const KNOWN_STATUSES = ['active'];
 
@@ -309,6 +312,12 @@ function planAgents(desired: Desired, lock: Lock, account: Account, options: Pla
       adopt = server !== undefined;
     }
     const { changes, body } = agentDiff(agent, server, docIds, desired, account, errors);
+    // Checked where they would be sent: a value the account already holds is the service's own.
+    const direction = body.fields.direction;
+    if (typeof direction === 'string' && !(DIRECTIONS as readonly string[]).includes(direction)) {
+      errors.push(`agents.${agent.handle}.direction: must be ${DIRECTIONS.join(' or ')}, the values the spec names; got ${JSON.stringify(direction)}`);
+      continue;
+    }
     const voice = body.fields.voice_name;
     // Compared as the service's own voice lookup may (letter case aside): a near miss is its to judge.
     if (typeof voice === 'string' && account.voices && account.voices.size > 0 && ![...account.voices].some((v) => v.toLowerCase() === voice.toLowerCase())) {
