@@ -67,7 +67,9 @@ export async function loadDesired(dir: string): Promise<Desired> {
   }
   const errors: string[] = [];
   const desired = await readDesired(dir, file, data, errors);
-  if (errors.length) throw invalid(file, errors.map((e) => withPlace(doc, lines, e)));
+  const place = (message: string) => withPlace(doc, lines, message);
+  if (errors.length) throw invalid(file, errors.map(place));
+  desired.place = place;
   return desired;
 }
 

@@ -93,7 +93,8 @@ export function makePlan(desired: Desired, recorded: Lock, account: Account, opt
     }
   }
   if (errors.length) {
-    throw new UsageError(`The files cannot be applied as they are:\n${errors.map((e) => `  ${e}`).join('\n')}`);
+    const place = desired.place ?? ((e: string) => e);
+    throw new UsageError(`The files cannot be applied as they are:\n${errors.map((e) => `  ${place(e)}`).join('\n')}`);
   }
   return { steps, notes, warnings, left };
 }

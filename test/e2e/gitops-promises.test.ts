@@ -137,7 +137,7 @@ describe('names, voices, directions and statuses', () => {
     writeFileSync(join(tmp!.dir, 'voicectl.yaml'), agentYaml('    voice_name: Priya\n    direction: sideways\n'));
     const direction = await h!.run(['plan', tmp!.dir]);
     expect(direction.exitCode).toBe(2);
-    expect(direction.stderr).toContain('agents.x.direction: must be outbound or inbound, the values the spec names; got "sideways"');
+    expect(direction.stderr).toContain('agents.x.direction: must be outbound or inbound, the values the spec names; got "sideways" (line 10, column 5)');
 
     writeFileSync(join(tmp!.dir, 'voicectl.yaml'), agentYaml('    voice_name: priya\n    status: snoozing\n'));
     const status = await h!.run(['plan', tmp!.dir]);
