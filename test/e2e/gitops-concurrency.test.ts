@@ -3,6 +3,8 @@
  * answer never came, a secrets file that cannot be written.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -120,24 +122,48 @@ describe('--secrets-out', () => {
   });
 
   it('that fails after the create: the step is done, the lock knows the endpoint, the way to a new secret is printed, exit 1', async () => {
-    const dir = join(tmp.dir, 'acct');
-    const out = join(tmp.dir, 'out');
-    mkdirSync(dir);
-    mkdirSync(out);
-    writeFileSync(join(dir, 'voicectl.yaml'), hookYaml('http://127.0.0.1:9/second'));
-    const isCreate = (q: { method: string; path: string }) => q.method === 'POST' && q.path === '/webhooks/endpoints';
-    const before = h.sandbox.requests.filter(isCreate).length;
-    const child = execa(process.execPath, [BIN, 'apply', dir, '--yes', '--secrets-out', join(out, 'secrets.json')], { env: h.env, extendEnv: false, reject: false });
-    await until(() => h.sandbox.requests.filter(isCreate).length > before, 'the POST of the endpoint');
-    // The folder goes away while the create is answered.
-    rmSync(out, { recursive: true, force: true });
-    const r = await child;
-    expect(r.exitCode).toBe(1);
-    expect(r.stderr).toContain('✓ create webhook crm');
-    expect(r.stderr).toContain('rotate-secret');
-    expect(r.stderr).toContain('Everything was applied');
-    const lock = JSON.parse(readFileSync(join(dir, 'voicectl.lock.json'), 'utf8'));
-    expect(lock.webhooks.crm.id).toBeTruthy();
-    expect(lock.webhooks.crm.pending).toBeUndefined();
+    // A service that holds its answer to the create until the test has removed the secrets folder.
+    let release!: () => void;
+    const answer = new Promise<void>((r) => { release = r; });
+    let created!: () => void;
+    const arrived = new Promise<void>((r) => { created = r; });
+    const server = createServer((req, res) => {
+      const send = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      if (req.method === 'GET' && req.url?.startsWith('/agents')) return send(200, { agents: [], total: 0, limit: 100, offset: 0 });
+      if (req.method === 'GET' && req.url?.startsWith('/webhooks/endpoints')) return send(200, { endpoints: [] });
+      if (req.method === 'POST' && req.url === '/webhooks/endpoints') {
+        created();
+        void answer.then(() => send(201, { id: 'ep_1', url: 'https://example.com/hooks', events: ['call.ended'], enabled: true, secret: 'whsec_abcdefabcdef0123' }));
+        return undefined;
+      }
+      return send(404, { error: 'not found', status_code: 404 });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const dir = join(tmp.dir, 'acct');
+      const out = join(tmp.dir, 'out');
+      mkdirSync(dir);
+      mkdirSync(out);
+      writeFileSync(join(dir, 'voicectl.yaml'), hookYaml('https://example.com/hooks'));
+      const child = execa(process.execPath, [BIN, 'apply', dir, '--yes', '--secrets-out', join(out, 'secrets.json')], {
+        env: { ...h.env, VOICECTL_BASE_URL: base, VOICECTL_API_KEY: 'sk_test_secretsout' }, extendEnv: false, reject: false,
+      });
+      await arrived;
+      rmSync(out, { recursive: true, force: true });
+      release();
+      const r = await child;
+      expect(r.exitCode, String(r.stderr)).toBe(1);
+      expect(r.stderr).toContain('✓ create webhook crm');
+      expect(r.stderr).toContain('voicectl webhook rotate-secret ep_1');
+      expect(r.stderr).toContain('Everything was applied');
+      expect(r.stderr).not.toContain('whsec_abcdefabcdef0123');
+      const lock = JSON.parse(readFileSync(join(dir, 'voicectl.lock.json'), 'utf8'));
+      expect(lock.webhooks.crm.id).toBe('ep_1');
+      expect(lock.webhooks.crm.pending).toBeUndefined();
+    } finally {
+      release();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
   }, 30_000);
 });
