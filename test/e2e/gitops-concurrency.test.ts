@@ -15,8 +15,7 @@ import { agents, writes } from './gitops-helpers.js';
 let h: Harness;
 let tmp: TempDir;
 beforeAll(async () => {
-  // Every answer waits 300 ms, so a run is still going when the test acts.
-  h = await harness({ latencyMs: 300, allowLocalWebhooks: true });
+  h = await harness({ allowLocalWebhooks: true });
 });
 afterAll(async () => h.close());
 beforeEach(() => {
@@ -24,35 +23,66 @@ beforeEach(() => {
   tmp = tempDir();
 });
 
-async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
 const agentYaml = (handle: string, name: string) => `  ${handle}:\n    name: ${name}\n    voice_name: Priya\n    greeting: Hi\n    call_purpose: Test\n    prompt: Short.\n    tools: []\n`;
 const named = async (name: string) => (await agents(h.sandbox.url, h.sandbox.apiKey)).filter((a) => a.name === name);
 
+/**
+ * A service that holds its answers to creates until the test releases them: what the
+ * emulator must not do, and what makes "while a create is in flight" a fact, not a race.
+ */
+async function holdingServer() {
+  let release!: () => void;
+  const answer = new Promise<void>((r) => { release = r; });
+  let arrived!: () => void;
+  const firstCreate = new Promise<void>((r) => { arrived = r; });
+  const creates: string[] = [];
+  const server = createServer((req, res) => {
+    const send = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    if (req.method === 'GET' && req.url?.startsWith('/agents')) return send(200, { agents: [], total: 0, limit: 100, offset: 0 });
+    if (req.method === 'GET' && req.url?.startsWith('/webhooks/endpoints')) return send(200, { endpoints: [] });
+    if (req.method === 'POST' && (req.url === '/webhooks/endpoints' || req.url === '/agents')) {
+      creates.push(req.url);
+      arrived();
+      const n = creates.length;
+      void answer.then(() => send(201, req.url === '/agents'
+        ? { id: `agt_${n}`, name: 'Held agent', voice_name: 'Priya' }
+        : { id: `ep_${n}`, url: 'https://example.com/hooks', events: ['call.ended'], enabled: true, secret: 'whsec_abcdefabcdef0123' }));
+      return undefined;
+    }
+    return send(404, { error: 'not found', status_code: 404 });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return {
+    env: { ...h.env, VOICECTL_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, VOICECTL_API_KEY: 'sk_test_holding' },
+    creates,
+    firstCreate,
+    release,
+    close: async () => {
+      release();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
 describe('two applies at once', () => {
   it('the second one says another apply is running and sends nothing; no agent is created twice', async () => {
-    writeFileSync(join(tmp.dir, 'voicectl.yaml'), `version: 1\nagents:\n${agentYaml('c1', 'Concurrent one')}${agentYaml('c2', 'Concurrent two')}`);
-    const posts = () => h.sandbox.requests.filter((q) => q.method === 'POST' && q.path === '/agents').length;
-    const before = posts();
-    const first = execa(process.execPath, [BIN, 'apply', tmp.dir, '--yes'], { env: h.env, extendEnv: false, reject: false });
-    await until(() => posts() > before, 'the first POST /agents');
-    const second = await h.run(['apply', tmp.dir, '--yes']);
-    expect(second.exitCode).toBe(1);
-    expect(second.stderr).toContain('another apply is running');
-    const done = await first;
-    expect(done.exitCode, String(done.stderr)).toBe(0);
-    expect(posts() - before).toBe(2);
-    expect(await named('Concurrent one')).toHaveLength(1);
-    expect(await named('Concurrent two')).toHaveLength(1);
-    // Released at the end: the next run goes ahead.
-    expect(existsSync(join(tmp.dir, 'voicectl.lock.json.lock'))).toBe(false);
-    expect((await h.run(['apply', tmp.dir, '--yes'])).exitCode).toBe(0);
+    const service = await holdingServer();
+    try {
+      writeFileSync(join(tmp.dir, 'voicectl.yaml'), `version: 1\nagents:\n${agentYaml('held', 'Held agent')}`);
+      const first = execa(process.execPath, [BIN, 'apply', tmp.dir, '--yes'], { env: service.env, extendEnv: false, reject: false });
+      await service.firstCreate;
+      const second = await execa(process.execPath, [BIN, 'apply', tmp.dir, '--yes'], { env: service.env, extendEnv: false, reject: false });
+      expect(second.exitCode).toBe(1);
+      expect(second.stderr).toContain('another apply is running');
+      service.release();
+      const done = await first;
+      expect(done.exitCode, String(done.stderr)).toBe(0);
+      expect(service.creates).toEqual(['/agents']);
+      // Released at the end: the next run goes ahead.
+      expect(existsSync(join(tmp.dir, 'voicectl.lock.json.lock'))).toBe(false);
+    } finally {
+      await service.close();
+    }
   }, 60_000);
 });
 
@@ -122,36 +152,18 @@ describe('--secrets-out', () => {
   });
 
   it('that fails after the create: the step is done, the lock knows the endpoint, the way to a new secret is printed, exit 1', async () => {
-    // A service that holds its answer to the create until the test has removed the secrets folder.
-    let release!: () => void;
-    const answer = new Promise<void>((r) => { release = r; });
-    let created!: () => void;
-    const arrived = new Promise<void>((r) => { created = r; });
-    const server = createServer((req, res) => {
-      const send = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-      if (req.method === 'GET' && req.url?.startsWith('/agents')) return send(200, { agents: [], total: 0, limit: 100, offset: 0 });
-      if (req.method === 'GET' && req.url?.startsWith('/webhooks/endpoints')) return send(200, { endpoints: [] });
-      if (req.method === 'POST' && req.url === '/webhooks/endpoints') {
-        created();
-        void answer.then(() => send(201, { id: 'ep_1', url: 'https://example.com/hooks', events: ['call.ended'], enabled: true, secret: 'whsec_abcdefabcdef0123' }));
-        return undefined;
-      }
-      return send(404, { error: 'not found', status_code: 404 });
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const service = await holdingServer();
     try {
-      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       const dir = join(tmp.dir, 'acct');
       const out = join(tmp.dir, 'out');
       mkdirSync(dir);
       mkdirSync(out);
       writeFileSync(join(dir, 'voicectl.yaml'), hookYaml('https://example.com/hooks'));
-      const child = execa(process.execPath, [BIN, 'apply', dir, '--yes', '--secrets-out', join(out, 'secrets.json')], {
-        env: { ...h.env, VOICECTL_BASE_URL: base, VOICECTL_API_KEY: 'sk_test_secretsout' }, extendEnv: false, reject: false,
-      });
-      await arrived;
+      const child = execa(process.execPath, [BIN, 'apply', dir, '--yes', '--secrets-out', join(out, 'secrets.json')], { env: service.env, extendEnv: false, reject: false });
+      // The folder goes away while the create is answered.
+      await service.firstCreate;
       rmSync(out, { recursive: true, force: true });
-      release();
+      service.release();
       const r = await child;
       expect(r.exitCode, String(r.stderr)).toBe(1);
       expect(r.stderr).toContain('✓ create webhook crm');
@@ -162,8 +174,7 @@ describe('--secrets-out', () => {
       expect(lock.webhooks.crm.id).toBe('ep_1');
       expect(lock.webhooks.crm.pending).toBeUndefined();
     } finally {
-      release();
-      await new Promise<void>((r) => server.close(() => r()));
+      await service.close();
     }
   }, 30_000);
 });
