@@ -2,7 +2,7 @@
  * Signing secrets of endpoints apply created, kept outside the committed folder in a
  * file only its owner can read.
  */
-import { chmod, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { chmod, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { tempPathFor } from '../export/atomic-file.js';
 import { FailureError, UsageError } from '../errors.js';
 import { fsErrorReason } from '../util/fs-error.js';
@@ -10,6 +10,8 @@ import { fsErrorReason } from '../util/fs-error.js';
 async function readSecrets(file: string): Promise<Record<string, unknown>> {
   let text: string;
   try {
+    // A FIFO or a device would block the read or make no sense as the file to replace.
+    if (!(await stat(file)).isFile()) throw new Error('it is not a regular file');
     text = await readFile(file, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
@@ -31,7 +33,9 @@ export async function checkSecretsFile(file: string): Promise<void> {
   try {
     await readSecrets(file);
   } catch (err) {
-    throw refuse(err instanceof SyntaxError || (err as Error).message === 'it is not a JSON object' ? 'it is not a JSON object as voicectl writes it' : fsErrorReason(err));
+    const message = (err as Error).message;
+    throw refuse(err instanceof SyntaxError || message === 'it is not a JSON object' ? 'it is not a JSON object as voicectl writes it'
+      : message === 'it is not a regular file' ? message : fsErrorReason(err));
   }
   // The file is replaced by renaming a temporary file beside it: that is what must work.
   const temp = tempPathFor(file);

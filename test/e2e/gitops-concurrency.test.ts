@@ -2,6 +2,7 @@
  * apply under concurrency and with creates in flight: two runs at once, a create whose
  * answer never came, a secrets file that cannot be written.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -150,6 +151,17 @@ describe('--secrets-out', () => {
     expect(r.stderr).toContain('Nothing was sent');
     expect(h.sandbox.requests.length).toBe(before);
   });
+
+  it.runIf(process.platform !== 'win32')('that is a FIFO is refused at once instead of hanging', async () => {
+    const dir = join(tmp.dir, 'acct');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'voicectl.yaml'), hookYaml('http://127.0.0.1:9/first'));
+    const fifo = join(tmp.dir, 'secrets.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const r = await h.run(['apply', dir, '--yes', '--secrets-out', fifo], { timeout: 20_000 });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('it is not a regular file');
+  }, 30_000);
 
   it('that fails after the create: the step is done, the lock knows the endpoint, the way to a new secret is printed, exit 1', async () => {
     const service = await holdingServer();
