@@ -44,7 +44,7 @@ function run(sb, args, allowed = [0]) {
 }
 
 function files(dir) {
-  const lines = ['agents:'];
+  const lines = ['version: 1', 'agents:'];
   for (let i = 0; i < AGENTS; i++) {
     const n = String(i).padStart(3, '0');
     writeFileSync(join(dir, 'prompts', `agent-${n}.md`), `You are agent ${n}.\nConfirm the delivery slot.\nNever promise a refund.\n`);

@@ -8,6 +8,7 @@ import { allAgents, type Agent } from '../api/agents.js';
 import { ApiError } from '../api/errors.js';
 import { unwrap } from '../api/envelope.js';
 import { isFolder, listItems, type KbItem } from '../api/kb.js';
+import { listVoices } from '../api/voices.js';
 import { listEndpoints, type WebhookEndpoint } from '../api/webhooks.js';
 import { kbPath, normalizeFolder } from './model.js';
 
@@ -26,12 +27,14 @@ export interface Account {
   documentsById: Map<string, AccountDocument>;
   /** Undefined when the service has no way to list them. */
   webhooks?: WebhookEndpoint[];
+  /** The voice_name of every voice, when asked for and the service lists them. */
+  voices?: Set<string>;
 }
 
 /** Statuses with which a server says "no such endpoint" for a read the spec does not show. */
 const NOT_OFFERED = [404, 405, 501];
 
-export async function readAccount(api: ApiClient, options: { folders: Iterable<string>; wholeKnowledgeBase?: boolean; webhooks?: boolean }): Promise<Account> {
+export async function readAccount(api: ApiClient, options: { folders: Iterable<string>; wholeKnowledgeBase?: boolean; webhooks?: boolean; voices?: boolean }): Promise<Account> {
   const account: Account = { agents: [], documents: new Map(), documentsById: new Map() };
   const agents = (async () => {
     for await (const a of allAgents(api)) if (a && typeof a === 'object' && a.id !== undefined) account.agents.push({ ...a, id: String(a.id) });
@@ -43,8 +46,15 @@ export async function readAccount(api: ApiClient, options: { folders: Iterable<s
       if (!(err instanceof ApiError) || !NOT_OFFERED.includes(err.status ?? 0)) throw err;
     }
   })();
+  const voices = !options.voices ? Promise.resolve() : (async () => {
+    try {
+      account.voices = new Set((await listVoices(api)).map((v) => v?.voice_name).filter((n): n is string => typeof n === 'string'));
+    } catch (err) {
+      if (!(err instanceof ApiError) || !NOT_OFFERED.includes(err.status ?? 0)) throw err;
+    }
+  })();
   const kb = options.wholeKnowledgeBase ? readTree(api, account) : readFolders(api, account, new Set(options.folders));
-  await Promise.all([agents.then(() => completeAgents(api, account)), webhooks, kb]);
+  await Promise.all([agents.then(() => completeAgents(api, account)), webhooks, voices, kb]);
   // An attached document in a folder not read yet: read the whole tree rather than
   // show (and then replace) an id nobody can name.
   if (!options.wholeKnowledgeBase && account.agents.some((a) => (a.kb_item_ids ?? []).some((id) => !account.documentsById.has(id)))) {

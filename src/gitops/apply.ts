@@ -5,13 +5,13 @@
  * that stops anywhere (an error, a kill) is finished by running apply again. POST and
  * PATCH are never retried.
  */
-import { stat } from 'node:fs/promises';
 import type { ApiClient } from '../api/client.js';
 import { createAgent, deleteAgent, updateAgent } from '../api/agents.js';
 import { ApiError } from '../api/errors.js';
 import { deleteItem, uploadFile } from '../api/kb.js';
 import { createEndpoint, deleteEndpoint, findSecret, updateEndpoint } from '../api/webhooks.js';
-import { FailureError } from '../errors.js';
+import { FailureError, UsageError } from '../errors.js';
+import { openInside, RefusedFile } from './files.js';
 import { writeLock, type Lock } from './lock.js';
 import { containsNull } from './model.js';
 import type { AgentBody, Plan, Step } from './plan.js';
@@ -77,6 +77,22 @@ function isGone(err: unknown): boolean {
   return err instanceof ApiError && err.status === 404;
 }
 
+/**
+ * The service answered the create with a refusal (400, 402, 422…): nothing was made, so
+ * the entry goes back to what it was instead of staying `pending`. A 5xx, a timeout or
+ * a lost connection says nothing about whether it was made: the entry stays pending.
+ */
+function refused(err: unknown): boolean {
+  return err instanceof ApiError && typeof err.status === 'number' && err.status >= 400 && err.status < 500;
+}
+
+/** After a refused create, the lock entry as it was before the create was announced. */
+function restoreIfRefused<T>(section: Record<string, T>, handle: string, before: T | undefined, err: unknown): void {
+  if (!refused(err)) return;
+  if (before === undefined) delete section[handle];
+  else section[handle] = before;
+}
+
 async function runStep(api: ApiClient, step: Step, lock: Lock, save: () => Promise<void>, hooks: ApplyHooks): Promise<void> {
   switch (step.kind) {
     case 'upload-document': {
@@ -84,7 +100,11 @@ async function runStep(api: ApiClient, step: Step, lock: Lock, save: () => Promi
       const previous = lock.documents[step.key];
       lock.documents[step.key] = { ...previous, pending: 'upload' };
       await save();
-      const size = (await stat(doc.content!.absPath)).size;
+      // Checked again as it is sent: the file may have been replaced by a link since the plan.
+      const { handle, size } = await openInside(doc.content!.root, doc.local).catch((err: unknown) => {
+        throw err instanceof RefusedFile ? new UsageError(`${doc.local}: refused: ${err.message} (voicectl reads only regular files inside the folder)`) : err;
+      });
+      await handle.close();
       if (size !== doc.content!.size) throw new FailureError(`${doc.local} changed since the plan was made; run apply again`);
       const res = await uploadFile(api, doc.content!.absPath, { name: doc.name, folder: doc.folder || undefined, size });
       lock.documents[step.key] = { id: res.item.id, sha256: doc.content!.sha256, size_bytes: size };
@@ -95,9 +115,11 @@ async function runStep(api: ApiClient, step: Step, lock: Lock, save: () => Promi
       return;
     case 'create-webhook': {
       const { hook } = step;
+      const before = lock.webhooks[step.handle];
       lock.webhooks[step.handle] = { pending: 'create', url: hook.url };
       await save();
-      const created = await createEndpoint(api, { url: hook.url, events: hook.events });
+      const created = await createEndpoint(api, { url: hook.url, events: hook.events })
+        .catch((err: unknown) => { restoreIfRefused(lock.webhooks, step.handle, before, err); throw err; });
       const id = String(created.id);
       lock.webhooks[step.handle] = { id, url: hook.url, events: hook.events, enabled: true };
       await save();
@@ -119,9 +141,11 @@ async function runStep(api: ApiClient, step: Step, lock: Lock, save: () => Promi
       return;
     case 'create-agent': {
       const fields = checked(agentFields(step.body, lock), 'an agent');
+      const before = lock.agents[step.handle];
       lock.agents[step.handle] = { pending: 'create', name: step.name };
       await save();
-      const agent = await createAgent(api, fields);
+      const agent = await createAgent(api, fields)
+        .catch((err: unknown) => { restoreIfRefused(lock.agents, step.handle, before, err); throw err; });
       if (!agent || typeof agent !== 'object' || agent.id === undefined) {
         throw new FailureError('the service created the agent but its answer names no id; run apply again to find it by name');
       }
@@ -155,5 +179,11 @@ async function runStep(api: ApiClient, step: Step, lock: Lock, save: () => Promi
     case 'forget':
       delete lock[step.section][step.key];
       return;
+    case 'move': {
+      const section = lock[step.section] as Record<string, unknown>;
+      if (section[step.from] !== undefined) section[step.to] = section[step.from];
+      delete section[step.from];
+      return;
+    }
   }
 }

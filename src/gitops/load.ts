@@ -4,12 +4,12 @@
  * request is sent.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
-import { join, posix, relative, resolve, sep } from 'node:path';
-import { parseDocument, type ScalarTag } from 'yaml';
+import { existsSync } from 'node:fs';
+import { basename, join, posix, relative, resolve, sep } from 'node:path';
+import { isMap, isScalar, LineCounter, parseDocument, type Document, type ScalarTag } from 'yaml';
 import { UsageError } from '../errors.js';
 import { EVENT_TYPES } from '../webhooks/signature.js';
+import { openInside, readInside, RefusedFile, somethingAt } from './files.js';
 import {
   AGENT_KEYS, AGENT_TEXT_FIELDS, CONFIG_NAMES, FILE_FIELDS, kbPath, normalizeFolder,
   type Desired, type DesiredAgent, type DesiredDocument, type DesiredWebhook,
@@ -42,15 +42,73 @@ export async function loadDesired(dir: string): Promise<Desired> {
       hint: 'Run `voicectl pull` to write one from the account, or create it (see docs/account-as-code.md).',
     });
   }
-  const text = await readFile(file, 'utf8');
-  const doc = parseDocument(text.replace(/^\uFEFF/, ''), { customTags: [fileTag], uniqueKeys: true });
+  let text: string;
+  try {
+    text = await readInside(dir, basename(file));
+  } catch (err) {
+    if (err instanceof RefusedFile) throw new UsageError(`${file} cannot be used: ${err.message}; voicectl reads only regular files inside the folder (see docs/safety.md).`);
+    throw err;
+  }
+  const lines = new LineCounter();
+  const doc = parseDocument(text.replace(/^\uFEFF/, ''), { customTags: [fileTag], uniqueKeys: true, lineCounter: lines });
   const problems = [...doc.errors, ...doc.warnings].map((e) => e.message.split('\n')[0]!);
   if (problems.length) throw invalid(file, problems);
-  const data = doc.toJS() as unknown;
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: MAX_ALIASES });
+  } catch (err) {
+    // yaml throws a ReferenceError for an alias with no anchor and for an alias bomb.
+    throw invalid(file, [aliasProblem(err)]);
+  }
+  if (data === null || data === undefined) {
+    throw new UsageError(`${file} is empty: it declares nothing, which apply --prune would take as "delete everything".`, {
+      hint: 'Start it with `version: 1`, then agents:, documents: and webhooks: (or run `voicectl pull` to write it from the account).',
+    });
+  }
   const errors: string[] = [];
-  const desired = await readDesired(dir, file, data ?? {}, errors);
-  if (errors.length) throw invalid(file, errors);
+  const desired = await readDesired(dir, file, data, errors);
+  const place = (message: string) => withPlace(doc, lines, message);
+  if (errors.length) throw invalid(file, errors.map(place));
+  desired.place = place;
   return desired;
+}
+
+/**
+ * `agents.sales.greting: unknown key` → `… (line 7, column 5)`: the dotted path before
+ * the first ": " walked through the document's mappings. Handles and document paths may
+ * hold dots, so each step takes the longest key that fits.
+ */
+function withPlace(doc: Document, lines: LineCounter, error: string): string {
+  const colon = error.indexOf(': ');
+  if (colon < 0) return error;
+  let rest = error.slice(0, colon);
+  let node: unknown = doc.contents;
+  let offset: number | undefined;
+  while (rest && isMap(node)) {
+    let best: { key: string; pair: (typeof node.items)[number] } | undefined;
+    for (const pair of node.items) {
+      const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+      if ((rest === key || rest.startsWith(`${key}.`)) && (!best || key.length > best.key.length)) best = { key, pair };
+    }
+    if (!best) break;
+    offset = isScalar(best.pair.key) ? best.pair.key.range?.[0] : undefined;
+    rest = rest.slice(best.key.length + 1);
+    node = best.pair.value;
+  }
+  if (offset === undefined) return error;
+  const { line, col } = lines.linePos(offset);
+  return `${error} (line ${line}, column ${col})`;
+}
+
+/** Aliases one file may expand: enough for anchors reused by hand, far from an exponential "billion laughs". */
+const MAX_ALIASES = 100;
+
+function aliasProblem(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  const unresolved = /^Unresolved alias[^:]*: (.*)$/.exec(message);
+  if (unresolved) return `*${unresolved[1]} is an alias with no anchor &${unresolved[1]} before it`;
+  if (/alias count/i.test(message)) return `its aliases expand to more than ${MAX_ALIASES} copies (a YAML "billion laughs"); write the values out`;
+  return message;
 }
 
 function invalid(file: string, problems: string[]): UsageError {
@@ -83,7 +141,9 @@ async function readDesired(dir: string, file: string, data: unknown, errors: str
   for (const k of Object.keys(data)) {
     if (!['version', 'agents', 'documents', 'webhooks'].includes(k)) errors.push(`${k}: unknown key (expected agents, documents, webhooks)`);
   }
-  if (data.version !== undefined && data.version !== 1) errors.push(`version: only 1 is known, got ${JSON.stringify(data.version)}`);
+  // Required: a file that lost its content (a bad merge, an empty commit) must not read as "nothing is managed".
+  if (data.version === undefined) errors.push('version: missing; add `version: 1` at the top of the file');
+  else if (data.version !== 1) errors.push(`version: only 1 is known, got ${JSON.stringify(data.version)}`);
   const section = (key: string) => {
     const v = data[key];
     if (v === undefined || v === null) return {};
@@ -111,7 +171,7 @@ async function readDesired(dir: string, file: string, data: unknown, errors: str
     const name = a.text.name;
     if (name === undefined) continue;
     const other = byName.get(name);
-    if (other) errors.push(`agents: ${other} and ${a.handle} are both named "${name}"; agent names must be unique`);
+    if (other) errors.push(`agents.${a.handle}.name: "${name}" is also the name of agents.${other}; agent names must be unique`);
     else byName.set(name, a.handle);
   }
   for (const [handle, entry] of Object.entries(section('webhooks'))) {
@@ -179,15 +239,22 @@ async function readAgent(dir: string, handle: string, entry: unknown, desired: D
   return agent;
 }
 
+/** Why a file of the folder was not read, as the error list shows it. */
+function readProblem(where: string, raw: string, err: unknown): string {
+  if (err instanceof RefusedFile) return `${where}: refused: ${err.message} (voicectl reads only regular files inside the folder)`;
+  const code = (err as NodeJS.ErrnoException).code;
+  return `${where}: cannot read ${raw} (${code === 'ENOENT' ? 'no such file' : (err as Error).message})`;
+}
+
 /** The text of a `!file`: as written, less the one line break editors add at the end. */
 async function readTextFile(dir: string, raw: string, where: string, errors: string[]): Promise<string | undefined> {
   const local = insidePath(dir, raw, where, errors);
   if (local === undefined) return undefined;
   try {
-    const text = await readFile(join(dir, local), 'utf8');
+    const text = await readInside(dir, local);
     return text.replace(/^\uFEFF/, '').replace(/\r?\n$/, '');
   } catch (err) {
-    errors.push(`${where}: cannot read ${raw} (${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message})`);
+    errors.push(readProblem(where, raw, err));
     return undefined;
   }
 }
@@ -210,11 +277,12 @@ async function readDocument(dir: string, key: string, entry: unknown, errors: st
   const name = typeof e.name === 'string' && e.name.trim() ? e.name.trim() : posix.basename(local);
   const doc: DesiredDocument = { local, folder, name };
   const absPath = join(dir, local);
-  if (existsSync(absPath)) {
+  // Only a path where nothing is makes a reference: a dangling link is refused, not taken for one.
+  if (await somethingAt(absPath)) {
     try {
-      doc.content = { ...(await hashFile(absPath)), absPath };
+      doc.content = { ...(await hashInside(dir, local)), absPath, root: dir };
     } catch (err) {
-      errors.push(`${where}: cannot read ${local} (${(err as Error).message})`);
+      errors.push(readProblem(where, local, err));
     }
   }
   return doc;
@@ -223,18 +291,24 @@ async function readDocument(dir: string, key: string, entry: unknown, errors: st
 /** Small files in one read; large ones streamed, so a 50 MB document is never held whole. */
 const WHOLE_READ = 4 * 1024 * 1024;
 
-export async function hashFile(path: string): Promise<{ sha256: string; size: number }> {
-  if ((await stat(path)).size <= WHOLE_READ) {
-    const bytes = await readFile(path);
-    return { sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.length };
+/** The SHA-256 and size of a file of the folder, read through the one handle that was checked. */
+export async function hashInside(dir: string, local: string): Promise<{ sha256: string; size: number }> {
+  const { handle, size: statSize } = await openInside(dir, local);
+  try {
+    if (statSize <= WHOLE_READ) {
+      const bytes = await handle.readFile();
+      return { sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.length };
+    }
+    const hash = createHash('sha256');
+    let size = 0;
+    for await (const chunk of handle.createReadStream({ autoClose: false })) {
+      hash.update(chunk as Buffer);
+      size += (chunk as Buffer).length;
+    }
+    return { sha256: hash.digest('hex'), size };
+  } finally {
+    await handle.close();
   }
-  const hash = createHash('sha256');
-  let size = 0;
-  for await (const chunk of createReadStream(path)) {
-    hash.update(chunk as Buffer);
-    size += (chunk as Buffer).length;
-  }
-  return { sha256: hash.digest('hex'), size };
 }
 
 function readWebhook(handle: string, entry: unknown, errors: string[]): DesiredWebhook | undefined {

@@ -4,10 +4,10 @@
  * `pending` says a create was sent, so a run killed before the answer arrived finds the
  * resource by name next time instead of creating it twice.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { writeFileAtomic } from '../export/atomic-file.js';
+import { openInside, RefusedFile } from './files.js';
 import { LOCK_NAME } from './model.js';
 
 export interface LockedAgent {
@@ -45,7 +45,20 @@ export interface Lock {
 }
 
 export function emptyLock(baseUrl?: string): Lock {
-  return { version: 1, base_url: baseUrl, agents: {}, documents: {}, webhooks: {} };
+  return { version: 1, base_url: baseUrl === undefined ? undefined : accountUrl(baseUrl), agents: {}, documents: {}, webhooks: {} };
+}
+
+/**
+ * The base URL as the lock records it: origin and path only. The lock is committed, and
+ * a base URL may carry `user:password@` or `?api_key=…`; neither names the account.
+ */
+export function accountUrl(baseUrl: string): string {
+  try {
+    const u = new URL(baseUrl);
+    return `${u.origin}${u.pathname}`.replace(/\/+$/, '');
+  } catch {
+    return baseUrl.replace(/[?#].*$/s, '').replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1').replace(/\/+$/, '');
+  }
 }
 
 export function lockPath(dir: string, override?: string): string {
@@ -55,9 +68,16 @@ export function lockPath(dir: string, override?: string): string {
 export async function readLock(path: string): Promise<Lock | undefined> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    // Like every file of the folder: a link to a secret, or a FIFO, is not read.
+    const { handle } = await openInside(dirname(path), basename(path));
+    try {
+      text = await handle.readFile('utf8');
+    } finally {
+      await handle.close();
+    }
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (err instanceof RefusedFile) throw new UsageError(`${path} cannot be used: ${err.message}; voicectl reads only regular files as its lock (see docs/safety.md).`);
     throw new UsageError(`Cannot read ${path}: ${(err as Error).message}`);
   }
   let data: unknown;
@@ -71,7 +91,7 @@ export async function readLock(path: string): Promise<Lock | undefined> {
   const d = data as Partial<Lock> | null;
   if (!d || typeof d !== 'object' || d.version !== 1) throw new UsageError(`${path}: not a voicectl lock file of version 1.`);
   const section = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, never>) : {});
-  return { version: 1, base_url: typeof d.base_url === 'string' ? d.base_url : undefined, agents: section(d.agents), documents: section(d.documents), webhooks: section(d.webhooks) };
+  return { version: 1, base_url: typeof d.base_url === 'string' ? accountUrl(d.base_url) : undefined, agents: section(d.agents), documents: section(d.documents), webhooks: section(d.webhooks) };
 }
 
 /**
@@ -82,16 +102,16 @@ export async function openLock(path: string, baseUrl: string): Promise<Lock> {
   const lock = await readLock(path);
   if (!lock) return emptyLock(baseUrl);
   if (lock.base_url && sameService(lock.base_url, baseUrl) === false) {
-    throw new UsageError(`${path} belongs to ${lock.base_url}, not ${baseUrl}.`, {
+    throw new UsageError(`${path} belongs to ${lock.base_url}, not ${accountUrl(baseUrl)}.`, {
       hint: 'Keep one lock per account: pass --lock FILE (for example voicectl.staging.lock.json) for this one.',
     });
   }
-  lock.base_url ??= baseUrl;
+  lock.base_url ??= accountUrl(baseUrl);
   return lock;
 }
 
 function sameService(a: string, b: string): boolean {
-  return a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
+  return accountUrl(a) === accountUrl(b);
 }
 
 /** Keys sorted, so the committed file changes only where the account did. */

@@ -41,7 +41,7 @@ export interface DesiredDocument {
   folder: string;
   name: string;
   /** Absent when the file is not in the folder: a reference to the account's copy. */
-  content?: { sha256: string; size: number; absPath: string };
+  content?: { sha256: string; size: number; absPath: string; root: string };
 }
 
 export interface DesiredWebhook {
@@ -56,6 +56,8 @@ export interface Desired {
   dir: string;
   /** The file it came from, for messages. */
   file: string;
+  /** `agents.x.field: …` with the line and column of that key appended, where the file has it. */
+  place?: (message: string) => string;
   agents: Map<string, DesiredAgent>;
   documents: Map<string, DesiredDocument>;
   webhooks: Map<string, DesiredWebhook>;

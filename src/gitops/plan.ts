@@ -9,6 +9,7 @@ import { UsageError } from '../errors.js';
 import { EVENT_TYPES } from '../webhooks/signature.js';
 import type { Account } from './account.js';
 import type { Lock, LockedWebhook } from './lock.js';
+import { planMoves, type Move } from './moves.js';
 import {
   AGENT_TEXT_FIELDS, containsNull, kbPath, sameSet, sameValue,
   type Desired, type DesiredAgent, type DesiredDocument, type DesiredWebhook,
@@ -30,21 +31,26 @@ export interface AgentBody {
 export type Step =
   | { kind: 'upload-document'; key: string; doc: DesiredDocument; reason: string; id?: string }
   | { kind: 'record-document'; key: string; id: string }
-  | { kind: 'create-webhook'; handle: string; hook: DesiredWebhook }
+  | { kind: 'create-webhook'; handle: string; hook: DesiredWebhook; resend?: boolean; note?: string }
   | { kind: 'update-webhook'; handle: string; id: string; changes: FieldChange[]; body: Record<string, unknown>; hook: DesiredWebhook; adopt?: boolean }
   | { kind: 'record-webhook'; handle: string; id: string; hook: DesiredWebhook }
-  | { kind: 'create-agent'; handle: string; name: string; body: AgentBody; note?: string }
+  | { kind: 'create-agent'; handle: string; name: string; body: AgentBody; note?: string; resend?: boolean }
   | { kind: 'update-agent'; handle: string; id: string; name: string; changes: FieldChange[]; body: AgentBody; adopt?: boolean }
   | { kind: 'record-agent'; handle: string; id: string; name: string }
   | { kind: 'delete-agent'; handle: string; id: string; name?: string }
   | { kind: 'delete-document'; key: string; id: string }
   | { kind: 'delete-webhook'; handle: string; id: string; url?: string }
-  | { kind: 'forget'; section: 'agents' | 'documents' | 'webhooks'; key: string; why: string };
+  | { kind: 'forget'; section: 'agents' | 'documents' | 'webhooks'; key: string; why: string }
+  | Move;
 
 export interface Plan {
   steps: Step[];
   /** Things worth knowing that change nothing. */
   notes: string[];
+  /** Things that may be wrong: creates an earlier run left unanswered, a lock that maps two handles to one resource. */
+  warnings: string[];
+  /** Resources the files managed and no longer declare, left in the account (without --prune): "agent sales". */
+  left: string[];
 }
 
 export interface PlanOptions {
@@ -53,23 +59,81 @@ export interface PlanOptions {
   adopt?: boolean;
 }
 
-/** Steps that send a request (the others only bring the lock up to date). */
-export function sendsRequest(step: Step): boolean {
-  return !step.kind.startsWith('record-') && step.kind !== 'forget';
+/**
+ * A create an earlier run sent without hearing the answer, of a resource the account
+ * does not show: it may still be on its way, so it is not sent again without a yes.
+ */
+export function isResend(step: Step): step is Extract<Step, { kind: 'create-agent' | 'create-webhook' }> {
+  return (step.kind === 'create-agent' || step.kind === 'create-webhook') && step.resend === true;
 }
 
-export function makePlan(desired: Desired, lock: Lock, account: Account, options: PlanOptions = {}): Plan {
-  const steps: Step[] = [];
+/** Steps that send a request (the others only bring the lock up to date). */
+export function sendsRequest(step: Step): boolean {
+  return !step.kind.startsWith('record-') && step.kind !== 'forget' && step.kind !== 'move';
+}
+
+export function makePlan(desired: Desired, recorded: Lock, account: Account, options: PlanOptions = {}): Plan {
   const notes: string[] = [];
+  const warnings = lockWarnings(recorded);
   const errors: string[] = [];
+  // Renamed handles first: everything after plans against the lock as it will be.
+  const { moves, lock } = planMoves(desired, recorded, account, errors);
+  const steps: Step[] = [...moves];
   const docIds = planDocuments(desired, lock, account, options, steps, errors);
   planWebhooks(desired, lock, account, options, steps, notes, errors);
   planAgents(desired, lock, account, options, docIds, steps, errors);
-  planPrune(desired, lock, account, options, steps, notes);
-  if (errors.length) {
-    throw new UsageError(`The files cannot be applied as they are:\n${errors.map((e) => `  ${e}`).join('\n')}`);
+  checkNames(account, lock, steps, errors);
+  const left = planPrune(desired, lock, account, options, steps, notes);
+  warnings.push(...statusWarnings(desired, account));
+  for (const step of steps) {
+    if (step.kind !== 'update-agent' && step.kind !== 'record-agent' && step.kind !== 'update-webhook' && step.kind !== 'record-webhook') continue;
+    const section = step.kind.endsWith('agent') ? 'agents' : 'webhooks';
+    if (lock[section][step.handle]?.pending) {
+      warnings.push(`${section}.${step.handle}: an earlier apply sent its create and stopped before the answer; it did arrive (${step.id}), and apply records it instead of creating another.`);
+    }
   }
-  return { steps, notes };
+  if (errors.length) {
+    const place = desired.place ?? ((e: string) => e);
+    throw new UsageError(`The files cannot be applied as they are:\n${errors.map((e) => `  ${place(e)}`).join('\n')}`);
+  }
+  return { steps, notes, warnings, left };
+}
+
+/** The agent directions the spec names. */
+const DIRECTIONS = ['outbound', 'inbound'] as const;
+
+/** The spec names one agent status, `active`; an account's own agents show the others it uses. */
+const KNOWN_STATUSES = ['active'];
+
+function statusWarnings(desired: Desired, account: Account): string[] {
+  const known = new Set([...KNOWN_STATUSES, ...account.agents.map((a) => a.status).filter((s): s is string => typeof s === 'string')]);
+  const warnings: string[] = [];
+  for (const a of desired.agents.values()) {
+    const status = a.text.status;
+    if (status !== undefined && !known.has(status)) {
+      warnings.push(`agents.${a.handle}.status: "${status}" is not a status voicectl knows (known: ${[...known].sort().join(', ')}); the service may refuse it.`);
+    }
+  }
+  return warnings;
+}
+
+/** What the lock itself says may be wrong. */
+function lockWarnings(lock: Lock): string[] {
+  const warnings: string[] = [];
+  for (const [handle, d] of Object.entries(lock.documents)) {
+    if (d.pending) warnings.push(`documents.${handle}: an earlier upload did not finish; apply uploads it again (the same name in the same folder replaces it).`);
+  }
+  const twice = (section: string, entries: Array<[string, string | undefined]>, what: string) => {
+    const seen = new Map<string, string[]>();
+    for (const [handle, value] of entries) if (value !== undefined) seen.set(value, [...(seen.get(value) ?? []), handle]);
+    for (const [value, handles] of seen) {
+      if (handles.length > 1) warnings.push(`the lock maps ${section} ${handles.join(', ')} to one ${what} ${JSON.stringify(value)}; keep one entry in voicectl.lock.json (a merge may have kept both sides).`);
+    }
+  };
+  twice('agents', Object.entries(lock.agents).map(([h, a]) => [h, a.id]), 'id');
+  twice('agents', Object.entries(lock.agents).map(([h, a]) => [h, a.name]), 'name');
+  twice('webhooks', Object.entries(lock.webhooks).map(([h, w]) => [h, w.id]), 'id');
+  return warnings;
 }
 
 /** Account path → id, for the documents whose id is known now. */
@@ -149,8 +213,8 @@ function planWebhooks(desired: Desired, lock: Lock, account: Account, options: P
         const { changes, body } = webhookChanges(hook, locked);
         if (changes.length) steps.push({ kind: 'update-webhook', handle: hook.handle, id: locked.id, changes, body, hook });
       } else {
-        if (locked?.pending) notes.push(`webhooks.${hook.handle}: an earlier apply sent its create and stopped before the answer; this service cannot list endpoints to find it, so it is created again (delete the other one by hand).`);
-        steps.push({ kind: 'create-webhook', handle: hook.handle, hook });
+        // This service cannot list endpoints: an unanswered create can never be found.
+        steps.push({ kind: 'create-webhook', handle: hook.handle, hook, resend: locked?.pending === 'create' || undefined });
       }
       continue;
     }
@@ -166,7 +230,7 @@ function planWebhooks(desired: Desired, lock: Lock, account: Account, options: P
     } else if (candidates.length) {
       errors.push(`webhooks.${hook.handle}: the account already has an endpoint for ${hook.url} (id ${candidates.map((c) => c.id).join(', ')}) that these files do not manage; pass --adopt to take it over`);
     } else {
-      steps.push({ kind: 'create-webhook', handle: hook.handle, hook });
+      steps.push({ kind: 'create-webhook', handle: hook.handle, hook, resend: locked?.pending === 'create' || undefined });
     }
   }
 }
@@ -249,12 +313,26 @@ function planAgents(desired: Desired, lock: Lock, account: Account, options: Pla
       adopt = server !== undefined;
     }
     const { changes, body } = agentDiff(agent, server, docIds, desired, account, errors);
+    // Checked where they would be sent: a value the account already holds is the service's own.
+    const direction = body.fields.direction;
+    if (typeof direction === 'string' && !(DIRECTIONS as readonly string[]).includes(direction)) {
+      errors.push(`agents.${agent.handle}.direction: must be ${DIRECTIONS.join(' or ')}, the values the spec names; got ${JSON.stringify(direction)}`);
+      continue;
+    }
+    const voice = body.fields.voice_name;
+    // Compared as the service's own voice lookup may (letter case aside): a near miss is its to judge.
+    if (typeof voice === 'string' && account.voices && account.voices.size > 0 && ![...account.voices].some((v) => v.toLowerCase() === voice.toLowerCase())) {
+      errors.push(`agents.${agent.handle}.voice_name: "${voice}" is not in the service's voice list; \`voicectl voice list\` shows them`);
+      continue;
+    }
     if (!server) {
       if (name === undefined) {
         errors.push(`agents.${agent.handle}: has no name, which creating an agent needs`);
         continue;
       }
-      steps.push({ kind: 'create-agent', handle: agent.handle, name, body, note: locked?.id ? 'deleted from the account; creating it again' : undefined });
+      const resend = locked?.pending === 'create';
+      const note = resend ? 'its earlier create was never answered' : locked?.id ? 'deleted from the account; creating it again' : undefined;
+      steps.push({ kind: 'create-agent', handle: agent.handle, name, body, note, resend: resend || undefined });
     } else if (changes.length) {
       steps.push({ kind: 'update-agent', handle: agent.handle, id: server.id, name: String(server.name ?? name), changes, body, adopt });
     } else if (adopt || locked?.name !== server.name) {
@@ -263,7 +341,38 @@ function planAgents(desired: Desired, lock: Lock, account: Account, options: Pla
   }
 }
 
-function planPrune(desired: Desired, lock: Lock, account: Account, options: PlanOptions, steps: Step[], notes: string[]): void {
+/**
+ * Names after the plan: a create or a rename must not leave two agents with one name in
+ * the account (`--agent NAME` and `pull` could no longer tell them apart). Duplicates
+ * the plan neither makes nor touches are left to `pull` to report.
+ */
+function checkNames(account: Account, lock: Lock, steps: Step[], errors: string[]): void {
+  const handleOf = new Map(Object.entries(lock.agents).filter(([, a]) => a.id).map(([h, a]) => [a.id!, h]));
+  const finals = new Map<string, { name: string; label: string; changed: boolean }>();
+  for (const a of account.agents) {
+    const handle = handleOf.get(a.id);
+    finals.set(a.id, { name: String(a.name), label: handle ? `agents.${handle}` : `agent ${a.id} (not managed by these files)`, changed: false });
+  }
+  for (const step of steps) {
+    if (step.kind === 'update-agent' || step.kind === 'record-agent') {
+      const renamed = step.kind === 'update-agent' && typeof step.body.fields.name === 'string' ? step.body.fields.name : undefined;
+      const current = finals.get(step.id);
+      finals.set(step.id, { name: renamed ?? current?.name ?? step.name, label: `agents.${step.handle}`, changed: renamed !== undefined });
+    } else if (step.kind === 'create-agent') {
+      finals.set(`new:${step.handle}`, { name: step.name, label: `agents.${step.handle} (new)`, changed: true });
+    } else if (step.kind === 'delete-agent') {
+      finals.delete(step.id);
+    }
+  }
+  const byName = new Map<string, Array<{ label: string; changed: boolean }>>();
+  for (const f of finals.values()) byName.set(f.name, [...(byName.get(f.name) ?? []), f]);
+  for (const [name, list] of byName) {
+    if (list.length < 2 || !list.some((f) => f.changed)) continue;
+    errors.push(`after this apply, ${list.map((f) => f.label).join(' and ')} would all be named "${name}"; agent names must be unique: give one another name`);
+  }
+}
+
+function planPrune(desired: Desired, lock: Lock, account: Account, options: PlanOptions, steps: Step[], notes: string[]): string[] {
   const kept: string[] = [];
   const agentsById = new Map(account.agents.map((a) => [a.id, a]));
   for (const [handle, locked] of Object.entries(lock.agents)) {
@@ -295,4 +404,5 @@ function planPrune(desired: Desired, lock: Lock, account: Account, options: Plan
     else kept.push(`webhook ${handle}`);
   }
   if (kept.length) notes.push(`No longer in the files, left in the account: ${kept.join(', ')} (--prune deletes them).`);
+  return kept;
 }

@@ -5,13 +5,17 @@
  * service offers no download); a local file put at that path is uploaded by apply.
  * Everything written is adopted: the lock records its id.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { Document } from 'yaml';
 import type { ApiClient } from '../api/client.js';
 import type { Agent } from '../api/agents.js';
 import { UsageError } from '../errors.js';
+import { writeFileAtomic } from '../export/atomic-file.js';
 import { EVENT_TYPES } from '../webhooks/signature.js';
+import { checkWritableInside, RefusedFile } from './files.js';
+import { holdRunLock } from './run-lock.js';
 import { readAccount } from './account.js';
 import { FileRef, fileTag, findConfig, loadDesired } from './load.js';
 import { emptyLock, lockPath, openLock, writeLock, type Lock } from './lock.js';
@@ -53,8 +57,18 @@ function unique(base: string, taken: Set<string>): string {
 }
 
 export async function pull(api: ApiClient, options: PullOptions): Promise<PullResult> {
+  const lockFile = lockPath(options.dir, options.lockFile);
+  // A folder that does not exist yet has no apply running on it.
+  const release = existsSync(dirname(lockFile)) ? await holdRunLock(lockFile, 'pull') : async () => {};
+  try {
+    return await pullLocked(api, options, lockFile);
+  } finally {
+    await release();
+  }
+}
+
+async function pullLocked(api: ApiClient, options: PullOptions, lockFile: string): Promise<PullResult> {
   const { dir } = options;
-  const lockFile = lockPath(dir, options.lockFile);
   // Another account's lock is refused, not overwritten.
   const oldLock = await openLock(lockFile, options.baseUrl);
   const existing = findConfig(dir);
@@ -158,16 +172,25 @@ export async function pull(api: ApiClient, options: PullOptions): Promise<PullRe
   if (existing && !(await options.confirmReplace(existing))) return result;
 
   const body = { version: 1, agents, documents, webhooks };
-  await mkdir(dir, { recursive: true });
-  for (const p of prompts) {
-    await mkdir(dirname(join(dir, p.path)), { recursive: true });
-    await writeFile(join(dir, p.path), p.text);
-    files.push(p.path);
+  const configRel = relative(dir, target);
+  // Every file is checked before any is written: a link in the folder is refused, not written through.
+  const writes: Array<{ path: string; text: string }> = [
+    ...prompts,
+    { path: configRel, text: asJson ? `${JSON.stringify(body, null, 2)}\n` : yamlText(body) },
+    { path: SCHEMA_FILE, text: schemaText() },
+  ];
+  for (const w of writes) {
+    await checkWritableInside(dir, w.path).catch((err: unknown) => {
+      throw err instanceof RefusedFile ? new UsageError(`Cannot write ${join(dir, w.path)}: ${err.message}; voicectl writes only regular files inside the folder (see docs/safety.md).`) : err;
+    });
   }
-  await writeFile(target, asJson ? `${JSON.stringify(body, null, 2)}\n` : yamlText(body));
-  files.push(relative(dir, target));
-  await writeFile(join(dir, SCHEMA_FILE), schemaText());
-  files.push(SCHEMA_FILE);
+  await mkdir(dir, { recursive: true });
+  for (const w of writes) {
+    await mkdir(dirname(join(dir, w.path)), { recursive: true });
+    // Written whole and renamed into place, which replaces the file rather than writing through it.
+    await writeFileAtomic(join(dir, w.path), w.text);
+    files.push(w.path);
+  }
   await writeLock(lockFile, lock);
   files.push(relative(dir, lockFile));
   result.written = true;

@@ -68,8 +68,9 @@ export function schema(): Record<string, unknown> {
     description: 'The account as code: agents, knowledge-base documents and webhook endpoints. `voicectl plan` compares it with the account; `voicectl apply` makes the account match.',
     type: 'object',
     additionalProperties: false,
+    required: ['version'],
     properties: {
-      version: { const: 1 },
+      version: { const: 1, description: 'Always 1. Required: a file without it is refused, so an emptied file never reads as "manage nothing".' },
       agents: { type: 'object', description: 'Agents by a handle of your choosing; the lock file maps each handle to the agent\'s id.', additionalProperties: agent, propertyNames: { pattern: '^[^\\s].*$' } },
       documents: { type: 'object', description: 'Knowledge-base documents by their local path.', additionalProperties: document },
       webhooks: { type: 'object', description: 'Webhook endpoints by a handle of your choosing.', additionalProperties: webhook },

@@ -17,25 +17,26 @@ beforeEach(() => {
   tmp = tempDir();
 });
 
-const agent = (name: string, voice = 'Priya') => `    name: ${name}\n    voice_name: ${voice}\n    greeting: Hi\n    call_purpose: Test\n    prompt: Short.\n    tools: []\n`;
+const agent = (name: string, status = 'active') => `    name: ${name}\n    voice_name: Priya\n    status: ${status}\n    greeting: Hi\n    call_purpose: Test\n    prompt: Short.\n    tools: []\n`;
 
 describe('apply that fails part way', () => {
   it('stops at the failing step, says what was done and what was not, and finishes when run again', async () => {
-    writeFileSync(join(tmp.dir, 'voicectl.yaml'), `agents:\n  a:\n${agent('First')}  b:\n${agent('Second', 'Nobody')}  c:\n${agent('Third')}`);
+    writeFileSync(join(tmp.dir, 'voicectl.yaml'), `version: 1\nagents:\n  a:\n${agent('First')}  b:\n${agent('Second', 'Not-A-Status')}  c:\n${agent('Third')}`);
     const r = await h.run(['apply', tmp.dir, '--yes']);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('✓ create agent a ("First")');
     expect(r.stderr).toContain('✗ create agent b ("Second")');
     expect(r.stderr).toContain('Not done: this one and 1 more:');
     expect(r.stderr).toContain('create agent c ("Third")');
-    expect(r.stderr).toContain('voice_name "Nobody" is not a known voice');
+    expect(r.stderr).toContain('status must be a status word');
     expect(r.stderr).toContain('Run `voicectl apply');
     expect(r.stderr).not.toMatch(/at .*\.js:\d+/);
     const lock = JSON.parse(readFileSync(join(tmp.dir, 'voicectl.lock.json'), 'utf8'));
     expect(lock.agents.a.id).toBeTruthy();
-    expect(lock.agents.b).toEqual({ pending: 'create', name: 'Second' });
+    // The service refused the create (400): nothing was made, so nothing is left pending.
+    expect(lock.agents.b).toBeUndefined();
 
-    writeFileSync(join(tmp.dir, 'voicectl.yaml'), `agents:\n  a:\n${agent('First')}  b:\n${agent('Second')}  c:\n${agent('Third')}`);
+    writeFileSync(join(tmp.dir, 'voicectl.yaml'), `version: 1\nagents:\n  a:\n${agent('First')}  b:\n${agent('Second')}  c:\n${agent('Third')}`);
     const before = h.sandbox.requests.length;
     const again = await h.run(['apply', tmp.dir, '--yes']);
     expect(again.exitCode, again.stderr).toBe(0);
@@ -43,7 +44,7 @@ describe('apply that fails part way', () => {
   });
 
   it('a plan limit stops with exit 5', async () => {
-    writeFileSync(join(tmp.dir, 'voicectl.yaml'), `agents:\n  d:\n${agent('Fourth')}`);
+    writeFileSync(join(tmp.dir, 'voicectl.yaml'), `version: 1\nagents:\n  d:\n${agent('Fourth')}`);
     const r = await h.run(['apply', tmp.dir, '--yes']);
     expect(r.exitCode).toBe(5);
     expect(r.stderr).toContain('agent_limit_exceeded');
@@ -53,6 +54,7 @@ describe('apply that fails part way', () => {
 describe('files that cannot be read', () => {
   it('lists every mistake with where it is, before any request', async () => {
     writeFileSync(join(tmp.dir, 'voicectl.yaml'), [
+      'version: 1',
       'agents:',
       '  a:',
       '    name: One',
@@ -77,10 +79,13 @@ describe('files that cannot be read', () => {
       'agents.a.greeting: is empty; the service rejects null',
       'agents.a.prompt: cannot read missing.md (no such file)',
       'agents.a.documents: nowhere.md is not declared under documents:',
-      'agents: a and b are both named "One"',
+      'agents.b.name: "One" is also the name of agents.a; agent names must be unique (line 10, column 5)',
       'webhooks.crm.secret: secrets never go in these files',
       'webhooks.crm.events: unknown event type call.started',
     ]) expect(r.stderr).toContain(text);
+    // Every mistake says where it is.
+    expect(r.stderr).toMatch(/agents\.a\.greting: unknown key .*\(line 5, column 5\)/);
+    expect(r.stderr).toMatch(/webhooks\.crm\.secret: .*\(line 14, column 5\)/);
     expect(h.sandbox.requests.length).toBe(before);
   });
 
@@ -96,7 +101,7 @@ describe('files that cannot be read', () => {
 
   it('accepts voicectl.json with prompt_file', async () => {
     writeFileSync(join(tmp.dir, 'p.md'), 'From a file.\n');
-    writeFileSync(join(tmp.dir, 'voicectl.json'), JSON.stringify({ agents: { j: { name: 'Json agent', voice_name: 'Priya', greeting: 'Hi', call_purpose: 'x', prompt_file: 'p.md', tools: [] } } }));
+    writeFileSync(join(tmp.dir, 'voicectl.json'), JSON.stringify({ version: 1, agents: { j: { name: 'Json agent', voice_name: 'Priya', greeting: 'Hi', call_purpose: 'x', prompt_file: 'p.md', tools: [] } } }));
     const plan = await h.run(['plan', tmp.dir, '--json']);
     expect(plan.exitCode, plan.stderr).toBe(0);
     expect(JSON.parse(plan.stdout).steps[0].fields.prompt).toBe('From a file.');
@@ -117,7 +122,7 @@ describe('pull into a folder that has files', () => {
   });
 
   it('refuses a lock made against another service, naming --lock', async () => {
-    writeFileSync(join(tmp.dir, 'voicectl.yaml'), 'agents: {}\n');
+    writeFileSync(join(tmp.dir, 'voicectl.yaml'), 'version: 1\nagents: {}\n');
     writeFileSync(join(tmp.dir, 'voicectl.lock.json'), JSON.stringify({ version: 1, base_url: 'https://api.example.com', agents: {}, documents: {}, webhooks: {} }));
     const r = await h.run(['plan', tmp.dir]);
     expect(r.exitCode).toBe(2);

@@ -10,7 +10,8 @@ import { BIN, harness, type Harness } from '../helpers/cli.js';
 import { tempDir, type TempDir } from '../helpers/temp.js';
 import { agents, OTHER_CHOICES, writes } from './gitops-helpers.js';
 
-const FILES = `agents:
+const FILES = `version: 1
+agents:
 ${['one', 'two', 'three', 'four'].map((n) => `  ${n}:
     name: Agent ${n}
     voice_name: Priya

@@ -21,7 +21,7 @@ describe('webhook endpoints in the files', () => {
   it('refuses --secrets-out inside the folder before sending anything', async () => {
     const dir = join(tmp.dir, 'acct');
     mkdirSync(dir);
-    writeFileSync(join(dir, 'voicectl.yaml'), 'webhooks:\n  crm:\n    url: http://127.0.0.1:9/hooks\n');
+    writeFileSync(join(dir, 'voicectl.yaml'), 'version: 1\nwebhooks:\n  crm:\n    url: http://127.0.0.1:9/hooks\n');
     const before = h.sandbox.requests.length;
     const r = await h.run(['apply', dir, '--yes', '--secrets-out', join(dir, 'secrets.json')]);
     expect(r.exitCode).toBe(2);
@@ -31,7 +31,7 @@ describe('webhook endpoints in the files', () => {
 
   it('writes a new endpoint\'s secret to --secrets-out (mode 600), disables it when the files say so, and pull writes it back without the secret', async () => {
     const dir = join(tmp.dir, 'acct');
-    writeFileSync(join(dir, 'voicectl.yaml'), 'webhooks:\n  crm:\n    url: http://127.0.0.1:9/hooks\n    events: [call.ended, campaign.completed]\n    enabled: false\n');
+    writeFileSync(join(dir, 'voicectl.yaml'), 'version: 1\nwebhooks:\n  crm:\n    url: http://127.0.0.1:9/hooks\n    events: [call.ended, campaign.completed]\n    enabled: false\n');
     const secrets = join(tmp.dir, 'secrets.json');
     const before = h.sandbox.requests.length;
     const r = await h.run(['apply', dir, '--yes', '--secrets-out', secrets]);

@@ -39,7 +39,7 @@ describe('voicectl.yaml round trip', () => {
       agents[`f${i}`] = { name: `F${i}`, prompt: new FileRef(`prompts/${i}.md`) };
       agents[`i${i}`] = { name: `I${i}`, prompt: p };
     });
-    writeFileSync(join(tmp.dir, 'voicectl.yaml'), yamlText({ agents }));
+    writeFileSync(join(tmp.dir, 'voicectl.yaml'), yamlText({ version: 1, agents }));
     const desired = await loadDesired(tmp.dir);
     prompts.forEach((p, i) => {
       expect(desired.agents.get(`f${i}`)!.text.prompt).toBe(p);
@@ -49,7 +49,7 @@ describe('voicectl.yaml round trip', () => {
 
   it('refuses paths outside the folder and duplicate keys', async () => {
     tmp = tempDir();
-    writeFileSync(join(tmp.dir, 'voicectl.yaml'), 'agents:\n  a:\n    name: A\n    prompt: !file ../../etc/passwd\ndocuments:\n  /etc/hosts: {}\n');
+    writeFileSync(join(tmp.dir, 'voicectl.yaml'), 'version: 1\nagents:\n  a:\n    name: A\n    prompt: !file ../../etc/passwd\ndocuments:\n  /etc/hosts: {}\n');
     const err = await loadDesired(tmp.dir).catch((e: Error) => e);
     expect(String(err)).toContain('agents.a.prompt: "../../etc/passwd" is outside the folder');
     expect(String(err)).toContain('documents./etc/hosts: "/etc/hosts" is outside the folder');
@@ -59,7 +59,7 @@ describe('voicectl.yaml round trip', () => {
 
   it('two documents that are the same file in the account are an error', async () => {
     tmp = tempDir();
-    writeFileSync(join(tmp.dir, 'voicectl.yaml'), 'documents:\n  a/faq.md: {folder: help}\n  b/faq.md: {folder: help}\n');
+    writeFileSync(join(tmp.dir, 'voicectl.yaml'), 'version: 1\ndocuments:\n  a/faq.md: {folder: help}\n  b/faq.md: {folder: help}\n');
     await expect(loadDesired(tmp.dir)).rejects.toThrow(/a\/faq\.md and b\/faq\.md are both the account's help\/faq\.md/);
   });
 });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Account } from '../../src/gitops/account.js';
-import { emptyLock, lockText, type Lock } from '../../src/gitops/lock.js';
+import { accountUrl, emptyLock, lockText, type Lock } from '../../src/gitops/lock.js';
 import type { Desired, DesiredAgent, DesiredDocument } from '../../src/gitops/model.js';
 import { makePlan, sendsRequest } from '../../src/gitops/plan.js';
-import { planJson, renderPlan } from '../../src/gitops/render.js';
+import { maskKeyLike, planJson, renderPlan } from '../../src/gitops/render.js';
 
 const PLAIN = new Proxy(((...t: unknown[]) => t.join(' ')) as never, { get: (_t, p) => (p === 'level' ? 0 : PLAIN) });
 
@@ -76,7 +76,7 @@ describe('makePlan: agents', () => {
 });
 
 describe('makePlan: documents and webhooks', () => {
-  const doc: DesiredDocument = { local: 'kb/faq.md', folder: 'help', name: 'faq.md', content: { sha256: 'abc', size: 10, absPath: '/x/kb/faq.md' } };
+  const doc: DesiredDocument = { local: 'kb/faq.md', folder: 'help', name: 'faq.md', content: { sha256: 'abc', size: 10, absPath: '/x/kb/faq.md', root: '/x' } };
   const serverDoc = { id: 'd1', path: 'help/faq.md', folder: 'help', name: 'faq.md', size_bytes: 10 };
   const withDoc = (d: DesiredDocument = doc) => desired([], { documents: new Map([[d.local, d]]) });
   const acct = account([], { documents: new Map([['help/faq.md', serverDoc]]), documentsById: new Map([['d1', serverDoc]]) });
@@ -125,5 +125,21 @@ describe('rendering', () => {
   it('the lock file is written with sorted keys', () => {
     const text = lockText({ ...emptyLock('http://x'), agents: { b: { id: '2' }, a: { id: '1' } } });
     expect(text.indexOf('"a"')).toBeLessThan(text.indexOf('"b"'));
+  });
+});
+
+describe('what a plan and a lock never show', () => {
+  it('maskKeyLike hides tokens and key-like assignments, and leaves ordinary words alone', () => {
+    expect(maskKeyLike('VOICECTL_API_KEY=sk_sandbox_abcdef123456 PATH=/usr/bin')).toBe('VOICECTL_API_KEY=*** PATH=/usr/bin');
+    expect(maskKeyLike('{"api_key": "k-1234567890"}')).toBe('{"api_key": "***"}');
+    expect(maskKeyLike('use whsec_0123456789abcdef to verify')).toBe('use *** to verify');
+    expect(maskKeyLike('token ghp_abcdefghijklmnopqrstuvwxyz0123')).toBe('token ***');
+    const plain = 'Ask for their password: never share it. The secret to a good call is listening.';
+    expect(maskKeyLike(plain)).toBe(plain);
+  });
+
+  it('the lock records a base URL as origin and path only', () => {
+    expect(accountUrl('https://me:hunter2@api.example.com/v1/?api_key=sk_live_x#frag')).toBe('https://api.example.com/v1');
+    expect(accountUrl('http://127.0.0.1:4010')).toBe('http://127.0.0.1:4010');
   });
 });

@@ -11,7 +11,8 @@ import { accountFileOptions, type FlagsOf } from '../shared.js';
 export function applyOptions<A extends unknown[]>(cmd: Command<A>) {
   return accountFileOptions(cmd
     .option('--prune', 'also delete what the lock says these files managed and they no longer declare'))
-    .option('--secrets-out <file>', 'write the signing secrets of new webhook endpoints to this file (mode 600), outside DIR');
+    .option('--secrets-out <file>', 'write the signing secrets of new webhook endpoints to this file (mode 600), outside DIR')
+    .option('--resend-pending', 'send again the creates an earlier apply sent without hearing the answer, when the account does not show them');
 }
 
 /** @internal */

@@ -9,7 +9,8 @@ export function planCommand(ctx: Context): CommandUnknownOpts {
     .argument('[dir]', 'folder with voicectl.yaml', '.'))
     .addHelpText('after', `
 Only list requests are made; nothing changes. --json prints the steps as JSON.
-Exit codes: 0 (with --check: no changes), 6 changes pending (with --check), 2 invalid files.
+Exit codes: 0 (with --check: no changes), 6 changes pending or managed resources removed
+from the files (with --check), 2 invalid files.
 
 Examples:
   voicectl plan account/
