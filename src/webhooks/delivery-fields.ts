@@ -1,5 +1,5 @@
 /** Reading delivery records whose field names the spec leaves open. */
-import type { WebhookDelivery } from '../../api/webhooks.js';
+import type { WebhookDelivery } from '../api/webhooks.js';
 
 /**
  * The spec names what a delivery record shows but not its fields, so each column reads

@@ -1,0 +1,84 @@
+/**
+ * `events reconcile`: every event the service should have sent for the calls and campaigns
+ * in scope, compared with what the logs hold. The calls are read page by page and only the
+ * gaps are kept, so a hundred thousand calls cost the memory of the gaps, not of the calls.
+ *
+ * Expected events (spec section 6): `call.ended` for each finished call,
+ * `call.recording_ready` for each call with `has_recording`, `campaign.completed` for each
+ * completed campaign in scope.
+ */
+import type { ApiClient } from '../api/client.js';
+import { allCalls, type CallFilters } from '../api/calls.js';
+import { getCampaign } from '../api/campaigns.js';
+import { toQueryTime } from '../util/time.js';
+import { eventKey, type LogIndex } from './log-index.js';
+import { callFinished, type RebuiltType } from './rebuild.js';
+
+export type Scope = { since: Date; until?: Date } | { campaigns: string[] };
+
+export interface Gap {
+  type: RebuiltType;
+  /** The call id, or the campaign id of campaign.completed. */
+  object_id: string;
+  campaign_id: string | null;
+  /** When the event happened, as far as the object says: the call's end time; absent when unknown. */
+  occurred_at?: string;
+  /** The object as the API returned it: the event's `data`. */
+  data: Record<string, unknown>;
+}
+
+export interface Scan {
+  gaps: Gap[];
+  calls: number;
+  /** Calls in scope that have not finished yet: no event is due for them. */
+  unfinished: number;
+  campaigns: number;
+  /** Events the service should have sent for the scope. */
+  expected: number;
+}
+
+/** Reads the scope from the API and lists the expected events the index does not hold. */
+export async function scan(api: ApiClient, scope: Scope, log: LogIndex, signal?: AbortSignal): Promise<Scan> {
+  const gaps: Gap[] = [];
+  const campaignIds = new Set<string>();
+  let calls = 0;
+  let unfinished = 0;
+  let expected = 0;
+  const filters: CallFilters[] = 'campaigns' in scope
+    ? scope.campaigns.map((id) => ({ campaign_id: id }))
+    : [{ since: toQueryTime(scope.since), until: toQueryTime(scope.until) }];
+  if ('campaigns' in scope) for (const id of scope.campaigns) campaignIds.add(id);
+  const seen = new Set<string>();
+  for (const f of filters) {
+    for await (const call of allCalls(api, f, { signal })) {
+      const c = call as Record<string, unknown>;
+      if (seen.has(call.call_id)) continue;
+      seen.add(call.call_id);
+      calls++;
+      if (typeof call.campaign_id === 'string' && call.campaign_id) campaignIds.add(call.campaign_id);
+      if (!callFinished(c)) {
+        unfinished++;
+        continue;
+      }
+      const base = { object_id: call.call_id, campaign_id: call.campaign_id ?? null, data: c };
+      expected++;
+      if (!log.keys.has(eventKey('call.ended', call.call_id))) {
+        gaps.push({ type: 'call.ended', ...base, ...(typeof call.end_time === 'string' ? { occurred_at: call.end_time } : {}) });
+      }
+      if (call.has_recording === true) {
+        expected++;
+        if (!log.keys.has(eventKey('call.recording_ready', call.call_id))) gaps.push({ type: 'call.recording_ready', ...base });
+      }
+    }
+  }
+  for (const id of campaignIds) {
+    const campaign = await getCampaign(api, id, { signal });
+    if (campaign.status !== 'completed') continue;
+    expected++;
+    if (!log.keys.has(eventKey('campaign.completed', id))) {
+      const at = typeof campaign.completed_at === 'string' ? campaign.completed_at : undefined;
+      gaps.push({ type: 'campaign.completed', object_id: id, campaign_id: id, data: campaign as Record<string, unknown>, ...(at ? { occurred_at: at } : {}) });
+    }
+  }
+  return { gaps, calls, unfinished, campaigns: campaignIds.size, expected };
+}
