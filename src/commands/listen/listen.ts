@@ -27,6 +27,12 @@ export default async function listen(ctx: Context, flags: ListenOptions): Promis
     await replay(ctx, { file: opts.replay, target: forwardTo, secret: source!.secrets[0]!, events, unforwarded: opts.unforwarded });
     return;
   }
+  if (opts.fromApi) {
+    const { listenFromApi } = await import('./from-api.js');
+    await listenFromApi(ctx, { ...opts, events, forwardTo });
+    return;
+  }
+  if (opts.since !== undefined) throw new UsageError('--since goes with --from-api: where a first poll of the API starts.');
   if (opts.unforwarded) throw new UsageError('--unforwarded goes with --replay LOG: it re-sends the events of LOG the app never acknowledged.');
   const registerCmd = (port: number) => `voicectl webhook create --url http://${urlHost(opts.host)}:${port}/ --allow-local --save-secret`;
   const source = resolveSecret(ctx, opts, registerCmd(opts.port || 4242));

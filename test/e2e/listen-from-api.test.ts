@@ -1,0 +1,93 @@
+/**
+ * `listen --from-api` against the sandbox: no listener, no tunnel. Killed with SIGKILL in
+ * the middle of a 1,000-call campaign and started again, it logs every call.ended exactly
+ * once, and every call.recording_ready and the campaign.completed too.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa, type ResultPromise } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, harness, type Harness } from '../helpers/cli.js';
+import { allCalls, campaignDone, clientFor, givenAgent, givenCampaign, waitFor, type Client } from '../helpers/given.js';
+import { tempDir, type TempDir } from '../helpers/temp.js';
+
+let h: Harness;
+let api: Client;
+let dir: TempDir;
+const children: ResultPromise[] = [];
+
+beforeAll(async () => {
+  // Slow enough that the campaign is still running when the first process is killed.
+  h = await harness({ timeScale: 30 });
+  api = clientFor(h.sandbox);
+  dir = tempDir();
+});
+
+afterAll(async () => {
+  for (const c of children) c.kill('SIGKILL');
+  await Promise.allSettled(children);
+  await h?.close();
+  dir?.remove();
+});
+
+function start(args: string[]): ResultPromise {
+  const child = execa(process.execPath, [BIN, 'listen', ...args], { reject: false, extendEnv: false, env: h.env, timeout: 120_000 });
+  children.push(child);
+  return child;
+}
+
+function events(file: string): any[] {
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return [];
+  }
+  // A line cut short by the kill would show here as a parse error: there must be none.
+  return text.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+}
+
+describe('listen --from-api', () => {
+  it('logs each call.ended of a 1,000-call campaign exactly once across a SIGKILL and a restart', async () => {
+    const log = join(dir.dir, 'events.jsonl');
+    const args = ['--from-api', '--log', log, '--interval', '0.2', '--since', '1h'];
+    const agent = await givenAgent(api);
+    const campaign = await givenCampaign(api, agent.id, 1000);
+    const first = start(args);
+    expect((await api('POST', `/campaigns/${campaign.id}/launch`)).status).toBeLessThan(300);
+    const ended = () => events(log).filter((e) => e.type === 'call.ended');
+    await waitFor(() => (ended().length >= 100 ? true : undefined), 60_000, 'a hundred call.ended in the log');
+    first.kill('SIGKILL');
+    expect((await first).signal).toBe('SIGKILL');
+    const before = ended().length;
+    expect(before).toBeLessThan(1000);
+
+    const second = start(args);
+    await campaignDone(api, campaign.id, undefined);
+    const calls = await allCalls(api, `campaign_id=${campaign.id}`);
+    const recorded = calls.filter((c) => c.has_recording).length;
+    await waitFor(() => (events(log).some((e) => e.type === 'campaign.completed') && ended().length >= 1000 ? true : undefined), 60_000, 'every event in the log');
+    await waitFor(async () => {
+      const now = (await allCalls(api, `campaign_id=${campaign.id}`)).filter((c) => c.has_recording).length;
+      return events(log).filter((e) => e.type === 'call.recording_ready').length >= now && now >= recorded ? true : undefined;
+    }, 60_000, 'every recording_ready in the log');
+    second.kill('SIGINT');
+    const r = await second;
+    expect([0, 130]).toContain(r.exitCode);
+
+    const all = events(log);
+    const perCall = new Map<string, number>();
+    for (const e of all.filter((x) => x.type === 'call.ended')) perCall.set(e.data.call_id, (perCall.get(e.data.call_id) ?? 0) + 1);
+    expect(perCall.size).toBe(1000);
+    expect([...perCall.values()].every((n) => n === 1)).toBe(true);
+    expect(new Set(calls.map((c) => c.call_id))).toEqual(new Set(perCall.keys()));
+    const ids = all.map((e) => e.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(all.filter((e) => e.type === 'campaign.completed')).toHaveLength(1);
+    expect(all.every((e) => e.id.startsWith('evt_reconciled_'))).toBe(true);
+    // The rebuilt event's data is the call as the list returns it.
+    const sample = all.find((e) => e.type === 'call.ended');
+    expect(Object.keys(sample.data)).toEqual(expect.arrayContaining(['call_id', 'campaign_id', 'status', 'end_time', 'has_recording', 'contact']));
+    expect(r.stderr).toMatch(/Polling/);
+  }, 180_000);
+});
