@@ -65,7 +65,7 @@ export function explainGaps(gaps: readonly Gap[], records: readonly WebhookDeliv
     const near = nearest(byTime.get(gap.type), gap);
     if (near) return describe(near, 'time');
     if (!subscribed(gap.type)) return { verdict: 'never_tried', reason: `never tried: the endpoint is not subscribed to ${gap.type}` };
-    return { verdict: 'never_tried', reason: 'never tried: no delivery record (the endpoint was disabled, or not yet created, when it happened)' };
+    return { verdict: 'never_tried', reason: 'never tried: no delivery record (the endpoint was disabled, or not yet created, when it happened; or the service no longer keeps the record)' };
   });
 }
 
