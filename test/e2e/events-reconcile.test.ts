@@ -152,6 +152,38 @@ describe('events reconcile', () => {
     }
   }, 60_000);
 
+  it('says when the service is still retrying, tying each record to its call by time when the record does not name the call', async () => {
+    const app = await startReceiver(() => 500);
+    try {
+      const made = await h.run(['webhook', 'create', '--url', `${app.url}/down`, '--allow-local', '--events', 'call.ended', '--json']);
+      expect(made.exitCode, made.stderr).toBe(0);
+      const downId = JSON.parse(made.stdout).id as string;
+      const agent = await givenAgent(api);
+      const other = await givenCampaign(api, agent.id, 8);
+      expect((await api('POST', `/campaigns/${other.id}/launch`)).status).toBeLessThan(300);
+      await campaignDone(api, other.id);
+      // The app saw each first attempt: which event id was about which call.
+      const firsts = await app.waitFor(8, (q) => q.json?.type === 'call.ended');
+      const callOf = new Map(firsts.map((q) => [q.headers['service-event-id'] as string, q.json.data.call_id as string]));
+      const empty = join(dir.dir, 'empty.jsonl');
+      appendFileSync(empty, '');
+      const r = await h.run(['events', 'reconcile', '--log', empty, '--campaign', other.id, '--endpoint', downId, '--json']);
+      expect(r.exitCode, r.stderr).toBe(1);
+      const rows = (JSON.parse(r.stdout) as any[]).filter((g) => g.type === 'call.ended');
+      expect(rows).toHaveLength(8);
+      for (const g of rows) {
+        expect(g.delivery.verdict).toBe('retrying');
+        expect(g.delivery.reason).toMatch(/still retrying \(\d+ attempts? so far, last: .*500\), next at .*\[record matched by time\]/);
+        expect(callOf.get(g.delivery.event_id)).toBe(g.object_id);
+      }
+      // Not subscribed: never tried, and said so.
+      const rec = (JSON.parse(r.stdout) as any[]).filter((g) => g.type === 'call.recording_ready');
+      expect(rec.every((g) => /not subscribed to call.recording_ready/.test(g.delivery.reason))).toBe(true);
+    } finally {
+      await app.close();
+    }
+  }, 60_000);
+
   it('refuses a missing scope, a bad pair of flags and a missing log with exit 2', async () => {
     expect((await h.run(['events', 'reconcile', '--log', log])).exitCode).toBe(2);
     expect((await h.run(['events', 'reconcile', '--log', log, '--campaign', campaignId, '--backfill', 'http://127.0.0.1:9/', '--into-log'])).exitCode).toBe(2);
