@@ -3,13 +3,15 @@
  * the middle of a 1,000-call campaign and started again, it logs every call.ended exactly
  * once, and every call.recording_ready and the campaign.completed too.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, harness, type Harness } from '../helpers/cli.js';
 import { allCalls, campaignDone, clientFor, givenAgent, givenCampaign, waitFor, type Client } from '../helpers/given.js';
 import { tempDir, type TempDir } from '../helpers/temp.js';
+import { verify } from '../../src/webhooks/signature.js';
+import { startReceiver } from '../webhooks/capture-server.js';
 
 let h: Harness;
 let api: Client;
@@ -90,4 +92,41 @@ describe('listen --from-api', () => {
     expect(Object.keys(sample.data)).toEqual(expect.arrayContaining(['call_id', 'campaign_id', 'status', 'end_time', 'has_recording', 'contact']));
     expect(r.stderr).toMatch(/Polling/);
   }, 180_000);
+
+  it('forwards each event to the app signed as the service signs, and records the app\'s answers for --replay --unforwarded', async () => {
+    const secret = 'whsec_from_api_test_0123456789';
+    const secretFile = join(dir.dir, 'secret.txt');
+    writeFileSync(secretFile, `${secret}\n`);
+    const app = await startReceiver((q) => (verify(secret, q.raw, q.headers['service-signature'] as string).ok ? 200 : 401));
+    try {
+      const log = join(dir.dir, 'forwarded.jsonl');
+      const agent = await givenAgent(api);
+      const campaign = await givenCampaign(api, agent.id, 6);
+      const child = start(['--from-api', '--log', log, '--interval', '0.2', '--since', '1h', '--forward-to', `${app.url}/hooks`, '--secret-file', secretFile]);
+      expect((await api('POST', `/campaigns/${campaign.id}/launch`)).status).toBeLessThan(300);
+      await campaignDone(api, campaign.id, undefined);
+      const got = await app.waitFor(1, (q) => q.json?.type === 'campaign.completed', 60_000);
+      expect(got).toHaveLength(1);
+      await waitFor(() => (app.received.filter((q) => q.json?.type === 'call.ended' && q.json.data.campaign_id === campaign.id).length >= 6 ? true : undefined), 30_000, 'six call.ended at the app');
+      child.kill('SIGINT');
+      await child;
+      expect(app.received.every((q) => q.headers['service-event-synthesized'] === 'true')).toBe(true);
+      // Every answer was 200: what the app received verified with the endpoint's secret.
+      const logged = events(log);
+      const forwards = readFileSync(`${log}.forwards`, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+      expect(new Set(forwards.filter((f) => f.ok).map((f) => f.id))).toEqual(new Set(logged.map((e) => e.id)));
+      const replay = await h.run(['listen', '--replay', log, '--unforwarded', '--forward-to', `${app.url}/hooks`, '--secret-file', secretFile]);
+      expect(replay.exitCode, replay.stderr).toBe(0);
+      expect(replay.stderr).toMatch(/Replayed 0 events/);
+    } finally {
+      await app.close();
+    }
+  }, 120_000);
+
+  it('will not forward unsigned without being told, and says how to give the secret', async () => {
+    const r = await h.run(['listen', '--from-api', '--forward-to', 'http://127.0.0.1:9/hooks']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/No secret to sign the forwarded events with/);
+    expect(r.stderr).toMatch(/--secret-file/);
+  });
 });

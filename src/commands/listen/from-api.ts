@@ -34,7 +34,7 @@ export async function listenFromApi(ctx: Context, opts: Options): Promise<void> 
     }
   }
   // Forwarded events are signed as the service signs them, so the app's verification takes them.
-  const source = opts.forwardTo ? resolveSecret(ctx, opts) : null;
+  const source = opts.forwardTo ? signingSecret(ctx, opts) : null;
   const api = await ctx.api();
   const baseUrl = api.baseUrl;
   const c = ctx.errColor;
@@ -143,4 +143,16 @@ export async function listenFromApi(ctx: Context, opts: Options): Promise<void> 
   await log?.close();
   ctx.info('');
   ctx.info(`Stopped. ${count} event${count === 1 ? '' : 's'} from the API.${opts.log ? ` Log: ${opts.log}` : ''}`);
+}
+
+/** The secret forwarded events are signed with, found where listen looks for the one it verifies with. */
+function signingSecret(ctx: Context, opts: Options): ReturnType<typeof resolveSecret> {
+  try {
+    return resolveSecret(ctx, opts);
+  } catch (err) {
+    if (!(err instanceof UsageError) || !/No webhook secret/.test(err.message)) throw err;
+    throw new UsageError('No secret to sign the forwarded events with: your app verifies them as it verifies the service\'s.', {
+      hint: 'Pass --secret-file FILE or --secret-stdin (the secret your app verifies with), --endpoint ID (a secret saved with --save-secret), set VOICECTL_WEBHOOK_SECRET, or --skip-verify to forward them unsigned.',
+    });
+  }
 }
