@@ -57,8 +57,10 @@ async function readLog(path: string, index: LogIndex, missingOk: boolean): Promi
   const stream = createReadStream(path, { encoding: 'utf8' });
   try {
     let n = 0;
-    for await (const raw of createInterface({ input: stream, crlfDelay: Infinity })) {
+    for await (const line of createInterface({ input: stream, crlfDelay: Infinity })) {
       n++;
+      // A byte-order mark, as some editors save a file, is not part of the first event.
+      const raw = n === 1 && line.charCodeAt(0) === 0xfeff ? line.slice(1) : line;
       if (raw.trim() === '') continue;
       let parsed: unknown;
       try {

@@ -21,7 +21,7 @@ describe('reading listen logs', () => {
       JSON.stringify({ id: 'evt_2', type: 'campaign.completed', created_at: '2026-01-01T00:00:00.000Z', data: { id: 'k1' } }),
       '{"id":"evt_3","type":"call.recording_ready","data":{"call_id":"c',
     ].join('\n'));
-    writeFileSync(b, `${JSON.stringify({ id: 'evt_4', type: 'call.recording_ready', data: { call_id: 'c1' } })}\r\n`);
+    writeFileSync(b, `\uFEFF${JSON.stringify({ id: 'evt_4', type: 'call.recording_ready', data: { call_id: 'c1' } })}\r\n`);
     const index = await readLogs([a, b]);
     expect(index.events).toBe(3);
     expect([...index.keys].sort()).toEqual([eventKey('call.ended', 'c1'), eventKey('call.recording_ready', 'c1'), eventKey('campaign.completed', 'k1')].sort());
