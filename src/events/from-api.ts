@@ -114,6 +114,7 @@ export async function poll(cursor: Cursor, d: PollDeps): Promise<PollResult> {
   };
 
   for await (const call of allCalls(d.api, { since: cursor.since }, { signal: d.signal })) {
+    if (typeof call.call_id !== 'string' || call.call_id === '') continue;
     calls++;
     const c = call as Record<string, unknown>;
     const start = Date.parse(call.start_time ?? '');

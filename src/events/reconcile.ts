@@ -56,7 +56,8 @@ export async function scan(api: ApiClient, scope: Scope, log: LogIndex, signal?:
     // 500 pages one after another would be mostly waiting.
     for await (const page of callPages(api, { filters: f, concurrency: 4, signal })) for (const call of page) {
       const c = call as Record<string, unknown>;
-      if (seen.has(call.call_id)) continue;
+      // No id, no event can name it: such an entry is not a call.
+      if (typeof call.call_id !== 'string' || call.call_id === '' || seen.has(call.call_id)) continue;
       seen.add(call.call_id);
       calls++;
       if (typeof call.campaign_id === 'string' && call.campaign_id) campaignIds.add(call.campaign_id);
