@@ -98,6 +98,14 @@ describe('listen --from-api', () => {
     const secretFile = join(dir.dir, 'secret.txt');
     writeFileSync(secretFile, `${secret}\n`);
     const app = await startReceiver((q) => (verify(secret, q.raw, q.headers['service-signature'] as string).ok ? 200 : 401));
+    // A sandbox of its own: only this campaign's events.
+    const own = await harness({ timeScale: 30 });
+    const api = clientFor(own.sandbox);
+    const start = (args: string[]) => {
+      const child = execa(process.execPath, [BIN, 'listen', ...args], { reject: false, extendEnv: false, env: own.env, timeout: 120_000 });
+      children.push(child);
+      return child;
+    };
     try {
       const log = join(dir.dir, 'forwarded.jsonl');
       const agent = await givenAgent(api);
@@ -108,18 +116,27 @@ describe('listen --from-api', () => {
       const got = await app.waitFor(1, (q) => q.json?.type === 'campaign.completed', 60_000);
       expect(got).toHaveLength(1);
       await waitFor(() => (app.received.filter((q) => q.json?.type === 'call.ended' && q.json.data.campaign_id === campaign.id).length >= 6 ? true : undefined), 30_000, 'six call.ended at the app');
+      const forwards = () => {
+        try {
+          return readFileSync(`${log}.forwards`, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+        } catch {
+          return [];
+        }
+      };
+      await waitFor(() => (forwards().length >= events(log).length ? true : undefined), 30_000, 'every forward recorded');
       child.kill('SIGINT');
       await child;
       expect(app.received.every((q) => q.headers['service-event-synthesized'] === 'true')).toBe(true);
       // Every answer was 200: what the app received verified with the endpoint's secret.
       const logged = events(log);
-      const forwards = readFileSync(`${log}.forwards`, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
-      expect(new Set(forwards.filter((f) => f.ok).map((f) => f.id))).toEqual(new Set(logged.map((e) => e.id)));
-      const replay = await h.run(['listen', '--replay', log, '--unforwarded', '--forward-to', `${app.url}/hooks`, '--secret-file', secretFile]);
+      expect(events(log).filter((e) => e.type === 'call.ended')).toHaveLength(6);
+      expect(new Set(forwards().filter((f) => f.ok).map((f) => f.id))).toEqual(new Set(logged.map((e) => e.id)));
+      const replay = await own.run(['listen', '--replay', log, '--unforwarded', '--forward-to', `${app.url}/hooks`, '--secret-file', secretFile]);
       expect(replay.exitCode, replay.stderr).toBe(0);
       expect(replay.stderr).toMatch(/Replayed 0 events/);
     } finally {
       await app.close();
+      await own.close();
     }
   }, 120_000);
 
