@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, harness, type Harness } from '../helpers/cli.js';
-import { allCalls, campaignDone, clientFor, givenAgent, givenCampaign, waitFor, type Client } from '../helpers/given.js';
+import { allCalls, campaignDone, clientFor, givenAgent, givenCampaign, givenFinishedCampaign, waitFor, type Client } from '../helpers/given.js';
 import { tempDir, type TempDir } from '../helpers/temp.js';
 import { verify } from '../../src/webhooks/signature.js';
 import { startReceiver } from '../webhooks/capture-server.js';
@@ -139,6 +139,28 @@ describe('listen --from-api', () => {
       await own.close();
     }
   }, 120_000);
+
+  it('at Ctrl-C, says how many events the app did not acknowledge and prints the command that re-sends them', async () => {
+    const app = await startReceiver(() => 500);
+    const own = await harness({ timeScale: 600 });
+    try {
+      const ownApi = clientFor(own.sandbox);
+      await givenFinishedCampaign(ownApi, { contacts: 3 });
+      const log = join(dir.dir, 'refused.jsonl');
+      const child = execa(process.execPath, [BIN, 'listen', '--from-api', '--log', log, '--since', '1h', '--interval', '0.2', '--forward-to', `${app.url}/hooks`, '--skip-verify'], { reject: false, extendEnv: false, env: own.env, timeout: 60_000 });
+      children.push(child);
+      await app.waitFor(1);
+      child.kill('SIGINT');
+      const r = await child;
+      expect(r.stderr).toMatch(/\d+ events? not forwarded \(the app did not acknowledge/);
+      expect(r.stderr).toContain(`voicectl listen --replay ${log} --forward-to ${app.url}/hooks --unforwarded`);
+      // Unsigned, as --skip-verify says.
+      expect(app.received[0]!.headers['service-signature']).toBeUndefined();
+    } finally {
+      await app.close();
+      await own.close();
+    }
+  }, 60_000);
 
   it('will not forward unsigned without being told, and says how to give the secret', async () => {
     const r = await h.run(['listen', '--from-api', '--forward-to', 'http://127.0.0.1:9/hooks']);

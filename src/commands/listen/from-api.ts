@@ -17,6 +17,7 @@ import type { AcceptedEvent } from '../../webhooks/receiver.js';
 import { eventLine, eventRecord, forwardLine } from '../../webhooks/listen-format.js';
 import { recordLine } from '../../io/render.js';
 import { parseTime } from '../../util/time.js';
+import { shellQuote } from '../../util/shell.js';
 import { resolveSecret } from './secret-source.js';
 import type { ListenFlags } from './definition.js';
 
@@ -143,6 +144,11 @@ export async function listenFromApi(ctx: Context, opts: Options): Promise<void> 
   await log?.close();
   ctx.info('');
   ctx.info(`Stopped. ${count} event${count === 1 ? '' : 's'} from the API.${opts.log ? ` Log: ${opts.log}` : ''}`);
+  const lost = forwarder && log ? forwarder.notForwarded : 0;
+  if (lost > 0 && opts.log && opts.forwardTo) {
+    ctx.warn(`${lost} event${lost === 1 ? '' : 's'} not forwarded (the app did not acknowledge ${lost === 1 ? 'it' : 'them'}); ${lost === 1 ? 'it is' : 'they are'} in the log. Re-send with:`);
+    ctx.info(`  voicectl listen --replay ${shellQuote(opts.log)} --forward-to ${shellQuote(opts.forwardTo)} --unforwarded`);
+  }
 }
 
 /** The secret forwarded events are signed with, found where listen looks for the one it verifies with. */
