@@ -12,6 +12,7 @@ import type { ApiClient } from '../api/client.js';
 import type { CallFilters } from '../api/calls.js';
 import { callPages } from '../export/pages.js';
 import { getCampaign } from '../api/campaigns.js';
+import { ApiError } from '../api/errors.js';
 import { toQueryTime } from '../util/time.js';
 import { eventKey, type LogIndex } from './log-index.js';
 import { callFinished, type RebuiltType } from './rebuild.js';
@@ -37,6 +38,8 @@ export interface Scan {
   campaigns: number;
   /** Events the service should have sent for the scope. */
   expected: number;
+  /** Campaigns the calls point to that the API does not find (404): their campaign.completed is not checked. */
+  unreadable: string[];
 }
 
 /** Reads the scope from the API and lists the expected events the index does not hold. */
@@ -76,8 +79,18 @@ export async function scan(api: ApiClient, scope: Scope, log: LogIndex, signal?:
       }
     }
   }
+  const named = new Set('campaigns' in scope ? scope.campaigns : []);
+  const unreadable: string[] = [];
   for (const id of campaignIds) {
-    const campaign = await getCampaign(api, id, { signal });
+    let campaign;
+    try {
+      campaign = await getCampaign(api, id, { signal });
+    } catch (err) {
+      // A campaign named on the command line must exist; one a call points to may be gone.
+      if (named.has(id) || !(err instanceof ApiError) || err.status !== 404) throw err;
+      unreadable.push(id);
+      continue;
+    }
     if (campaign.status !== 'completed') continue;
     expected++;
     if (!log.keys.has(eventKey('campaign.completed', id))) {
@@ -85,5 +98,5 @@ export async function scan(api: ApiClient, scope: Scope, log: LogIndex, signal?:
       gaps.push({ type: 'campaign.completed', object_id: id, campaign_id: id, data: campaign as Record<string, unknown>, ...(at ? { occurred_at: at } : {}) });
     }
   }
-  return { gaps, calls, unfinished, campaigns: campaignIds.size, expected };
+  return { gaps, calls, unfinished, campaigns: campaignIds.size - unreadable.length, expected, unreadable };
 }

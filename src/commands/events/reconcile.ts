@@ -40,6 +40,9 @@ export default async function reconcile(ctx: Context, opts: ReconcileFlags): Pro
 
   const api = await ctx.api();
   const result = await withSpinner(ctx, 'Reading calls and campaigns', () => scan(api, scope, index, ctx.signal));
+  if (result.unreadable.length) {
+    ctx.warn(`The API does not find ${result.unreadable.length === 1 ? 'campaign' : 'campaigns'} ${result.unreadable.join(', ')} (404), which calls in scope belong to: ${result.unreadable.length === 1 ? 'its' : 'their'} campaign.completed is not checked.`);
+  }
   let statuses: GapStatus[] | undefined;
   if (opts.endpoint !== undefined) {
     const endpointId = opts.endpoint;
