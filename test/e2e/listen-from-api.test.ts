@@ -167,5 +167,11 @@ describe('listen --from-api', () => {
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/No secret to sign the forwarded events with/);
     expect(r.stderr).toMatch(/--secret-file/);
+    const since = await h.run(['listen', '--since', '1h', '--skip-verify']);
+    expect(since.exitCode).toBe(2);
+    expect(since.stderr).toMatch(/--since goes with --from-api/);
+    const both = await h.run(['listen', '--from-api', '--replay', 'events.jsonl', '--forward-to', 'http://127.0.0.1:9/', '--skip-verify']);
+    expect(both.exitCode).toBe(2);
+    expect(both.stderr).toMatch(/--from-api polls the API; --replay re-sends a log/);
   });
 });

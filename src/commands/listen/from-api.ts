@@ -24,7 +24,6 @@ import type { ListenFlags } from './definition.js';
 type Options = Omit<ListenFlags, 'events' | 'forwardTo'> & { events?: string[]; forwardTo?: string };
 
 export async function listenFromApi(ctx: Context, opts: Options): Promise<void> {
-  if (opts.replay !== undefined || opts.unforwarded) throw new UsageError('--from-api polls the API; --replay re-sends a log. Give one or the other.');
   if (opts.endpoint !== undefined && opts.forwardTo === undefined) throw new UsageError('--endpoint names the secret that signs forwarded events: it goes with --forward-to.');
   let since: Date | undefined;
   if (opts.since !== undefined) {

@@ -20,6 +20,7 @@ export default async function listen(ctx: Context, flags: ListenOptions): Promis
   const opts = { ...flags, secret: await secretFromFlags(ctx, flags) };
   const events = checkFilter(opts.events);
   const forwardTo = opts.forwardTo !== undefined ? checkForwardUrl(opts.forwardTo) : undefined;
+  if (opts.fromApi && (opts.replay !== undefined || opts.unforwarded)) throw new UsageError('--from-api polls the API; --replay re-sends a log. Give one or the other.');
   if (opts.replay !== undefined) {
     if (!forwardTo) throw new UsageError('--replay needs --forward-to: the app to re-send the events to.');
     const source = resolveSecret(ctx, { ...opts, skipVerify: false });
