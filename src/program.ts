@@ -22,6 +22,7 @@ import { sandboxCommand } from './commands/sandbox/index.js';
 import { demoCommand } from './commands/demo/index.js';
 import { webhookCommand } from './commands/webhook/index.js';
 import { listenCommand } from './commands/listen/index.js';
+import { eventsCommand } from './commands/events/index.js';
 import { triggerCommand } from './commands/trigger/index.js';
 import { pullCommand } from './commands/pull/index.js';
 import { planCommand } from './commands/plan/index.js';
@@ -43,6 +44,7 @@ const BUILDERS: Record<string, (ctx: Context) => CommandUnknownOpts> = {
   call: callCommand,
   webhook: webhookCommand,
   listen: listenCommand,
+  events: eventsCommand,
   trigger: triggerCommand,
   sandbox: sandboxCommand,
   demo: demoCommand,

@@ -22,6 +22,7 @@ export const GROUP_INFO: readonly GroupInfo[] = [
   { name: 'call', alias: 'calls', summary: 'Read call results, transcripts and recordings; export them' },
   { name: 'webhook', alias: 'webhooks', summary: 'Manage webhook endpoints that receive signed events' },
   { name: 'listen', summary: 'Receive webhook events locally: verify, log, forward to your app' },
+  { name: 'events', alias: 'event', summary: 'Find the webhook events your app never got, and send them again' },
   { name: 'trigger', summary: 'Send a signed sample event to any URL, to test a receiver' },
   { name: 'sandbox', summary: 'Run a local emulator of the whole service (no real calls)' },
   { name: 'demo', summary: 'Run a whole campaign against a built-in sandbox: no key, no network' },

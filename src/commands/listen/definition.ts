@@ -5,7 +5,7 @@
  * inferred flags type there would cost the build minutes and gigabytes).
  */
 import { InvalidArgumentError, type Command } from '@commander-js/extra-typings';
-import { commaList, type FlagsOf } from '../shared.js';
+import { commaList, positiveNumber, type FlagsOf } from '../shared.js';
 
 /** @internal */
 export function port(value: string): number {
@@ -28,7 +28,10 @@ export function listenOptions<A extends unknown[]>(cmd: Command<A>) {
     .option('--log <file>', 'append every accepted event to FILE as NDJSON, on disk before it is acknowledged')
     .option('--events <types>', 'only show and forward these event types (comma-separated)', commaList)
     .option('--replay <file>', 're-send the events of a --log file to --forward-to, freshly signed, then exit')
-    .option('--unforwarded', 'with --replay: only the events the app never acknowledged (from <log>.forwards)');
+    .option('--unforwarded', 'with --replay: only the events the app never acknowledged (from <log>.forwards)')
+    .option('--from-api', 'no public URL, no tunnel: poll the API for finished calls and completed campaigns and build their events')
+    .option('--since <time>', 'with --from-api, on a first run: from calls that started at this time (default: now); later runs go on from the saved cursor')
+    .option('--interval <seconds>', 'with --from-api: seconds between polls', positiveNumber, 5);
 }
 
 /** @internal */

@@ -20,6 +20,7 @@ export default async function listen(ctx: Context, flags: ListenOptions): Promis
   const opts = { ...flags, secret: await secretFromFlags(ctx, flags) };
   const events = checkFilter(opts.events);
   const forwardTo = opts.forwardTo !== undefined ? checkForwardUrl(opts.forwardTo) : undefined;
+  if (opts.fromApi && (opts.replay !== undefined || opts.unforwarded)) throw new UsageError('--from-api polls the API; --replay re-sends a log. Give one or the other.');
   if (opts.replay !== undefined) {
     if (!forwardTo) throw new UsageError('--replay needs --forward-to: the app to re-send the events to.');
     const source = resolveSecret(ctx, { ...opts, skipVerify: false });
@@ -27,6 +28,12 @@ export default async function listen(ctx: Context, flags: ListenOptions): Promis
     await replay(ctx, { file: opts.replay, target: forwardTo, secret: source!.secrets[0]!, events, unforwarded: opts.unforwarded });
     return;
   }
+  if (opts.fromApi) {
+    const { listenFromApi } = await import('./from-api.js');
+    await listenFromApi(ctx, { ...opts, events, forwardTo });
+    return;
+  }
+  if (opts.since !== undefined) throw new UsageError('--since goes with --from-api: where a first poll of the API starts.');
   if (opts.unforwarded) throw new UsageError('--unforwarded goes with --replay LOG: it re-sends the events of LOG the app never acknowledged.');
   const registerCmd = (port: number) => `voicectl webhook create --url http://${urlHost(opts.host)}:${port}/ --allow-local --save-secret`;
   const source = resolveSecret(ctx, opts, registerCmd(opts.port || 4242));

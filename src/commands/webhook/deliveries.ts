@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import { allDeliveries, listDeliveries, type WebhookDelivery } from '../../api/webhooks.js';
 import { collectAll, type IncompleteListError } from '../../api/pagination.js';
-import { attemptsOf, failureOf, lastCodeOf, nextRetryOf, pick, when } from './delivery-fields.js';
+import { attemptsOf, failureOf, lastCodeOf, nextRetryOf, pick, when } from '../../webhooks/delivery-fields.js';
 import { printList, type Column } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
 import { note } from '../../io/render.js';

@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import { testEndpoint } from '../../api/webhooks.js';
 import { withSpinner } from '../../io/spinner.js';
-import { attemptsOf, lastCodeOf, pick } from './delivery-fields.js';
+import { attemptsOf, lastCodeOf, pick } from '../../webhooks/delivery-fields.js';
 import { render } from '../../io/render.js';
 
 export default async function webhookTest(ctx: Context, id: string): Promise<void> {

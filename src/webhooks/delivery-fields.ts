@@ -1,6 +1,6 @@
 /** Reading delivery records whose field names the spec leaves open. */
-import type { WebhookDelivery } from '../../api/webhooks.js';
-import { formatDateTime, zoneAbbreviation } from '../../util/time.js';
+import type { WebhookDelivery } from '../api/webhooks.js';
+import { formatDateTime, zoneAbbreviation } from '../util/time.js';
 
 /**
  * The spec names what a delivery record shows but not its fields, so each column reads
