@@ -68,7 +68,7 @@ export function redialOptions(cmd: Command<[string]>) {
     .option('--exclude-outcome <outcomes>', 'never call contacts whose call had these outcomes (default: do_not_call)', commaList)
     .option('--name <name>', 'the new campaign\'s name (default: "<original> (redial)")')
     .option('--agent <agent>', 'agent id or exact name (default: the original campaign\'s agent)')
-    .option('--default-country <cc>', 'country for numbers written without + in exclude files (default: the profile\'s default_country)'))
+    .option('--default-country <cc>', 'country for numbers written without +, in exclude files and as the service returns the contacts (default: the profile\'s default_country)'))
     .option('--dry-run', 'show what would be created, sending nothing')
     .option('--launch', 'launch right after creating (asks first; --yes to skip the question)')));
 }
