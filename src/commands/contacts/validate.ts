@@ -55,7 +55,16 @@ export default async function contactsValidate(ctx: Context, file: string, opts:
   if (report.invalid > 0) throw new SilentExit(2);
 }
 
-/** More contacts than one campaign takes: say so, with the command that creates them all. */
+/** 'phone column "Mobile", name column "Customer Name"'; or that no name column was found. */
+function columnsUsed(result: ValidationResult): string {
+  const phone = `phone column "${result.phoneColumn}"`;
+  const names = result.nameColumns;
+  if (names.length === 0) return `${phone}; no name column found, so contacts are sent without names: --name-column "<header>" names one`;
+  if (names.length === 1) return `${phone}, name column "${names[0]}"`;
+  return `${phone}, names from "${names[0]}" + "${names[1]}"`;
+}
+
+/** More contacts than one campaign takes: a warning, with the command that creates them all. */
 function splitAdvice(ctx: Context, file: string, result: ValidationResult, opts: Options): void {
   const count = contactsToSend(result.report, opts.keepDuplicates);
   if (count <= MAX_CONTACTS_PER_CAMPAIGN) return;
@@ -67,8 +76,8 @@ function splitAdvice(ctx: Context, file: string, result: ValidationResult, opts:
   if (result.report.invalid > 0) args.push('--skip-invalid');
   args.push('--split');
   const parts = splitParts(count);
-  ctx.info(ctx.errColor.yellow(`${file} has ${fmt(count)} contacts to send, and a campaign takes at most ${fmt(MAX_CONTACTS_PER_CAMPAIGN)}. `
-    + `--split creates ${parts} campaigns, "NAME (1/${parts})" to "NAME (${parts}/${parts})":`));
+  ctx.warn(`${file} has ${fmt(count)} contacts to send, and the service takes at most ${fmt(MAX_CONTACTS_PER_CAMPAIGN)} contacts per campaign, so they do not fit in one. `
+    + `--split creates ${parts} campaigns, "NAME (1/${parts})" to "NAME (${parts}/${parts})":`);
   ctx.info(`  ${args.map((a) => (a === 'NAME' || a === 'AGENT' ? a : shellQuote(a))).join(' ')}`);
 }
 
@@ -83,7 +92,10 @@ async function printSummary(ctx: Context, file: string, result: ValidationResult
       ? c.yellow(`${plural(report.duplicates, 'duplicate')} ${opts.keepDuplicates ? 'kept' : 'dropped'}`)
       : '0 duplicates',
   ];
-  ctx.out(`${report.invalid > 0 ? c.red('✗') : c.green('✓')} ${file}: ${parts.join(', ')} (phone column "${result.phoneColumn}")`);
+  // More contacts than a campaign takes is not a clean bill: the line ends in a warning below.
+  const over = report.invalid === 0 && contactsToSend(report, opts.keepDuplicates) > MAX_CONTACTS_PER_CAMPAIGN;
+  const mark = report.invalid > 0 ? c.red('✗') : over ? c.yellow('!') : c.green('✓');
+  ctx.out(`${mark} ${file}: ${parts.join(', ')} (${columnsUsed(result)})`);
 
   if (report.errors.length > 0) {
     ctx.out();
