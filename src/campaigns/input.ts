@@ -33,6 +33,7 @@ export interface InputFlags {
   defaultCountry?: string;
   phoneColumn?: string;
   nameColumn?: string;
+  sheet?: string;
   keepDuplicates?: boolean;
 }
 
@@ -47,6 +48,7 @@ export async function readContactsInput(flags: InputFlags, defaultCountry: strin
       defaultCountry,
       phoneColumn: flags.phoneColumn,
       nameColumn: flags.nameColumn,
+      sheet: flags.sheet,
       keepDuplicates: flags.keepDuplicates,
       collectInvalidRows: false,
       signal,
@@ -57,8 +59,8 @@ export async function readContactsInput(flags: InputFlags, defaultCountry: strin
     };
   }
   if (flags.contacts !== undefined) {
-    if (flags.phoneColumn !== undefined || flags.nameColumn !== undefined) {
-      throw new UsageError('--phone-column and --name-column apply to --csv; a --contacts JSON file uses the fields phone_number and name.');
+    if (flags.phoneColumn !== undefined || flags.nameColumn !== undefined || flags.sheet !== undefined) {
+      throw new UsageError('--phone-column, --name-column and --sheet apply to --csv; a --contacts JSON file uses the fields phone_number and name.');
     }
     const { validateContactsJson } = await import('../contacts/json-contacts.js');
     const result = await validateContactsJson(flags.contacts, { defaultCountry, keepDuplicates: flags.keepDuplicates });

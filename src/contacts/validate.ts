@@ -39,6 +39,9 @@ const POOL_BATCH_ROWS = 2000;
 export async function validateContactsFile(path: string, options: ValidateOptions = {}): Promise<ValidationResult> {
   normalizeCountry(options.defaultCountry);
   const source = await openSource(path);
+  if (options.sheet !== undefined && source.kind !== 'xlsx') {
+    throw new UsageError(`--sheet applies to .xlsx workbooks, and ${source.name} is a text (CSV) file, which has one sheet.`, { hint: 'Leave out --sheet.' });
+  }
   const helpers = options.workers ?? (source.size >= HELPERS_MIN_BYTES ? defaultPoolSize() : 0);
   const engine = workerFile('engine-worker');
   if (options.workers === undefined && helpers > 0 && source.size >= ENGINE_MIN_BYTES && engine) {
@@ -63,7 +66,7 @@ async function validateHere(source: Source, options: ValidateOptions, workers: n
   const run = new Run(source.name, options, check, pool);
   try {
     let delimiter: Delimiter = ',';
-    if (source.kind === 'xlsx') await readXlsx(source, run);
+    if (source.kind === 'xlsx') await readXlsx(source, run, { sheet: options.sheet, phoneColumn: options.phoneColumn });
     else ({ delimiter } = await readCsv(source, run, options.signal));
     return await run.finish(delimiter);
   } finally {

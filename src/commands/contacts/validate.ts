@@ -26,6 +26,7 @@ export default async function contactsValidate(ctx: Context, file: string, opts:
       defaultCountry: opts.defaultCountry ?? ctx.settings().defaultCountry,
       phoneColumn: opts.phoneColumn,
       nameColumn: opts.nameColumn,
+      sheet: opts.sheet,
       keepDuplicates: opts.keepDuplicates,
       collectContacts: false,
       collectInvalidRows: opts.errorsOut !== undefined,
@@ -72,6 +73,7 @@ function splitAdvice(ctx: Context, file: string, result: ValidationResult, opts:
   if (opts.defaultCountry) args.push('--default-country', opts.defaultCountry);
   if (opts.phoneColumn !== undefined) args.push('--phone-column', opts.phoneColumn);
   if (opts.nameColumn !== undefined) args.push('--name-column', opts.nameColumn);
+  if (opts.sheet !== undefined) args.push('--sheet', opts.sheet);
   if (opts.keepDuplicates) args.push('--keep-duplicates');
   if (result.report.invalid > 0) args.push('--skip-invalid');
   args.push('--split');
