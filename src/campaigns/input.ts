@@ -25,6 +25,8 @@ export interface ContactsInput {
   where(row: number): string;
   /** Rows of a spreadsheet with control characters in a cell, in words (a warning). */
   controlWarning?: string;
+  /** Numbers written in another country's national style (warnings). */
+  styleWarnings?: string[];
 }
 
 export interface InputFlags {
@@ -43,7 +45,7 @@ export async function readContactsInput(flags: InputFlags, defaultCountry: strin
   }
   if (flags.csv !== undefined) {
     // The spreadsheet readers (papaparse, read-excel-file, libphonenumber's full metadata) load only here.
-    const [{ validateContactsFile }, { controlCharacterWarning }] = await Promise.all([import('../contacts/index.js'), import('../contacts/report.js')]);
+    const [{ validateContactsFile }, { controlCharacterWarning, foreignStyleWarnings }] = await Promise.all([import('../contacts/index.js'), import('../contacts/report.js')]);
     const result = await validateContactsFile(flags.csv, {
       defaultCountry,
       phoneColumn: flags.phoneColumn,
@@ -56,6 +58,7 @@ export async function readContactsInput(flags: InputFlags, defaultCountry: strin
     return {
       kind: 'csv', path: flags.csv, fileName: basename(flags.csv), report: result.report, contacts: result.contacts, where: (row) => `row ${row}`,
       controlWarning: controlCharacterWarning(basename(flags.csv), result),
+      styleWarnings: foreignStyleWarnings(basename(flags.csv), result),
     };
   }
   if (flags.contacts !== undefined) {

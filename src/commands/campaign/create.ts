@@ -29,6 +29,7 @@ export default async function campaignCreate(ctx: Context, flags: CreateFlags): 
   if (input.report.invalid > 0 && !flags.skipInvalid) await rejectInvalid(ctx, input);
   ctx.info(summaryLine(input));
   if (input.controlWarning) ctx.warn(input.controlWarning);
+  for (const w of input.styleWarnings ?? []) ctx.warn(w);
   if (flags.skipInvalid) printSkipped(ctx, input);
   printDuplicates(ctx, input, Boolean(flags.keepDuplicates));
   if (input.contacts.length === 0) throw new UsageError(`${input.fileName} has no valid contacts to send.`);

@@ -4,7 +4,7 @@ import { SilentExit } from '../../errors.js';
 // Not contacts/index.js: that loads libphonenumber, which a large file needs only in its worker threads.
 import { validateContactsFile } from '../../contacts/validate.js';
 import type { RowError } from '../../contacts/index.js';
-import { contactsToSend, controlCharacterWarning, MAX_CONTACTS_PER_CAMPAIGN, splitParts, writeErrorsCsv, type ValidationResult } from '../../contacts/report.js';
+import { contactsToSend, controlCharacterWarning, foreignStyleWarnings, MAX_CONTACTS_PER_CAMPAIGN, splitParts, writeErrorsCsv, type ValidationResult } from '../../contacts/report.js';
 import { printTable, truncate, type Column } from '../../io/output.js';
 import { render } from '../../io/render.js';
 import { shellQuote } from '../../util/shell.js';
@@ -39,6 +39,7 @@ export default async function contactsValidate(ctx: Context, file: string, opts:
   const { report } = result;
   const control = controlCharacterWarning(file, result);
   if (control) ctx.warn(control);
+  for (const w of foreignStyleWarnings(file, result)) ctx.warn(w);
 
   if (opts.errorsOut !== undefined) {
     await writeErrorsCsv(resolve(ctx.cwd, opts.errorsOut), result);
