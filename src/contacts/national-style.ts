@@ -30,9 +30,42 @@ export class NationalStyle {
    * written in and reads as one of theirs, when the default country does not write it so.
    */
   countriesOf(raw: string): CountryCode[] | undefined {
-    const text = raw.trim().replace(/^'/, '').trim();
-    if (text.length > MAX_CELL || !/\d\D+\d/.test(text) || /^(?:[+＋]|00)/.test(text) || /[^\d\s().\-/]/.test(text)) return undefined;
-    const shape = text.replace(/\d/g, 'd').replace(/\s+/g, ' ');
+    // One pass over the cell (every row of a large file comes here): its shape, or undefined.
+    let start = 0;
+    let end = raw.length;
+    while (start < end && raw.charCodeAt(start) <= 32) start++;
+    if (raw.charCodeAt(start) === 39 /* ' */) start++;
+    while (start < end && raw.charCodeAt(start) <= 32) start++;
+    while (end > start && raw.charCodeAt(end - 1) <= 32) end--;
+    if (end - start > MAX_CELL || end - start < 2) return undefined;
+    // "00" starts an international number: not read with the default country.
+    if (raw.charCodeAt(start) === 48 && raw.charCodeAt(start + 1) === 48) return undefined;
+    let shape = '';
+    let groups = 0;
+    let inDigits = false;
+    let inSpace = false;
+    for (let k = start; k < end; k++) {
+      const c = raw.charCodeAt(k);
+      if (c >= 48 && c <= 57) {
+        if (!inDigits) groups++;
+        inDigits = true;
+        inSpace = false;
+        shape += 'd';
+        continue;
+      }
+      inDigits = false;
+      if (c === 32 || c === 9 || c === 160) {
+        if (!inSpace) shape += ' ';
+        inSpace = true;
+        continue;
+      }
+      inSpace = false;
+      // Brackets, dash, dot, slash; anything else ("+", letters) is not a national style.
+      if (c !== 40 && c !== 41 && c !== 45 && c !== 46 && c !== 47) return undefined;
+      shape += raw[k];
+    }
+    if (groups < 2) return undefined;
+    const text = raw.slice(start, end);
     let candidates = this.shapes.get(shape);
     if (candidates === undefined) {
       if (this.shapes.size >= MAX_SHAPES) return undefined;

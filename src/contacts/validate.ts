@@ -261,8 +261,6 @@ class Run implements RecordSink {
 
   /** A cell read with the default country but written the way another country writes its numbers. */
   private noteStyle(row: number, cell: string, valid: boolean): void {
-    const c = cell.charCodeAt(0);
-    if (c === 43 /* + */ || !STYLED.test(cell)) return;
     const countries = this.style!.countriesOf(cell);
     if (!countries) return;
     const key = [...countries].sort().join(',');
@@ -327,8 +325,6 @@ class Run implements RecordSink {
   }
 }
 
-/** Digits with brackets, dashes, dots, slashes or spaces between them: a cell with a style. */
-const STYLED = /^[\s']*\(?\d[\d\s().\-/]*[\s().\-/][\d\s().\-/]*\d\s*$/;
 /** Rows named per country in the warning; the count covers them all. */
 const MAX_STYLE_ROWS = 10;
 

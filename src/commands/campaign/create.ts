@@ -26,7 +26,7 @@ export default async function campaignCreate(ctx: Context, flags: CreateFlags): 
 
   // Everything local first: a bad file is exit 2 before any request.
   const input = await withSpinner(ctx, 'Checking contacts', () => readContactsInput(flags, defaultCountry, ctx.signal));
-  if (input.report.invalid > 0 && !flags.skipInvalid) await rejectInvalid(ctx, input);
+  if (input.report.invalid > 0 && !flags.skipInvalid) await rejectInvalid(ctx, input, flags.sheet);
   ctx.info(summaryLine(input));
   if (input.controlWarning) ctx.warn(input.controlWarning);
   for (const w of input.styleWarnings ?? []) ctx.warn(w);
@@ -96,7 +96,7 @@ export default async function campaignCreate(ctx: Context, flags: CreateFlags): 
   await printCreated(ctx, created, launched);
 }
 
-async function rejectInvalid(ctx: Context, input: ContactsInput): Promise<never> {
+async function rejectInvalid(ctx: Context, input: ContactsInput, sheet: string | undefined): Promise<never> {
   await render(ctx, { json: input.report });
   printProblems(ctx, input);
   const { invalid } = input.report;
