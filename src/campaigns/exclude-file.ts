@@ -4,6 +4,7 @@
  * normalized by the contacts' validator with the same default country, so "098765 43210",
  * "+91 98765-43210" and "919876543210" in the list all match the contact +919876543210.
  */
+import type { Source } from '../contacts/source.js';
 import { UsageError } from '../errors.js';
 
 export interface ExcludeList {
@@ -15,42 +16,54 @@ export interface ExcludeList {
   invalid: Array<{ row: number; value: string; message: string }>;
 }
 
+/** A line of a plain list holds one number: a longer one is not a list of numbers. */
+export const MAX_LINE_CHARS = 1024;
+
 /** A first line that is a number and nothing else: "+91 98765 43210", "(212) 555-0123", "'098765 43210". */
 const NUMBER_LINE = /^\s*['"]?\s*\+?[\d\s().\-/]{5,}['"]?\s*[,;]?\s*$/;
 
 export async function readExcludeList(path: string, defaultCountry: string | undefined, signal?: AbortSignal): Promise<ExcludeList> {
-  const { openSource, readText } = await import('../contacts/source.js');
+  const { openSource } = await import('../contacts/source.js');
   const { resolveDefaultCountry, validateContactsFile } = await import('../contacts/index.js');
   const country = resolveDefaultCountry(defaultCountry);
   const source = await openSource(path);
   const list: ExcludeList = { path, name: source.name, numbers: new Map(), invalid: [] };
 
-  let text: string | undefined;
+  let plain = false;
   if (source.kind === 'text') {
-    text = '';
-    for await (const piece of readText(source, signal)) text += piece;
-    const first = text.replace(/^\uFEFF/, '').split(/\r\n|\n|\r/).find((l) => l.trim() !== '');
+    // The first line that is not blank says which: a number (a plain list) or a header.
+    let first: Line | undefined;
+    for await (const line of lines(source, signal)) {
+      if (!line.cut && line.text.trim() === '') continue;
+      first = line;
+      break;
+    }
     if (first === undefined) throw new UsageError(`${source.name} is empty: it holds no numbers to exclude.`);
-    if (!NUMBER_LINE.test(first)) text = undefined;
+    plain = !first.cut && NUMBER_LINE.test(first.text);
   }
-  if (text !== undefined) {
+  if (plain && source.kind === 'text') {
     const { createPhoneCheck, isE164 } = await import('../contacts/index.js');
     const check = createPhoneCheck(country);
-    text.replace(/^\uFEFF/, '').split(/\r\n|\n|\r/).forEach((line, i) => {
-      const value = line.trim().replace(/^["']|["']?\s*[,;]?$/g, '').trim();
-      if (value === '') return;
+    for await (const { text, number, length, cut } of lines(source, signal)) {
+      if (cut) {
+        throw new UsageError(`${source.name}: line ${number.toLocaleString('en-US')} is ${chars(length)} long; an exclude list holds one phone number a line (voicectl reads lines of up to ${chars(MAX_LINE_CHARS)}).`, {
+          hint: 'Check that this is the list you meant; a CSV or .xlsx with a phone column is read as a spreadsheet.',
+        });
+      }
+      const value = text.trim().replace(/^["']/, '').replace(/["']?\s*[,;]?$/, '').trim();
+      if (value === '') continue;
       const result = check(value);
       if (isE164(result)) {
-        if (!list.numbers.has(result)) list.numbers.set(result, i + 1);
+        if (!list.numbers.has(result)) list.numbers.set(result, number);
       } else {
-        list.invalid.push({ row: i + 1, value, message: result });
+        list.invalid.push({ row: number, value: clip(value), message: result });
       }
-    });
+    }
   } else {
     // A spreadsheet with a header: the phone column is found as for contacts.
     const result = await validateContactsFile(path, { defaultCountry: country, collectInvalidRows: false, signal });
     for (const c of result.contacts) if (!list.numbers.has(c.phone_number)) list.numbers.set(c.phone_number, c.row);
-    for (const e of result.report.errors) list.invalid.push({ row: e.row, value: e.value, message: e.message });
+    for (const e of result.report.errors) list.invalid.push({ row: e.row, value: clip(e.value), message: e.message });
   }
   // Without a default country, "98765 43210" could be anyone's number: guessing would
   // risk calling a person on the list, so say so instead.
@@ -75,4 +88,71 @@ function where(entries: Array<{ row: number }>): string {
 
 function plural(n: number, word: string): string {
   return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+}
+
+interface Line {
+  /** The line, or its first MAX_LINE_CHARS + 1 characters when it is longer (cut). */
+  text: string;
+  /** From 1. */
+  number: number;
+  /** The whole line's length in characters. */
+  length: number;
+  cut: boolean;
+}
+
+/**
+ * The lines of a text file as it streams (\r\n, \n or \r), never holding more than the
+ * first MAX_LINE_CHARS + 1 characters of a line: a 10 MB line costs a pass, not 10 MB.
+ */
+async function* lines(source: Extract<Source, { kind: 'text' }>, signal?: AbortSignal): AsyncGenerator<Line> {
+  const { readText } = await import('../contacts/source.js');
+  const BREAK = /[\r\n]/g;
+  let text = '';
+  let length = 0;
+  let number = 1;
+  let afterCr = false;
+  let first = true;
+  const append = (part: string) => {
+    length += part.length;
+    if (text.length <= MAX_LINE_CHARS) text += part.slice(0, MAX_LINE_CHARS + 1 - text.length);
+  };
+  const line = (): Line => ({ text, number, length, cut: length > MAX_LINE_CHARS });
+  for await (let piece of readText(source, signal)) {
+    if (first) {
+      piece = piece.replace(/^\uFEFF/, '');
+      first = false;
+    }
+    let start = afterCr && piece.charCodeAt(0) === 10 ? 1 : 0;
+    afterCr = false;
+    for (;;) {
+      BREAK.lastIndex = start;
+      const found = BREAK.exec(piece);
+      if (!found) {
+        append(piece.slice(start));
+        break;
+      }
+      const at = found.index;
+      append(piece.slice(start, at));
+      yield line();
+      number++;
+      text = '';
+      length = 0;
+      start = at + 1;
+      if (piece.charCodeAt(at) === 13) {
+        if (at + 1 === piece.length) afterCr = true;
+        else if (piece.charCodeAt(at + 1) === 10) start = at + 2;
+      }
+    }
+  }
+  if (length > 0) yield line();
+}
+
+/** "10.0 MB", "1,024 characters". */
+function chars(n: number): string {
+  return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${n.toLocaleString('en-US')} characters`;
+}
+
+/** A value quoted in a warning: enough to recognise it. */
+function clip(value: string): string {
+  return value.length > 60 ? `${value.slice(0, 60)}…` : value;
 }

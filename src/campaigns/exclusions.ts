@@ -8,6 +8,7 @@
 import type { ApiClient } from '../api/client.js';
 import { allCalls } from '../api/calls.js';
 import type { Context } from '../context.js';
+import { normalizeReadBack } from '../contacts/read-back.js';
 import { readExcludeList } from './exclude-file.js';
 
 export interface ExclusionFlags {
@@ -100,10 +101,15 @@ export async function buildRules(ctx: Context, flags: ExclusionFlags, options: R
     const since = new Date(ctx.now().getTime() - flags.excludeCalledWithin);
     const api = await options.api!();
     const called = new Map<string, Hit>();
+    // A service may return numbers as they were uploaded ("+91 98000 00004"): compare E.164.
+    const { createPhoneCheck, resolveDefaultCountry } = await import('../contacts/index.js');
+    const check = createPhoneCheck(resolveDefaultCountry(options.defaultCountry));
     for await (const call of allCalls(api, { since: since.toISOString() }, { signal: ctx.signal })) {
       if (!call.phone_number || (options.ignoreCampaignId && call.campaign_id === options.ignoreCampaignId)) continue;
+      const normal = normalizeReadBack(check, call.phone_number);
+      const phone = 'e164' in normal ? normal.e164 : String(call.phone_number);
       // Only the first call seen is kept: any one is reason enough.
-      if (!called.has(call.phone_number)) called.set(call.phone_number, { call_id: call.call_id, call_started: call.start_time });
+      if (!called.has(phone)) called.set(phone, { call_id: call.call_id, call_started: call.start_time });
     }
     rules.push({ label: `called within ${spanText(flags.excludeCalledWithin)}`, match: (phone) => called.get(phone) });
   }

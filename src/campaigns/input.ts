@@ -25,6 +25,8 @@ export interface ContactsInput {
   where(row: number): string;
   /** Rows of a spreadsheet with control characters in a cell, in words (a warning). */
   controlWarning?: string;
+  /** Numbers written in another country's national style (warnings). */
+  styleWarnings?: string[];
 }
 
 export interface InputFlags {
@@ -33,6 +35,7 @@ export interface InputFlags {
   defaultCountry?: string;
   phoneColumn?: string;
   nameColumn?: string;
+  sheet?: string;
   keepDuplicates?: boolean;
 }
 
@@ -42,11 +45,12 @@ export async function readContactsInput(flags: InputFlags, defaultCountry: strin
   }
   if (flags.csv !== undefined) {
     // The spreadsheet readers (papaparse, read-excel-file, libphonenumber's full metadata) load only here.
-    const [{ validateContactsFile }, { controlCharacterWarning }] = await Promise.all([import('../contacts/index.js'), import('../contacts/report.js')]);
+    const [{ validateContactsFile }, { controlCharacterWarning, foreignStyleWarnings }] = await Promise.all([import('../contacts/index.js'), import('../contacts/report.js')]);
     const result = await validateContactsFile(flags.csv, {
       defaultCountry,
       phoneColumn: flags.phoneColumn,
       nameColumn: flags.nameColumn,
+      sheet: flags.sheet,
       keepDuplicates: flags.keepDuplicates,
       collectInvalidRows: false,
       signal,
@@ -54,11 +58,12 @@ export async function readContactsInput(flags: InputFlags, defaultCountry: strin
     return {
       kind: 'csv', path: flags.csv, fileName: basename(flags.csv), report: result.report, contacts: result.contacts, where: (row) => `row ${row}`,
       controlWarning: controlCharacterWarning(basename(flags.csv), result),
+      styleWarnings: foreignStyleWarnings(basename(flags.csv), result),
     };
   }
   if (flags.contacts !== undefined) {
-    if (flags.phoneColumn !== undefined || flags.nameColumn !== undefined) {
-      throw new UsageError('--phone-column and --name-column apply to --csv; a --contacts JSON file uses the fields phone_number and name.');
+    if (flags.phoneColumn !== undefined || flags.nameColumn !== undefined || flags.sheet !== undefined) {
+      throw new UsageError('--phone-column, --name-column and --sheet apply to --csv; a --contacts JSON file uses the fields phone_number and name.');
     }
     const { validateContactsJson } = await import('../contacts/json-contacts.js');
     const result = await validateContactsJson(flags.contacts, { defaultCountry, keepDuplicates: flags.keepDuplicates });

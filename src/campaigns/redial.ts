@@ -3,11 +3,19 @@
  * (and outcomes), never one whose call ended with an outcome saying not to call again.
  * Contacts keep their name and extra. Outcomes live on calls (GET /calls?campaign_id=),
  * matched to contacts by call_id, or by number for a service that leaves call_id out.
+ *
+ * Every number read back (contacts and calls) is normalized to E.164 with the default
+ * country by the same check `campaign create` applies to a spreadsheet, before any
+ * comparison: a service may return "+91 98000 00004" or "09800000005" as it was uploaded,
+ * and an exact-text comparison would redial a person who asked not to be called. A number
+ * that does not normalize is never redialed: it cannot be checked against the lists.
  */
 import type { ApiClient } from '../api/client.js';
 import { allCalls, type Call } from '../api/calls.js';
 import { getCampaign, listContacts, type Campaign, type CampaignContact } from '../api/campaigns.js';
 import { ApiError } from '../api/errors.js';
+import type { PhoneCheck } from '../contacts/e164.js';
+import { normalizeReadBack } from '../contacts/read-back.js';
 import { NotFoundError } from '../errors.js';
 
 export const DEFAULT_STATUSES = ['no_answer', 'failed'];
@@ -18,12 +26,15 @@ export interface RedialOptions {
   statuses?: string[];
   outcomes?: string[];
   excludeOutcomes: string[];
+  /** The contacts' phone check with the default country (createPhoneCheck). */
+  check: PhoneCheck;
   signal?: AbortSignal;
 }
 
 export interface RedialContact {
   /** Position in the campaign's contact list, from 1. */
   row: number;
+  /** E.164, normalized from what the service returned. */
   phone_number: string;
   name?: string;
   extra?: unknown;
@@ -42,7 +53,19 @@ export interface RedialPlan {
   leftOut: Record<string, number>;
   /** The contacts left out for an excluded outcome (for --dry-run --json). */
   refused: RedialContact[];
+  /** Contacts whose number does not normalize: left out, since no list can be checked for them. */
+  unreadable: UnreadableContact[];
 }
+
+export interface UnreadableContact {
+  row: number;
+  /** As the service returned it. */
+  phone_number: unknown;
+  name?: string;
+  /** Why it is not a number, as `contacts validate` says it. */
+  reason: string;
+}
+
 
 export async function planRedial(api: ApiClient, id: string, options: RedialOptions): Promise<RedialPlan> {
   const campaign = await notFoundAs(id, () => getCampaign(api, id, { signal: options.signal }));
@@ -53,38 +76,54 @@ export async function planRedial(api: ApiClient, id: string, options: RedialOpti
   const excluded = new Set(options.excludeOutcomes);
   for await (const call of allCalls(api, { campaign_id: id }, { signal: options.signal })) {
     if (call.call_id) byId.set(String(call.call_id), call);
-    if (call.phone_number) {
-      const seen = byPhone.get(call.phone_number);
-      if (!seen || (call.start_time ?? '') > (seen.start_time ?? '')) byPhone.set(call.phone_number, call);
+    const phone = callPhone(options.check, call.phone_number);
+    if (phone !== undefined) {
+      const seen = byPhone.get(phone);
+      if (!seen || (call.start_time ?? '') > (seen.start_time ?? '')) byPhone.set(phone, call);
       // Asked once is enough: a number repeated in the campaign is not called again either.
-      if (call.outcome && excluded.has(call.outcome)) refusedPhones.add(call.phone_number);
+      if (call.outcome && excluded.has(call.outcome)) refusedPhones.add(phone);
     }
   }
   const statuses = new Set(options.statuses ?? (options.outcomes ? [] : DEFAULT_STATUSES));
   const outcomes = options.outcomes ? new Set(options.outcomes) : undefined;
-  const plan: RedialPlan = { campaign, total: contacts.length, contacts: [], kept: {}, leftOut: {}, refused: [] };
+  const plan: RedialPlan = { campaign, total: contacts.length, contacts: [], kept: {}, leftOut: {}, refused: [], unreadable: [] };
   const seen = new Set<string>();
   const leave = (why: string) => { plan.leftOut[why] = (plan.leftOut[why] ?? 0) + 1; };
   contacts.forEach((c: CampaignContact, i) => {
-    const call = (c.call_id !== undefined && byId.get(String(c.call_id))) || byPhone.get(c.phone_number);
+    const normal = normalizeReadBack(options.check, c.phone_number);
+    const phone = 'e164' in normal ? normal.e164 : undefined;
+    const call = (c.call_id !== undefined && byId.get(String(c.call_id))) || (phone !== undefined ? byPhone.get(phone) : undefined);
     const status = c.status ?? 'pending';
-    const contact: RedialContact = { row: i + 1, phone_number: c.phone_number, status };
+    const contact: RedialContact = { row: i + 1, phone_number: phone ?? String(c.phone_number), status };
     if (c.name !== undefined && c.name !== null) contact.name = c.name;
     if (c.extra !== undefined && c.extra !== null) contact.extra = c.extra;
     if (call?.outcome) contact.outcome = call.outcome;
-    if ((contact.outcome && excluded.has(contact.outcome)) || refusedPhones.has(c.phone_number)) {
+    if ((contact.outcome && excluded.has(contact.outcome)) || (phone !== undefined && refusedPhones.has(phone))) {
       leave(`outcome ${contact.outcome && excluded.has(contact.outcome) ? contact.outcome : 'of another call to the number'}`);
       plan.refused.push(contact);
       return;
     }
     if (statuses.size > 0 && !statuses.has(status)) return leave(`status ${status}`);
     if (outcomes && !(contact.outcome && outcomes.has(contact.outcome))) return leave(`outcome ${contact.outcome ?? '(none)'}`);
-    if (seen.has(c.phone_number)) return leave('repeated number');
-    seen.add(c.phone_number);
+    if (phone === undefined) {
+      const u: UnreadableContact = { row: contact.row, phone_number: c.phone_number, reason: (normal as { reason: string }).reason };
+      if (contact.name !== undefined) u.name = contact.name;
+      plan.unreadable.push(u);
+      return leave('unreadable number');
+    }
+    if (seen.has(phone)) return leave('repeated number');
+    seen.add(phone);
     plan.kept[status] = (plan.kept[status] ?? 0) + 1;
     plan.contacts.push(contact);
   });
   return plan;
+}
+
+/** A call's number as the lists compare it, or undefined when it does not normalize. */
+function callPhone(check: PhoneCheck, raw: unknown): string | undefined {
+  if (raw === undefined || raw === null || raw === '') return undefined;
+  const normal = normalizeReadBack(check, raw);
+  return 'e164' in normal ? normal.e164 : undefined;
 }
 
 async function notFoundAs<T>(id: string, read: () => Promise<T>): Promise<T> {

@@ -9,11 +9,15 @@
  */
 import { UsageError } from '../errors.js';
 
+/** The header row has no phone column (or not the one --phone-column names): a workbook's reader names the sheets that do. */
+export class NoPhoneColumn extends UsageError {}
+
 /** Header names of the phone column, most specific first (compared after normalizeHeader). */
 const PHONE_HEADERS = ['phone', 'phonenumber', 'mobile', 'mobilenumber', 'number', 'contact', 'msisdn', 'whatsapp'];
-const NAME_HEADERS = ['name', 'fullname', 'contactname'];
-const FIRST_NAME_HEADERS = ['firstname'];
-const LAST_NAME_HEADERS = ['lastname'];
+/** One column with the whole name, as CRMs head it ("Customer Name", "Lead Name" ...), most specific first. */
+const NAME_HEADERS = ['name', 'fullname', 'contactname', 'customername', 'leadname', 'clientname', 'customer'];
+const FIRST_NAME_HEADERS = ['firstname', 'givenname', 'fname'];
+const LAST_NAME_HEADERS = ['lastname', 'surname', 'familyname', 'lname'];
 
 export interface ColumnMap {
   /** The header row as written (trimmed). */
@@ -56,14 +60,14 @@ export function mapColumns(rawHeaders: string[], options: ColumnOptions, fileNam
   if (options.phoneColumn !== undefined) {
     phone = findNamed(headers, norm, options.phoneColumn);
     if (phone === -1) {
-      throw new UsageError(`${fileName} has no column "${options.phoneColumn}" (from --phone-column). Headers found: ${listed}.`);
+      throw new NoPhoneColumn(`${fileName} has no column "${options.phoneColumn}" (from --phone-column). Headers found: ${listed}.`);
     }
   } else if (fromExport) {
     phone = headers.indexOf('phone_number');
   } else {
     phone = findFirst(norm, PHONE_HEADERS);
     if (phone === -1) {
-      throw new UsageError(`${fileName} has no phone column. Headers found: ${listed}.`, {
+      throw new NoPhoneColumn(`${fileName} has no phone column. Headers found: ${listed}.`, {
         hint: 'Name the column "phone" (or mobile, phone number, whatsapp, msisdn ...), or pass --phone-column "<header>".',
       });
     }

@@ -15,6 +15,14 @@ const NAMES: Record<string, string> = {
   IL: 'Israel', TR: 'Turkey', GG: 'Guernsey', JE: 'Jersey', IM: 'Isle of Man',
 };
 
+const ORDER = Object.keys(NAMES);
+
+/** Where a country comes in the list above (contact files come from the first most): for ties. */
+export function commonRank(code: string): number {
+  const i = ORDER.indexOf(code);
+  return i === -1 ? ORDER.length : i;
+}
+
 let intl: Intl.DisplayNames | undefined;
 
 export function countryName(code: string): string {

@@ -11,8 +11,16 @@ import { lpn, PlanValidity } from './validity.js';
 
 /** `9.19876E+11`: what Excel writes for a long number in a cell not formatted as text. */
 const SCIENTIFIC = /^[+-]?\d+(?:[.,]\d+)?[eE][+-]?\d+$/;
+/**
+ * `9198765432101230000`: what a number cell holds once Excel has kept its 15 significant
+ * digits and replaced the rest with zeros (no phone number has more than 15 digits).
+ */
+const EXCEL_CUT = /^([1-9]\d{14})(0+)$/;
 /** Two numbers in one cell, as CRMs export them: "98765 43210 / 91234 56789". */
 const TWO_NUMBERS = /\d[\d\s().-]{5,}\d\s*(?:[/,;|&]|\bor\b|\band\b)\s*\+?\d[\d\s().-]{5,}\d/i;
+
+/** libphonenumber's MAX_INPUT_STRING_LENGTH: it refuses longer text as TOO_LONG. */
+const MAX_PHONE_CELL_CHARS = 250;
 
 /** Enough for the duplicates of a typical file; a bound, so a million-row file does not grow it. */
 const CACHE_LIMIT = 10_000;
@@ -55,8 +63,15 @@ export function createPhoneCheck(defaultCountry?: string): PhoneCheck {
 export function checkPhone(raw: string, defaultCountry?: CountryCode, validity: PlanValidity = new PlanValidity()): string {
   const text = cleanCell(raw);
   if (text === '') return 'phone number is empty';
+  // The library reads at most 250 characters and calls anything longer too long; the
+  // patterns below would take quadratic time (and overflow the stack) on megabytes.
+  if (text.length > MAX_PHONE_CELL_CHARS) return hasWords(text) ? 'not a phone number (it contains letters)' : 'too long to be a phone number';
   if (SCIENTIFIC.test(text)) {
     return `Excel turned this number into scientific notation (${text}), so its last digits are lost: format the phone column as Text and export the file again`;
+  }
+  const cut = EXCEL_CUT.exec(text);
+  if (cut) {
+    return `Excel cut this number: a number cell keeps 15 significant digits and turns the rest into zeros (${cut[1]} then ${cut[2]!.length} zeros), so its last digits are lost: format the phone column as Text, enter the numbers again and export the file again`;
   }
   // The library would pick "98765 43210" out of "call 98765 43210 after 6pm"; a person
   // should decide what such a cell means.

@@ -68,6 +68,8 @@ export interface ValidationResult {
    */
   controlRows: number[];
   controlRowCount: number;
+  /** Numbers read with the default country but written the way another country writes its own. */
+  foreignStyle?: ForeignStyle[];
   headers: string[];
   /** The header of the phone column, and of the name column(s) when there are. */
   phoneColumn: string;
@@ -88,6 +90,48 @@ export function controlCharacterWarning(file: string, result: Pick<ValidationRes
   const listed = rows.length < n ? `${rows.join(', ')} and ${(n - rows.length).toLocaleString('en-US')} more` : rows.join(', ');
   return `${file}: ${n === 1 ? 'row' : 'rows'} ${listed} ${n === 1 ? 'has' : 'have'} control characters (such as terminal escape sequences) in a cell. `
     + 'They are kept in what is sent; voicectl shows them escaped, as \\x1b, at a terminal.';
+}
+
+export interface Country {
+  code: string;
+  name: string;
+  /** Without "+": "91". */
+  calling_code: string;
+}
+
+export interface ForeignStyle {
+  /** The country, or the few countries that write numbers alike, most exact first. */
+  countries: Country[];
+  /** The default country they were read with. */
+  home: Country;
+  count: number;
+  /** How many of them are valid numbers of the default country (and would be sent as such). */
+  valid: number;
+  /** The first rows. */
+  rows: number[];
+  example: string;
+}
+
+/**
+ * The warnings for numbers written in another country's national style: how many, where,
+ * what they were read as, and how to read them as that country's.
+ */
+export function foreignStyleWarnings(file: string, result: Pick<ValidationResult, 'foreignStyle'>): string[] {
+  return (result.foreignStyle ?? []).map((f) => {
+    const label = (c: Country) => `${c.name} (+${c.calling_code})`;
+    const where = f.countries.slice(0, 3).map(label).join(' or ');
+    const rows = `${f.count === 1 ? 'row' : 'rows'} ${f.rows.join(', ')}${f.count > f.rows.length ? ` and ${(f.count - f.rows.length).toLocaleString('en-US')} more` : ''}`;
+    const home = label(f.home);
+    const n = f.count;
+    const read = f.valid === n
+      ? `${n === 1 ? 'it was read as a number' : 'they were read as numbers'} of ${home}`
+      : f.valid === 0 ? `${n === 1 ? 'it is not a valid number' : 'they are not valid numbers'} of ${home}`
+        : `${f.valid.toLocaleString('en-US')} of them were read as numbers of ${home}`;
+    const first = f.countries[0]!;
+    const them = n === 1 ? 'it' : 'them';
+    return `${file}: ${n.toLocaleString('en-US')} ${n === 1 ? 'number is' : 'numbers are'} written the way ${where} writes its own (such as "${f.example}", ${rows}), and ${read}. `
+      + `If ${n === 1 ? 'it is a number' : 'they are numbers'} of ${first.name}, pass --default-country ${first.code} to read ${them} so, or write ${them} with +${first.calling_code} in front.`;
+  });
 }
 
 /** The service takes at most this many contacts in one campaign (api-spec, Limits). */

@@ -4,6 +4,8 @@
  * prints or sends anything; file-level problems are thrown as UsageError (exit 2).
  */
 import { UsageError } from '../errors.js';
+import type { CountryCode } from 'libphonenumber-js/max';
+import type { NationalStyle } from './national-style.js';
 import type { ValidateOptions } from './options.js';
 import { extraOf, mapColumns, nameOf, type ColumnMap } from './columns.js';
 import { readCsv, type Delimiter, type RecordSink } from './csv.js';
@@ -11,7 +13,7 @@ import { normalizeCountry } from './country.js';
 import { isE164, type PhoneCheck } from './e164.js';
 import { PhoneSet } from './phone-set.js';
 import { defaultPoolSize, PhonePool } from './pool.js';
-import type { Contact, DuplicateRow, InvalidRow, RowError, ValidationResult } from './report.js';
+import type { Contact, DuplicateRow, ForeignStyle, InvalidRow, RowError, ValidationResult } from './report.js';
 import { EngineOutOfMemory, validateInWorker } from './remote.js';
 import { emptyFile, openSource, type Source } from './source.js';
 import { workerFile } from './worker-file.js';
@@ -39,6 +41,9 @@ const POOL_BATCH_ROWS = 2000;
 export async function validateContactsFile(path: string, options: ValidateOptions = {}): Promise<ValidationResult> {
   normalizeCountry(options.defaultCountry);
   const source = await openSource(path);
+  if (options.sheet !== undefined && source.kind !== 'xlsx') {
+    throw new UsageError(`--sheet applies to .xlsx workbooks, and ${source.name} is a text (CSV) file, which has one sheet.`, { hint: 'Leave out --sheet.' });
+  }
   const helpers = options.workers ?? (source.size >= HELPERS_MIN_BYTES ? defaultPoolSize() : 0);
   const engine = workerFile('engine-worker');
   if (options.workers === undefined && helpers > 0 && source.size >= ENGINE_MIN_BYTES && engine) {
@@ -60,10 +65,11 @@ async function validateHere(source: Source, options: ValidateOptions, workers: n
   // workers are busy), so the workers plus this thread use every core.
   const check = createPhoneCheck(defaultCountry);
   const pool = workers > 0 ? new PhonePool(workers, defaultCountry) : undefined;
-  const run = new Run(source.name, options, check, pool);
+  const style = defaultCountry ? new (await import('./national-style.js')).NationalStyle(defaultCountry as CountryCode) : undefined;
+  const run = new Run(source.name, options, check, pool, style);
   try {
     let delimiter: Delimiter = ',';
-    if (source.kind === 'xlsx') await readXlsx(source, run);
+    if (source.kind === 'xlsx') await readXlsx(source, run, { sheet: options.sheet, phoneColumn: options.phoneColumn });
     else ({ delimiter } = await readCsv(source, run, options.signal));
     return await run.finish(delimiter);
   } finally {
@@ -111,6 +117,8 @@ class Run implements RecordSink {
   private controlRows: number[] = [];
   private controlRowCount = 0;
   private seen = new PhoneSet();
+  /** Numbers written in another country's national style, by that country (or those countries). */
+  private foreign = new Map<string, ForeignStyle>();
   /** Batches sent to the pool, oldest first; each is counted only when those before it are. */
   private queue: Array<{ batch: Batch; results?: string[] }> = [];
   /** Rows gathered for the next pool batch. */
@@ -125,6 +133,7 @@ class Run implements RecordSink {
     private readonly options: ValidateOptions,
     private readonly check: PhoneCheck,
     private readonly pool: PhonePool | undefined,
+    private readonly style?: NationalStyle,
   ) {
     options.signal?.addEventListener('abort', this.onAbort, { once: true });
   }
@@ -222,6 +231,7 @@ class Run implements RecordSink {
       invalidRows: this.invalidRows,
       controlRows: this.controlRows,
       controlRowCount: this.controlRowCount,
+      foreignStyle: [...this.foreign.values()],
       headers: columns.headers,
       phoneColumn: columns.headers[columns.phone]!,
       nameColumns: [columns.name, columns.firstName, columns.lastName].filter((i): i is number => i !== undefined).map((i) => columns.headers[i]!),
@@ -249,6 +259,21 @@ class Run implements RecordSink {
     }
   }
 
+  /** A cell read with the default country but written the way another country writes its numbers. */
+  private noteStyle(row: number, cell: string, valid: boolean): void {
+    const countries = this.style!.countriesOf(cell);
+    if (!countries) return;
+    const key = [...countries].sort().join(',');
+    let entry = this.foreign.get(key);
+    if (!entry) {
+      entry = { countries: countries.map((c) => this.style!.describe(c)), home: this.style!.describe(), count: 0, valid: 0, rows: [], example: cell.trim() };
+      this.foreign.set(key, entry);
+    }
+    entry.count++;
+    if (valid) entry.valid++;
+    if (entry.rows.length < MAX_STYLE_ROWS) entry.rows.push(row);
+  }
+
   private fail(err: unknown): void {
     if (this.failure !== undefined) return;
     this.failure = err;
@@ -268,9 +293,12 @@ class Run implements RecordSink {
       if (shifted) {
         message = `has ${shifted.cellCount} cells but the header has ${columns.headers.length}: a value probably contains an unquoted separator, which shifts the columns; quote that value or remove the separator`;
         this.errors.push({ row, column: '(row)', value: shifted.value, message });
-      } else if (!isE164(results[i]!)) {
-        message = results[i]!;
-        this.errors.push({ row, column: phoneHeader, value: batch.phones[i]!, message });
+      } else {
+        if (this.style) this.noteStyle(row, batch.phones[i]!, isE164(results[i]!));
+        if (!isE164(results[i]!)) {
+          message = results[i]!;
+          this.errors.push({ row, column: phoneHeader, value: batch.phones[i]!, message });
+        }
       }
       if (message !== undefined) {
         if (collectInvalid) this.invalidRows.push({ row, cells: batch.cells![i]!, message });
@@ -296,6 +324,9 @@ class Run implements RecordSink {
     this.options.onProgress?.({ rows: this.checked });
   }
 }
+
+/** Rows named per country in the warning; the count covers them all. */
+const MAX_STYLE_ROWS = 10;
 
 /** Rows with control characters named in the warning; the count covers them all. */
 const MAX_CONTROL_ROWS = 100;

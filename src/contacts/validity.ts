@@ -48,6 +48,8 @@ export const lpn = {
   validatePhoneNumberLength: (text: string, options: ParseOptions) => validatePhoneNumberLength(text, options, maxMetadata),
   isSupportedCountry: (country: string) => isSupportedCountry(country as CountryCode, maxMetadata),
   getCountryCallingCode: (country: CountryCode) => getCountryCallingCode(country, maxMetadata),
+  /** Every country the metadata has. */
+  countries: () => Object.keys(maxMetadata.countries) as CountryCode[],
 };
 
 /** The number types getNumberType() tries, fixed line first. */

@@ -3,17 +3,34 @@
  * once took a minute and 2.3 GB of memory). Before the sheet is read, the zip's central
  * directory says how large its XML parts are when inflated: past the bound the file is
  * refused without inflating anything. A directory can lie, so each part is then inflated
- * once into a buffer no larger than the directory declared (zlib stops there) and thrown
- * away: a part that needs more is refused. The reader (read-excel-file's fflate build) inflates each part into
+ * once into a buffer no larger than the directory declared (zlib stops there): a part that
+ * needs more is refused. The reader (read-excel-file's fflate build) inflates each part into
  * a buffer of exactly the declared size, so what was checked is what is read.
+ *
+ * The inflated XML is also scanned, once, for what no spreadsheet program writes and the
+ * reader's XML parser handles in quadratic time: it parses in chunks and parses an
+ * unfinished token again with every chunk, so one tag or one text run of a few MB (a
+ * 100 KB file of whitespace took 88 s and 664 MB, then overflowed the stack).
  */
 import { promisify } from 'node:util';
 import { inflateRawSync } from 'node:zlib';
 import type { Entry, Options, ZipFile } from 'yauzl';
 import { UsageError } from '../errors.js';
 
-/** Inflated size of a workbook's XML parts that voicectl reads (a 10,000-row sheet is a few MB). */
-export const MAX_WORKBOOK_INFLATED_BYTES = 200 * 1024 * 1024;
+/**
+ * Inflated size of a workbook's XML parts that voicectl reads: a 10,000-row sheet is a few
+ * MB, 100,000 rows of four columns about 25 MB.
+ */
+export const MAX_WORKBOOK_INFLATED_BYTES = 64 * 1024 * 1024;
+/**
+ * The longest text between two tags: a cell holds at most 32,767 characters (Excel's
+ * limit, and what voicectl's own exports cut to), at most ~200 KB written as XML.
+ */
+export const MAX_XML_TEXT_BYTES = 256 * 1024;
+/** The longest tag: a spreadsheet program writes tags of a few dozen bytes. */
+export const MAX_XML_TAG_BYTES = 64 * 1024;
+/** Whitespace inside tags, as a share of the part (a space between attributes is ~10%). */
+const MAX_TAG_SPACE_SHARE = 0.25;
 
 /** The parts the sheet reader inflates; images and other media are never inflated. */
 export function isReadPart(name: string): boolean {
@@ -62,11 +79,11 @@ function inflateWithin(data: Buffer, entry: Entry, start: number, fileName: stri
   const end = start + entry.compressedSize;
   if (end > data.length) throw unreadable(fileName, new Error(`${entry.fileName} runs past the end of the file`));
   const stored = data.subarray(start, end);
-  let size: number;
-  if (entry.compressionMethod === 0) size = stored.length;
+  let xml: Buffer;
+  if (entry.compressionMethod === 0) xml = stored;
   else if (entry.compressionMethod === 8) {
     try {
-      size = inflateRawSync(stored, { maxOutputLength: Math.max(1, entry.uncompressedSize) }).length;
+      xml = inflateRawSync(stored, { maxOutputLength: Math.max(1, entry.uncompressedSize) });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
         throw tooLarge(fileName, limit, `${entry.fileName} inflates to more than the size its zip directory declares`);
@@ -76,8 +93,78 @@ function inflateWithin(data: Buffer, entry: Entry, start: number, fileName: stri
   } else {
     throw unreadable(fileName, new Error(`${entry.fileName} uses compression method ${entry.compressionMethod}, which Excel does not write`));
   }
+  const size = xml.length;
   if (size > entry.uncompressedSize) throw tooLarge(fileName, limit, `${entry.fileName} is larger than the size its zip directory declares`);
   if (size < entry.uncompressedSize) throw unreadable(fileName, new Error(`${entry.fileName} is shorter than its zip directory says`));
+  scanXml(xml, entry.fileName, fileName);
+}
+
+/**
+ * One pass over a part's XML, linear in its size: refuses a text run or a tag past the
+ * bounds above, and a part whose tags are mostly whitespace (linear for the reader, but
+ * 8 s for 60 MB). '<' cannot appear in text or in an attribute value, so it starts every
+ * token; comments, CDATA and processing instructions run to their own terminators.
+ */
+export function scanXml(xml: Buffer, part: string, fileName: string): void {
+  const n = xml.length;
+  let tagSpace = 0;
+  let i = 0;
+  while (i < n) {
+    const lt = xml.indexOf(0x3c, i);
+    const textEnd = lt === -1 ? n : lt;
+    if (textEnd - i > MAX_XML_TEXT_BYTES) throw notWritten(fileName, part, `${size(textEnd - i)} of ${allSpace(xml, i) ? 'whitespace' : 'text'} between two tags`, `text runs of up to ${size(MAX_XML_TEXT_BYTES)}`);
+    if (lt === -1) break;
+    let end: number;
+    const next = xml[lt + 1];
+    if (next === 0x21 /* ! */ || next === 0x3f /* ? */) {
+      const close = next === 0x3f ? '?>' : xml.subarray(lt, lt + 4).toString('latin1') === '<!--' ? '-->' : xml.subarray(lt, lt + 9).toString('latin1') === '<![CDATA[' ? ']]>' : '>';
+      const at = xml.indexOf(close, lt + 2, 'latin1');
+      end = at === -1 ? n : at + close.length;
+      if (end - lt > MAX_XML_TEXT_BYTES) throw notWritten(fileName, part, `a ${size(end - lt)} ${close === '-->' ? 'comment' : close === ']]>' ? 'CDATA section' : 'declaration'}`, `text runs of up to ${size(MAX_XML_TEXT_BYTES)}`);
+    } else {
+      // A tag: to the '>' outside quotes (an attribute value may hold '>').
+      let quote = 0;
+      let j = lt + 1;
+      for (; j < n; j++) {
+        if (j - lt > MAX_XML_TAG_BYTES) throw notWritten(fileName, part, `a tag longer than ${size(MAX_XML_TAG_BYTES)}${allSpace(xml, j - MAX_XML_TAG_BYTES / 2, MAX_XML_TAG_BYTES / 2) ? ', of whitespace' : ''}`, `tags of up to ${size(MAX_XML_TAG_BYTES)}`);
+        const b = xml[j]!;
+        if (quote !== 0) {
+          if (b === quote) quote = 0;
+        } else if (b === 0x3e) {
+          break;
+        } else if (b === 0x22 || b === 0x27) {
+          quote = b;
+        } else if (b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09) {
+          tagSpace++;
+        }
+      }
+      end = j + 1;
+    }
+    i = end;
+  }
+  if (tagSpace > 1024 * 1024 && tagSpace > n * MAX_TAG_SPACE_SHARE) {
+    throw notWritten(fileName, part, `${size(tagSpace)} of whitespace inside its tags, ${Math.round((tagSpace / n) * 100)}% of the part`, 'no more than a space between attributes');
+  }
+}
+
+function allSpace(xml: Buffer, from: number, length = 64 * 1024): boolean {
+  const end = Math.min(xml.length, from + length);
+  for (let k = Math.max(0, from); k < end; k++) {
+    const b = xml[k];
+    if (b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09) return false;
+  }
+  return true;
+}
+
+function notWritten(fileName: string, part: string, what: string, bound: string): UsageError {
+  return new UsageError(`${fileName}: no spreadsheet program wrote this workbook: ${part} holds ${what} (voicectl reads ${bound}).`, {
+    hint: 'Open it in Excel and save it again as .xlsx, or export the sheet as CSV UTF-8 and use that.',
+  });
+}
+
+/** "96.0 MB", "300 KB". */
+function size(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.round(bytes / 1024)} KB`;
 }
 
 /** The central directory's entries, one at a time (lazyEntries). */

@@ -35,7 +35,10 @@ describe('more valid rows than one campaign takes', () => {
     const r = await runInProcess(['contacts', 'validate', path, '--default-country', 'IN'], { env });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('10,080 rows');
-    expect(r.stderr).toContain('has 10,050 contacts to send, and a campaign takes at most 10,000. --split creates 2 campaigns');
+    expect(r.stderr).toContain('warning: ' + path + ' has 10,050 contacts to send, and the service takes at most 10,000 contacts per campaign, so they do not fit in one. --split creates 2 campaigns');
+    // Not a clean bill: no check mark.
+    expect(r.stdout).toMatch(/^! .*10,080 rows, 10,080 valid, 0 invalid/);
+    expect(r.stdout).not.toContain('✓');
     const argv = advised(r.stderr);
     expect(argv).toEqual(['campaign', 'create', '--name', 'Big list', '--agent', AGENT, '--csv', path, '--default-country', 'IN', '--split']);
 
@@ -50,6 +53,7 @@ describe('more valid rows than one campaign takes', () => {
     const r = await runInProcess(['contacts', 'validate', path, '--default-country', 'IN'], { env });
     expect(r.code).toBe(0);
     expect(r.stderr).not.toContain('--split');
+    expect(r.stdout).toMatch(/^✓ /);
     const kept = await runInProcess(['contacts', 'validate', path, '--default-country', 'IN', '--keep-duplicates', '--json'], { env });
     expect(kept.stderr).toContain('has 10,005 contacts to send');
     expect(kept.stderr).toContain('--keep-duplicates --split');

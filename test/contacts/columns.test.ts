@@ -77,3 +77,31 @@ describe('name and extra', () => {
     expect(normalizeHeader('Phone-No.')).toBe('phoneno');
   });
 });
+
+describe('name column under the headers CRMs write', () => {
+  const nameHeaders = (headers: string[]) => {
+    const m = mapColumns(headers, {}, 'crm.csv');
+    return [m.name, m.firstName, m.lastName].filter((i) => i !== undefined).map((i) => m.headers[i!]);
+  };
+
+  it.each(['Customer Name', 'Customer', 'Contact Name', 'Lead Name', 'Full Name', 'Client Name', 'customer_name'])('finds %j', (h) => {
+    expect(nameHeaders(['Mobile', h, 'City'])).toEqual([h]);
+  });
+
+  it('joins "First Name" and "Last Name", also as Given Name / Surname', () => {
+    const m = mapColumns(['First Name', 'Last Name', 'Phone'], {}, 'crm.csv');
+    expect(nameOf(m, ['Asha', 'Rao', '+919876543210'])).toBe('Asha Rao');
+    expect(nameHeaders(['Given Name', 'Surname', 'Phone'])).toEqual(['Given Name', 'Surname']);
+    // Neither is left in extra.
+    expect(extraOf(m, ['Asha', 'Rao', '+919876543210'])).toEqual({});
+  });
+
+  it('a whole-name column wins over first and last; "Name" over "Customer"', () => {
+    expect(nameHeaders(['First Name', 'Last Name', 'Lead Name', 'Phone'])).toEqual(['Lead Name']);
+    expect(nameHeaders(['Customer', 'Name', 'Phone'])).toEqual(['Name']);
+  });
+
+  it('finds none in a file without one', () => {
+    expect(nameHeaders(['Phone', 'City', 'Customer ID'])).toEqual([]);
+  });
+});

@@ -58,6 +58,21 @@ describe('checkPhone: a reason for every invalid number', () => {
     );
   });
 
+  it.each([
+    ['9198765432101230000', '919876543210123', 4],
+    ['4915123456789010', '491512345678901', 1],
+  ])('a number cell Excel cut to 15 significant digits, %j, is explained as Excel\'s doing', (raw, kept, zeros) => {
+    expect(checkPhone(raw, 'IN')).toBe(
+      `Excel cut this number: a number cell keeps 15 significant digits and turns the rest into zeros (${kept} then ${zeros} zeros), so its last digits are lost: format the phone column as Text, enter the numbers again and export the file again`,
+    );
+  });
+
+  it('a cell of megabytes is too long at once, not a stack overflow', () => {
+    expect(checkPhone('9'.repeat(4 * 1024 * 1024), 'IN')).toBe('too long to be a phone number');
+    expect(checkPhone(`${'98765 43210 / '.repeat(300_000)}`, 'IN')).toBe('too long to be a phone number');
+    expect(checkPhone(`call ${'9'.repeat(1_000_000)}`, 'IN')).toBe('not a phone number (it contains letters)');
+  });
+
   it('without a default country, a number without "+" says to pass one', () => {
     expect(checkPhone('098765 43210')).toBe(
       'has no country code: write it as +<country code><number>, or pass --default-country (for example --default-country IN)',

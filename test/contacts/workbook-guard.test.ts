@@ -2,7 +2,7 @@ import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { validateContactsFile } from '../../src/contacts/validate.js';
-import { checkWorkbook } from '../../src/contacts/workbook-guard.js';
+import { checkWorkbook, MAX_WORKBOOK_INFLATED_BYTES } from '../../src/contacts/workbook-guard.js';
 import { UsageError } from '../../src/errors.js';
 import { runInProcess } from '../export/harness.js';
 import { tempDir } from '../helpers/temp.js';
@@ -23,9 +23,9 @@ function file(name: string, data: Buffer): string {
 const ROWS = [['name', 'phone'], ['Asha', '+919876543210'], ['Ravi', '09876543211']];
 const MiB = 1024 * 1024;
 
-/** 250 parts, each one MiB of spaces when inflated and about 1 KB in the file. */
+/** 250 parts, each one MiB of XML when inflated and about 1 KB in the file. */
 function bomb(): Buffer {
-  const filler = part('x', Buffer.alloc(MiB, 0x20));
+  const filler = part('x', `<a>${'x'.repeat(MiB / 4 - 7)}</a>`.repeat(4));
   const parts: ZipPart[] = Array.from({ length: 250 }, (_, i) => ({ ...filler, name: `xl/fill/part${i}.xml` }));
   return workbook(ROWS, (p) => p, parts);
 }
@@ -63,7 +63,7 @@ describe('workbooks that inflate past the bound', () => {
     expect(sheetXml(many).length).toBeGreaterThan(100 * 1000);
     const err = await checkWorkbook(data, 'lies.xlsx').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UsageError);
-    expect((err as Error).message).toBe('lies.xlsx: the workbook is too large when uncompressed (xl/worksheets/sheet1.xml inflates to more than the size its zip directory declares; voicectl reads at most 200 MB).');
+    expect((err as Error).message).toBe('lies.xlsx: the workbook is too large when uncompressed (xl/worksheets/sheet1.xml inflates to more than the size its zip directory declares; voicectl reads at most 64 MB).');
     const r = await runInProcess(['contacts', 'validate', file('lies.xlsx', data)]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('the workbook is too large when uncompressed');
@@ -93,5 +93,59 @@ describe('workbooks that inflate past the bound', () => {
     const r = await runInProcess(['contacts', 'validate', file('cut.xlsx', cut)]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('cut.xlsx is not a readable .xlsx workbook');
+  });
+});
+
+/** The one-sheet workbook of ROWS with its sheet's XML edited. */
+function edited(edit: (xml: string) => string): Buffer {
+  return workbook(ROWS, (p) => part(p.name, edit(sheetXml(ROWS))));
+}
+const AGENT = '00000000-0000-4000-8000-000000000000';
+const OFFLINE = { env: { VOICECTL_BASE_URL: 'http://127.0.0.1:9', VOICECTL_API_KEY: 'sk_x' } };
+
+describe('whitespace bombs under and over the cap', () => {
+  it('a 100 KB workbook of 96 MB of whitespace is refused from its directory, naming the file and the cap (exit 2)', async () => {
+    const path = file('spaces.xlsx', edited((xml) => xml.replace('</row>', `</row>${' '.repeat(96 * MiB)}`)));
+    expect(statSync(path).size).toBeLessThan(150 * 1024);
+    expect(MAX_WORKBOOK_INFLATED_BYTES).toBe(64 * MiB);
+    const leads = file('leads.csv', Buffer.from('name,phone\nAsha,+919876543210\n'));
+    for (const argv of [
+      ['contacts', 'validate', path],
+      ['campaign', 'create', '--name', 'X', '--agent', AGENT, '--csv', leads, '--exclude', path, '--dry-run'],
+    ]) {
+      const r = await runInProcess(argv, OFFLINE);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('spaces.xlsx: the workbook is too large when uncompressed (its parts declare more than 64 MB; voicectl reads at most 64 MB).');
+      expect(r.stderr).not.toMatch(/unexpected error|\n\s+at /);
+    }
+  });
+
+  it.each([
+    ['between two rows', (ws: string) => (xml: string) => xml.replace('</row>', `</row>${ws}`), 16 * MiB, 'spaces.xlsx: no spreadsheet program wrote this workbook: xl/worksheets/sheet1.xml holds 16.0 MB of whitespace between two tags (voicectl reads text runs of up to 256 KB).'],
+    ['inside a cell', (ws: string) => (xml: string) => xml.replace('<t>Asha</t>', `<t>Asha${ws}</t>`), 16 * MiB, 'spaces.xlsx: no spreadsheet program wrote this workbook: xl/worksheets/sheet1.xml holds 16.0 MB of text between two tags (voicectl reads text runs of up to 256 KB).'],
+    ['inside a tag', (ws: string) => (xml: string) => xml.replace('<row r="2"', `<row${ws}r="2"`), 2 * MiB, 'spaces.xlsx: no spreadsheet program wrote this workbook: xl/worksheets/sheet1.xml holds a tag longer than 64 KB, of whitespace (voicectl reads tags of up to 64 KB).'],
+  ])('one run of whitespace %s, under the cap, is refused in one linear pass (exit 2)', async (_where, edit, bytes, message) => {
+    const path = file('spaces.xlsx', edited(edit(' '.repeat(bytes))));
+    const r = await runInProcess(['contacts', 'validate', path]);
+    expect(r.stderr).toContain(message);
+    expect(r.code).toBe(2);
+  });
+
+  it('tags padded with whitespace throughout are refused: linear for the reader, but seconds of work', async () => {
+    const many = [['name', 'phone'], ...Array.from({ length: 2000 }, (_, i) => [`Lead ${i}`, `+9198765${String(10_000 + i)}`])];
+    const xml = sheetXml(many).replace(/<c r=/g, `<c${' '.repeat(1000)}r=`);
+    const r = await runInProcess(['contacts', 'validate', file('padded.xlsx', workbook(many, (p) => part(p.name, xml)))]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/padded\.xlsx: no spreadsheet program wrote this workbook: xl\/worksheets\/sheet1\.xml holds 3\.8 MB of whitespace inside its tags, 9\d% of the part/);
+  });
+
+  it('reads what spreadsheet programs do write: a full 32,767-character cell of entities, ">" in an attribute, a comment', async () => {
+    const quotes = '"'.repeat(32_767);
+    const rows = [['name', 'phone', 'notes'], ['Asha', '+919876543210', quotes], ['Ravi', '09876543211', 'ok']];
+    const xml = sheetXml(rows).replace('<sheetData>', '<!-- written by hand --><sheetData>')
+      .replace('<row r="2"', '<row r="2" x:note="a > b"').replace(/<t>("+)<\/t>/, (_m, q: string) => `<t>${q.replace(/"/g, '&quot;')}</t>`);
+    const r = await validateContactsFile(file('fine.xlsx', workbook(rows, (p) => part(p.name, xml))), { defaultCountry: 'IN', workers: 0 });
+    expect(r.contacts.map((c) => c.phone_number)).toEqual(['+919876543210', '+919876543211']);
+    expect((r.contacts[0]!.extra as { notes: string }).notes).toBe(quotes);
   });
 });

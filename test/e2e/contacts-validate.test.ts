@@ -21,7 +21,7 @@ describe('contacts validate', () => {
     const r = await validate([fixtures + 'phone-reasons.csv', '--default-country', 'IN']);
     expect(r.exitCode).toBe(2);
     const lines = r.stdout.split('\n');
-    expect(lines[0]).toBe(`✗ ${fixtures}phone-reasons.csv: 13 rows, 1 valid, 12 invalid, 0 duplicates (phone column "phone")`);
+    expect(lines[0]).toBe(`✗ ${fixtures}phone-reasons.csv: 13 rows, 1 valid, 12 invalid, 0 duplicates (phone column "phone", name column "name")`);
     expect(r.stdout).toMatch(/^ROW\s+COLUMN\s+VALUE\s+REASON$/m);
     expect(r.stdout).toMatch(/^7\s+phone\s+9\.19876E\+11\s+Excel turned this number into scientific notation/m);
     expect(r.stdout).toMatch(/^4\s+phone\s+98765\s+too short for India \(\+91\)/m);
@@ -31,7 +31,7 @@ describe('contacts validate', () => {
   it('a clean file: exit 0, one line', async () => {
     const r = await validate([leads, '--default-country', 'IN']);
     expect(r.exitCode).toBe(0);
-    expect(r.stdout.trim()).toBe(`✓ ${leads}: 25 rows, 25 valid, 0 invalid, 0 duplicates (phone column "phone")`);
+    expect(r.stdout.trim()).toBe(`✓ ${leads}: 25 rows, 25 valid, 0 invalid, 0 duplicates (phone column "phone", name column "name")`);
   });
 
   it('shows the first 20 problems and says how to get the rest', async () => {
@@ -151,5 +151,19 @@ describe('contacts validate', () => {
     expect(JSON.parse(r.stdout)).toEqual(inline.report);
     expect(inline.report.invalid).toBeGreaterThan(0);
     expect(r.exitCode).toBe(2);
+  });
+});
+
+describe('contacts validate says which columns it used', () => {
+  it.each([
+    ['Customer Name,Mobile\nAsha Rao,98765 43210\n', '(phone column "Mobile", name column "Customer Name")'],
+    ['First Name,Last Name,Phone\nAsha,Rao,98765 43210\n', '(phone column "Phone", names from "First Name" + "Last Name")'],
+    ['Phone,City\n98765 43210,Pune\n', '(phone column "Phone"; no name column found, so contacts are sent without names: --name-column "<header>" names one)'],
+  ])('%j', async (text, says) => {
+    const file = join(dir, 'crm.csv');
+    writeFileSync(file, text);
+    const r = await validate([file, '--default-country', 'IN']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout.trim()).toBe(`✓ ${file}: 1 row, 1 valid, 0 invalid, 0 duplicates ${says}`);
   });
 });

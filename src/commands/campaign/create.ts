@@ -28,9 +28,10 @@ export default async function campaignCreate(ctx: Context, flags: CreateFlags): 
 
   // Everything local first: a bad file is exit 2 before any request.
   const input = await withSpinner(ctx, 'Checking contacts', () => readContactsInput(flags, defaultCountry, ctx.signal));
-  if (input.report.invalid > 0 && !flags.skipInvalid) await rejectInvalid(ctx, input);
+  if (input.report.invalid > 0 && !flags.skipInvalid) await rejectInvalid(ctx, input, flags.sheet);
   ctx.info(summaryLine(input));
   if (input.controlWarning) ctx.warn(input.controlWarning);
+  for (const w of input.styleWarnings ?? []) ctx.warn(w);
   if (flags.skipInvalid) printSkipped(ctx, input);
   printDuplicates(ctx, input, Boolean(flags.keepDuplicates));
   if (input.contacts.length === 0) throw new UsageError(`${input.fileName} has no valid contacts to send.`);
@@ -97,7 +98,7 @@ export default async function campaignCreate(ctx: Context, flags: CreateFlags): 
   await printCreated(ctx, created, launched);
 }
 
-async function rejectInvalid(ctx: Context, input: ContactsInput): Promise<never> {
+async function rejectInvalid(ctx: Context, input: ContactsInput, sheet: string | undefined): Promise<never> {
   await render(ctx, { json: input.report });
   printProblems(ctx, input);
   const { invalid } = input.report;
@@ -108,7 +109,7 @@ async function rejectInvalid(ctx: Context, input: ContactsInput): Promise<never>
   throw new UsageError(`${plural(invalid, unit)} of ${input.fileName} ${invalid === 1 ? 'is' : 'are'} invalid, so nothing was sent.`, {
     hint: `Fix ${invalid === 1 ? 'it' : 'them'} and run the command again, or add --skip-invalid to create the campaign with the other ${plural(send, 'contact')}${dropped}.`
       + (send > MAX_CONTACTS_PER_CAMPAIGN ? ' That is more than one campaign takes: add --split as well.' : '')
-      + (input.kind === 'csv' ? ` \`voicectl contacts validate ${shellQuote(input.path)} --errors-out bad-rows.csv\` writes every bad row to a file to fix in a spreadsheet.` : ''),
+      + (input.kind === 'csv' ? ` \`voicectl contacts validate ${shellQuote(input.path)}${sheet !== undefined ? ` --sheet ${shellQuote(sheet)}` : ''} --errors-out bad-rows.csv\` writes every bad row to a file to fix in a spreadsheet.` : ''),
   });
 }
 
@@ -176,6 +177,7 @@ function resumeCommand(ctx: Context, flags: CreateFlags, agentId: string, defaul
   if (defaultCountry) args.push('--default-country', defaultCountry);
   if (flags.phoneColumn !== undefined) args.push('--phone-column', flags.phoneColumn);
   if (flags.nameColumn !== undefined) args.push('--name-column', flags.nameColumn);
+  if (flags.sheet !== undefined) args.push('--sheet', flags.sheet);
   if (flags.campaignPrompt !== undefined) args.push('--campaign-prompt', flags.campaignPrompt);
   if (flags.kb !== undefined) args.push('--kb', flags.kb.join(','));
   if (flags.skipInvalid) args.push('--skip-invalid');

@@ -27,11 +27,15 @@ export function hoursOptions<A extends unknown[], O extends OptionValues, G exte
     .option('--wait-for-calling-hours', 'when contacts are outside calling hours, wait until the window opens for all, then launch');
 }
 
+const MAX_SPAN_MS = 36_500 * 86_400_000;
+
 function spanMs(v: string): number {
   const m = /^(\d+(?:\.\d+)?)\s*(m|min|h|d|w)$/i.exec(v.trim());
   const unit: Record<string, number> = { m: 60_000, min: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
   const ms = m ? Number(m[1]) * unit[m[2]!.toLowerCase()]! : NaN;
   if (!Number.isFinite(ms) || ms <= 0) throw new InvalidArgumentError('expected a span such as 7d, 36h, 90m or 2w.');
+  // Further back than any call: a span past the calendar's range cannot be sent as a date.
+  if (ms > MAX_SPAN_MS) throw new InvalidArgumentError(`expected a span of at most ${MAX_SPAN_MS / 86_400_000}d (100 years), such as 7d, 36h, 90m or 2w.`);
   return ms;
 }
 
@@ -51,7 +55,8 @@ export function createOptions(cmd: Command) {
     .option('--contacts <file.json>', 'contacts as a JSON array of {phone_number, name, extra}')
     .option('--default-country <cc>', 'country for numbers written without +, e.g. IN (default: the profile\'s default_country)')
     .option('--phone-column <header>', 'the phone column\'s header (default: found by name: phone, mobile, number ...)')
-    .option('--name-column <header>', 'the name column\'s header (default: name, full name, or first + last name)')
+    .option('--name-column <header>', 'the name column\'s header (default: name, customer name, contact name, lead name, full name, or first + last name)')
+    .option('--sheet <name|n>', 'with --csv FILE.xlsx: the sheet to read, by name or number from 1 (default: the first)')
     .option('--campaign-prompt <text>', 'extra instruction for the agent in this campaign')
     .option('--kb <ids>', 'knowledge-base item ids for this campaign, comma-separated (override the agent\'s)', commaList)
     .option('--skip-invalid', 'create with the valid rows and list the skipped ones (default: send nothing if a row is invalid)')
@@ -68,7 +73,7 @@ export function redialOptions(cmd: Command<[string]>) {
     .option('--exclude-outcome <outcomes>', 'never call contacts whose call had these outcomes (default: do_not_call)', commaList)
     .option('--name <name>', 'the new campaign\'s name (default: "<original> (redial)")')
     .option('--agent <agent>', 'agent id or exact name (default: the original campaign\'s agent)')
-    .option('--default-country <cc>', 'country for numbers written without + in exclude files (default: the profile\'s default_country)'))
+    .option('--default-country <cc>', 'country for numbers written without +, in exclude files and as the service returns the contacts (default: the profile\'s default_country)'))
     .option('--dry-run', 'show what would be created, sending nothing')
     .option('--launch', 'launch right after creating (asks first; --yes to skip the question)')));
 }

@@ -25,10 +25,14 @@ export default async function campaignRedial(ctx: Context, id: string, flags: Re
   const api = await ctx.api();
   // The lists are local files: a bad one is exit 2 before any request.
   const rules = await withSpinner(ctx, 'Reading exclude lists', () => buildRules(ctx, flags, { defaultCountry, api: async () => api, ignoreCampaignId: id }));
+  // The service may return numbers as uploaded: every one is normalized as `campaign create` does before any list compares it.
+  const { createPhoneCheck, resolveDefaultCountry } = await import('../../contacts/index.js');
+  const check = createPhoneCheck(resolveDefaultCountry(defaultCountry));
   const plan = await withSpinner(ctx, 'Reading the campaign, its contacts and calls', () => planRedial(api, id, {
     statuses: flags.status,
     outcomes: flags.outcome,
     excludeOutcomes: flags.excludeOutcome ?? DEFAULT_EXCLUDED_OUTCOMES,
+    check,
     signal: ctx.signal,
   }));
   const { kept, excluded, counts } = applyRules(plan.contacts, rules);
@@ -36,6 +40,7 @@ export default async function campaignRedial(ctx: Context, id: string, flags: Re
   const name = flags.name?.trim() ?? `${original} (redial)`;
   summarize(ctx, plan, kept.length);
   summarizeExclusions(ctx, counts);
+  warnUnreadable(ctx, plan, defaultCountry);
 
   if (kept.length > MAX_CONTACTS_PER_CAMPAIGN && !flags.split) {
     const parts = Math.ceil(kept.length / MAX_CONTACTS_PER_CAMPAIGN);
@@ -98,6 +103,20 @@ function summarize(ctx: Context, plan: RedialPlan, keptAfterRules: number): void
   if (keptAfterRules !== plan.contacts.length) ctx.info(`After the exclude lists: ${plural(keptAfterRules, 'contact')}.`);
 }
 
+/**
+ * The contacts left out because their number does not normalize: never redialed, since no
+ * do-not-call list can be checked for them. Each is named, so a person can decide.
+ */
+function warnUnreadable(ctx: Context, plan: RedialPlan, defaultCountry: string | undefined): void {
+  const n = plan.unreadable.length;
+  if (n === 0) return;
+  const shown = plan.unreadable.slice(0, 10).map((u) => `  contact ${u.row}${u.name ? ` (${u.name})` : ''}: ${JSON.stringify(u.phone_number) ?? String(u.phone_number)} ${u.reason}`);
+  if (n > 10) shown.push(`  … and ${(n - 10).toLocaleString('en-US')} more (--dry-run --json lists them all under "unreadable")`);
+  const noCountry = !defaultCountry && plan.unreadable.some((u) => /no country code/.test(u.reason));
+  ctx.warn(`${plural(n, 'contact')} of the campaign ${n === 1 ? 'has a number' : 'have numbers'} that voicectl cannot read as a phone number${defaultCountry ? ` (default country ${defaultCountry.toUpperCase()})` : ''}, so ${n === 1 ? 'it is' : 'they are'} left out of the redial: no do-not-call list can be checked for ${n === 1 ? 'it' : 'them'}.\n${shown.join('\n')}`
+    + (noCountry ? '\nPass --default-country (for example --default-country IN) to read numbers written without +<country code>.' : ''));
+}
+
 async function printPlan(ctx: Context, id: string, plan: RedialPlan, todo: Part[], excluded: unknown[], agentId: string): Promise<void> {
   const refused = plan.refused.map((c: RedialContact) => ({ row: c.row, phone_number: c.phone_number, name: c.name, outcome: c.outcome }));
   const body = {
@@ -107,6 +126,7 @@ async function printPlan(ctx: Context, id: string, plan: RedialPlan, todo: Part[
     left_out: plan.leftOut,
     refused_outcome: refused,
     excluded,
+    unreadable: plan.unreadable,
   };
   await render(ctx, {
     json: body,

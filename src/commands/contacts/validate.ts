@@ -4,7 +4,7 @@ import { SilentExit } from '../../errors.js';
 // Not contacts/index.js: that loads libphonenumber, which a large file needs only in its worker threads.
 import { validateContactsFile } from '../../contacts/validate.js';
 import type { RowError } from '../../contacts/index.js';
-import { contactsToSend, controlCharacterWarning, MAX_CONTACTS_PER_CAMPAIGN, splitParts, writeErrorsCsv, type ValidationResult } from '../../contacts/report.js';
+import { contactsToSend, controlCharacterWarning, foreignStyleWarnings, MAX_CONTACTS_PER_CAMPAIGN, splitParts, writeErrorsCsv, type ValidationResult } from '../../contacts/report.js';
 import { printFittedTable, type Column } from '../../io/output.js';
 import { render } from '../../io/render.js';
 import { shellQuote } from '../../util/shell.js';
@@ -29,6 +29,7 @@ export default async function contactsValidate(ctx: Context, file: string, opts:
       defaultCountry: opts.defaultCountry ?? ctx.settings().defaultCountry,
       phoneColumn: opts.phoneColumn,
       nameColumn: opts.nameColumn,
+      sheet: opts.sheet,
       keepDuplicates: opts.keepDuplicates,
       collectContacts: false,
       collectInvalidRows: opts.errorsOut !== undefined,
@@ -41,6 +42,7 @@ export default async function contactsValidate(ctx: Context, file: string, opts:
   const { report } = result;
   const control = controlCharacterWarning(file, result);
   if (control) ctx.warn(control);
+  for (const w of foreignStyleWarnings(file, result)) ctx.warn(w);
 
   if (opts.errorsOut !== undefined) {
     await writeErrorsCsv(resolve(ctx.cwd, opts.errorsOut), result);
@@ -58,7 +60,16 @@ export default async function contactsValidate(ctx: Context, file: string, opts:
   if (report.invalid > 0) throw new SilentExit(2);
 }
 
-/** More contacts than one campaign takes: say so, with the command that creates them all. */
+/** 'phone column "Mobile", name column "Customer Name"'; or that no name column was found. */
+function columnsUsed(result: ValidationResult): string {
+  const phone = `phone column "${result.phoneColumn}"`;
+  const names = result.nameColumns;
+  if (names.length === 0) return `${phone}; no name column found, so contacts are sent without names: --name-column "<header>" names one`;
+  if (names.length === 1) return `${phone}, name column "${names[0]}"`;
+  return `${phone}, names from "${names[0]}" + "${names[1]}"`;
+}
+
+/** More contacts than one campaign takes: a warning, with the command that creates them all. */
 function splitAdvice(ctx: Context, file: string, result: ValidationResult, opts: Options): void {
   const count = contactsToSend(result.report, opts.keepDuplicates);
   if (count <= MAX_CONTACTS_PER_CAMPAIGN) return;
@@ -66,12 +77,13 @@ function splitAdvice(ctx: Context, file: string, result: ValidationResult, opts:
   if (opts.defaultCountry) args.push('--default-country', opts.defaultCountry);
   if (opts.phoneColumn !== undefined) args.push('--phone-column', opts.phoneColumn);
   if (opts.nameColumn !== undefined) args.push('--name-column', opts.nameColumn);
+  if (opts.sheet !== undefined) args.push('--sheet', opts.sheet);
   if (opts.keepDuplicates) args.push('--keep-duplicates');
   if (result.report.invalid > 0) args.push('--skip-invalid');
   args.push('--split');
   const parts = splitParts(count);
-  ctx.info(ctx.errColor.yellow(`${file} has ${fmt(count)} contacts to send, and a campaign takes at most ${fmt(MAX_CONTACTS_PER_CAMPAIGN)}. `
-    + `--split creates ${parts} campaigns, "NAME (1/${parts})" to "NAME (${parts}/${parts})":`));
+  ctx.warn(`${file} has ${fmt(count)} contacts to send, and the service takes at most ${fmt(MAX_CONTACTS_PER_CAMPAIGN)} contacts per campaign, so they do not fit in one. `
+    + `--split creates ${parts} campaigns, "NAME (1/${parts})" to "NAME (${parts}/${parts})":`);
   ctx.info(`  ${args.map((a) => (a === 'NAME' || a === 'AGENT' ? a : shellQuote(a))).join(' ')}`);
 }
 
@@ -86,7 +98,10 @@ async function printSummary(ctx: Context, file: string, result: ValidationResult
       ? c.yellow(`${plural(report.duplicates, 'duplicate')} ${opts.keepDuplicates ? 'kept' : 'dropped'}`)
       : '0 duplicates',
   ];
-  ctx.out(`${report.invalid > 0 ? c.red('✗') : c.green('✓')} ${file}: ${parts.join(', ')} (phone column "${result.phoneColumn}")`);
+  // More contacts than a campaign takes is not a clean bill: the line ends in a warning below.
+  const over = report.invalid === 0 && contactsToSend(report, opts.keepDuplicates) > MAX_CONTACTS_PER_CAMPAIGN;
+  const mark = report.invalid > 0 ? c.red('✗') : over ? c.yellow('!') : c.green('✓');
+  ctx.out(`${mark} ${file}: ${parts.join(', ')} (${columnsUsed(result)})`);
 
   if (report.errors.length > 0) {
     ctx.out();

@@ -1,0 +1,117 @@
+/**
+ * Numbers written the way another country writes its own numbers at home, such as
+ * "(646) 555-0143" or "646-555-0143" (the United States) in a file read with
+ * --default-country IN: the ten digits also make a valid Indian mobile number, which
+ * would be dialled instead. A cell's style is its groups of digits ("(646) 555-0143" is
+ * 3, 3, 4); a country writes that style when its national format of the number has the
+ * same groups, with or without its national prefix ("098765 43210" and "98765-43210" are
+ * both India's 5, 5). Each shape of cell is learnt once per file. Only cells without "+"
+ * or "00" are read with the default country, so only they are looked at; a cell of bare
+ * digits has no style.
+ */
+import type { CountryCode } from 'libphonenumber-js/max';
+import { commonRank, countryName } from './country-names.js';
+import type { Country } from './report.js';
+import { lpn, PlanValidity } from './validity.js';
+
+/** Shapes learnt per file: a bound, so a file of ragged cells costs at most this many lookups. */
+const MAX_SHAPES = 200;
+/** Longer cells are not one number in a national style. */
+const MAX_CELL = 40;
+
+export class NationalStyle {
+  private readonly shapes = new Map<string, CountryCode[]>();
+  private readonly validity = new PlanValidity();
+
+  constructor(private readonly home: CountryCode) {}
+
+  /**
+   * The countries (one, or a few that write numbers alike) whose national style `raw` is
+   * written in and reads as one of theirs, when the default country does not write it so.
+   */
+  countriesOf(raw: string): CountryCode[] | undefined {
+    // One pass over the cell (every row of a large file comes here): its shape, or undefined.
+    let start = 0;
+    let end = raw.length;
+    while (start < end && raw.charCodeAt(start) <= 32) start++;
+    if (raw.charCodeAt(start) === 39 /* ' */) start++;
+    while (start < end && raw.charCodeAt(start) <= 32) start++;
+    while (end > start && raw.charCodeAt(end - 1) <= 32) end--;
+    if (end - start > MAX_CELL || end - start < 2) return undefined;
+    // "00" starts an international number: not read with the default country.
+    if (raw.charCodeAt(start) === 48 && raw.charCodeAt(start + 1) === 48) return undefined;
+    let shape = '';
+    let groups = 0;
+    let inDigits = false;
+    let inSpace = false;
+    for (let k = start; k < end; k++) {
+      const c = raw.charCodeAt(k);
+      if (c >= 48 && c <= 57) {
+        if (!inDigits) groups++;
+        inDigits = true;
+        inSpace = false;
+        shape += 'd';
+        continue;
+      }
+      inDigits = false;
+      if (c === 32 || c === 9 || c === 160) {
+        if (!inSpace) shape += ' ';
+        inSpace = true;
+        continue;
+      }
+      inSpace = false;
+      // Brackets, dash, dot, slash; anything else ("+", letters) is not a national style.
+      if (c !== 40 && c !== 41 && c !== 45 && c !== 46 && c !== 47) return undefined;
+      shape += raw[k];
+    }
+    if (groups < 2) return undefined;
+    const text = raw.slice(start, end);
+    let candidates = this.shapes.get(shape);
+    if (candidates === undefined) {
+      if (this.shapes.size >= MAX_SHAPES) return undefined;
+      candidates = this.writes(this.home, text) ? [] : lpn.countries().filter((c) => c !== this.home && this.writes(c, text));
+      this.shapes.set(shape, candidates);
+    }
+    const found = candidates.filter((c) => this.writes(c, text));
+    if (found.length === 0) return undefined;
+    if (found.length === 1) return found;
+    // A country whose format is exactly the cell ("(646) 555-0143") first, then the countries contact files come from most.
+    const exact = (c: CountryCode) => lpn.parsePhoneNumberFromString(text, { defaultCountry: c })!.formatNational().replace(/\d/g, 'd').replace(/\s+/g, ' ') === shape;
+    const rank = (c: CountryCode) => (exact(c) ? 0 : 1000) + commonRank(c);
+    return found.sort((a, b) => rank(a) - rank(b));
+  }
+
+  /** The country's name and calling code, for the warning; the default country without one. */
+  describe(country: CountryCode = this.home): Country {
+    return { code: country, name: countryName(country), calling_code: lpn.getCountryCallingCode(country) };
+  }
+
+  /**
+   * True when `country` reads `text` as a valid number of its own, written in its national
+   * groups; for the default country, loosely: groups its format splits further count too
+   * ("022-23456789" is India's "022 2345 6789").
+   */
+  private writes(country: CountryCode, text: string): boolean {
+    const phone = lpn.parsePhoneNumberFromString(text, { defaultCountry: country });
+    if (!phone || phone.country !== country || !this.validity.isValid(phone)) return false;
+    const format = breaks(phone.formatNational());
+    const written = breaks(text);
+    // The national prefix ("0" in India) may be written or left out.
+    const shift = format.digits - written.digits;
+    if (shift < 0 || shift > 3) return false;
+    const expected = format.at.map((b) => b - shift).filter((b) => b > 0);
+    if (country !== this.home) return written.at.join(',') === expected.join(',');
+    return written.at.every((b) => expected.includes(b));
+  }
+}
+
+/** Where the digit groups of "(646) 555-0143" break (after 3 and 6 digits), and how many digits it has. */
+function breaks(text: string): { at: number[]; digits: number } {
+  const at: number[] = [];
+  let digits = 0;
+  for (const g of text.match(/\d+/g) ?? []) {
+    if (digits > 0) at.push(digits);
+    digits += g.length;
+  }
+  return { at, digits };
+}
