@@ -133,7 +133,7 @@ export function cutTranscript(call: Record<string, unknown>, max = TRANSCRIPT_CH
   if (t === undefined || t === null) return call;
   const size = (typeof t === 'string' ? t : JSON.stringify(t)).length;
   if (size <= max) return call;
-  const how = `voicectl call get ${String(call.id ?? '<call_id>')} --json`;
+  const how = `voicectl call get ${String(call.call_id ?? call.id ?? '<call_id>')} --json`;
   if (typeof t === 'string') {
     return { ...call, transcript: t.slice(0, max), transcript_note: `Transcript cut at ${max} of ${size} characters; the whole transcript: ${how}.` };
   }
