@@ -48,7 +48,7 @@ export async function launchTool(args: LaunchArgs, deps: LaunchDeps): Promise<To
 }
 
 async function plan(args: LaunchArgs, deps: LaunchDeps): Promise<PlanRecord> {
-  const ctx = deps.runner.context();
+  const { ctx, release } = deps.runner.context();
   try {
     const api = await ctx.api();
     return await makeLaunchPlan(ctx, api, args.campaign_id, { calling_hours: args.calling_hours, ignore_calling_hours: args.ignore_calling_hours });
@@ -57,6 +57,7 @@ async function plan(args: LaunchArgs, deps: LaunchDeps): Promise<PlanRecord> {
     throw new ToolFailure(`error: ${ctx.redact(message)}${hint ? `\n${ctx.redact(hint)}` : ''}`, exitCodeFor(err));
   } finally {
     await ctx.close();
+    release();
   }
 }
 

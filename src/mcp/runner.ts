@@ -54,7 +54,7 @@ export class VerbRunner {
   constructor(private readonly options: RunnerOptions) {}
 
   /** A context of its own for a domain call that no verb prints (the launch plan). */
-  context(): Context {
+  context(): { ctx: Context; release: () => void } {
     return this.makeContext(new Sink(0), new Sink(STDERR_CAP));
   }
 
@@ -62,7 +62,7 @@ export class VerbRunner {
   async run(argv: Arg[]): Promise<VerbOutcome> {
     const stdout = new Sink(STDOUT_CAP);
     const stderr = new Sink(STDERR_CAP);
-    const ctx = this.makeContext(stdout, stderr);
+    const { ctx, release } = this.makeContext(stdout, stderr);
     const full = [...argvWithoutPositionals(argv), ...this.options.globals, '--json', '--no-input', '--no-color', ...positionals(argv)];
     let code: number;
     try {
@@ -75,21 +75,33 @@ export class VerbRunner {
       if (isCommanderError(err)) code = code || 2;
     } finally {
       await ctx.close();
+      release();
     }
     return { code, stdout: stdout.text(), stderr: stderr.text() };
   }
 
-  private makeContext(stdout: Sink, stderr: Sink): Context {
+  /**
+   * A context of its own, with a signal of its own that the server's aborts: what a
+   * command hangs on its signal (AbortSignal.any of each request) goes with the context,
+   * instead of piling up on the server's signal call after call.
+   */
+  private makeContext(stdout: Sink, stderr: Sink): { ctx: Context; release: () => void } {
     const stdin = new PassThrough();
     stdin.end();
-    return new Context({
+    const parent = this.options.signal;
+    const own = new AbortController();
+    const onAbort = () => own.abort(parent.reason);
+    if (parent.aborted) own.abort(parent.reason);
+    else parent.addEventListener('abort', onAbort, { once: true });
+    const ctx = new Context({
       io: { stdin, stdout, stderr },
       // Colour and prompts are for people: nothing a command writes here reaches one.
       env: { ...this.options.env, NO_COLOR: '1', FORCE_COLOR: '0', CI: 'true' },
       cwd: this.options.cwd,
-      signal: this.options.signal,
+      signal: own.signal,
       now: this.options.now,
     });
+    return { ctx, release: () => parent.removeEventListener('abort', onAbort) };
   }
 }
 
