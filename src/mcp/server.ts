@@ -7,8 +7,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { McpServer, ResourceTemplate, StdioServerTransport } from './sdk.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Context } from '../context.js';
 import { schemaText } from '../gitops/schema.js';
@@ -26,10 +25,20 @@ export interface ServerOptions {
   globals: string[];
 }
 
+/**
+ * The SDK validates with a JSON Schema validator only what a client answers to a server's
+ * own questions (elicitation), which voicectl never asks; its default (Ajv) costs a
+ * third of the server's start-up to construct.
+ */
+const NO_ELICITATION = {
+  getValidator: () => () => ({ valid: false as const, data: undefined, errorMessage: 'voicectl mcp asks the client nothing' }),
+};
+
 /** The server with its tools and resources, not yet connected. */
 export function createServer(ctx: Context, options: ServerOptions): McpServer {
   const runner = new VerbRunner({ build: options.build, env: ctx.env, cwd: ctx.cwd, globals: options.globals, signal: ctx.signal, now: ctx.now });
   const server = new McpServer({ name: 'voicectl', version: version() }, {
+    jsonSchemaValidator: NO_ELICITATION,
     instructions: 'voicectl\'s account tools: agents, voices, campaigns, calls, reports. A launch needs a person\'s approval at a terminal (`voicectl approve HASH`).',
   });
 

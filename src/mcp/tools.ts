@@ -4,7 +4,7 @@
  * same request; write tools exist only under --allow-write, the launch only under
  * --allow-launch, and nothing deletes.
  */
-import { z } from 'zod';
+import { z } from './sdk.js';
 import type { Arg, VerbOutcome } from './runner.js';
 
 export type ToolKind = 'read' | 'write' | 'spend';
