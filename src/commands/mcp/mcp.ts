@@ -27,6 +27,9 @@ export default async function mcpVerb(ctx: Context, opts: McpFlags, build: (ctx:
     if (!ctx.settings().baseUrl) ctx.warn('no service address is set (--base-url, VOICECTL_BASE_URL or `voicectl login`): every tool will answer with that error.');
   }
   if (ctx.opts.timeout !== undefined) globals.push(`--timeout=${ctx.opts.timeout}`);
+  if (ctx.io.stdin.isTTY) {
+    ctx.info('voicectl mcp speaks the Model Context Protocol on standard input and output, for an MCP client to start (docs/mcp.md). Ctrl-C stops it.');
+  }
   const { serveStdio } = await import('../../mcp/server.js');
   await serveStdio(ctx, { build, allowWrite: opts.allowWrite, allowLaunch: opts.allowLaunch, approvalCommand: opts.approvalCommand, globals });
 }
