@@ -185,6 +185,36 @@ await build({
  * a command that reads from the service. The ES build stays for the package's exports,
  * the sandbox and worker threads.
  */
+/**
+ * `voicectl mcp` needs the MCP SDK and zod: as published, hundreds of files that take
+ * several times a whole start to load. dist/mcp-sdk.cjs is the parts voicectl uses
+ * (src/mcp/sdk.ts) as one file, which dist/main.cjs loads, when `voicectl mcp` runs,
+ * through the start path's code cache like itself.
+ */
+const mcpSdkFile = {
+  name: 'mcp-sdk-file',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/sdk\.js$/ }, (args) => (/\/src\/mcp\/[^/]+\.ts$/.test(args.importer) ? { path: 'mcp-sdk', namespace: 'voicectl-mcp-sdk' } : undefined));
+    b.onResolve({ filter: /^\.\/start\.cjs$/, namespace: 'voicectl-mcp-sdk' }, () => ({ path: './start.cjs', external: true }));
+    b.onLoad({ filter: /.*/, namespace: 'voicectl-mcp-sdk' }, () => ({
+      loader: 'js',
+      contents: "const loaded = require('./start.cjs').load(require('node:path').join(__dirname, 'mcp-sdk.cjs'));\n"
+        + "process.once('exit', () => loaded.save());\nmodule.exports = loaded.exports;",
+    }));
+  },
+};
+await build({
+  entryPoints: { 'mcp-sdk': 'src/mcp/sdk.ts' },
+  outdir: 'dist',
+  outExtension: { '.js': '.cjs' },
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20.18',
+  minify: true,
+  logLevel: 'warning',
+  legalComments: 'none',
+});
 await build({
   entryPoints: { main: 'src/main.ts' },
   outdir: 'dist',
@@ -194,7 +224,7 @@ await build({
   platform: 'node',
   target: 'node20.18',
   external,
-  plugins: [lazyChildProcess, noHttp2, lazyUndiciBuiltins, versionConstant],
+  plugins: [lazyChildProcess, noHttp2, lazyUndiciBuiltins, versionConstant, mcpSdkFile],
   // Whitespace only (names stay, for --debug stacks): a smaller file to read and hash at every start.
   minifyWhitespace: true,
   define: { __VOICECTL_VERSION__: JSON.stringify(pkg.version), 'import.meta.url': '__voicectlUrl' },
@@ -215,7 +245,7 @@ await build({
 function asciiOnly(code) {
   return code.replace(/[^\x00-\x7f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
-for (const file of ['dist/help.cjs']) writeFileSync(file, asciiOnly(readFileSync(file, 'utf8')));
+for (const file of ['dist/help.cjs', 'dist/mcp-sdk.cjs']) writeFileSync(file, asciiOnly(readFileSync(file, 'utf8')));
 
 // Node compiles dist/main.cjs from a code cache through vm.Script (src/code-cache.ts), and
 // import() in functions restored from a cache has no loader to call. The packages that

@@ -48,9 +48,22 @@ async function warmMain() {
   }
 }
 
+/** dist/mcp-sdk.cjs, after a server is made and a tool with schemas registered, as `voicectl mcp` does. */
+async function warmMcpSdk() {
+  const file = join(__dirname, '..', 'dist', 'mcp-sdk.cjs');
+  const { exports: sdk, script } = load(file, { userCache: false });
+  const { McpServer, z } = sdk;
+  const server = new McpServer({ name: 'voicectl', version: '0' });
+  server.registerTool('warm', { description: 'warm-up', inputSchema: { id: z.string().min(1), n: z.number().int().optional() }, outputSchema: z.looseObject({ items: z.array(z.looseObject({})) }), annotations: { readOnlyHint: true } }, async () => ({ content: [] }));
+  z.toJSONSchema(z.object({ id: z.string(), list: z.array(z.number()).optional() }));
+  z.object({ id: z.string() }).safeParse({ id: 'x' });
+  writeFileSync(buildCacheFile(file), script.createCachedData());
+}
+
 (async () => {
   await warmHelp();
   await warmMain();
+  await warmMcpSdk();
   process.exit(0);
 })().catch((err) => {
   console.error(err);

@@ -28,6 +28,8 @@ import { pullCommand } from './commands/pull/index.js';
 import { planCommand } from './commands/plan/index.js';
 import { applyCommand } from './commands/apply/index.js';
 import { schemaCommand } from './commands/schema/index.js';
+import { mcpCommand } from './commands/mcp/index.js';
+import { approveCommand } from './commands/approve/index.js';
 
 export { version };
 
@@ -52,6 +54,8 @@ const BUILDERS: Record<string, (ctx: Context) => CommandUnknownOpts> = {
   plan: planCommand,
   apply: applyCommand,
   schema: schemaCommand,
+  mcp: (ctx) => mcpCommand(ctx, (c, argv) => buildProgram(c, argv)),
+  approve: approveCommand,
   completion: (ctx) => completionCommand(ctx, () => buildProgram(ctx)),
 };
 

@@ -30,6 +30,8 @@ export const GROUP_INFO: readonly GroupInfo[] = [
   { name: 'plan', summary: 'Show what apply would change in the account; --check exits 6 on drift' },
   { name: 'apply', summary: 'Make the account match the files (asks first; --yes)' },
   { name: 'schema', summary: 'Print the JSON Schema of voicectl.yaml, for editors' },
+  { name: 'mcp', summary: 'Serve the account to AI assistants (Model Context Protocol over stdio)' },
+  { name: 'approve', summary: 'Approve a launch plan an assistant asked for, at a terminal' },
   { name: 'completion', summary: 'Print a shell completion script for bash, zsh or fish' },
 ];
 
