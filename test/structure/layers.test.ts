@@ -85,6 +85,11 @@ describe('the layer map', () => {
     expect(stale).toEqual([]);
   });
 
+  it('lets src/io take the Context as a type only', () => {
+    const io = srcFiles.filter((f) => layerOf(f) === 'io' && importsOf(f).includes('context.ts'));
+    expect(io.filter((f) => !/\bimport type \{[^}]*\} from '\.\.\/context\.js'/.test(code.get(f)!) || /\bimport \{[^}]*\} from '\.\.\/context\.js'|import\('\.\.\/context\.js'\)/.test(code.get(f)!))).toEqual([]);
+  });
+
   it('lets nothing but program.ts import a command group', () => {
     const importers = srcFiles.filter((from) => layerOf(from) !== 'commands' && importsOf(from).some((to) => layerOf(to) === 'commands'));
     const named = importers.filter((from) => !importsOf(from).filter((to) => layerOf(to) === 'commands').every((to) => excepted(from, to).length > 0));
