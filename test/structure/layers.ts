@@ -205,7 +205,6 @@ export const FETCH_EXCEPTIONS: { file: string; reason: string }[] = [
     'commands/campaign-launch-prompt.test.ts',
     'docs/help-examples.test.ts',
     'e2e/call-tail.test.ts',
-    'e2e/campaign-create.test.ts',
     'e2e/campaign-launch.test.ts',
     'e2e/campaign-ops-exclude.test.ts',
     'e2e/campaign-ops-hours.test.ts',
