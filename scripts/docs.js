@@ -1,10 +1,11 @@
 // `npm run docs`: writes docs/reference.md and docs/voicectl.1 from the program itself
-// (see scripts/reference.js). The program's source is bundled on the fly with esbuild, so
+// (see scripts/reference.js), and docs/architecture.md from the layer map (scripts/architecture.js). The program's source is bundled on the fly with esbuild, so
 // what is written is what src/ says, built or not.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { writeArchitecture } from './architecture.js';
 import { manPage, markdownReference, referenceModel } from './reference.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -56,4 +57,5 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   writeFileSync(join(ROOT, 'docs/reference.md'), markdownReference(model));
   writeFileSync(join(ROOT, 'docs/voicectl.1'), manPage(model));
   console.log(`docs/reference.md and docs/voicectl.1: ${model.commands.length} commands`);
+  await writeArchitecture();
 }

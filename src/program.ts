@@ -2,7 +2,7 @@
  * Builds the commander program. Group files define their verbs and options; the verbs'
  * code loads only when run.
  */
-import { Command, Option, type CommandUnknownOpts } from '@commander-js/extra-typings';
+import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Context } from './context.js';
 import { version } from './version.js';
 import { requestedGroup } from './argv.js';
@@ -162,5 +162,3 @@ function finish(cmd: CommandUnknownOpts, ctx: Context): void {
   }
   for (const sub of cmd.commands) finish(sub, ctx);
 }
-
-export { Option };

@@ -17,6 +17,7 @@ import type { XlsxBook } from './xlsx.js';
 import { sweepStaleTemps } from './atomic-file.js';
 import { dirname, resolve } from 'node:path';
 import { MarkTracker, readState, writeState, type ExportState } from './state.js';
+import { isTerminal } from '../io/terminal.js';
 
 export interface ExportOptions {
   filters: CallFilters;
@@ -76,7 +77,7 @@ export async function runExport(ctx: Context, opts: ExportOptions): Promise<Expo
     unit: 'rows',
     label: 'Exporting',
     // On a terminal only, and not when the rows themselves go to that terminal.
-    enabled: Boolean(ctx.io.stderr.isTTY) && (sink.toFile || !ctx.io.stdout.isTTY),
+    enabled: isTerminal(ctx, 'stderr') && (sink.toFile || !isTerminal(ctx, 'stdout')),
   });
   const detail = limiter(opts.concurrency);
   let plan: CsvPlan | undefined;

@@ -88,11 +88,6 @@ export function chooseView<V>(ctx: Context, views: { json: () => V; terminal: ()
   return views.plain();
 }
 
-/** The run's output format, for verbs with a --format of their own whose default follows it. */
-export function formatOr<F extends string>(ctx: Context, own: F | undefined, machine: F, person: F): F {
-  return own ?? (ctx.machineOutput ? machine : person);
-}
-
 /**
  * What a question is about, before it is asked: on stdout when the output is for a person;
  * on stderr when stdout is for a script and a person may still answer (no --yes).

@@ -82,11 +82,6 @@ export function cyrb128(str: string): [number, number, number, number] {
   return [h1 >>> 0, h2 >>> 0, h3 >>> 0, h4 >>> 0];
 }
 
-/** A 32-bit hash of a string, for per-call seeds. */
-export function hash32(str: string): number {
-  return cyrb128(str)[0];
-}
-
 export function randomSeed(): number {
   return Math.floor(Math.random() * 2 ** 31);
 }

@@ -80,12 +80,6 @@ export function isE164(s: unknown): s is string {
   return typeof s === 'string' && E164.test(s);
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(s: unknown): s is string {
-  return typeof s === 'string' && UUID.test(s);
-}
-
 /** A filter time: ISO 8601, where a time without an offset (or a bare date) is UTC. */
 export function timeParam(query: URLSearchParams, name: string): number | undefined {
   const raw = query.get(name);

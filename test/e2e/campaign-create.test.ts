@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, type Harness } from '../helpers/cli.js';
+import { clientFor, givenAgent } from '../helpers/given.js';
 
 let h: Harness;
 let agentId = '';
@@ -9,12 +10,7 @@ const PHONE_REASONS = 'fixtures/contacts/phone-reasons.csv';
 
 beforeAll(async () => {
   h = await harness();
-  const res = await fetch(`${h.sandbox.url}/agents`, {
-    method: 'POST',
-    headers: { 'x-api-key': h.sandbox.apiKey, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Sales desk', voice_name: 'Ananya', greeting: 'Hello!', call_purpose: 'Leads', prompt: 'Qualify the lead.', tools: [] }),
-  });
-  agentId = ((await res.json()) as { id: string }).id;
+  agentId = (await givenAgent(clientFor(h.sandbox), { name: 'Sales desk', greeting: 'Hello!', call_purpose: 'Leads', prompt: 'Qualify the lead.', tools: [] })).id;
 });
 afterAll(async () => h.close());
 

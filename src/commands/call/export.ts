@@ -5,6 +5,7 @@ import { runExport } from '../../export/run.js';
 import { filtersFrom } from './fields.js';
 import type { ExportFlags } from './definition.js';
 import { isoInZone } from '../../util/time.js';
+import { isTerminal } from '../../io/terminal.js';
 
 type Flags = ExportFlags;
 
@@ -25,7 +26,7 @@ export default async function callExport(ctx: Context, flags: Flags): Promise<vo
     throw new UsageError(`--concurrency is at most ${MAX_CONCURRENCY}.`);
   }
   const format = flags.format ?? formatFrom(ctx, flags.out);
-  if (format === 'xlsx' && (!flags.out || flags.out === '-') && ctx.io.stdout.isTTY) {
+  if (format === 'xlsx' && (!flags.out || flags.out === '-') && isTerminal(ctx, 'stdout')) {
     throw new UsageError('An xlsx workbook is binary: it cannot be shown on a terminal.', { hint: 'Pass --out calls.xlsx (or redirect stdout to a file).' });
   }
   const summary = await runExport(ctx, {

@@ -6,6 +6,7 @@ import { callFields } from './fields.js';
 import { wrap } from './wrap.js';
 import { terminalLine, terminalSafe } from '../../io/terminal-text.js';
 import { render } from '../../io/render.js';
+import { lineWidth } from '../../io/terminal.js';
 
 export default async function callGet(ctx: Context, callId: string): Promise<void> {
   const api = await ctx.api();
@@ -24,7 +25,7 @@ async function showCall(ctx: Context, call: Call): Promise<void> {
     return;
   }
   ctx.out(ctx.color.bold('Transcript'));
-  const width = ctx.io.stdout.isTTY ? ctx.io.stdout.columns : undefined;
+  const width = lineWidth(ctx);
   for (const turn of turns) {
     // The service's words, not ours: shown, never obeyed by the terminal.
     const t = { time: turn.time, speaker: terminalLine(turn.speaker), text: terminalSafe(turn.text, { multiline: true }) };

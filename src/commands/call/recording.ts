@@ -7,6 +7,7 @@ import { downloadToFile, downloadToStream, type DownloadProgress } from '../../e
 import { bytes, Progress } from '../../export/progress.js';
 import { render } from '../../io/render.js';
 import type { RecordingFlags } from './definition.js';
+import { isTerminal } from '../../io/terminal.js';
 
 export default async function callRecording(ctx: Context, callId: string, flags: RecordingFlags): Promise<void> {
   const api = await ctx.api();
@@ -30,14 +31,14 @@ export default async function callRecording(ctx: Context, callId: string, flags:
       csv: { columns: [{ header: 'call_id', key: 'call_id' }, { header: 'url', key: 'url' }, { header: 'expires_at', key: 'expires_at' }], rows: [obj] },
       human: () => {
         ctx.out(link.url);
-        if (ctx.io.stderr.isTTY) ctx.info(ctx.errColor.dim(`Expires ${link.expiresAt ? `at ${link.expiresAt}` : 'within an hour'}; run this again for a fresh link.`));
+        if (isTerminal(ctx, 'stderr')) ctx.info(ctx.errColor.dim(`Expires ${link.expiresAt ? `at ${link.expiresAt}` : 'within an hour'}; run this again for a fresh link.`));
       },
     });
     return;
   }
 
   const toStdout = flags.download === '-';
-  const bar = new Progress(ctx.io.stderr, { unit: 'bytes', label: 'Downloading', enabled: Boolean(ctx.io.stderr.isTTY) && !(toStdout && ctx.io.stdout.isTTY) });
+  const bar = new Progress(ctx.io.stderr, { unit: 'bytes', label: 'Downloading', enabled: isTerminal(ctx, 'stderr') && !(toStdout && isTerminal(ctx, 'stdout')) });
   const progress: DownloadProgress = { onStart: (total) => bar.setTotal(total), onBytes: (n) => bar.add(n) };
   try {
     if (toStdout) {

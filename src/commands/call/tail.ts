@@ -8,6 +8,7 @@ import { tailLine } from '../../calls/tail-line.js';
 import { recordLine, refuseCsv } from '../../io/render.js';
 import type { TailFlags } from './definition.js';
 import { formatDateTime, zoneAbbreviation } from '../../util/time.js';
+import { lineWidth } from '../../io/terminal.js';
 
 type Flags = TailFlags;
 
@@ -29,7 +30,7 @@ export default async function callTail(ctx: Context, flags: Flags): Promise<void
     status: flags.status?.trim(),
     campaignId,
     // The call exactly as GET /calls listed it: JSON lines are for programs.
-    onCall: (call) => ctx.out(recordLine(ctx, call, () => tailLine(call, ctx.io.stdout.isTTY ? ctx.io.stdout.columns || 80 : undefined, zone))),
+    onCall: (call) => ctx.out(recordLine(ctx, call, () => tailLine(call, lineWidth(ctx, 80), zone))),
     onReady: (from) => ctx.info(ctx.errColor.dim(`Following calls that finish${flags.since ? ` (started since ${when(from)})` : ` from ${when(from)}`}${campaignId ? ` in campaign ${campaignId}` : ''}; times are ${zone}. Ctrl-C stops.`)),
   });
 }

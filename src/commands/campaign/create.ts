@@ -127,11 +127,20 @@ export async function printCreated(ctx: Context, created: Created[], launched: u
     const after = launched?.[i];
     return isCampaign(after) ? after : launched ? { ...c.campaign, status: c.campaign.status === 'draft' ? 'running' : c.campaign.status } : c.campaign;
   });
+  // One row source for the table and for -o csv: what was created, as a person reads it.
+  const rows = createdRows(created, objects, launched);
   await render(ctx, {
     json: objects.length === 1 ? objects[0] : objects,
     lines: objects,
-    csv: { columns: ROW_COLUMNS as Column<Record<string, unknown>>[], rows: objects },
-    human: () => printCreatedRows(ctx, created, objects, launched),
+    csv: { columns: ROW_COLUMNS, rows },
+    human: async () => {
+      if (rows.length === 1) {
+        if (!launched) ctx.info(ctx.errColor.green(`✓ Created campaign "${rows[0]!.name}" with ${plural(rows[0]!.contacts, 'contact')}. Nothing is dialed until it is launched.`));
+        await printObject(ctx, rows[0]!, ROW_COLUMNS);
+      } else {
+        await printList(ctx, rows, ROW_COLUMNS);
+      }
+    },
   });
   const ids = created.map((c) => c.id).filter((id): id is string => Boolean(id));
   if (ids.length === 0) return;
@@ -141,28 +150,29 @@ export async function printCreated(ctx: Context, created: Created[], launched: u
   ctx.info(ctx.errColor.dim(`Next: ${next.length === 1 ? next[0] : `\n  ${next.join('\n  ')}`}`));
 }
 
-async function printCreatedRows(ctx: Context, created: Created[], objects: Record<string, unknown>[], launched: unknown[] | undefined): Promise<void> {
-  {
-    const rows = created.map((c, i) => ({
-      id: c.id ?? '',
-      name: (objects[i]!.name as string | undefined) ?? c.draft.name,
-      status: (objects[i]!.status as string | undefined) ?? (launched ? 'running' : 'draft'),
-      contacts: c.contacts.length,
-    }));
-    if (rows.length === 1) {
-      if (!launched) ctx.info(ctx.errColor.green(`✓ Created campaign "${rows[0]!.name}" with ${plural(rows[0]!.contacts, 'contact')}. Nothing is dialed until it is launched.`));
-      await printObject(ctx, rows[0]!, ROW_COLUMNS);
-    } else {
-      await printList(ctx, rows, ROW_COLUMNS);
-    }
-  }
+interface CreatedRow {
+  id: string;
+  name: string;
+  status: string;
+  /** How many contacts were sent: the service's campaign object does not say. */
+  contacts: number;
 }
 
-const ROW_COLUMNS = [
+/** The rows of the table and of -o csv: one per campaign created. */
+export function createdRows(created: Created[], objects: Record<string, unknown>[], launched: unknown[] | undefined): CreatedRow[] {
+  return created.map((c, i) => ({
+    id: c.id ?? '',
+    name: (objects[i]!.name as string | undefined) ?? c.draft.name,
+    status: (objects[i]!.status as string | undefined) ?? (launched ? 'running' : 'draft'),
+    contacts: c.contacts.length,
+  }));
+}
+
+const ROW_COLUMNS: Column<CreatedRow>[] = [
   { header: 'id', key: 'id' },
   { header: 'name', key: 'name' },
   { header: 'status', key: 'status' },
-  { header: 'contacts', get: (r: Record<string, unknown>) => r.contacts ?? r.contacts_count },
+  { header: 'contacts', key: 'contacts' },
 ];
 
 function isCampaign(v: unknown): v is Record<string, unknown> & { id: string } {

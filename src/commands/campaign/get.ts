@@ -6,6 +6,7 @@ import { CAMPAIGN_CSV_COLUMNS, countLines, statusCounts } from './fields.js';
 import { readCampaign } from '../../campaigns/read.js';
 import { agentLabel, agentNames } from '../../agents/names.js';
 import { render } from '../../io/render.js';
+import { isTerminal } from '../../io/terminal.js';
 
 const FIELDS: Column<Campaign>[] = [
   { header: 'id', key: 'id' },
@@ -45,7 +46,7 @@ export default async function campaignGet(ctx: Context, id: string): Promise<voi
       const counts = statusCounts(campaign.contacts_by_status);
       if (counts.length > 0) {
         ctx.out(ctx.color.bold('contacts'));
-        for (const line of countLines(counts, { bars: Boolean(ctx.io.stdout.isTTY), color: ctx.color })) ctx.out(line);
+        for (const line of countLines(counts, { bars: isTerminal(ctx, 'stdout'), color: ctx.color })) ctx.out(line);
       }
       const next = nextStep(campaign);
       if (next) ctx.info(ctx.errColor.dim(next));

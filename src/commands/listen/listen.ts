@@ -13,6 +13,7 @@ import { checkForwardUrl } from '../../webhooks/target-url.js';
 import { recordLine } from '../../io/render.js';
 import { shellQuote } from '../../util/shell.js';
 import type { ListenFlags } from './definition.js';
+import { lineWidth } from '../../io/terminal.js';
 
 export type ListenOptions = ListenFlags;
 
@@ -41,7 +42,7 @@ export default async function listen(ctx: Context, flags: ListenOptions): Promis
   const out = ctx.color;
   const zone = ctx.timeZone;
   // The stdout terminal's width (80 when it does not say); in a pipe or a log, lines stay whole.
-  const columns = ctx.io.stdout.isTTY ? ctx.io.stdout.columns || 80 : undefined;
+  const columns = lineWidth(ctx, 80);
 
   let log: EventLog | undefined;
   if (opts.log) {

@@ -8,6 +8,7 @@ import { input, password } from '../../io/prompter.js';
 import { withSpinner } from '../../io/spinner.js';
 import { render } from '../../io/render.js';
 import type { LoginFlags } from './definition.js';
+import { isTerminal } from '../../io/terminal.js';
 
 export type LoginOptions = LoginFlags;
 
@@ -91,7 +92,7 @@ async function chooseKey(ctx: Context, opts: LoginOptions, interactive: boolean)
 
 async function readAll(ctx: Context): Promise<string> {
   const stdin = ctx.io.stdin;
-  if (stdin.isTTY) ctx.info(ctx.errColor.dim('Reading the API key from stdin; end with Ctrl-D.'));
+  if (isTerminal(ctx, 'stdin')) ctx.info(ctx.errColor.dim('Reading the API key from stdin; end with Ctrl-D.'));
   const chunks: Buffer[] = [];
   for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
   return Buffer.concat(chunks).toString('utf8');

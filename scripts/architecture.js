@@ -1,0 +1,165 @@
+// Writes docs/architecture.md from the layer map in test/structure/layers.ts, the table
+// that test/structure/layers.test.ts holds the code to. Run by `npm run docs`;
+// test/structure/architecture-doc.test.ts keeps the file equal to what this writes.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** The layer map, read from its TypeScript source (it imports nothing). */
+export async function loadLayerMap() {
+  const { transform } = await import('esbuild');
+  const source = readFileSync(join(ROOT, 'test/structure/layers.ts'), 'utf8');
+  const { code } = await transform(source, { loader: 'ts', format: 'esm' });
+  return import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`);
+}
+
+const code = (s) => `\`${s}\``;
+const cellText = (s) => s.replaceAll('|', '\\|');
+const where = (files) => files.map((f) => code(`src/${f}`)).join(', ');
+
+/** docs/architecture.md for this layer map. */
+export function architectureMarkdown(map) {
+  const { LAYERS, IMPORT_EXCEPTIONS, VIEWS, PATTERNS, PATTERN_EXCEPTIONS, FACTORY, FETCH_EXCEPTIONS } = map;
+  const out = [];
+  const line = (s = '') => out.push(s);
+
+  line('# How voicectl is laid out');
+  line();
+  line('<!-- Written by `npm run docs` from test/structure/layers.ts; edit that file or scripts/architecture.js, not this one. -->');
+  line();
+  line('This is the map for reading and changing voicectl: its layers, what each may import, two');
+  line('commands followed from the command line to their output, and how to add a verb. The');
+  line('layer table below is the one `test/structure/layers.test.ts` holds the code to: an import');
+  line('outside it fails the tests, type-only imports included.');
+  line();
+  line('Data flows one way: a verb parses its flags, calls a domain module or `src/api`, and hands');
+  line('what it has to `src/io`, which alone decides between a table, JSON, JSON lines and CSV.');
+  line('Errors travel up as typed errors; `src/main.ts` alone turns them into a message and an exit code.');
+  line();
+  line('## Layers');
+  line();
+  line('| layer | files | what lives there | may import |');
+  line('| --- | --- | --- | --- |');
+  for (const l of LAYERS) {
+    const files = l.files.map((f) => code(`src/${f}`)).join(' ');
+    const role = `${l.role}${l.note ? `; ${l.note}` : ''}${l.coming ? ' (coming)' : ''}`;
+    line(`| ${l.name} | ${files} | ${cellText(role)} | ${l.may.length ? l.may.join(', ') : 'nothing'} |`);
+  }
+  line();
+  line('A layer may always import its own files, except that a command group never imports another');
+  line("group's folder: what two groups share lives in a domain module or in `src/commands/shared.ts`.");
+  line('Only `src/program.ts` imports the command groups.');
+  line();
+  line('### Output belongs to `src/io`');
+  line();
+  line('Under `src/commands/` and in the domain modules, these are left to `src/io` (the views below excepted):');
+  line();
+  for (const p of PATTERNS) line(`- ${p.name}: ${p.why}.`);
+  line();
+  line(`Views, which draw on a terminal themselves: ${VIEWS.map((v) => `${code(`src/${v.file}`)} (${v.reason})`).join('; ')}.`);
+  line();
+  line('### Tests');
+  line();
+  line(`Tests build the world they start from through ${code(`test/${FACTORY}`)}, the factory module, which`);
+  line('creates objects through the sandbox\'s own HTTP API; no other test file calls the sandbox with');
+  line('a `fetch` of its own. How tests are written: [testing.md](testing.md).');
+  line();
+  line('## Known exceptions');
+  line();
+  line('Each is checked: a new one fails the tests, and so does one that no longer happens, so this list only shrinks.');
+  line();
+  line('Imports outside the table:');
+  line();
+  for (const e of IMPORT_EXCEPTIONS) line(`- ${code(`src/${e.from}`)} → ${code(`src/${e.to}`)}: ${e.reason}.`);
+  line();
+  line('Output decided outside `src/io`:');
+  line();
+  for (const e of PATTERN_EXCEPTIONS) line(`- ${code(`src/${e.file}`)} (${e.pattern}): ${e.reason}.`);
+  line();
+  line('Tests that call the sandbox with their own `fetch`:');
+  line();
+  const byReason = new Map();
+  for (const e of FETCH_EXCEPTIONS) byReason.set(e.reason, [...(byReason.get(e.reason) ?? []), e.file]);
+  for (const [reason, files] of byReason) line(`- ${files.map((f) => code(`test/${f}`)).join(', ')}: ${reason}.`);
+  line();
+  line(WALKS.trim());
+  line();
+  return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+}
+
+const WALKS = `
+## From argv to output: \`voicectl call list --json\`
+
+1. \`bin/voicectl.js\` requires the built \`src/start.ts\` (\`dist/start.cjs\`) and calls
+   \`start(argv)\`. \`--version\` and \`--help\` are answered there (with \`src/help.ts\`)
+   without building the whole program.
+2. \`main(argv)\` in \`src/main.ts\` builds a \`Context\` (\`src/context.ts\`: the streams, the
+   environment, the global options) and calls \`run(argv, ctx)\`, which imports
+   \`src/program.ts\` and parses argv with commander.
+3. \`src/program.ts\` \`buildProgram\` adds each group from \`BUILDERS\` (names and summaries are in
+   \`src/commands/groups.ts\`). \`src/commands/call/index.ts\` wires \`call list\`: its flags come
+   from \`listOptions\` in \`src/commands/call/definition.ts\`, and its action is
+   \`lazy(ctx, () => import('./list.js'))\`, so the verb's code loads only when it runs.
+4. \`src/commands/call/list.ts\` reads the filters from its flags (\`filtersFrom\` in
+   \`src/commands/call/fields.ts\`), asks \`ctx.api()\` for the client and calls \`listCalls\` in
+   \`src/api/calls.ts\` behind \`withSpinner\` (\`src/io/spinner.ts\`, silent under \`--json\`).
+5. \`src/api/client.ts\` sends the request (auth, timeouts, retries of safe requests, error
+   parsing into \`ApiError\`); \`src/api/pagination.ts\` reads pages for \`--all\`.
+6. The verb hands the calls and their columns to \`printList\` in \`src/io/output.ts\`. With
+   \`--json\` it writes the API's objects unchanged; for a table, the columns that fit the terminal.
+7. A thrown error comes back to \`run\`, which prints it and returns its exit code
+   (\`exitCodeFor\`); \`start\` sets \`process.exitCode\`.
+
+## From argv to output: \`voicectl campaign create --csv leads.csv --launch\`
+
+1. As above, up to \`src/commands/campaign/index.ts\`, which wires \`campaign create\` with
+   \`createOptions\` and \`hoursOptions\` from \`src/commands/campaign/definition.ts\` and its help
+   and examples; the action is \`src/commands/campaign/create.ts\`.
+2. The verb checks the calling-hours flags (\`src/campaigns/hours-gate.ts\`), then reads the file
+   with \`readContactsInput\` (\`src/campaigns/input.ts\`), which leaves spreadsheets, phone
+   numbers and the contacts report to \`src/contacts/\`. One invalid row stops it with exit 2
+   before any request.
+3. Exclusions (\`src/campaigns/exclusions.ts\`) drop do-not-call numbers; \`resolveAgent\`
+   (\`src/api/agents.ts\`) turns the agent's name into its id; a large list is split into parts
+   (\`splitContacts\` in \`src/contacts/report.ts\`).
+4. \`confirmLaunch\` (\`src/campaigns/launch-flow.ts\`) asks a person at a terminal, or requires
+   \`--yes\`; \`gateCallingHours\` waits for or refuses outside the calling hours.
+5. \`createAll\` and \`launchAll\` (\`src/campaigns/create-run.ts\`) POST each part to
+   \`src/api/campaigns.ts\`, never retrying a POST; a part that fails stops the run with the
+   command that resumes it.
+6. \`printCreated\` hands one result to \`render\` (\`src/io/render.ts\`): the campaigns as JSON
+   for scripts, and for a table and \`-o csv\` the same rows (\`createdRows\`), so both carry the
+   same columns.
+
+## How to add a verb
+
+\`voice list\` is the smallest complete verb; a new verb in an existing group is built the same way.
+
+1. **Flags**, in the group's \`definition.ts\` (\`src/commands/voice/definition.ts\`): a function
+   that adds the options to a commander command (\`listOptions\`), and the flags type derived
+   from it (\`type ListFlags = FlagsOf<typeof listOptions>\`), so the action cannot disagree with
+   the parser. Bad values are refused there with \`.choices()\` or an \`argParser\` (exit 2).
+2. **Wiring, help and examples**, in the group's \`index.ts\` (\`src/commands/voice/index.ts\`):
+   \`.command('list')\`, its alias and description, its examples in \`addHelpText\`, and
+   \`.action(lazy(ctx, () => import('./list.js')))\`.
+3. **The action**, one file (\`src/commands/voice/list.ts\`): a default export
+   \`(ctx, flags) => Promise<void>\` that calls the API (\`listVoices\` in \`src/api/voices.ts\`)
+   or a domain module, and hands the rows and columns to \`printList\` in \`src/io/output.ts\`.
+   It never checks for a terminal, never picks a format, never writes to a stream itself.
+4. **Tests**, against the sandbox: the world from \`test/helpers/given.ts\`, the command run with
+   \`runInProcess\` (\`test/helpers/run.ts\`); see [testing.md](testing.md).
+5. **Docs**: \`npm run docs\` rewrites \`docs/reference.md\`, \`docs/voicectl.1\` and this file.
+   A new group also needs its name and summary in \`src/commands/groups.ts\` and its builder in
+   \`BUILDERS\` in \`src/program.ts\`.
+`;
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  await writeArchitecture();
+}
+
+export async function writeArchitecture() {
+  writeFileSync(join(ROOT, 'docs/architecture.md'), architectureMarkdown(await loadLayerMap()));
+  console.log('docs/architecture.md: the layer map');
+}

@@ -1,0 +1,223 @@
+/**
+ * The layer map of src/, stated once. test/structure/layers.test.ts holds every import to
+ * it (type-only imports included) and scripts/architecture.js writes docs/architecture.md
+ * from it, so the document and the code cannot drift apart.
+ *
+ * This module imports nothing: scripts/architecture.js reads it without the test runner.
+ *
+ * Paths are relative to src/: a name ending in `/` is a folder and everything under it;
+ * `commands/*\/` is each command group's folder. A file belongs to the first layer that
+ * names it. Imports within one layer are always allowed, except between two command
+ * groups: a verb never reaches into another group's folder.
+ */
+
+export interface Layer {
+  name: string;
+  files: string[];
+  /** What lives here, in one line. */
+  role: string;
+  /** The layers this one may import. */
+  may: string[];
+  /** Why the rule is what it is, when that is not obvious. */
+  note?: string;
+  /** Named in the map before the code exists, so the work under way lands inside it. */
+  coming?: boolean;
+}
+
+/** Imports that break the map today: each named, with why, until it is fixed. */
+export interface ImportException {
+  /** A file or folder (ending in `/`) under src/. */
+  from: string;
+  /** A file or folder (ending in `/`) under src/. */
+  to: string;
+  reason: string;
+}
+
+/** Modules that draw on a terminal themselves (progress and live views). */
+export interface View {
+  file: string;
+  reason: string;
+}
+
+export interface PatternException {
+  file: string;
+  pattern: PatternName;
+  reason: string;
+}
+
+export type PatternName = 'isTTY' | 'ctx.opts.output' | 'escape sequence' | 'direct write';
+
+/** Under src/commands/ and in domain modules, only src/io decides these (views excepted). */
+export const PATTERNS: { name: PatternName; source: string; why: string }[] = [
+  { name: 'isTTY', source: String.raw`\bisTTY\b`, why: 'whether a stream is a terminal is src/io\'s question (one terminal rule)' },
+  { name: 'ctx.opts.output', source: String.raw`\bctx\.opts\.output\b`, why: 'the output format is read through src/io (ctx.format, render, printList)' },
+  { name: 'escape sequence', source: String.raw`(?<!\\)\\(?:x1b|x1B|u001b|u001B|u\{1b\}|033)`, why: 'cursor moves and colours belong to src/io and chalk' },
+  { name: 'direct write', source: String.raw`\bprocess\.(?:stdout|stderr)\b|\bio\.(?:stdout|stderr)\.write\b`, why: 'lines go out through ctx.out/ctx.info and src/io, which own the streams' },
+];
+
+const FOUNDATION = ['util', 'errors', 'support'];
+/** What every domain module may use. */
+const DOMAIN_BASE = ['api', 'io', 'context', ...FOUNDATION];
+
+/** Domain modules: workflows and models that verbs share. */
+export const DOMAINS = [
+  'agents', 'calls', 'campaigns', 'config', 'contacts', 'events', 'export', 'gitops', 'kb', 'mcp',
+  'quality', 'reports', 'sandbox', 'watch', 'webhooks', 'wizard',
+];
+
+function domain(name: string, role: string, may: string[], extra: Partial<Layer> = {}): Layer {
+  return { name, files: [`${name}/`], role, may: [...DOMAIN_BASE, ...may], ...extra };
+}
+
+export const LAYERS: Layer[] = [
+  {
+    name: 'entry',
+    files: ['start.ts', 'main.ts', 'help.ts', 'code-cache.ts'],
+    role: 'bin/voicectl.js starts here: fast paths (--version, --help), then main.ts run(argv, ctx), the one place errors become exit codes',
+    may: ['program', 'context', 'io', 'api', ...FOUNDATION],
+  },
+  {
+    name: 'program',
+    files: ['program.ts'],
+    role: 'builds the commander program from the command groups; the only module that imports src/commands/',
+    may: ['commands', 'commands-shared', 'context', ...FOUNDATION],
+  },
+  {
+    name: 'commands',
+    files: ['commands/*/'],
+    role: 'one folder per group: index.ts wires the verbs, definition.ts declares their flags, one action file per verb',
+    may: ['commands-shared', 'context', 'io', 'api', ...DOMAINS, ...FOUNDATION],
+    note: 'a verb may import its own group\'s files, never another group\'s folder',
+  },
+  {
+    name: 'commands-shared',
+    files: ['commands/shared.ts', 'commands/groups.ts', 'commands/watch-verb.ts'],
+    role: 'what every group shares: lazy actions, global options, argument parsers, group metadata',
+    may: ['context', 'io', ...FOUNDATION],
+  },
+  {
+    name: 'context',
+    files: ['context.ts'],
+    role: 'Context: streams, options, settings, api(), clock; injected into every verb, never global',
+    may: ['api', 'config', 'io', ...FOUNDATION],
+  },
+  domain('agents', 'agent fields: names, validation', []),
+  domain('calls', 'the call model and `call tail`', ['export']),
+  domain('campaigns', 'create, split, exclude and launch campaigns; calling hours; campaigns/run/ runs a campaign to its end', ['agents', 'calls', 'contacts', 'events', 'export', 'kb', 'quality', 'reports', 'watch', 'webhooks'], {
+    note: 'campaigns/run/ (campaign run) is part of this layer',
+  }),
+  {
+    name: 'config',
+    files: ['config/'],
+    role: 'the config file and profiles; read by Context',
+    may: FOUNDATION,
+    note: 'Context imports it, so it stays below the domains',
+  },
+  domain('contacts', 'spreadsheets and JSON contacts, phone numbers, the contacts report', []),
+  domain('events', 'the webhook event log: backfill, reconcile, report', ['calls', 'export', 'webhooks']),
+  domain('export', 'call export: pages, sinks, recordings, transcripts, resumable state', ['calls']),
+  domain('gitops', 'account as code: load, plan, apply, pull', ['agents', 'export', 'kb', 'webhooks']),
+  domain('kb', 'knowledge base: collection, upload, indexing, formats', ['contacts'], { coming: true }),
+  domain('mcp', 'the MCP server', ['agents', 'calls', 'campaigns', 'config', 'contacts', 'events', 'export', 'gitops', 'kb', 'quality', 'reports', 'watch', 'webhooks'], { coming: true }),
+  domain('quality', 'the call quality gate (`calls check`, `voicectl test`)', ['agents', 'calls', 'campaigns', 'config', 'events', 'export', 'reports', 'watch'], { coming: true }),
+  domain('reports', 'campaign reports (text, HTML) and follow-ups', ['calls', 'campaigns', 'config', 'contacts', 'events', 'export', 'quality']),
+  {
+    name: 'sandbox',
+    files: ['sandbox/'],
+    role: 'the emulator of the whole service (`voicectl sandbox`)',
+    may: ['webhooks', ...FOUNDATION],
+    note: 'it takes only the webhook signature (the spec\'s wire format) from the client side; a shared HTTP stack or API model would hide a client bug in both',
+  },
+  domain('watch', 'the live campaign view and its poller', ['calls', 'events']),
+  domain('webhooks', 'signatures, the `listen` receiver, forwarding, sample events', ['config']),
+  domain('wizard', 'the interactive agent wizard', ['agents', 'config', 'contacts', 'kb']),
+  {
+    name: 'api',
+    files: ['api/'],
+    role: 'one client (undici, auth, retries, errors, pagination) and one small module per resource; never prints',
+    may: FOUNDATION,
+  },
+  {
+    name: 'io',
+    files: ['io/'],
+    role: 'streams, output formats (table, json, jsonl, csv), terminal-safe text, spinner, prompts',
+    may: ['context', ...FOUNDATION],
+    note: 'only `import type { Context }`: the printers take the context whose streams and format they use',
+  },
+  {
+    name: 'util',
+    files: ['util/'],
+    role: 'small pure helpers: time, shell quoting, redaction, file errors',
+    may: [],
+  },
+  {
+    name: 'errors',
+    files: ['errors.ts'],
+    role: 'the typed errors and exit codes',
+    may: [],
+  },
+  {
+    name: 'support',
+    files: ['version.ts', 'paths.ts', 'wasm-baseline.ts', 'argv.ts', 'types/'],
+    role: 'build facts and start-up helpers: version, install paths, argv pre-scan, type shims',
+    may: [],
+  },
+];
+
+export const IMPORT_EXCEPTIONS: ImportException[] = [
+  { from: 'commands/watch-verb.ts', to: 'commands/watch/', reason: '`watch <id>` is still a loose verb beside the groups; it becomes an ordinary group' },
+  { from: 'wizard/kb-step.ts', to: 'commands/kb/', reason: 'the knowledge-base workflow still lives in commands/kb/; it moves to src/kb/' },
+  { from: 'wizard/questions.ts', to: 'commands/agent/fields.ts', reason: 'readTextFile is still a verb helper; it moves to the wizard or util' },
+  { from: 'calls/', to: 'watch/calls.ts', reason: 'watch/calls.ts is the call model; it moves to calls/' },
+  { from: 'reports/', to: 'watch/', reason: 'reports read the call model and counts from watch/; the model moves to calls/' },
+  { from: 'config/store.ts', to: 'campaigns/calling-hours.ts', reason: 'config validates calling hours with the campaigns parser; it takes its validators from a small table instead' },
+  { from: 'config/store.ts', to: 'contacts/validity.ts', reason: 'config validates the default country with the contacts module; same table' },
+  { from: 'sandbox/deliveries.ts', to: 'api/undici.ts', reason: 'webhook deliveries use the client\'s undici loader; they get their own' },
+];
+
+export const VIEWS: View[] = [
+  { file: 'watch/view-terminal.ts', reason: 'the redrawn `watch` screen' },
+  { file: 'export/progress.ts', reason: 'the export progress bar; moves into io/progress.ts' },
+  { file: 'commands/kb/progress.ts', reason: 'the upload progress lines; moves into io/progress.ts with the kb workflow' },
+];
+
+export const PATTERN_EXCEPTIONS: PatternException[] = [
+  { file: 'campaigns/hours-gate.ts', pattern: 'escape sequence', reason: 'the calling-hours countdown redraws its line; it becomes io/progress.ts\'s countdown' },
+  { file: 'campaigns/hours-gate.ts', pattern: 'direct write', reason: 'same countdown' },
+  { file: 'commands/contacts/validate.ts', pattern: 'escape sequence', reason: 'the "Checked N rows" counter; becomes io/progress.ts\'s counter' },
+  { file: 'commands/contacts/validate.ts', pattern: 'direct write', reason: 'same counter' },
+  { file: 'commands/campaign/report.ts', pattern: 'direct write', reason: 'the transcripts counter; becomes io/progress.ts\'s counter' },
+  { file: 'commands/listen/listen.ts', pattern: 'direct write', reason: 'batched event lines written at the reader\'s pace; io should own the batching' },
+  { file: 'commands/call/export.ts', pattern: 'ctx.opts.output', reason: 'maps -o to the export file format; `export` formats go through io' },
+  { file: 'commands/demo/demo.ts', pattern: 'ctx.opts.output', reason: 'hands the run\'s global options to the demo\'s own context' },
+  { file: 'commands/schema/schema.ts', pattern: 'direct write', reason: 'prints a whole generated file (the JSON schema), its last newline included' },
+  { file: 'commands/completion/print.ts', pattern: 'direct write', reason: 'prints a whole generated file (the completion script) byte for byte' },
+];
+
+/** The one module that seeds the sandbox over HTTP for tests (paths relative to test/). */
+export const FACTORY = 'helpers/given.ts';
+
+/** Test files that call the sandbox with their own fetch (paths relative to test/). */
+export const FETCH_EXCEPTIONS: { file: string; reason: string }[] = [
+  { file: 'sandbox/', reason: 'tests of the emulator\'s own HTTP API: the request is what is tested' },
+  { file: 'export/sandbox-fixtures.ts', reason: 'a second factory module; it merges into helpers/given.ts' },
+  ...[
+    'commands/campaign-launch-prompt.test.ts',
+    'docs/help-examples.test.ts',
+    'e2e/call-tail.test.ts',
+    'e2e/campaign-launch.test.ts',
+    'e2e/campaign-ops-exclude.test.ts',
+    'e2e/campaign-ops-hours.test.ts',
+    'e2e/campaign-ops-redial.test.ts',
+    'e2e/campaign-report.test.ts',
+    'e2e/contacts-verdict.test.ts',
+    'e2e/export-round-trip.test.ts',
+    'e2e/gitops-concurrency.test.ts',
+    'e2e/gitops-errors.test.ts',
+    'e2e/gitops-helpers.ts',
+    'e2e/gitops-safety.test.ts',
+    'e2e/listen.test.ts',
+    'e2e/watch.test.ts',
+    'hostile/client-secrets.test.ts',
+  ].map((file) => ({ file, reason: 'seeds or reads the sandbox with a request of its own; moves to helpers/given.ts' })),
+];
