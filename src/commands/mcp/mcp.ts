@@ -1,6 +1,7 @@
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { FailureError, UsageError } from '../../errors.js';
+import { isTerminal } from '../../io/terminal.js';
 import type { McpFlags } from './definition.js';
 
 export default async function mcpVerb(ctx: Context, opts: McpFlags, build: (ctx: Context, argv: string[]) => CommandUnknownOpts): Promise<void> {
@@ -27,7 +28,7 @@ export default async function mcpVerb(ctx: Context, opts: McpFlags, build: (ctx:
     if (!ctx.settings().baseUrl) ctx.warn('no service address is set (--base-url, VOICECTL_BASE_URL or `voicectl login`): every tool will answer with that error.');
   }
   if (ctx.opts.timeout !== undefined) globals.push(`--timeout=${ctx.opts.timeout}`);
-  if (ctx.io.stdin.isTTY) {
+  if (isTerminal(ctx, 'stdin')) {
     ctx.info('voicectl mcp speaks the Model Context Protocol on standard input and output, for an MCP client to start (docs/mcp.md). Ctrl-C stops it.');
   }
   const { serveStdio } = await import('../../mcp/server.js');
