@@ -77,6 +77,8 @@ export class Context {
   private signalValue?: AbortSignal;
   /** Set by the program's pre-action hook before any command runs. */
   opts: GlobalOptions = {};
+  /** Errors go to stderr as one JSON object (--json, -o json, VOICECTL_ERROR_FORMAT=json): set by run() before parsing. */
+  jsonErrors = false;
   private settingsCache?: Settings;
   private client?: Promise<ApiClient>;
   private chalkCache?: ChalkInstance;

@@ -135,7 +135,8 @@ function finish(cmd: CommandUnknownOpts, ctx: Context): void {
   cmd.configureOutput({
     writeOut: (s) => ctx.io.stdout.write(s),
     writeErr: (s) => ctx.io.stderr.write(s),
-    outputError: (s, write) => write(ctx.errColor.red(s)),
+    // Under errors as JSON, main.ts reports commander's error as one JSON object.
+    outputError: (s, write) => { if (!ctx.jsonErrors) write(ctx.errColor.red(s)); },
     // The context's streams, not process.stdout: help goes where the context writes (80
     // columns, commander's own default, when it is not a terminal).
     getOutHelpWidth: () => (ctx.io.stdout.isTTY && ctx.io.stdout.columns) || 80,
