@@ -27,6 +27,7 @@ import { pullCommand } from './commands/pull/index.js';
 import { planCommand } from './commands/plan/index.js';
 import { applyCommand } from './commands/apply/index.js';
 import { schemaCommand } from './commands/schema/index.js';
+import { apiCommand } from './commands/api/index.js';
 
 export { version };
 
@@ -50,6 +51,7 @@ const BUILDERS: Record<string, (ctx: Context) => CommandUnknownOpts> = {
   plan: planCommand,
   apply: applyCommand,
   schema: schemaCommand,
+  api: apiCommand,
   completion: (ctx) => completionCommand(ctx, () => buildProgram(ctx)),
 };
 

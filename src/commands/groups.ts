@@ -29,6 +29,7 @@ export const GROUP_INFO: readonly GroupInfo[] = [
   { name: 'plan', summary: 'Show what apply would change in the account; --check exits 6 on drift' },
   { name: 'apply', summary: 'Make the account match the files (asks first; --yes)' },
   { name: 'schema', summary: 'Print the JSON Schema of voicectl.yaml, for editors' },
+  { name: 'api', summary: 'Send any request to the service with the profile\'s key; print the JSON answer' },
   { name: 'completion', summary: 'Print a shell completion script for bash, zsh or fish' },
 ];
 

@@ -61,6 +61,11 @@ function jsonText(ctx: Context, value: unknown, layout: JsonLayout): string {
   return pretty ? JSON.stringify(value, null, 2) : JSON.stringify(value);
 }
 
+/** A value that is JSON whatever the format (`voicectl api`): one line under -o jsonl, pretty otherwise. */
+export async function printJson(ctx: Context, value: unknown): Promise<void> {
+  ctx.out(jsonText(ctx, value, 'by-format'));
+}
+
 /** A line for a person (stderr); scripts reading the output never see it. */
 export function note(ctx: Context, text: string): void {
   if (!ctx.machineOutput) ctx.info(text);
