@@ -46,6 +46,9 @@ export interface GlobalOptions {
   input?: boolean;
   debug?: boolean;
   timeout?: number;
+  /** --jq and --template: the JSON output, filtered or laid out (src/io/filter.ts). */
+  jq?: string;
+  template?: string;
 }
 
 export interface Settings {
@@ -102,6 +105,8 @@ export class Context {
 
   /** Output format: -o wins, then --json, then a table. */
   get format(): OutputFormat {
+    // --jq and --template work on the JSON output, so they imply it.
+    if (this.opts.jq !== undefined || this.opts.template !== undefined) return 'json';
     if (this.opts.output) return this.opts.output;
     if (this.opts.json) return 'json';
     return 'table';

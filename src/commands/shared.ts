@@ -42,6 +42,8 @@ export function globalOptions(): Option[] {
     new Option('--profile <name>', 'saved profile to use (env VOICECTL_PROFILE, default "default")'),
     new Option('--json', 'print JSON on stdout (same as -o json)'),
     new Option('-o, --output <format>', 'output format').choices(OUTPUT_FORMATS),
+    new Option('--jq <expression>', 'filter the JSON output with a jq expression; strings print raw (docs/scripting.md)'),
+    new Option('--template <template>', 'print the JSON output through a Handlebars template (docs/scripting.md)'),
     new Option('--no-color', 'no colour (also NO_COLOR)'),
     new Option('-y, --yes', 'answer yes to confirmations'),
     new Option('--no-input', 'never prompt; missing input is an error (also CI=true)'),

@@ -16,6 +16,7 @@ import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { csvLine } from './csv.js';
 import { csvName, type Column, cell } from './output.js';
+import { filtering, printFiltered } from './filter.js';
 
 /** How a result's JSON is laid out: by format (one line for -o jsonl, pretty otherwise), or always one way. */
 export type JsonLayout = 'by-format' | 'pretty' | 'compact';
@@ -53,6 +54,7 @@ export async function render<T>(ctx: Context, r: Rendering<T>): Promise<void> {
     return;
   }
   if (r.json === undefined) return;
+  if (filtering(ctx)) return printFiltered(ctx, r.json);
   ctx.out(jsonText(ctx, r.json, r.layout ?? 'by-format'));
 }
 
@@ -63,6 +65,7 @@ function jsonText(ctx: Context, value: unknown, layout: JsonLayout): string {
 
 /** A value that is JSON whatever the format (`voicectl api`): one line under -o jsonl, pretty otherwise. */
 export async function printJson(ctx: Context, value: unknown): Promise<void> {
+  if (filtering(ctx)) return printFiltered(ctx, value);
   ctx.out(jsonText(ctx, value, 'by-format'));
 }
 
