@@ -28,6 +28,7 @@ import { planCommand } from './commands/plan/index.js';
 import { applyCommand } from './commands/apply/index.js';
 import { schemaCommand } from './commands/schema/index.js';
 import { apiCommand } from './commands/api/index.js';
+import { doctorCommand } from './commands/doctor/index.js';
 
 export { version };
 
@@ -52,6 +53,7 @@ const BUILDERS: Record<string, (ctx: Context) => CommandUnknownOpts> = {
   apply: applyCommand,
   schema: schemaCommand,
   api: apiCommand,
+  doctor: doctorCommand,
   completion: (ctx) => completionCommand(ctx, () => buildProgram(ctx)),
 };
 

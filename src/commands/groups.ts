@@ -30,6 +30,7 @@ export const GROUP_INFO: readonly GroupInfo[] = [
   { name: 'apply', summary: 'Make the account match the files (asks first; --yes)' },
   { name: 'schema', summary: 'Print the JSON Schema of voicectl.yaml, for editors' },
   { name: 'api', summary: 'Send any request to the service with the profile\'s key; print the JSON answer' },
+  { name: 'doctor', summary: 'Check the profile, the service, the key\'s scopes, the clock and more; say how to fix each problem' },
   { name: 'completion', summary: 'Print a shell completion script for bash, zsh or fish' },
 ];
 
