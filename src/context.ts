@@ -49,6 +49,7 @@ export interface GlobalOptions {
   /** --jq and --template: the JSON output, filtered or laid out (src/io/filter.ts). */
   jq?: string;
   template?: string;
+  accessible?: boolean;
 }
 
 export interface Settings {
@@ -123,9 +124,23 @@ export class Context {
     return Boolean(this.io.stdin.isTTY && this.io.stdout.isTTY);
   }
 
-  /** Interactive progress (spinners, bars, redraws) goes to stderr only when it is a terminal. */
+  /**
+   * Accessible mode (--accessible, VOICECTL_ACCESSIBLE=1): for screen readers. No spinner
+   * and no redrawn line: progress and live views as plain lines; questions as numbered
+   * choices typed as text; no colour (every status is also a word).
+   */
+  get accessible(): boolean {
+    return this.opts.accessible === true || isTrue(this.env.VOICECTL_ACCESSIBLE);
+  }
+
+  /** Whether lines on `stream` may be redrawn (\r, cursor moves): a terminal, not TERM=dumb, not accessible mode. */
+  redraws(stream: OutStream): boolean {
+    return Boolean(stream.isTTY) && this.env.TERM !== 'dumb' && !this.accessible;
+  }
+
+  /** Interactive progress (spinners, bars, redraws) goes to stderr only when it is a terminal that may be redrawn. */
   get interactiveStderr(): boolean {
-    return Boolean(this.io.stderr.isTTY) && !this.machineOutput;
+    return this.redraws(this.io.stderr) && !this.machineOutput;
   }
 
   /**
@@ -159,6 +174,8 @@ export class Context {
       const n = Number(force);
       return (n >= 1 && n <= 3 ? n : 1) as 1 | 2 | 3;
     }
+    // A dumb terminal shows escape codes as text; a screen reader reads them out.
+    if (this.env.TERM === 'dumb' || this.accessible) return 0;
     return stream.isTTY ? 1 : 0;
   }
 

@@ -74,7 +74,7 @@ export async function runExport(ctx: Context, opts: ExportOptions): Promise<Expo
     unit: 'rows',
     label: 'Exporting',
     // On a terminal only, and not when the rows themselves go to that terminal.
-    enabled: Boolean(ctx.io.stderr.isTTY) && (sink.toFile || !ctx.io.stdout.isTTY),
+    enabled: ctx.redraws(ctx.io.stderr) && (sink.toFile || !ctx.io.stdout.isTTY),
   });
   const detail = limiter(opts.concurrency);
   let plan: CsvPlan | undefined;

@@ -92,7 +92,7 @@ export function refuseCsv(ctx: Context, message: string, hint: string): void {
 /** A live view: JSON lines for scripts, a redrawn view on a terminal, plain lines in a log or pipe. */
 export function chooseView<V>(ctx: Context, views: { json: () => V; terminal: () => V; plain: () => V }): V {
   if (ctx.machineOutput) return views.json();
-  if (ctx.io.stdout.isTTY && ctx.env.TERM !== 'dumb') return views.terminal();
+  if (ctx.redraws(ctx.io.stdout)) return views.terminal();
   return views.plain();
 }
 

@@ -37,7 +37,7 @@ export default async function callRecording(ctx: Context, callId: string, flags:
   }
 
   const toStdout = flags.download === '-';
-  const bar = new Progress(ctx.io.stderr, { unit: 'bytes', label: 'Downloading', enabled: Boolean(ctx.io.stderr.isTTY) && !(toStdout && ctx.io.stdout.isTTY) });
+  const bar = new Progress(ctx.io.stderr, { unit: 'bytes', label: 'Downloading', enabled: ctx.redraws(ctx.io.stderr) && !(toStdout && ctx.io.stdout.isTTY) });
   const progress: DownloadProgress = { onStart: (total) => bar.setTotal(total), onBytes: (n) => bar.add(n) };
   try {
     if (toStdout) {
