@@ -75,6 +75,28 @@ describe('errors as JSON', () => {
     expect(errorOf(r.stderr)).toMatchObject({ code: 'network', exit_code: 1, retryable: true });
   }, 60_000);
 
+  it('1: no answer within --timeout is timeout, retryable', async () => {
+    // Headers never sent: the request's deadline passes.
+    await withServer(() => {}, async (s) => {
+      const r = await s.run(['agent', 'list', '--json', '--timeout', '1']);
+      expect(r.exitCode).toBe(1);
+      expect(errorOf(r.stderr)).toMatchObject({ code: 'timeout', exit_code: 1, retryable: true });
+    });
+  }, 60_000);
+
+  it('1: a list that stops short of its total is incomplete_list, retryable, after what was read', async () => {
+    await withServer((req, res) => {
+      const offset = Number(new URL(req.url!, 'http://x').searchParams.get('offset') ?? 0);
+      // Says 5, sends 2, then nothing.
+      sendJson(res, 200, { agents: offset === 0 ? [{ id: 'a1', name: 'A' }, { id: 'a2', name: 'B' }] : [], total: 5, limit: 200, offset });
+    }, async (s) => {
+      const r = await s.run(['agent', 'list', '--all', '--json']);
+      expect(r.exitCode).toBe(1);
+      expect(JSON.parse(r.stdout)).toHaveLength(2);
+      expect(errorOf(r.stderr)).toMatchObject({ code: 'incomplete_list', exit_code: 1, retryable: true });
+    });
+  }, 60_000);
+
   it('2: a bad flag is usage, not retryable, and commander prints nothing else', async () => {
     const r = await h.run(['agent', 'list', '--limit', '500', '--json']);
     expect(r.exitCode).toBe(2);
