@@ -49,7 +49,8 @@ export function benchNode(node, serviceEnv) {
     ['--version', [bin, '--version'], env],
     ['agent --help', [bin, 'agent', '--help'], env],
     ['agent list --json', [bin, 'agent', 'list', '--json'], serviceEnv],
-    ['api GET /agents', [bin, 'api', 'GET', '/agents'], serviceEnv],
+    // BENCH_NO_API=1: for BIN= a build from before `voicectl api`.
+    ...(process.env.BENCH_NO_API ? [] : [['api GET /agents', [bin, 'api', 'GET', '/agents'], serviceEnv]]),
   ];
   const times = cases.map(() => []);
   // Warm the file cache and the compile caches (Node 22.1+ keeps them in the temporary folder).
