@@ -63,10 +63,22 @@ function jsonText(ctx: Context, value: unknown, layout: JsonLayout): string {
   return pretty ? JSON.stringify(value, null, 2) : JSON.stringify(value);
 }
 
-/** A value that is JSON whatever the format (`voicectl api`): one line under -o jsonl, pretty otherwise. */
-export async function printJson(ctx: Context, value: unknown): Promise<void> {
+/** A value that is JSON whatever the format (`voicectl api`, `--format json`): by default one line under -o jsonl, pretty otherwise. */
+export async function printJson(ctx: Context, value: unknown, layout: JsonLayout = 'by-format'): Promise<void> {
   if (filtering(ctx)) return printFiltered(ctx, value);
-  ctx.out(jsonText(ctx, value, 'by-format'));
+  ctx.out(jsonText(ctx, value, layout));
+}
+
+/**
+ * Streams (watch, listen, call tail) print a JSON line per record as it happens; --jq and
+ * --template work on one whole document, so they are refused here, before anything runs.
+ */
+export function refuseFilterOnStream(ctx: Context, example: string): void {
+  if (filtering(ctx)) {
+    throw new UsageError('--jq and --template work on commands that print one JSON document; this one prints JSON lines as they happen.', {
+      hint: `Pipe its JSON lines to jq instead: ${example} --json | jq -c '…'`,
+    });
+  }
 }
 
 /** A line for a person (stderr); scripts reading the output never see it. */

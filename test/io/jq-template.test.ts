@@ -8,7 +8,7 @@ import { Context } from '../../src/context.js';
 import { applyTemplate, formatTime } from '../../src/io/filter.js';
 import { harness, type Harness } from '../helpers/cli.js';
 import { fakeIo } from '../helpers/fake-io.js';
-import { clientFor, givenAgent } from '../helpers/given.js';
+import { clientFor, givenAgent, givenCampaign } from '../helpers/given.js';
 
 const jqBinary = spawnSync('jq', ['--version'], { encoding: 'utf8' }).status === 0;
 if (!jqBinary) console.log('jq is not installed here: --jq is checked against the ids read from --json only.');
@@ -59,6 +59,25 @@ describe('--jq', () => {
     if (jqBinary) expect(`${filtered.stdout}\n`).toBe(realJq(expr, get.stdout));
   });
 
+  it('campaign report --format json is filtered too', async () => {
+    const api = clientFor(h.sandbox);
+    const agent = await givenAgent(api, { name: 'Reporter' });
+    const campaign = await givenCampaign(api, agent.id, 2);
+    const json = await h.run(['campaign', 'report', campaign.id, '--format', 'json']);
+    expect(json.exitCode).toBe(0);
+    const filtered = await h.run(['campaign', 'report', campaign.id, '--format', 'json', '--jq', 'keys']);
+    expect(filtered.exitCode).toBe(0);
+    expect(JSON.parse(filtered.stdout)).toEqual(Object.keys(JSON.parse(json.stdout)).sort());
+  });
+
+  it('streams of JSON lines (call tail, watch, listen) refuse --jq and --template before anything runs, naming the pipe to use', async () => {
+    for (const args of [['call', 'tail', '--jq', '.'], ['watch', 'c1', '--template', '{{id}}'], ['listen', '--skip-verify', '--port', '0', '--jq', '.']]) {
+      const r = await h.run(args);
+      expect(r.exitCode, args.join(' ')).toBe(2);
+      expect(r.stderr).toContain('| jq');
+    }
+  });
+
   it('a bad expression is a usage error (2); one that fails on the data exits 1', async () => {
     const bad = await h.run(['agent', 'list', '--jq', '.[']);
     expect(bad.exitCode).toBe(2);
@@ -75,7 +94,8 @@ describe('--template', () => {
     const r = await h.run(['agent', 'list', '--template', '{{#table}}{{#each this}}{{tablerow name voice_name}}{{/each}}{{/table}}']);
     expect(r.exitCode).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
-    expect(lines).toHaveLength(3);
+    const agents = JSON.parse((await h.run(['agent', 'list', '--json'])).stdout) as unknown[];
+    expect(lines).toHaveLength(agents.length);
     // Aligned: the second column starts at the same place on every line.
     const starts = lines.map((l) => l.indexOf('Ananya'));
     expect(new Set(starts).size).toBe(1);
