@@ -95,6 +95,32 @@ describe('voicectl doctor', () => {
     }
   });
 
+  it('webhook endpoints with failed deliveries: named, with the command that shows why; a proxy left out by NO_PROXY is said', async () => {
+    const s = await hostile((req, res) => {
+      const url = req.url ?? '';
+      if (url.startsWith('/voices')) return sendJson(res, 200, []);
+      if (url.startsWith('/agents')) return sendJson(res, 200, { agents: [], total: 0, limit: 1, offset: 0 });
+      if (url.startsWith('/calls')) return sendJson(res, 200, { calls: [], total: 0, limit: 1, offset: 0 });
+      if (url === '/webhooks/endpoints') return sendJson(res, 200, [{ id: 'we_1', url: 'https://hooks.example.com/voice', enabled: true }, { id: 'we_2', url: 'https://ok.example.com', enabled: true }]);
+      if (url.startsWith('/webhooks/endpoints/we_1/deliveries')) return sendJson(res, 200, [{ id: 'd1', status: 'failed', attempts: 8, last_response_code: 500 }, { id: 'd2', status: 'delivered', attempts: 1, last_response_code: 200 }]);
+      if (url.startsWith('/webhooks/endpoints/we_2/deliveries')) return sendJson(res, 200, [{ id: 'd3', status: 'delivered', attempts: 1, last_response_code: 200 }]);
+      return sendJson(res, 404, { error: 'not found' });
+    });
+    try {
+      const r = await s.run(['doctor', '--json'], { HTTP_PROXY: 'http://proxy.invalid:3128', NO_PROXY: '127.0.0.1' });
+      expect(r.exitCode).toBe(0);
+      const checks = byName(r.stdout);
+      const hooks = checks.get('webhooks')!;
+      expect(hooks.status).toBe('warn');
+      expect(hooks.message).toContain('1 to https://hooks.example.com/voice (we_1)');
+      expect(hooks.fix).toContain('voicectl webhook deliveries we_1');
+      expect(checks.get('proxy')!.message).toContain('no proxy for this base URL (HTTP_PROXY, NO_PROXY set');
+      expect(s.seen.every((l) => l.startsWith('GET '))).toBe(true);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('clockCheck: thresholds and direction', () => {
     const now = Date.parse('2026-01-01T12:00:00Z');
     expect(clockCheck(new Date(now).toUTCString(), now, 0).status).toBe('ok');
