@@ -62,7 +62,8 @@ describe('voicectl api', () => {
     const agent = await givenAgent(clientFor(h.sandbox), { name: 'Patched' });
     const file = join(dir.dir, 'patch.json');
     writeFileSync(file, JSON.stringify({ greeting: 'Namaste!' }));
-    const r = await h.run(['api', 'PATCH', `/agents/${agent.id}`, '--input', file, '--yes']);
+    // --no-input (the global flag) does not take the body away.
+    const r = await h.run(['api', 'PATCH', `/agents/${agent.id}`, '--input', file, '--no-input', '--yes']);
     expect(r.exitCode).toBe(0);
     const got = await h.run(['api', 'GET', `/agents/${agent.id}`]);
     expect(JSON.parse(got.stdout).greeting).toBe('Namaste!');

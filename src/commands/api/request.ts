@@ -21,7 +21,7 @@ export default async function apiRequest(ctx: Context, methodArg: string, path: 
     throw new UsageError(`"${path}" is an address, not a path.`, { hint: 'Give a path under the base URL, such as /agents; set the address with --base-url.' });
   }
   const fields = await readFields(ctx, flags);
-  const input = typeof flags.input === 'string' ? await readBody(ctx, flags.input) : undefined;
+  const input = flags.inputFile !== undefined ? await readBody(ctx, flags.inputFile) : undefined;
   if (flags.paginate && method !== 'GET') throw new UsageError('--paginate pages through a list: it works with GET only.');
   if (method === 'GET' && input !== undefined) throw new UsageError('A GET sends no body: --input is for POST, PATCH, PUT and DELETE.', { hint: 'Pass query parameters with -f key=value.' });
   // As gh does: the fields are the query of a GET, and of any request whose body is --input.
