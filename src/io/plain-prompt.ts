@@ -163,3 +163,27 @@ export async function plainMultiline(ctx: Context, message: string, current?: st
   const text = out.join('\n').replace(/\s+$/, '').replace(/^\n+/, '');
   return text === '' && current ? current : text;
 }
+
+/**
+ * A secret, typed without echo: the terminal is put in raw mode for the one line, so the
+ * key is neither shown nor read aloud. Backspace edits; Ctrl-C cancels.
+ */
+export async function plainPassword(ctx: Context, message: string): Promise<string> {
+  const stdin = ctx.io.stdin as NodeJS.ReadStream;
+  const raw = typeof stdin.setRawMode === 'function' && stdin.isTTY === true;
+  if (raw) stdin.setRawMode(true);
+  let line: string;
+  try {
+    line = await ask(ctx, `${plain(message)}. Typing is not shown: `);
+  } finally {
+    if (raw) stdin.setRawMode(false);
+    if (raw) ctx.io.stderr.write('\n');
+  }
+  if (line.includes('\u0003')) throw new InterruptedError('Cancelled');
+  let out = '';
+  for (const ch of line) {
+    if (ch === '\u007f' || ch === '\b') out = out.slice(0, -1);
+    else out += ch;
+  }
+  return out;
+}

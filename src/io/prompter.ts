@@ -62,6 +62,7 @@ export async function input(ctx: Context, message: string, options: { default?: 
 }
 
 export async function password(ctx: Context, message: string): Promise<string> {
+  if (ctx.accessible) return (await import('./plain-prompt.js')).plainPassword(ctx, message);
   const { password: ask } = await import('@inquirer/prompts');
   return asked(ask({ message, mask: '*' }, { ...streams(ctx), signal: ctx.signal }));
 }
