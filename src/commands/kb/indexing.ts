@@ -19,7 +19,11 @@ interface Spinner {
 
 /** An ora spinner on stderr when a person watches it; loaded only then. */
 export async function startSpinner(ctx: Context, text: string): Promise<Spinner> {
-  if (!ctx.interactiveStderr) return { text, stop() {} };
+  if (!ctx.interactiveStderr) {
+    // Accessible mode: the wait said once, as a plain line.
+    if (ctx.accessible && ctx.io.stderr.isTTY) ctx.info(`${text}…`);
+    return { text, stop() {} };
+  }
   const { default: ora } = await import('ora');
   return ora({ text, stream: ctx.io.stderr as NodeJS.WriteStream, color: 'cyan', discardStdin: false }).start();
 }
