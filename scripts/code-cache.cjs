@@ -37,7 +37,7 @@ async function warmMain() {
     preferBaselineWasm();
     const { exports: program, script } = load(MAIN_FILE, { userCache: false });
     const quiet = () => new Writable({ write: (_chunk, _enc, done) => done() });
-    for (const argv of [['agent', 'list', '--json'], ['config', 'list', '--json']]) {
+    for (const argv of [['agent', 'list', '--json'], ['api', 'GET', '/agents'], ['config', 'list', '--json']]) {
       const code = await program.main(argv, { env, io: { stdin: process.stdin, stdout: quiet(), stderr: quiet() } });
       if (code !== 0) throw new Error(`warm-up of voicectl ${argv.join(' ')} exited ${code}`);
     }

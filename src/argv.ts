@@ -4,7 +4,7 @@
  */
 
 /** Root options that take a value, so the group name is found after them. */
-const ROOT_VALUE_OPTIONS = new Set(['--base-url', '--api-key', '--profile', '-o', '--output', '--timeout', '--tz']);
+const ROOT_VALUE_OPTIONS = new Set(['--base-url', '--api-key', '--profile', '-o', '--output', '--timeout', '--tz', '--jq', '--template']);
 
 /** Where the first word that is not a root option (or its value) is, and whether `--` came before it. */
 function firstWord(argv: string[]): { index: number; afterDashes: boolean } {

@@ -48,6 +48,10 @@ export interface GlobalOptions {
   debug?: boolean;
   timeout?: number;
   tz?: string;
+  /** --jq and --template: the JSON output, filtered or laid out (src/io/filter.ts). */
+  jq?: string;
+  template?: string;
+  accessible?: boolean;
 }
 
 export interface Settings {
@@ -79,6 +83,8 @@ export class Context {
   private signalValue?: AbortSignal;
   /** Set by the program's pre-action hook before any command runs. */
   opts: GlobalOptions = {};
+  /** Errors go to stderr as one JSON object (--json, -o json, VOICECTL_ERROR_FORMAT=json): set by run() before parsing. */
+  jsonErrors = false;
   private settingsCache?: Settings;
   private zoneCache?: string;
   private client?: Promise<ApiClient>;
@@ -103,6 +109,8 @@ export class Context {
 
   /** Output format: -o wins, then --json, then a table. */
   get format(): OutputFormat {
+    // --jq and --template work on the JSON output, so they imply it.
+    if (this.opts.jq !== undefined || this.opts.template !== undefined) return 'json';
     if (this.opts.output) return this.opts.output;
     if (this.opts.json) return 'json';
     return 'table';
@@ -119,9 +127,23 @@ export class Context {
     return Boolean(this.io.stdin.isTTY && this.io.stdout.isTTY);
   }
 
-  /** Interactive progress (spinners, bars, redraws) goes to stderr only when it is a terminal. */
+  /**
+   * Accessible mode (--accessible, VOICECTL_ACCESSIBLE=1): for screen readers. No spinner
+   * and no redrawn line: progress and live views as plain lines; questions as numbered
+   * choices typed as text; no colour (every status is also a word).
+   */
+  get accessible(): boolean {
+    return this.opts.accessible === true || isTrue(this.env.VOICECTL_ACCESSIBLE);
+  }
+
+  /** Whether lines on `stream` may be redrawn (\r, cursor moves): a terminal, not TERM=dumb, not accessible mode. */
+  redraws(stream: OutStream): boolean {
+    return Boolean(stream.isTTY) && this.env.TERM !== 'dumb' && !this.accessible;
+  }
+
+  /** Interactive progress (spinners, bars, redraws) goes to stderr only when it is a terminal that may be redrawn. */
   get interactiveStderr(): boolean {
-    return Boolean(this.io.stderr.isTTY) && !this.machineOutput;
+    return this.redraws(this.io.stderr) && !this.machineOutput;
   }
 
   /**
@@ -155,6 +177,8 @@ export class Context {
       const n = Number(force);
       return (n >= 1 && n <= 3 ? n : 1) as 1 | 2 | 3;
     }
+    // A dumb terminal shows escape codes as text; a screen reader reads them out.
+    if (this.env.TERM === 'dumb' || this.accessible) return 0;
     return stream.isTTY ? 1 : 0;
   }
 

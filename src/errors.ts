@@ -17,13 +17,26 @@ export function commanderExitCode(err: CommanderError): number {
   return err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help' ? EXIT.OK : EXIT.USAGE;
 }
 
+export interface CliErrorOptions {
+  hint?: string;
+  cause?: unknown;
+  /** A stable machine word for scripts (`invalid_rows`), when the class's own is too broad (docs/errors.md). */
+  code?: string;
+  /** What a script needs to act on the error (the invalid rows with their row numbers). */
+  details?: unknown;
+}
+
 export class CliError extends Error {
   /** A line or two telling the user what to do next. */
   hint?: string;
-  constructor(message: string, options?: { hint?: string; cause?: unknown }) {
+  code?: string;
+  details?: unknown;
+  constructor(message: string, options?: CliErrorOptions) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.hint = options?.hint;
+    this.code = options?.code;
+    this.details = options?.details;
   }
 }
 
@@ -51,7 +64,11 @@ export class InterruptedError extends CliError {
 
 /** The command ran and already reported its failure (for example `contacts validate` with bad rows). */
 export class SilentExit extends Error {
-  constructor(readonly exitCode: number) {
+  /**
+   * `error`: what errors as JSON say (docs/errors.md) for a failure the command has
+   * already shown in its own output; nothing is printed for a person.
+   */
+  constructor(readonly exitCode: number, readonly error?: { code: string; message: string; hint?: string; details?: unknown }) {
     super(`exit ${exitCode}`);
     this.name = 'SilentExit';
   }

@@ -7,10 +7,10 @@ import { EXIT, InterruptedError, isCommanderError } from './errors.js';
 import { version } from './version.js';
 import { exitWhenIdle, flushed } from './io/drain.js';
 import { fsErrorReason } from './util/fs-error.js';
-import { report } from './outcome.js';
+import { errorJson, report, wantsJsonErrors } from './outcome.js';
 
 export { EXIT };
-export { describe, exitCodeFor } from './outcome.js';
+export { describe, errorJson, exitCodeFor, wantsJsonErrors } from './outcome.js';
 
 /** Entry for bin/voicectl.js (through dist/start.cjs): real streams, real environment, Ctrl-C handling, and the process exit. */
 export async function main(argv: string[], init: Partial<ContextInit> = {}): Promise<number> {
@@ -78,11 +78,13 @@ export async function run(argv: string[], ctx: Context): Promise<number> {
   }
   // Loaded here, not at the top: `--version` above needs neither commander nor the tree.
   const { buildProgram } = await import('./program.js');
+  ctx.jsonErrors = wantsJsonErrors(argv, ctx.env);
   const program = buildProgram(ctx, argv);
   try {
     await program.parseAsync(argv, { from: 'user' });
     // A long-running command (sandbox, listen, watch) that stopped cleanly on Ctrl-C.
     if (ctx.signal.aborted) {
+      if (ctx.jsonErrors) ctx.io.stderr.write(`${JSON.stringify(errorJson(new InterruptedError(), EXIT.INTERRUPTED, ctx))}\n`);
       return EXIT.INTERRUPTED;
     }
     return EXIT.OK;

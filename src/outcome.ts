@@ -46,9 +46,14 @@ export function exitCodeFor(err: unknown, ctx?: Context): number {
   return EXIT.FAILURE;
 }
 
-/** Prints the error on the context's stderr as every command does, and returns its exit code. */
+/** Prints the error on the context's stderr as every command does (one JSON object under --json), and returns its exit code. */
 export function report(ctx: Context, err: unknown): number {
   const code = exitCodeFor(err, ctx);
+  if (ctx.jsonErrors && code !== EXIT.OK) {
+    const json = errorJson(err, code, ctx);
+    if (json) ctx.io.stderr.write(`${JSON.stringify(json)}\n`);
+    return code;
+  }
   if (err instanceof SilentExit) return code;
   // commander has already printed its own message (unknown option, missing argument, help).
   if (isCommanderError(err)) return code;
@@ -68,6 +73,120 @@ export function report(ctx: Context, err: unknown): number {
     ctx.io.stderr.write(`${c.dim('Run again with --debug for details.')}\n`);
   }
   return code;
+}
+
+/**
+ * Errors as JSON: --json, -o json (or jsonl, the other JSON format) or
+ * VOICECTL_ERROR_FORMAT=json. Read from argv before parsing, since a bad command line is
+ * an error too. `--` ends the options.
+ */
+export function wantsJsonErrors(argv: readonly string[], env: Record<string, string | undefined>): boolean {
+  const fromEnv = env.VOICECTL_ERROR_FORMAT?.trim().toLowerCase();
+  if (fromEnv === 'json') return true;
+  if (fromEnv === 'text') return false;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') break;
+    if (a === '--json') return true;
+    const value = a === '-o' || a === '--output' ? argv[i + 1] : /^(?:--output=|-o=?)(.+)$/.exec(a)?.[1];
+    if (value === 'json' || value === 'jsonl') return true;
+  }
+  return false;
+}
+
+/** What errors as JSON print: one object on stderr (docs/errors.md lists the codes). */
+export interface ErrorJson {
+  error: string;
+  code: string;
+  exit_code: number;
+  retryable: boolean;
+  hint?: string;
+  details?: unknown;
+}
+
+/** The error as one JSON object; undefined for a failure already reported (a command that printed its own outcome) without one. */
+export function errorJson(err: unknown, exitCode: number, ctx?: Context): ErrorJson | undefined {
+  const clean = (s: string) => (ctx ? ctx.redact(s) : s);
+  if (err instanceof SilentExit) {
+    if (!err.error) {
+      return { error: exitCode === EXIT.INTERRUPTED ? 'Interrupted' : 'the command failed; its output says why', code: codeForExit(exitCode), exit_code: exitCode, retryable: false };
+    }
+    const { message, hint, details, code } = err.error;
+    return withOptional({ error: clean(message), code, exit_code: exitCode, retryable: false }, hint && clean(hint), details);
+  }
+  if (isCommanderError(err)) {
+    return { error: err.message.replace(/^error:\s*/i, '').trim(), code: 'usage', exit_code: exitCode, retryable: false, hint: 'Run the command with --help for its options.' };
+  }
+  const code = errorCode(err, exitCode);
+  const { message, hint } = exitCode === EXIT.INTERRUPTED && !(err instanceof CliError) ? { message: 'Interrupted', hint: undefined } : describe(err);
+  return withOptional(
+    { error: clean(message), code, exit_code: exitCode, retryable: RETRYABLE.has(code) },
+    hint && clean(hint),
+    errorDetails(err),
+  );
+}
+
+function withOptional(base: ErrorJson, hint: string | undefined, details: unknown): ErrorJson {
+  if (hint) base.hint = hint;
+  if (details !== undefined) base.details = details;
+  return base;
+}
+
+/** Codes whose cause may pass: the same command, run again later, may succeed. */
+const RETRYABLE = new Set(['network', 'timeout', 'server_error', 'rate_limited', 'incomplete_list']);
+
+/** The stable machine word for an error (docs/errors.md). */
+export function errorCode(err: unknown, exitCode: number): string {
+  if (exitCode === EXIT.INTERRUPTED) return 'interrupted';
+  if (err instanceof CliError && err.code) return err.code;
+  if (err instanceof SilentExit) return err.error?.code ?? codeForExit(exitCode);
+  if (isCommanderError(err)) return 'usage';
+  if (err instanceof ApiError) {
+    if (err.code === 'incomplete_list') return 'incomplete_list';
+    if (err.kind === 'network') return 'network';
+    if (err.kind === 'timeout') return 'timeout';
+    if (err.kind === 'unexpected') return 'unexpected_response';
+    const status = err.status ?? 0;
+    if (status === 401) return 'auth';
+    if (status === 403) return 'forbidden';
+    if (status === 402) return 'plan_limit';
+    if (status === 404) return 'not_found';
+    if (status === 429) return 'rate_limited';
+    if (status >= 500) return 'server_error';
+    if (status >= 300 && status < 400) return 'redirect';
+    return 'rejected';
+  }
+  if (isFsError(err)) return 'file_error';
+  if (err instanceof CliError) return codeForExit(exitCode);
+  return 'internal';
+}
+
+function codeForExit(exitCode: number): string {
+  switch (exitCode) {
+    case EXIT.USAGE: return 'usage';
+    case EXIT.AUTH: return 'auth';
+    case EXIT.NOT_FOUND: return 'not_found';
+    case EXIT.PLAN_LIMIT: return 'plan_limit';
+    case EXIT.CHANGES_PENDING: return 'changes_pending';
+    case EXIT.INTERRUPTED: return 'interrupted';
+    default: return 'failed';
+  }
+}
+
+/** What a script may act on, beyond the message: the request, the status, the limit or scope, the server's own code. */
+function errorDetails(err: unknown): unknown {
+  if (err instanceof CliError) return err.details;
+  if (err instanceof ApiError) {
+    const d: Record<string, unknown> = { method: err.method, path: pathOf(err.url) };
+    if (err.status !== undefined) d.status = err.status;
+    if (err.limit) d.limit = err.limit;
+    if (err.scope) d.scope = err.scope;
+    if (err.code && err.code !== 'incomplete_list') d.server_code = err.code;
+    if (err.retryAfterMs !== undefined) d.retry_after_seconds = Math.ceil(err.retryAfterMs / 1000);
+    return d;
+  }
+  if (isFsError(err) && typeof err.path === 'string') return { path: err.path, errno: err.code };
+  return undefined;
 }
 
 /** The message and the next step for an error, in words. */

@@ -30,6 +30,8 @@ import { applyCommand } from './commands/apply/index.js';
 import { schemaCommand } from './commands/schema/index.js';
 import { mcpCommand } from './commands/mcp/index.js';
 import { approveCommand } from './commands/approve/index.js';
+import { apiCommand } from './commands/api/index.js';
+import { doctorCommand } from './commands/doctor/index.js';
 
 export { version };
 
@@ -56,6 +58,8 @@ const BUILDERS: Record<string, (ctx: Context) => CommandUnknownOpts> = {
   schema: schemaCommand,
   mcp: (ctx) => mcpCommand(ctx, (c, argv) => buildProgram(c, argv)),
   approve: approveCommand,
+  api: apiCommand,
+  doctor: doctorCommand,
   completion: (ctx) => completionCommand(ctx, () => buildProgram(ctx)),
 };
 
@@ -141,7 +145,8 @@ function finish(cmd: CommandUnknownOpts, ctx: Context): void {
   cmd.configureOutput({
     writeOut: (s) => ctx.io.stdout.write(s),
     writeErr: (s) => ctx.io.stderr.write(s),
-    outputError: (s, write) => write(ctx.errColor.red(s)),
+    // Under errors as JSON, main.ts reports commander's error as one JSON object.
+    outputError: (s, write) => { if (!ctx.jsonErrors) write(ctx.errColor.red(s)); },
     // The context's streams, not process.stdout: help goes where the context writes (80
     // columns, commander's own default, when it is not a terminal).
     getOutHelpWidth: () => (ctx.io.stdout.isTTY && ctx.io.stdout.columns) || 80,

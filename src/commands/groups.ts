@@ -32,6 +32,8 @@ export const GROUP_INFO: readonly GroupInfo[] = [
   { name: 'schema', summary: 'Print the JSON Schema of voicectl.yaml, for editors' },
   { name: 'mcp', summary: 'Serve the account to AI assistants (Model Context Protocol over stdio)' },
   { name: 'approve', summary: 'Approve a launch plan an assistant asked for, at a terminal' },
+  { name: 'api', summary: 'Send any request to the service with the profile\'s key; print the JSON answer' },
+  { name: 'doctor', summary: 'Check the profile, the service, the key\'s scopes, the clock and more; say how to fix each problem' },
   { name: 'completion', summary: 'Print a shell completion script for bash, zsh or fish' },
 ];
 

@@ -77,7 +77,7 @@ export async function runExport(ctx: Context, opts: ExportOptions): Promise<Expo
     unit: 'rows',
     label: 'Exporting',
     // On a terminal only, and not when the rows themselves go to that terminal.
-    enabled: isTerminal(ctx, 'stderr') && (sink.toFile || !isTerminal(ctx, 'stdout')),
+    enabled: ctx.redraws(ctx.io.stderr) && (sink.toFile || !isTerminal(ctx, 'stdout')),
   });
   const detail = limiter(opts.concurrency);
   let plan: CsvPlan | undefined;

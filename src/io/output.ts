@@ -8,6 +8,7 @@ import type { Writable } from 'node:stream';
 import type { Context } from '../context.js';
 import { csvLine } from './csv.js';
 import { PacedWriter } from './drain.js';
+import { filtering, printFiltered } from './filter.js';
 import { withSpinner } from './spinner.js';
 import { terminalLine, terminalSafe } from './terminal-text.js';
 
@@ -107,6 +108,13 @@ export async function printListing<T>(ctx: Context, items: AsyncIterable<T>, col
  * hold two million calls, whose JSON is more than one string can hold.
  */
 async function printForScripts(ctx: Context, items: Iterable<unknown> | AsyncIterable<unknown>, columns: Column<never>[], options: { csv?: Column<any>[] }): Promise<void> {
+  if (filtering(ctx)) {
+    // jq and templates take the whole list: it is held in memory.
+    const all: unknown[] = [];
+    for await (const r of items) all.push(r);
+    await printFiltered(ctx, all);
+    return;
+  }
   const paced = new PacedWriter(ctx.io.stdout as Writable);
   switch (ctx.format) {
     case 'json': {
@@ -208,7 +216,8 @@ export async function printFittedTable(ctx: Context, columns: Array<Pick<Column<
 export async function printObject<T>(ctx: Context, obj: T, fields: Column<T>[]): Promise<void> {
   switch (ctx.format) {
     case 'json':
-      ctx.out(JSON.stringify(obj, null, 2));
+      if (filtering(ctx)) await printFiltered(ctx, obj);
+      else ctx.out(JSON.stringify(obj, null, 2));
       return;
     case 'jsonl':
       ctx.out(JSON.stringify(obj));

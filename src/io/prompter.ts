@@ -49,17 +49,20 @@ export async function confirm(ctx: Context, message: string, options: { default?
       hint: `Pass ${options.flag ?? '--yes'} to go ahead without asking.`,
     });
   }
+  if (ctx.accessible) return (await import('./plain-prompt.js')).plainConfirm(ctx, message, options.default ?? false);
   const { confirm: ask } = await import('@inquirer/prompts');
   // Questions quote names from the service ("Delete agent …?"): shown, never obeyed.
   return asked(ask({ message: terminalSafe(message, { multiline: true }), default: options.default ?? false }, { ...streams(ctx), signal: ctx.signal }));
 }
 
 export async function input(ctx: Context, message: string, options: { default?: string; required?: boolean; validate?: (v: string) => true | string } = {}): Promise<string> {
+  if (ctx.accessible) return (await import('./plain-prompt.js')).plainInput(ctx, message, options);
   const { input: ask } = await import('@inquirer/prompts');
   return asked(ask({ message, default: options.default, required: options.required, validate: options.validate }, { ...streams(ctx), signal: ctx.signal }));
 }
 
 export async function password(ctx: Context, message: string): Promise<string> {
+  if (ctx.accessible) return (await import('./plain-prompt.js')).plainPassword(ctx, message);
   const { password: ask } = await import('@inquirer/prompts');
   return asked(ask({ message, mask: '*' }, { ...streams(ctx), signal: ctx.signal }));
 }
@@ -75,6 +78,7 @@ export interface SelectChoice<T> {
 }
 
 export async function select<T>(ctx: Context, message: string, choices: SelectChoice<T>[], options: { default?: T; pageSize?: number } = {}): Promise<T> {
+  if (ctx.accessible) return (await import('./plain-prompt.js')).plainSelect(ctx, message, choices, options.default);
   const { select: ask } = await import('@inquirer/prompts');
   return asked(ask<T>({ message, choices, default: options.default, pageSize: options.pageSize ?? 12, loop: false }, { ...streams(ctx), signal: ctx.signal }));
 }
@@ -84,6 +88,7 @@ export interface CheckboxChoice<T> extends SelectChoice<T> {
 }
 
 export async function checkbox<T>(ctx: Context, message: string, choices: CheckboxChoice<T>[], options: { pageSize?: number; required?: boolean } = {}): Promise<T[]> {
+  if (ctx.accessible) return (await import('./plain-prompt.js')).plainCheckbox(ctx, message, choices, options.required);
   const { checkbox: ask } = await import('@inquirer/prompts');
   return asked(ask<T>({ message, choices, pageSize: options.pageSize ?? 12, loop: false, required: options.required }, { ...streams(ctx), signal: ctx.signal }));
 }

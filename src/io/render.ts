@@ -16,6 +16,7 @@ import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { csvLine } from './csv.js';
 import { csvName, type Column, cell } from './output.js';
+import { filtering, printFiltered } from './filter.js';
 
 /** How a result's JSON is laid out: by format (one line for -o jsonl, pretty otherwise), or always one way. */
 export type JsonLayout = 'by-format' | 'pretty' | 'compact';
@@ -53,12 +54,31 @@ export async function render<T>(ctx: Context, r: Rendering<T>): Promise<void> {
     return;
   }
   if (r.json === undefined) return;
+  if (filtering(ctx)) return printFiltered(ctx, r.json);
   ctx.out(jsonText(ctx, r.json, r.layout ?? 'by-format'));
 }
 
 function jsonText(ctx: Context, value: unknown, layout: JsonLayout): string {
   const pretty = layout === 'pretty' || (layout === 'by-format' && ctx.format !== 'jsonl');
   return pretty ? JSON.stringify(value, null, 2) : JSON.stringify(value);
+}
+
+/** A value that is JSON whatever the format (`voicectl api`, `--format json`): by default one line under -o jsonl, pretty otherwise. */
+export async function printJson(ctx: Context, value: unknown, layout: JsonLayout = 'by-format'): Promise<void> {
+  if (filtering(ctx)) return printFiltered(ctx, value);
+  ctx.out(jsonText(ctx, value, layout));
+}
+
+/**
+ * Streams (watch, listen, call tail) print a JSON line per record as it happens; --jq and
+ * --template work on one whole document, so they are refused here, before anything runs.
+ */
+export function refuseFilterOnStream(ctx: Context, example: string): void {
+  if (filtering(ctx)) {
+    throw new UsageError('--jq and --template work on commands that print one JSON document; this one prints JSON lines as they happen.', {
+      hint: `Pipe its JSON lines to jq instead: ${example} --json | jq -c '…'`,
+    });
+  }
 }
 
 /** A line for a person (stderr); scripts reading the output never see it. */
@@ -84,7 +104,7 @@ export function refuseCsv(ctx: Context, message: string, hint: string): void {
 /** A live view: JSON lines for scripts, a redrawn view on a terminal, plain lines in a log or pipe. */
 export function chooseView<V>(ctx: Context, views: { json: () => V; terminal: () => V; plain: () => V }): V {
   if (ctx.machineOutput) return views.json();
-  if (ctx.io.stdout.isTTY && ctx.env.TERM !== 'dumb') return views.terminal();
+  if (ctx.redraws(ctx.io.stdout)) return views.terminal();
   return views.plain();
 }
 

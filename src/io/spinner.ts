@@ -7,7 +7,7 @@ import type { Context } from '../context.js';
 const SHOW_AFTER_MS = 250;
 
 export async function withSpinner<T>(ctx: Context, text: string, work: () => Promise<T>): Promise<T> {
-  if (!ctx.interactiveStderr) return work();
+  if (!ctx.interactiveStderr) return ctx.accessible ? withProgressLine(ctx, text, work) : work();
   let spinner: { stop(): void } | undefined;
   let done = false;
   const timer = setTimeout(() => {
@@ -22,5 +22,16 @@ export async function withSpinner<T>(ctx: Context, text: string, work: () => Pro
     done = true;
     clearTimeout(timer);
     spinner?.stop();
+  }
+}
+
+/** Accessible mode: the spinner's text once, as a plain line a screen reader reads, when the wait is long enough to notice. */
+async function withProgressLine<T>(ctx: Context, text: string, work: () => Promise<T>): Promise<T> {
+  if (!ctx.io.stderr.isTTY || ctx.machineOutput) return work();
+  const timer = setTimeout(() => ctx.info(`${text}…`), SHOW_AFTER_MS);
+  try {
+    return await work();
+  } finally {
+    clearTimeout(timer);
   }
 }

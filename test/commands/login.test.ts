@@ -44,6 +44,24 @@ describe('voicectl login (in process)', () => {
     expect(check.headers['x-api-key']).toBe(GOOD_KEY);
   });
 
+  it('in accessible mode asks in plain lines, and the key is not shown', async () => {
+    const env = { ...configEnv(), VOICECTL_ACCESSIBLE: '1', FORCE_COLOR: undefined };
+    const r = await runInProcess(['login'], {
+      env,
+      tty: true,
+      answer: async ({ stdin, stderr }) => {
+        await waitFor(stderr, 'Base URL');
+        stdin.write(`${server.url}\n`);
+        await waitFor(stderr, 'Typing is not shown');
+        stdin.write(`${GOOD_KEY}\n`);
+      },
+    });
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toContain(GOOD_KEY);
+    expect(r.stderr).not.toContain('\u001b');
+    expect(readProfile(env, 'default')).toEqual({ base_url: server.url, api_key: GOOD_KEY });
+  });
+
   it('offers the current base URL as the default answer', async () => {
     const env = configEnv();
     await (await openStore(env)).update('default', { base_url: server.url });

@@ -61,7 +61,7 @@ const DOMAIN_BASE = ['api', 'io', 'context', ...FOUNDATION];
 
 /** Domain modules: workflows and models that verbs share. */
 export const DOMAINS = [
-  'agents', 'approvals', 'calls', 'campaigns', 'config', 'contacts', 'events', 'export', 'gitops', 'kb', 'mcp',
+  'agents', 'approvals', 'calls', 'campaigns', 'config', 'contacts', 'doctor', 'events', 'export', 'gitops', 'kb', 'mcp',
   'quality', 'reports', 'sandbox', 'watch', 'webhooks', 'wizard',
 ];
 
@@ -121,6 +121,7 @@ export const LAYERS: Layer[] = [
     note: 'Context imports it, so it stays below the domains',
   },
   domain('contacts', 'spreadsheets and JSON contacts, phone numbers, the contacts report', []),
+  domain('doctor', 'the checks `voicectl doctor` runs, each with its fix; reads only', ['campaigns', 'config', 'contacts', 'webhooks']),
   domain('events', 'the webhook event log: backfill, reconcile, report', ['calls', 'export', 'webhooks']),
   domain('export', 'call export: pages, sinks, recordings, transcripts, resumable state', ['calls']),
   domain('gitops', 'account as code: load, plan, apply, pull', ['agents', 'export', 'kb', 'webhooks']),

@@ -115,7 +115,7 @@ class Wizard {
         if (next === 'quit') {
           ctx.info('No agent was created.');
           await offerToDeleteUploads(ctx, this.uploaded);
-          throw new SilentExit(5);
+          throw new SilentExit(5, { code: 'plan_limit', message: 'the plan does not allow this agent; no agent was created' });
         }
         if (next === 'retry') {
           action = 'create';

@@ -38,7 +38,7 @@ export default async function callRecording(ctx: Context, callId: string, flags:
   }
 
   const toStdout = flags.download === '-';
-  const bar = new Progress(ctx.io.stderr, { unit: 'bytes', label: 'Downloading', enabled: isTerminal(ctx, 'stderr') && !(toStdout && isTerminal(ctx, 'stdout')) });
+  const bar = new Progress(ctx.io.stderr, { unit: 'bytes', label: 'Downloading', enabled: ctx.redraws(ctx.io.stderr) && !(toStdout && isTerminal(ctx, 'stdout')) });
   const progress: DownloadProgress = { onStart: (total) => bar.setTotal(total), onBytes: (n) => bar.add(n) };
   try {
     if (toStdout) {

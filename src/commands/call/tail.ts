@@ -5,7 +5,7 @@ import { getCampaign } from '../../api/campaigns.js';
 import type { TailSource } from '../../calls/tail.js';
 import { runTail } from '../../calls/tail-run.js';
 import { tailLine } from '../../calls/tail-line.js';
-import { recordLine, refuseCsv } from '../../io/render.js';
+import { recordLine, refuseCsv, refuseFilterOnStream } from '../../io/render.js';
 import type { TailFlags } from './definition.js';
 import { formatDateTime, zoneAbbreviation } from '../../util/time.js';
 import { lineWidth } from '../../io/terminal.js';
@@ -14,6 +14,7 @@ type Flags = TailFlags;
 
 export default async function callTail(ctx: Context, flags: Flags): Promise<void> {
   refuseCsv(ctx, 'call tail has no CSV output.', 'Use --json for one JSON object per line, or `voicectl call export` for CSV files.');
+  refuseFilterOnStream(ctx, 'voicectl call tail');
   if (flags.campaign !== undefined && flags.campaign.trim() === '') throw new UsageError('--campaign is empty.');
   if (flags.status !== undefined && flags.status.trim() === '') throw new UsageError('--status is empty.');
   const api = await ctx.api();

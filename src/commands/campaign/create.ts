@@ -107,6 +107,8 @@ async function rejectInvalid(ctx: Context, input: ContactsInput, sheet: string |
   const send = input.contacts.length;
   const dropped = send < input.report.valid ? ` (the valid ${unit}s less ${plural(input.report.valid - send, 'repeated number')})` : '';
   throw new UsageError(`${plural(invalid, unit)} of ${input.fileName} ${invalid === 1 ? 'is' : 'are'} invalid, so nothing was sent.`, {
+    code: 'invalid_rows',
+    details: { total_rows: input.report.total_rows, invalid, errors: input.report.errors },
     hint: `Fix ${invalid === 1 ? 'it' : 'them'} and run the command again, or add --skip-invalid to create the campaign with the other ${plural(send, 'contact')}${dropped}.`
       + (send > MAX_CONTACTS_PER_CAMPAIGN ? ' That is more than one campaign takes: add --split as well.' : '')
       + (input.kind === 'csv' ? ` \`voicectl contacts validate ${shellQuote(input.path)}${sheet !== undefined ? ` --sheet ${shellQuote(sheet)}` : ''} --errors-out bad-rows.csv\` writes every bad row to a file to fix in a spreadsheet.` : ''),

@@ -4,7 +4,7 @@ import { writeFileAtomic } from '../../export/atomic-file.js';
 import { printTable } from '../../io/output.js';
 import { campaignIds, collectReport } from '../../reports/collect.js';
 import type { CampaignReport } from '../../reports/stats.js';
-import { render } from '../../io/render.js';
+import { printJson, render } from '../../io/render.js';
 import type { ReportFlags } from './definition.js';
 
 type Opts = ReportFlags;
@@ -47,7 +47,7 @@ export default async function campaignReport(ctx: Context, ids: string[], opts: 
     }
   };
   // --format is the report's own choice; without it, the run's output format decides.
-  if (opts.format === 'json') ctx.out(JSON.stringify(body(ctx, reports), null, 2));
+  if (opts.format === 'json') await printJson(ctx, body(ctx, reports), 'pretty');
   else if (opts.format === 'md') ctx.out((await import('../../reports/text.js')).markdown(shown, { zone }));
   else await render(ctx, { json: body(ctx, reports), layout: 'pretty', human: sections });
 }

@@ -57,7 +57,13 @@ export default async function contactsValidate(ctx: Context, file: string, opts:
     human: () => printSummary(ctx, file, result, opts),
   });
   splitAdvice(ctx, file, result, opts);
-  if (report.invalid > 0) throw new SilentExit(2);
+  if (report.invalid > 0) {
+    throw new SilentExit(2, {
+      code: 'invalid_rows',
+      message: `${plural(report.invalid, 'row')} of ${file} ${report.invalid === 1 ? 'is' : 'are'} invalid`,
+      details: { total_rows: report.total_rows, invalid: report.invalid, errors: report.errors },
+    });
+  }
 }
 
 /** 'phone column "Mobile", name column "Customer Name"'; or that no name column was found. */

@@ -23,7 +23,7 @@ import { readContactsInput, toWire } from '../../campaigns/input.js';
 import { launch, plural } from '../../campaigns/launch-flow.js';
 import { printDuplicates, printSkipped, summaryLine } from '../../campaigns/problems.js';
 import { ProgressLines } from './progress-view.js';
-import { chooseView } from '../../io/render.js';
+import { chooseView, refuseFilterOnStream } from '../../io/render.js';
 import type { DemoFlags } from './definition.js';
 
 /** Fast enough that the longest simulated call (a few minutes) takes a couple of seconds. */
@@ -43,6 +43,7 @@ const AGENT = {
 };
 
 export default async function demo(ctx: Context, flags: DemoFlags): Promise<void> {
+  refuseFilterOnStream(ctx, 'voicectl demo');
   const leads = join(packageRoot(), 'fixtures', 'leads.csv');
   if (!existsSync(leads)) throw new FailureError(`the demo's contacts file is missing: ${leads} (is the installation complete?)`);
   const c = ctx.errColor;

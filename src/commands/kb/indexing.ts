@@ -7,6 +7,7 @@ import { ApiError } from '../../api/errors.js';
 import { jobState, jobStatus, type JobStatus } from '../../api/kb.js';
 import type { Context } from '../../context.js';
 import type { IndexResult } from './uploader.js';
+import { isTerminal } from '../../io/terminal.js';
 
 const FIRST_POLL_MS = 300;
 const MAX_POLL_MS = 2000;
@@ -19,7 +20,11 @@ interface Spinner {
 
 /** An ora spinner on stderr when a person watches it; loaded only then. */
 export async function startSpinner(ctx: Context, text: string): Promise<Spinner> {
-  if (!ctx.interactiveStderr) return { text, stop() {} };
+  if (!ctx.interactiveStderr) {
+    // Accessible mode: the wait said once, as a plain line.
+    if (ctx.accessible && isTerminal(ctx, 'stderr')) ctx.info(`${text}…`);
+    return { text, stop() {} };
+  }
   const { default: ora } = await import('ora');
   return ora({ text, stream: ctx.io.stderr as NodeJS.WriteStream, color: 'cyan', discardStdin: false }).start();
 }

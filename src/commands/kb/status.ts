@@ -24,6 +24,6 @@ export default async function kbStatus(ctx: Context, jobId: string, opts: Status
   // With --wait the command is a gate (CI waits for indexing): a failed job fails it.
   if (opts.wait && jobState(job) === 'failed') {
     note(ctx, ctx.errColor.red(`Indexing failed${job.error ? `: ${job.error}` : '.'}`));
-    throw new SilentExit(1);
+    throw new SilentExit(1, { code: 'indexing_failed', message: `indexing failed${job.error ? `: ${job.error}` : ''}` });
   }
 }

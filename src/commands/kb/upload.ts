@@ -49,5 +49,5 @@ export default async function kbUpload(ctx: Context, paths: string[], opts: Uplo
     const job = outcomes.find((o) => o.job_id)?.job_id;
     if (!opts.wait && job) ctx.info(c.dim(`Indexing runs in the background: voicectl kb status ${job} --wait (or upload with --wait).`));
   });
-  if (bad > 0) throw new SilentExit(1);
+  if (bad > 0) throw new SilentExit(1, { code: 'upload_failed', message: `${bad} of ${outcomes.length} file${outcomes.length === 1 ? '' : 's'} failed to upload or index` });
 }

@@ -10,7 +10,7 @@ import { isLoopbackUrl } from '../../webhooks/url-policy.js';
 import { clock, eventLine, eventRecord, forwardLine, rejectLine } from '../../webhooks/listen-format.js';
 import { resolveSecret } from './secret-source.js';
 import { checkForwardUrl } from '../../webhooks/target-url.js';
-import { recordLine } from '../../io/render.js';
+import { recordLine, refuseFilterOnStream } from '../../io/render.js';
 import { shellQuote } from '../../util/shell.js';
 import type { ListenFlags } from './definition.js';
 import { lineWidth } from '../../io/terminal.js';
@@ -18,6 +18,7 @@ import { lineWidth } from '../../io/terminal.js';
 export type ListenOptions = ListenFlags;
 
 export default async function listen(ctx: Context, flags: ListenOptions): Promise<void> {
+  refuseFilterOnStream(ctx, 'voicectl listen');
   const opts = { ...flags, secret: await secretFromFlags(ctx, flags) };
   const events = checkFilter(opts.events);
   const forwardTo = opts.forwardTo !== undefined ? checkForwardUrl(opts.forwardTo) : undefined;

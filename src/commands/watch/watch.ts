@@ -8,7 +8,7 @@ import { runWatch } from '../../watch/session.js';
 import type { WatchView } from '../../watch/view.js';
 import { JsonView, PlainView } from '../../watch/view-lines.js';
 import { TerminalView } from '../../watch/view-terminal.js';
-import { chooseView, refuseCsv } from '../../io/render.js';
+import { chooseView, refuseCsv, refuseFilterOnStream } from '../../io/render.js';
 import type { WatchFlags } from './definition.js';
 
 
@@ -16,6 +16,7 @@ export default async function watch(ctx: Context, campaignId: string, flags: Wat
   // Everything the user typed is checked before the first request (exit 2).
   const failIf = parseConditions(flags.failIf ?? []);
   refuseCsv(ctx, 'watch has no CSV output.', 'Use --json for one JSON object per line.');
+  refuseFilterOnStream(ctx, `voicectl watch ${campaignId}`);
   if (campaignId.trim() === '') throw new UsageError('the campaign id is empty.');
 
   const api = await ctx.api();

@@ -1,0 +1,118 @@
+/**
+ * --jq and --template on every command that prints JSON: the built binary against the
+ * sandbox, compared with the real jq when the machine has one.
+ */
+import { spawnSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Context } from '../../src/context.js';
+import { applyTemplate, formatTime } from '../../src/io/filter.js';
+import { harness, type Harness } from '../helpers/cli.js';
+import { fakeIo } from '../helpers/fake-io.js';
+import { clientFor, givenAgent, givenCampaign } from '../helpers/given.js';
+
+const jqBinary = spawnSync('jq', ['--version'], { encoding: 'utf8' }).status === 0;
+if (!jqBinary) console.log('jq is not installed here: --jq is checked against the ids read from --json only.');
+
+/** What `jq -r EXPR` prints for this JSON text. */
+function realJq(expression: string, json: string): string {
+  const r = spawnSync('jq', ['-r', expression], { input: json, encoding: 'utf8' });
+  expect(r.status).toBe(0);
+  return r.stdout;
+}
+
+let h: Harness;
+beforeAll(async () => {
+  h = await harness();
+  const api = clientFor(h.sandbox);
+  for (let i = 0; i < 3; i++) await givenAgent(api, { name: `Agent ${i}` });
+});
+afterAll(() => h.close());
+
+describe('--jq', () => {
+  const commands = [
+    ['agent', 'list'],
+    ['voice', 'list'],
+    ['api', 'GET', '/agents', '--paginate'],
+  ];
+  for (const command of commands) {
+    it(`${command.join(' ')} --jq '.[].id' prints what jq -r prints`, async () => {
+      const json = await h.run([...command, '--json']);
+      expect(json.exitCode).toBe(0);
+      const filtered = await h.run([...command, '--jq', '.[].id']);
+      expect(filtered.exitCode).toBe(0);
+      const ids = (JSON.parse(json.stdout) as Array<{ id: string }>).map((x) => x.id);
+      expect(ids.length).toBeGreaterThan(0);
+      // execa drops the last newline of what it read.
+      expect(`${filtered.stdout}\n`).toBe(`${ids.join('\n')}\n`);
+      if (jqBinary) expect(`${filtered.stdout}\n`).toBe(realJq('.[].id', json.stdout));
+    });
+  }
+
+  it('a single object and a structured result print as jq prints them', async () => {
+    const agents = JSON.parse((await h.run(['agent', 'list', '--json'])).stdout) as Array<{ id: string }>;
+    const get = await h.run(['agent', 'get', agents[0]!.id, '--json']);
+    const expr = '{name, tools}';
+    const filtered = await h.run(['agent', 'get', agents[0]!.id, '--jq', expr]);
+    expect(filtered.exitCode).toBe(0);
+    const parsed = JSON.parse(get.stdout);
+    expect(JSON.parse(filtered.stdout)).toEqual({ name: parsed.name, tools: parsed.tools });
+    if (jqBinary) expect(`${filtered.stdout}\n`).toBe(realJq(expr, get.stdout));
+  });
+
+  it('campaign report --format json is filtered too', async () => {
+    const api = clientFor(h.sandbox);
+    const agent = await givenAgent(api, { name: 'Reporter' });
+    const campaign = await givenCampaign(api, agent.id, 2);
+    const json = await h.run(['campaign', 'report', campaign.id, '--format', 'json']);
+    expect(json.exitCode).toBe(0);
+    const filtered = await h.run(['campaign', 'report', campaign.id, '--format', 'json', '--jq', 'keys']);
+    expect(filtered.exitCode).toBe(0);
+    expect(JSON.parse(filtered.stdout)).toEqual(Object.keys(JSON.parse(json.stdout)).sort());
+  });
+
+  it('streams of JSON lines (call tail, watch, listen) refuse --jq and --template before anything runs, naming the pipe to use', async () => {
+    for (const args of [['call', 'tail', '--jq', '.'], ['watch', 'c1', '--template', '{{id}}'], ['listen', '--skip-verify', '--port', '0', '--jq', '.']]) {
+      const r = await h.run(args);
+      expect(r.exitCode, args.join(' ')).toBe(2);
+      expect(r.stderr).toContain('| jq');
+    }
+  });
+
+  it('a bad expression is a usage error (2); one that fails on the data exits 1', async () => {
+    const bad = await h.run(['agent', 'list', '--jq', '.[']);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('not a jq expression');
+    expect(bad.stdout).toBe('');
+    const fails = await h.run(['agent', 'list', '--jq', '.[0].name | .[0]']);
+    expect(fails.exitCode).toBe(1);
+    expect(fails.stderr).toContain('Cannot index string');
+  });
+});
+
+describe('--template', () => {
+  it('lays out a list with table and tablerow', async () => {
+    const r = await h.run(['agent', 'list', '--template', '{{#table}}{{#each this}}{{tablerow name voice_name}}{{/each}}{{/table}}']);
+    expect(r.exitCode).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    const agents = JSON.parse((await h.run(['agent', 'list', '--json'])).stdout) as unknown[];
+    expect(lines).toHaveLength(agents.length);
+    // Aligned: the second column starts at the same place on every line.
+    const starts = lines.map((l) => l.indexOf('Ananya'));
+    expect(new Set(starts).size).toBe(1);
+    expect(lines[0]).toMatch(/^Agent \d\s{2,}Ananya$/);
+  });
+
+  it('helpers: json, join, truncate, time', async () => {
+    const ctx = new Context({ io: fakeIo().io, env: {}, now: () => new Date('2026-01-02T13:00:00Z') });
+    const value = { name: 'A very long name', tools: ['a', 'b'], at: '2026-01-02T10:00:00Z', o: { x: 1 } };
+    expect(await applyTemplate(ctx, '{{truncate name 6}}|{{join tools "+"}}|{{json o}}|{{time at}}|{{time at "relative"}}|{{time at "date"}}', value))
+      .toBe('A ver…|a+b|{"x":1}|2026-01-02 10:00 UTC|3 hours ago|2026-01-02');
+    expect(formatTime('2026-01-02T14:00:00Z', 'relative', new Date('2026-01-02T13:00:00Z'))).toBe('in 1 hour');
+  });
+
+  it('a template that does not compile is a usage error', async () => {
+    const r = await h.run(['agent', 'list', '--template', '{{#each}}']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('--template');
+  });
+});
