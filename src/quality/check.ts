@@ -138,26 +138,8 @@ export async function runCheck(ctx: Context, options: CheckOptions): Promise<Che
   const env = await prepareEnvironment(ctx, options, api, (call) => {
     if (call.phone_number) opted.add(call.phone_number);
   });
-  const summaries = new Map<string, RuleSummary>(options.rules.map((r) => [r.id, { id: r.id, kind: r.kind, severity: r.severity, pass: 0, fail: 0, skip: 0 }]));
-  const result: CheckResult = { calls: 0, inProgress: 0, rules: [...summaries.values()], verdicts: [], failures: [], errorFailures: 0 };
-
-  const checkOne = async (call: Call, slot: Verdict[][], at: number): Promise<void> => {
-    const verdicts: Verdict[] = [];
-    for (const rule of options.rules) {
-      const v = await evaluate(rule, call, env);
-      verdicts.push(v);
-      summaries.get(rule.id)![v.verdict]++;
-      if (v.verdict === 'fail') {
-        const f: Failure = { ...v, severity: rule.severity, context: contextOf(call.transcript, v.turn) };
-        if (call.phone_number) f.phone_number = call.phone_number;
-        result.failures.push(f);
-        if (rule.severity === 'error') result.errorFailures++;
-      }
-    }
-    slot[at] = verdicts;
-  };
-
-  const slots: Verdict[][] = [];
+  const checker = new Checker(options.rules, env);
+  const result = checker.result;
   if (offline) {
     const calls = sample(await readCallsFile(options.source.fromFile!), options);
     for (let i = 0; i < calls.length; i++) {
@@ -166,7 +148,7 @@ export async function runCheck(ctx: Context, options: CheckOptions): Promise<Che
         continue;
       }
       result.calls++;
-      await checkOne(calls[i]!, slots, i);
+      await checker.check(calls[i]!, i);
     }
   } else {
     const c = (await api())!;
@@ -179,18 +161,52 @@ export async function runCheck(ctx: Context, options: CheckOptions): Promise<Che
         return;
       }
       result.calls++;
-      await checkOne(call, slots, i);
+      await checker.check(call, i);
     })));
   }
-  result.verdicts = slots.flat();
-  // Failures in the order the calls were listed, whatever order the reads finished in.
-  const order = new Map(result.verdicts.map((v, i) => [`${v.call_id}\u0000${v.rule}`, i]));
-  result.failures.sort((a, b) => order.get(`${a.call_id}\u0000${a.rule}`)! - order.get(`${b.call_id}\u0000${b.rule}`)!);
+  checker.finish();
   if (options.harvestDnc) result.harvested = await harvestOptOuts(options.harvestDnc, [...opted], ctx.settings().defaultCountry);
   return result;
 }
 
-function inProgress(call: Pick<Call, 'status' | 'end_time'>): boolean {
+/** Applies rules call by call and keeps the tally, the verdicts and the failures in context. */
+export class Checker {
+  readonly result: CheckResult;
+  private readonly summaries: Map<string, RuleSummary>;
+  private readonly slots: Verdict[][] = [];
+
+  constructor(private readonly rules: Rule[], private readonly env: Environment) {
+    this.summaries = new Map(rules.map((r) => [r.id, { id: r.id, kind: r.kind, severity: r.severity, pass: 0, fail: 0, skip: 0 }]));
+    this.result = { calls: 0, inProgress: 0, rules: [...this.summaries.values()], verdicts: [], failures: [], errorFailures: 0 };
+  }
+
+  /** `at` is the call's place in the list: verdicts come out in that order whatever order the reads finish in. */
+  async check(call: Call, at: number, rules: Rule[] = this.rules): Promise<void> {
+    const verdicts: Verdict[] = [];
+    for (const rule of rules) {
+      const v = await evaluate(rule, call, this.env);
+      verdicts.push(v);
+      this.summaries.get(rule.id)![v.verdict]++;
+      if (v.verdict === 'fail') {
+        const f: Failure = { ...v, severity: rule.severity, context: contextOf(call.transcript, v.turn) };
+        if (call.phone_number) f.phone_number = call.phone_number;
+        this.result.failures.push(f);
+        if (rule.severity === 'error') this.result.errorFailures++;
+      }
+    }
+    this.slots[at] = verdicts;
+  }
+
+  finish(): CheckResult {
+    const r = this.result;
+    r.verdicts = this.slots.flat();
+    const order = new Map(r.verdicts.map((v, i) => [`${v.call_id}\u0000${v.rule}`, i]));
+    r.failures.sort((a, b) => order.get(`${a.call_id}\u0000${a.rule}`)! - order.get(`${b.call_id}\u0000${b.rule}`)!);
+    return r;
+  }
+}
+
+export function inProgress(call: Pick<Call, 'status' | 'end_time'>): boolean {
   return call.status === 'initiated' || call.status === 'in_progress' || call.status === 'ringing';
 }
 
