@@ -65,7 +65,7 @@ An .xlsx workbook is for people: phone numbers and ids stay text, times are date
 
   checkOptions(call
     .command('check')
-    .description('Check calls against rules: AI disclosure, forbidden phrases, opt-outs, language, calling hours, do-not-call, your own judge'), time)
+    .description('Check calls against rules: disclosure, phrases, opt-outs, language, hours, do-not-call, a judge'), time)
     .addHelpText('after', `
 Calls come from --campaign, --since (--until), --call, or --from-file (a folder written by
 calls pin, or JSON lines from call export --transcripts). Each call is read with its
@@ -78,7 +78,7 @@ severity error fails. See docs/quality.md.
 Examples:
   voicectl calls check --rules rules.yaml --campaign CAMPAIGN_ID
   voicectl calls check --rules rules.yaml --since 24h --sample 50 --seed 1 --junit checks.xml
-  voicectl calls check --rules rules.yaml --campaign CAMPAIGN_ID --format md >> "$GITHUB_STEP_SUMMARY"
+  voicectl calls check --rules rules.yaml --campaign CAMPAIGN_ID --format md >> summary.md
   voicectl calls check --rules rules.yaml --campaign CAMPAIGN_ID --harvest-dnc do-not-call.txt`)
     .action(lazy(ctx, () => import('./check.js')));
 
