@@ -15,7 +15,6 @@ import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { callingWindow } from '../campaigns/hours-gate.js';
 import { readExcludeList, type ExcludeList } from '../campaigns/exclude-file.js';
-import { limiter } from '../export/limiter.js';
 import { evaluate, type Environment, type Verdict } from './evaluate.js';
 import type { Rule, Severity } from './rules.js';
 import { harvestOptOuts } from './harvest.js';
@@ -153,16 +152,21 @@ export async function runCheck(ctx: Context, options: CheckOptions): Promise<Che
   } else {
     const c = (await api())!;
     const ids = sample(await listIds(ctx, c, options.source, result), options);
-    const limit = limiter(options.concurrency);
-    await Promise.all(ids.map((id, i) => limit(async () => {
-      const { call } = await getCall(c, id, ctx.signal);
-      if (inProgress(call)) {
-        result.inProgress++;
-        return;
+    // A few workers taking the next id in turn: no promise per call is made up front.
+    let next = 0;
+    const worker = async () => {
+      while (next < ids.length) {
+        const i = next++;
+        const { call } = await getCall(c, ids[i]!, ctx.signal);
+        if (inProgress(call)) {
+          result.inProgress++;
+          continue;
+        }
+        result.calls++;
+        await checker.check(call, i);
       }
-      result.calls++;
-      await checker.check(call, i);
-    })));
+    };
+    await Promise.all(Array.from({ length: Math.min(options.concurrency, ids.length) }, worker));
   }
   checker.finish();
   if (options.harvestDnc) result.harvested = await harvestOptOuts(options.harvestDnc, [...opted], ctx.settings().defaultCountry);
@@ -256,7 +260,7 @@ function contextOf(transcript: TranscriptTurn[] | undefined, turn: number | unde
   const out: ContextTurn[] = [];
   for (let i = Math.max(0, turn - 1); i <= Math.min(transcript.length - 1, turn + 1); i++) {
     const t = transcript[i]!;
-    out.push({ index: i, role: String(t.role ?? ''), text: String(t.text ?? '').slice(0, 500), offending: i === turn });
+    out.push({ index: i, role: String(t.role ?? ''), text: String(t.text ?? '').slice(0, 240), offending: i === turn });
   }
   return out;
 }

@@ -48,6 +48,16 @@ function turnsOf(call: Call): TranscriptTurn[] {
 
 const text = (t: TranscriptTurn | undefined) => (typeof t?.text === 'string' ? t.text : '');
 
+const NOT_LETTER = /[^\p{L}]/gu;
+const NOT_IN_SCRIPT = new Map<string, RegExp>();
+
+/** Everything that is not a letter of `script`, to be removed before counting what is left. */
+function notInScript(script: string): RegExp {
+  let re = NOT_IN_SCRIPT.get(script);
+  if (!re) NOT_IN_SCRIPT.set(script, (re = new RegExp(`[^\\p{Script=${script}}]`, 'gu')));
+  return re;
+}
+
 export async function evaluate(rule: Rule, call: Call, env: Environment): Promise<Verdict> {
   const v = (verdict: Outcome, message?: string, turn?: number): Verdict => {
     const out: Verdict = { rule: rule.id, call_id: call.call_id, verdict };
@@ -105,12 +115,12 @@ export async function evaluate(rule: Rule, call: Call, env: Environment): Promis
       if (!language) return v('skip', 'the agent\'s language is not known');
       const script = scriptFor(language);
       if (!script) return v('skip', `no script known for ${language}`);
-      const inScript = new RegExp(`\\p{Script=${script}}`, 'u');
+      const outside = notInScript(script);
       for (let i = 0; i < turns.length; i++) {
         if (turns[i]!.role !== 'agent') continue;
-        const letters = [...text(turns[i])].filter((c) => /\p{L}/u.test(c));
+        const letters = text(turns[i]).replace(NOT_LETTER, '');
         if (letters.length === 0) continue;
-        const share = letters.filter((c) => inScript.test(c)).length / letters.length;
+        const share = letters.replace(outside, '').length / letters.length;
         if (share < rule.minShare) return v('fail', `agent turn is ${Math.round(share * 100)}% ${script} (${language} needs ${Math.round(rule.minShare * 100)}%)`, i);
       }
       return v('pass');

@@ -4,7 +4,7 @@
  * summary; JSON for scripts; and a JUnit file with one test case per rule and call.
  */
 import type { Context } from '../context.js';
-import { writeFileAtomic } from '../export/atomic-file.js';
+import { openAtomic } from '../export/atomic-file.js';
 import { printTable } from '../io/output.js';
 import { render } from '../io/render.js';
 import { terminalLine, terminalSafe } from '../io/terminal-text.js';
@@ -29,12 +29,25 @@ export function checkJson(r: CheckResult): Record<string, unknown> {
   };
 }
 
+/** checkJson(r) as text, one failure and one result a line, without building it whole. */
+function* jsonPieces(r: CheckResult): Generator<string> {
+  const { failures, results, ...head } = checkJson(r) as { failures: unknown[]; results: unknown[] } & Record<string, unknown>;
+  yield '{\n';
+  for (const [k, v] of Object.entries(head)) yield `  ${JSON.stringify(k)}: ${JSON.stringify(v, null, 2).replace(/\n/g, '\n  ')},\n`;
+  for (const [name, list, last] of [['failures', failures, false], ['results', results, true]] as const) {
+    yield `  "${name}": [`;
+    for (let i = 0; i < list.length; i++) yield `${i ? ',' : ''}\n    ${JSON.stringify(list[i])}`;
+    yield `${list.length ? '\n  ' : ''}]${last ? '' : ','}\n`;
+  }
+  yield '}';
+}
+
 export async function reportCheck(ctx: Context, r: CheckResult, options: ReportOptions): Promise<void> {
-  if (options.junit) await writeFileAtomic(options.junit, junitXml(r, options.title));
+  if (options.junit) await writeJunit(options.junit, r, options.title);
   if (options.format === 'md') {
     ctx.out(markdown(r, options.title));
   } else {
-    await render(ctx, { json: checkJson(r), human: () => human(ctx, r) });
+    await render(ctx, { json: checkJson(r), jsonPieces: () => jsonPieces(r), human: () => human(ctx, r) });
   }
   const c = ctx.errColor;
   if (r.inProgress > 0) ctx.info(c.dim(`${r.inProgress} call${r.inProgress === 1 ? '' : 's'} still in progress: not checked.`));
@@ -97,8 +110,28 @@ function xml(s: string): string {
     .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
+/** Written in pieces, whole or not at all: ten thousand calls make a large file. */
+async function writeJunit(path: string, r: CheckResult, title: string): Promise<void> {
+  const file = await openAtomic(path);
+  try {
+    let chunk = '';
+    for (const line of junitLines(r, title)) {
+      chunk += `${line}\n`;
+      if (chunk.length > 65_536) {
+        if (!file.stream.write(chunk)) await new Promise<void>((resolve) => file.stream.once('drain', () => resolve()));
+        chunk = '';
+      }
+    }
+    file.stream.write(chunk);
+    await file.commit();
+  } catch (err) {
+    await file.discard();
+    throw err;
+  }
+}
+
 /** One <testsuite> per rule, one <testcase> per call; a warning is a passing case that says so. */
-export function junitXml(r: CheckResult, title: string): string {
+function* junitLines(r: CheckResult, title: string): Generator<string> {
   const failures = new Map(r.failures.map((f) => [`${f.call_id}\u0000${f.rule}`, f]));
   const byRule = new Map<string, typeof r.verdicts>();
   for (const v of r.verdicts) {
@@ -108,27 +141,27 @@ export function junitXml(r: CheckResult, title: string): string {
   }
   const totalFail = r.errorFailures;
   const totalSkip = r.rules.reduce((n, s) => n + s.skip, 0);
-  const out = [`<?xml version="1.0" encoding="UTF-8"?>`, `<testsuites name="${xml(title)}" tests="${r.verdicts.length}" failures="${totalFail}" skipped="${totalSkip}">`];
+  yield '<?xml version="1.0" encoding="UTF-8"?>';
+  yield `<testsuites name="${xml(title)}" tests="${r.verdicts.length}" failures="${totalFail}" skipped="${totalSkip}">`;
   for (const s of r.rules) {
     const cases = byRule.get(s.id) ?? [];
     const fails = s.severity === 'error' ? s.fail : 0;
-    out.push(`  <testsuite name="${xml(s.id)}" tests="${cases.length}" failures="${fails}" skipped="${s.skip}">`);
-    out.push(`    <properties><property name="kind" value="${s.kind}"/><property name="severity" value="${s.severity}"/></properties>`);
+    yield `  <testsuite name="${xml(s.id)}" tests="${cases.length}" failures="${fails}" skipped="${s.skip}">`;
+    yield `    <properties><property name="kind" value="${s.kind}"/><property name="severity" value="${s.severity}"/></properties>`;
     for (const v of cases) {
       const open = `    <testcase classname="${xml(s.id)}" name="${xml(v.call_id)}"`;
       if (v.verdict === 'pass') {
-        out.push(`${open}/>`);
+        yield `${open}/>`;
       } else if (v.verdict === 'skip') {
-        out.push(`${open}><skipped message="${xml(v.message ?? '')}"/></testcase>`);
+        yield `${open}><skipped message="${xml(v.message ?? '')}"/></testcase>`;
       } else {
         const f = failures.get(`${v.call_id}\u0000${v.rule}`);
         const body = f ? f.context.map((t) => `${t.offending ? '>' : ' '} ${t.index + 1} ${t.role}: ${t.text}`).join('\n') : '';
-        if (s.severity === 'error') out.push(`${open}><failure message="${xml(v.message ?? 'failed')}" type="${s.kind}">${xml(body)}</failure></testcase>`);
-        else out.push(`${open}><system-out>${xml(`WARN ${v.message ?? ''}\n${body}`)}</system-out></testcase>`);
+        if (s.severity === 'error') yield `${open}><failure message="${xml(v.message ?? 'failed')}" type="${s.kind}">${xml(body)}</failure></testcase>`;
+        else yield `${open}><system-out>${xml(`WARN ${v.message ?? ''}\n${body}`)}</system-out></testcase>`;
       }
     }
-    out.push('  </testsuite>');
+    yield '  </testsuite>';
   }
-  out.push('</testsuites>', '');
-  return out.join('\n');
+  yield '</testsuites>';
 }
