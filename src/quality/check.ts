@@ -327,6 +327,10 @@ async function runJudge(ctx: Context, rule: Extract<Rule, { kind: 'judge' }>, ca
     child.stdout.setEncoding('utf8').on('data', (d: string) => { if (out.length < 4000) out += d; });
     child.stderr.setEncoding('utf8').on('data', (d: string) => { if (err.length < 4000) err += d; });
     const timer = setTimeout(() => child.kill('SIGKILL'), rule.timeoutSeconds * 1000);
+    // Ctrl-C stops the judge too, not only voicectl.
+    const stop = () => child.kill('SIGTERM');
+    ctx.signal.addEventListener('abort', stop, { once: true });
+    child.once('close', () => ctx.signal.removeEventListener('abort', stop));
     child.stdin.on('error', () => {});
     child.stdin.end(JSON.stringify(call));
     child.on('error', (e) => {
