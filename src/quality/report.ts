@@ -54,6 +54,7 @@ export async function reportCheck(ctx: Context, r: CheckResult, options: ReportO
   if (r.harvested) ctx.info(`${r.harvested.added} number${r.harvested.added === 1 ? '' : 's'} added to ${r.harvested.file} (${r.harvested.total} in all).`);
   if (options.junit) ctx.info(c.dim(`JUnit written to ${options.junit}.`));
   const warns = r.failures.length - r.errorFailures;
+  if (r.calls === 0) ctx.warn('No finished call matched: nothing was checked. Check the campaign ids or the times.');
   if (r.errorFailures > 0) ctx.info(c.red(`${r.errorFailures} error-severity failure${r.errorFailures === 1 ? '' : 's'}${warns ? `, ${warns} warning${warns === 1 ? '' : 's'}` : ''} over ${r.calls} call${r.calls === 1 ? '' : 's'}.`));
   else ctx.info(c.green(`Passed: ${r.calls} call${r.calls === 1 ? '' : 's'} checked${warns ? `, ${warns} warning${warns === 1 ? '' : 's'}` : ''}.`));
 }

@@ -81,6 +81,13 @@ process.stdin.on('end', () => {
     expect(await run(3, 2, 'c2')).toEqual({ exit: 0, fails: 0 });
   });
 
+  it('says so when no call matched', async () => {
+    const file = join(dir, 'none.yaml');
+    writeFileSync(file, 'rules:\n  - {id: d, kind: max_duration, seconds: 100000}\n');
+    const r = await h.run(['calls', 'check', '--rules', file, '--since', '2099-01-01']);
+    expect(r.stderr).toContain('No finished call matched: nothing was checked.');
+  });
+
   it('--sample N --seed S checks the same calls every time', async () => {
     const file = join(dir, 'sample.yaml');
     writeFileSync(file, 'rules:\n  - {id: d, kind: max_duration, seconds: 100000}\n');

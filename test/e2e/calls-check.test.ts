@@ -160,6 +160,16 @@ describe('calls check over a finished campaign', () => {
     expect(byPhone(JSON.parse(offline.stdout), phones)).toEqual(byPhone(JSON.parse(online.stdout), phones));
   });
 
+  it('reads JSON lines written by call export --transcripts (the language rule then needs its language: the file does not hold the agent)', async () => {
+    const file = join(dir, 'calls.jsonl');
+    expect((await h.run(['call', 'export', '--campaign', campaignIds[0]!, '--format', 'jsonl', '--transcripts', '--out', file])).exitCode).toBe(0);
+    const online = await h.run(['calls', 'check', '--rules', join(dir, 'rules.yaml'), '--campaign', campaignIds[0]!, '--json']);
+    const offline = await h.run(['calls', 'check', '--rules', join(dir, 'rules.yaml'), '--from-file', file, '--json']);
+    const want = byPhone(JSON.parse(online.stdout), phones);
+    for (const v of Object.values(want)) if (v.script !== 'skip') v.script = 'skip';
+    expect(byPhone(JSON.parse(offline.stdout), phones)).toEqual(want);
+  });
+
   it('--redact replaces names, numbers and extra values with stable placeholders', async () => {
     const id = [...phones.entries()].find(([, p]) => p === '+919810000003')![0];
     const a = join(dir, 'redacted-a');
