@@ -26,6 +26,7 @@ export function checkJson(r: CheckResult): Record<string, unknown> {
     failures: r.failures,
     results: r.verdicts,
     ...(r.harvested ? { harvested: r.harvested } : {}),
+    ...('campaigns' in r ? { campaigns: (r as CheckResult & { campaigns: string[] }).campaigns } : {}),
   };
 }
 

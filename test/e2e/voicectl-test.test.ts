@@ -84,3 +84,28 @@ describe('voicectl test', () => {
     expect(h.sandbox.requests.length).toBe(before);
   });
 });
+
+describe('voicectl test naming the agent by its handle in voicectl.yaml', () => {
+  it('finds the agent the handle manages, and lists the campaigns it created in --json', async () => {
+    const h = await harness();
+    try {
+      const api = clientFor(h.sandbox);
+      await givenAgent(api, { name: 'Front desk' });
+      const dir = mkdtempSync(join(tmpdir(), 'voicectl-suite-handle-'));
+      expect((await h.run(['pull', dir])).exitCode).toBe(0);
+      const yaml = readFileSync(join(dir, 'voicectl.yaml'), 'utf8');
+      const handle = /^agents:\n {2}([\w-]+):/m.exec(yaml)![1]!;
+      writeFileSync(join(dir, 'suite.yaml'), `agent: ${handle}\ncalling_hours: "00:00-24:00"\nscenarios:\n  - {name: one, phone_number: "+919810000301", extra: {sandbox_persona: busy}, expect: [{id: o, kind: outcome_in, outcomes: [callback_scheduled]}]}\n`);
+      const r = await h.run(['test', join(dir, 'suite.yaml'), '--yes', '--json']);
+      expect(r.exitCode).toBe(0);
+      const out = JSON.parse(r.stdout);
+      expect(out.campaigns).toHaveLength(1);
+      const campaign = (await api('GET', `/campaigns/${out.campaigns[0]}`)).body;
+      expect(campaign.name).toBe('test: suite run 1/1');
+      const agents = (await api('GET', '/agents')).body.agents;
+      expect(campaign.agent_id).toBe(agents.find((a: any) => a.name === 'Front desk').id);
+    } finally {
+      await h.close();
+    }
+  }, 60_000);
+});
