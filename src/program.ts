@@ -14,6 +14,7 @@ import { campaignCommand } from './commands/campaign/index.js';
 import { contactsCommand } from './commands/contacts/index.js';
 import { watchCommand } from './commands/watch-verb.js';
 import { callCommand } from './commands/call/index.js';
+import { testCommand } from './commands/test/index.js';
 import { voiceCommand } from './commands/voice/index.js';
 import { loginCommand } from './commands/login/index.js';
 import { configCommand } from './commands/config/index.js';
@@ -46,6 +47,7 @@ const BUILDERS: Record<string, (ctx: Context) => CommandUnknownOpts> = {
   campaign: campaignCommand,
   watch: watchCommand,
   call: callCommand,
+  test: testCommand,
   webhook: webhookCommand,
   listen: listenCommand,
   events: eventsCommand,

@@ -15,6 +15,7 @@
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { csvLine } from './csv.js';
+import { flushed, pending, type DrainableStream } from './drain.js';
 import { csvName, type Column, cell } from './output.js';
 import { filtering, printFiltered } from './filter.js';
 
@@ -36,6 +37,11 @@ export interface Rendering<T = Record<string, unknown>> {
   csv?: { columns: Column<T>[]; rows: T[] };
   /** What a person sees on the terminal. */
   human?: () => void | Promise<void>;
+  /**
+   * For --json of a result too large to build as one string (ten thousand calls' verdicts):
+   * the same JSON text in pieces, written as the stream takes them.
+   */
+  jsonPieces?: () => Iterable<string>;
 }
 
 export async function render<T>(ctx: Context, r: Rendering<T>): Promise<void> {
@@ -53,9 +59,27 @@ export async function render<T>(ctx: Context, r: Rendering<T>): Promise<void> {
     for (const row of r.csv.rows) ctx.out(csvLine(r.csv.columns.map((c) => cell(c.get ? c.get(row) : c.key ? (row as Record<string, unknown>)[c.key] : undefined))));
     return;
   }
+  if (r.jsonPieces && ctx.format === 'json') {
+    await writePieces(ctx, r.jsonPieces());
+    return;
+  }
   if (r.json === undefined) return;
   if (filtering(ctx)) return printFiltered(ctx, r.json);
   ctx.out(jsonText(ctx, r.json, r.layout ?? 'by-format'));
+}
+
+async function writePieces(ctx: Context, pieces: Iterable<string>): Promise<void> {
+  const stdout = ctx.io.stdout as unknown as DrainableStream;
+  let chunk = '';
+  for (const piece of pieces) {
+    chunk += piece;
+    if (chunk.length < 65_536) continue;
+    ctx.io.stdout.write(chunk);
+    chunk = '';
+    // Held to what the reader takes: a slow pipe does not make voicectl hold the whole text.
+    if (pending(stdout) > 1 << 20) await flushed(stdout);
+  }
+  ctx.io.stdout.write(`${chunk}\n`);
 }
 
 function jsonText(ctx: Context, value: unknown, layout: JsonLayout): string {

@@ -52,8 +52,45 @@ function outcomes(script: Script): Array<[string, number]> {
   return list;
 }
 
-/** The first draws of a call's generator; the transcript continues from the same generator. */
-export function decideFate(rng: Rng, script: Script): Fate {
+/**
+ * What a test contact asks the sandbox to be (`extra.sandbox_persona`), so a scenario's
+ * calls end the same way every run. Only the sandbox reads it; the real service does not.
+ */
+export const PERSONAS = ['interested', 'busy', 'opt_out', 'no_answer', 'wrong_language'] as const;
+export type Persona = (typeof PERSONAS)[number];
+
+export function personaOf(extra: unknown): Persona | undefined {
+  if (!extra || typeof extra !== 'object' || Array.isArray(extra)) return undefined;
+  const p = (extra as Record<string, unknown>).sandbox_persona;
+  return typeof p === 'string' && (PERSONAS as readonly string[]).includes(p) ? (p as Persona) : undefined;
+}
+
+/**
+ * The first draws of a call's generator; the transcript continues from the same generator.
+ * A persona overrides the drawn fate (after the same draws, so the rest of the call's
+ * words come from the same place in the sequence).
+ */
+export function decideFate(rng: Rng, script: Script, persona?: Persona): Fate {
+  const drawn = drawFate(rng, script);
+  if (!persona) return drawn;
+  const talk = rng.int(60, 180);
+  const short = rng.int(40, 90);
+  const recording_delay = rng.int(5, 50);
+  switch (persona) {
+    case 'interested':
+      return { status: 'completed', end_reason: 'completed', outcome: 'requirements_gathered', error: null, duration: talk, recording_delay };
+    case 'busy':
+      return { status: 'completed', end_reason: 'completed', outcome: 'callback_scheduled', error: null, duration: talk, recording_delay };
+    case 'opt_out':
+      return { status: 'completed', end_reason: 'user_hangup', outcome: 'do_not_call', error: null, duration: short, recording_delay };
+    case 'wrong_language':
+      return { status: 'completed', end_reason: 'completed', outcome: 'information_provided', error: null, duration: short, recording_delay };
+    case 'no_answer':
+      return { status: 'no_answer', end_reason: 'no_answer', outcome: 'no_answer', error: null, duration: 30, recording_delay: null };
+  }
+}
+
+function drawFate(rng: Rng, script: Script): Fate {
   const r = rng.next();
   if (r < 0.68) {
     const choices = outcomes(script);

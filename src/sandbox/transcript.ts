@@ -5,7 +5,7 @@
  * demand from the call's seed, so 100,000 stored calls do not hold 100,000 transcripts.
  */
 import { Rng } from './rng.js';
-import type { Fate } from './fate.js';
+import { personaOf, type Fate } from './fate.js';
 import type { Call, Script } from './world.js';
 
 export interface Turn {
@@ -79,14 +79,48 @@ export function summarize(call: Call, script: Script, fate: Fate): string {
   }
 }
 
+/**
+ * An agent whose prompt asks it to disclose that it is an AI says so in its first turn,
+ * as the rules on artificial voices require; one whose prompt does not, does not, so a
+ * rule that checks for the disclosure has something to find and something to miss.
+ */
+const DISCLOSE = /\b(disclose|disclosure)\b|\bsay (that )?you are an AI\b/i;
+
+const DISCLOSURE: Record<string, string> = {
+  en: 'I am an AI assistant, and this call may be recorded.',
+  hi: 'मैं एक AI सहायक हूँ, और यह कॉल रिकॉर्ड की जा सकती है।',
+};
+
+/** The agent's own lines for a Hindi agent, in Devanagari; the contact's stay as people type them. */
+const HINDI: Record<string, string[]> = {
+  wrong_number: ['असुविधा के लिए माफ़ी चाहती हूँ। मैं हमारे रिकॉर्ड ठीक कर दूँगी। आपका दिन शुभ हो।'],
+  do_not_call: ['मैं आपकी पूछताछ के सिलसिले में कॉल कर रही हूँ।', 'समझ गई। मैंने आपका नंबर हमारी सूची से हटा दिया है। परेशानी के लिए माफ़ी।'],
+  not_interested: ['धन्यवाद। मैं आपकी पूछताछ के सिलसिले में कॉल कर रही हूँ। क्या आपके पास एक मिनट है?', 'कोई बात नहीं। आपके समय के लिए धन्यवाद।'],
+  callback_scheduled: ['मैं समझती हूँ। मैं आपकी पूछताछ के सिलसिले में कॉल कर रही हूँ। आपसे कब बात करना ठीक रहेगा?', 'ठीक है, मैंने कॉल-बैक तय कर दिया है। तब बात करते हैं।'],
+  message_taken: ['कोई बात नहीं। मैं आपकी पूछताछ के सिलसिले में कॉल कर रही हूँ। क्या आप हमारी टीम के लिए संदेश छोड़ना चाहेंगे?', 'मैंने आपका संदेश लिख लिया है और आगे भेज दिया है। धन्यवाद।'],
+  information_provided: ['नमस्ते, मैं आपकी पूछताछ के सिलसिले में कॉल कर रही हूँ।', 'अच्छा सवाल है। मैं आपको पूरी जानकारी भेज दूँगी।'],
+  requirements_gathered: ['बढ़िया। मैं आपकी पूछताछ के सिलसिले में कॉल कर रही हूँ। क्या आप अपनी ज़रूरत के बारे में थोड़ा बताएँगे?', 'समझ गई। क्या मुझे कुछ और नोट करना चाहिए?', 'धन्यवाद। मैंने सब नोट कर लिया है और हमारी टीम जल्द ही संपर्क करेगी।'],
+};
+
 /** `rng` continues the generator that decided the fate. */
 export function transcript(call: Call, script: Script, fate: Fate, rng: Rng): Turn[] {
   if (fate.status !== 'completed') return [];
   const first = firstName(call);
   const lang = script.language.split('-')[0]!;
   const opener = OPENERS[lang] ?? 'Hello?';
-  const lines: Array<[Turn['role'], string]> = [['agent', personalize(script.greeting, call) || `Hello, this is ${script.agent_name}.`]];
+  const greeting = personalize(script.greeting, call) || `Hello, this is ${script.agent_name}.`;
+  const disclosure = DISCLOSE.test(`${script.prompt}\n${script.campaign_prompt}`) && !/\bAI\b/.test(greeting) ? ` ${DISCLOSURE[lang] ?? DISCLOSURE.en}` : '';
+  const lines: Array<[Turn['role'], string]> = [['agent', `${greeting}${disclosure}`]];
   const at = city(call);
+  if (personaOf(call.contact.extra) === 'wrong_language') {
+    // The contact does not speak the agent's language, and the agent follows the contact into another one.
+    lines.push(['user', `${opener} Sorry, I do not follow. ${lang === 'hi' ? 'English please?' : 'Hindi mein boliye?'}`]);
+    lines.push(['agent', lang === 'hi'
+      ? 'Of course, I can continue in English. I will send you the details by message.'
+      : 'ज़रूर, मैं हिंदी में बात कर सकती हूँ। मैं आपको पूरी जानकारी संदेश में भेज दूँगी।']);
+    lines.push(['user', 'Okay, thank you.']);
+    return timed(call, fate, rng, lines);
+  }
   switch (fate.outcome) {
     case 'wrong_number':
       lines.push(['user', `${opener} Sorry, who? There is no ${first} at this number.`]);
@@ -134,7 +168,18 @@ export function transcript(call: Call, script: Script, fate: Fate, rng: Rng): Tu
       lines.push(['agent', `Thank you, ${first}. I have noted everything and our team will follow up soon.`]);
   }
   lines.push(['user', rng.pick(['Okay, bye.', 'Thank you, bye.', 'Bye.'])]);
-  // Spread the turns over the call, after a few seconds of ringing.
+  if (lang === 'hi') {
+    const own = HINDI[fate.outcome ?? ''] ?? HINDI.requirements_gathered!;
+    let k = 0;
+    for (let i = 1; i < lines.length; i++) {
+      if (lines[i]![0] === 'agent' && k < own.length) lines[i] = ['agent', own[k++]!];
+    }
+  }
+  return timed(call, fate, rng, lines);
+}
+
+/** Spreads the turns over the call, after a few seconds of ringing. */
+function timed(call: Call, fate: Fate, rng: Rng, lines: Array<[Turn['role'], string]>): Turn[] {
   const start = call._start;
   const ring = rng.int(3, 9);
   const talk = Math.max(1, fate.duration - ring);

@@ -53,6 +53,7 @@ const GIVEN: Record<string, (api: Client) => Promise<unknown>> = {
   'docs/export.md': (api) => givenFinishedCampaign(api),
   'docs/requests.md': (api) => givenFinishedCampaign(api),
   'docs/tail.md': (api) => givenFinishedCampaign(api),
+  'docs/quality.md': (api) => givenFinishedCampaign(api, { name: 'Quality check' }),
   'docs/reports.md': async (api) => {
     await givenFinishedCampaign(api, { name: 'Renewals March' });
     await givenFinishedCampaign(api, { name: 'Renewals April' });

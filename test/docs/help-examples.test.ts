@@ -167,6 +167,18 @@ function readerFiles(dir: string): void {
   writeFileSync(join(dir, 'pricing.xlsx'), readFileSync(join(dir, 'fixtures/contacts/workbook.xlsx')));
   writeFileSync(join(dir, 'secret.txt'), 'whsec_docs_app_0123456789abcdef\n');
   writeFileSync(join(dir, 'events.jsonl'), '');
+  writeFileSync(join(dir, 'rules.yaml'), `rules:
+  - {id: no-promises, kind: never_says, severity: error, role: agent, phrases: ["guaranteed returns"]}
+  - {id: opt-out, kind: opt_out_honoured, severity: error, pattern: "do not call|don't call", within_turns: 1, outcomes: [do_not_call]}
+  - {id: long, kind: max_duration, severity: warn, seconds: 600}
+`);
+  writeFileSync(join(dir, 'suite.yaml'), `agent: Sales desk
+repeat: 1
+calling_hours: "00:00-24:00"
+scenarios:
+  - {name: interested, phone_number: "+919810000201", extra: {sandbox_persona: interested}, expect: [{id: outcome, kind: outcome_in, outcomes: [requirements_gathered]}]}
+  - {name: opt-out, phone_number: "+919810000202", extra: {sandbox_persona: opt_out}, expect: [{id: outcome, kind: outcome_in, outcomes: [do_not_call]}]}
+`);
 }
 
 // Each verb has its own sandbox, folder and shell, so they run side by side.

@@ -63,3 +63,32 @@ export type RecordingFlags = FlagsOf<typeof recordingOptions>;
 export type TailFlags = FlagsOf<typeof tailOptions>;
 /** @internal */
 export type ExportFlags = FlagsOf<typeof exportOptions>;
+
+/** @internal */
+export function checkOptions<A extends unknown[]>(cmd: Command<A>, time: TimeParser) {
+  return cmd
+    .requiredOption('--rules <file>', 'the rules file (YAML with a rules: list; see docs/quality.md)')
+    .option('--campaign <id...>', 'check the calls of these campaigns')
+    .option('--since <time>', 'check the calls that started at or after this time', time)
+    .option('--until <time>', 'with --since: calls that started before this time', time)
+    .option('--call <id...>', 'check these calls')
+    .option('--from-file <path>', 'check calls read offline: a folder from calls pin, or JSON lines from call export --transcripts')
+    .option('--junit <file>', 'also write a JUnit XML report: one test case per rule and call')
+    .addOption(new Option('--format <format>', 'md: a Markdown summary for pull requests and job summaries').choices(['md']))
+    .option('--sample <n>', 'check a reproducible sample of N calls', positiveInt)
+    .option('--seed <s>', 'with --sample: which sample (default 0)')
+    .option('--harvest-dnc <file>', 'add the numbers of calls with an opt-out request to this do-not-call file')
+    .option('--concurrency <n>', 'calls read at once (default 8, at most 32)', positiveInt);
+}
+
+/** @internal */
+export function pinOptions<A extends unknown[]>(cmd: Command<A>) {
+  return cmd
+    .requiredOption('--to <dir>', 'the folder to write the fixtures into (made if missing)')
+    .option('--redact', 'replace names, phone numbers and extra values by stable placeholders');
+}
+
+/** @internal */
+export type CheckFlags = FlagsOf<typeof checkOptions>;
+/** @internal */
+export type PinFlags = FlagsOf<typeof pinOptions>;

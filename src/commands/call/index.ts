@@ -2,7 +2,7 @@ import { type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { timeOption } from '../../util/time.js';
 import { group, lazy } from '../shared.js';
-import { exportOptions, listOptions, recordingOptions, tailOptions } from './definition.js';
+import { checkOptions, exportOptions, listOptions, pinOptions, recordingOptions, tailOptions } from './definition.js';
 
 const TIMES_HELP = `
 Times (--since, --until) filter on the call's start time and accept:
@@ -62,6 +62,41 @@ An .xlsx workbook is for people: phone numbers and ids stay text, times are date
 (RFC 4180) and JSONL are for programs. Columns and incremental exports: see docs/export.md.`)
     .addHelpText('after', `\nExamples:\n  voicectl call export --campaign CAMPAIGN_ID --out calls.csv\n  voicectl call export --since 7d --format xlsx --out week.xlsx\n  voicectl call export --campaign CAMPAIGN_ID --format jsonl --transcripts > calls.jsonl`)
     .action(lazy(ctx, () => import('./export.js')));
+
+  checkOptions(call
+    .command('check')
+    .description('Check calls against rules: disclosure, phrases, opt-outs, language, hours, do-not-call, a judge'), time)
+    .addHelpText('after', `
+Calls come from --campaign, --since (--until), --call, or --from-file (a folder written by
+calls pin, or JSON lines from call export --transcripts). Each call is read with its
+transcript. The rules file is YAML with a rules: list; each rule has an id, a kind and a
+severity (error or warn). Kinds: first_agent_turn_matches, never_says, opt_out_honoured,
+max_duration, outcome_in, language, within_calling_hours, not_suppressed, judge. A bad
+rules file is refused before any request, with its line (exit 2). Exits 1 when a rule of
+severity error fails. See docs/quality.md.
+
+Examples:
+  voicectl calls check --rules rules.yaml --campaign CAMPAIGN_ID
+  voicectl calls check --rules rules.yaml --since 24h --sample 50 --seed 1 --junit checks.xml
+  voicectl calls check --rules rules.yaml --campaign CAMPAIGN_ID --format md >> summary.md
+  voicectl calls check --rules rules.yaml --campaign CAMPAIGN_ID --harvest-dnc do-not-call.txt`)
+    .action(lazy(ctx, () => import('./check.js')));
+
+  pinOptions(call
+    .command('pin')
+    .description('Write calls, transcripts included, as fixtures that calls check --from-file reads')
+    .argument('<call_id...>', 'the calls to pin'))
+    .addHelpText('after', `
+Each call becomes DIR/CALL_ID.json, with its agent's language beside it. --redact
+replaces the contact's name, the number and every extra value by placeholders that stay
+the same from one pin to the next on this machine. A failing call becomes a test case
+kept in git.
+
+Examples:
+  voicectl calls pin CALL_ID --to test/calls
+  voicectl calls pin CALL_ID --to test/calls --redact
+  voicectl calls check --rules rules.yaml --from-file test/calls`)
+    .action(lazy(ctx, () => import('./pin.js')));
 
   return call;
 }

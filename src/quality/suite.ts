@@ -1,0 +1,172 @@
+/**
+ * `voicectl test suite.yaml`: real test calls with expectations. Each run of the suite is
+ * one campaign (its name starts with `test:`) of the team's own test numbers, one per
+ * scenario; it is launched inside calling hours after saying how many calls it places,
+ * waited for, and each call is checked against its scenario's rules, as `calls check`
+ * does. The suite file is checked whole before any request.
+ */
+import { readFile } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
+import { isMap, isSeq, type Node } from 'yaml';
+import type { ApiClient } from '../api/client.js';
+import { resolveAgent } from '../api/agents.js';
+import { createCampaign, getCampaign } from '../api/campaigns.js';
+import { getCall, type Call } from '../api/calls.js';
+import type { Context } from '../context.js';
+import { FailureError, UsageError } from '../errors.js';
+import { gateCallingHours } from '../campaigns/hours-gate.js';
+import { confirmLaunch, launch } from '../campaigns/launch-flow.js';
+import { Checker, prepareEnvironment, type CheckResult } from './check.js';
+import { Fields, parseYaml, readRules, refuse, type Rule } from './rules.js';
+
+export interface Scenario {
+  name: string;
+  phone_number: string;
+  contactName?: string;
+  extra?: unknown;
+  rules: Rule[];
+}
+
+export interface Suite {
+  file: string;
+  name: string;
+  agent: string;
+  repeat: number;
+  callingHours?: string;
+  /** Minutes to wait for a run's campaign to complete. */
+  timeoutMinutes: number;
+  scenarios: Scenario[];
+}
+
+export async function loadSuite(path: string): Promise<Suite> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new UsageError(`${path}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}.`);
+  }
+  return parseSuite(text, path);
+}
+
+const TOP = ['name', 'agent', 'repeat', 'calling_hours', 'timeout_minutes', 'rules', 'scenarios'];
+const SCENARIO = ['name', 'phone_number', 'contact_name', 'extra', 'expect'];
+
+export function parseSuite(text: string, file: string): Suite {
+  const { doc, at } = parseYaml(text, file);
+  const top = doc.contents as Node | null;
+  if (!isMap(top)) throw refuse(at, top, 'a suite is a mapping with agent, scenarios and optionally repeat, rules, calling_hours', SUITE_HINT);
+  const f = new Fields(top, at);
+  for (const key of f.keys()) if (!TOP.includes(key)) throw refuse(at, f.node(key), `unknown key "${key}" (a suite has ${TOP.join(', ')})`, SUITE_HINT);
+  const agent = f.string('agent', true)!;
+  const shared = f.node('rules') === undefined ? [] : readRules(f.node('rules'), at, 'rules');
+  const scenariosNode = f.node('scenarios');
+  if (!isSeq(scenariosNode) || scenariosNode.items.length === 0) throw refuse(at, scenariosNode ?? top, 'scenarios must be a list of at least one scenario', SUITE_HINT);
+  const scenarios: Scenario[] = [];
+  const names = new Set<string>();
+  const phones = new Set<string>();
+  for (const item of scenariosNode.items as Node[]) {
+    if (!isMap(item)) throw refuse(at, item, 'each scenario is a mapping with name, phone_number, extra and expect', SUITE_HINT);
+    const s = new Fields(item, at);
+    for (const key of s.keys()) if (!SCENARIO.includes(key)) throw refuse(at, s.node(key), `unknown scenario key "${key}" (a scenario has ${SCENARIO.join(', ')})`, SUITE_HINT);
+    const name = s.string('name', true)!;
+    if (names.has(name)) throw refuse(at, s.node('name'), `scenario "${name}" is named twice`);
+    names.add(name);
+    const phone = s.string('phone_number', true)!;
+    if (!/^\+[1-9]\d{6,14}$/.test(phone)) throw refuse(at, s.node('phone_number'), `scenario "${name}": phone_number must be E.164 (+ and digits), not "${phone}"`);
+    if (phones.has(phone)) throw refuse(at, s.node('phone_number'), `scenario "${name}": ${phone} is already another scenario's number (a campaign calls each number once)`);
+    phones.add(phone);
+    const own = s.node('expect') === undefined ? [] : readRules(s.node('expect'), at, 'expect');
+    const rules = [...shared, ...own].map((r) => ({ ...r, id: `${name}/${r.id}` }));
+    if (rules.length === 0) throw refuse(at, item, `scenario "${name}" expects nothing: give it expect: rules, or the suite rules:`);
+    const extraNode = s.node('extra');
+    const extra = extraNode === undefined ? undefined : (extraNode as Node & { toJSON(): unknown }).toJSON();
+    const contactName = s.string('contact_name');
+    scenarios.push({ name, phone_number: phone, rules, ...(contactName ? { contactName } : {}), ...(extra !== undefined ? { extra } : {}) });
+  }
+  const callingHours = f.string('calling_hours');
+  return {
+    file, name: f.string('name') ?? basename(file).replace(/\.ya?ml$/i, ''), agent,
+    repeat: f.int('repeat', 1) ?? 1, timeoutMinutes: f.number('timeout_minutes') ?? 30, scenarios,
+    ...(callingHours !== undefined ? { callingHours } : {}),
+  };
+}
+
+const SUITE_HINT = 'See docs/quality.md for the suite format. Nothing was sent.';
+
+/** The agent by id, name, or its handle in a voicectl.yaml beside the suite. */
+async function agentFor(api: ApiClient, suite: Suite): Promise<{ id: string; name?: string }> {
+  const dir = dirname(suite.file);
+  const { findConfig, loadDesired } = await import('../gitops/load.js');
+  if (findConfig(dir)) {
+    const desired = await loadDesired(dir);
+    const handle = desired.agents.get(suite.agent);
+    if (handle) {
+      const { lockPath, readLock } = await import('../gitops/lock.js');
+      const locked = (await readLock(lockPath(dir)))?.agents[suite.agent]?.id;
+      const agent = await resolveAgent(api, locked ?? handle.text.name ?? suite.agent);
+      return { id: agent.id, name: agent.name };
+    }
+  }
+  const agent = await resolveAgent(api, suite.agent);
+  return { id: agent.id, name: agent.name };
+}
+
+export interface SuiteResult extends CheckResult {
+  campaigns: string[];
+}
+
+export async function runSuite(ctx: Context, suite: Suite): Promise<SuiteResult> {
+  const rules = suite.scenarios.flatMap((s) => s.rules);
+  // Lists and windows first: a bad exclude file or window is refused before anything is created.
+  const api = await ctx.api();
+  const env = await prepareEnvironment(ctx, { rules, rulesDir: dirname(suite.file) }, async () => api, () => {});
+  const numbers = suite.scenarios.map((s) => s.phone_number);
+  gateCallingHours(ctx, numbers, { callingHours: suite.callingHours }, 'no test call was placed');
+  const agent = await agentFor(api, suite);
+  const total = suite.scenarios.length * suite.repeat;
+  ctx.info(`${suite.name}: ${suite.scenarios.length} scenario${suite.scenarios.length === 1 ? '' : 's'} × ${suite.repeat} run${suite.repeat === 1 ? '' : 's'} = ${total} test call${total === 1 ? '' : 's'} to ${agent.name ?? agent.id}, one campaign per run.`);
+  await confirmLaunch(ctx, [{ name: `test: ${suite.name}`, dial: total }], { declined: 'Cancelled: no test call was placed.' });
+
+  const checker = new Checker(rules, env);
+  const campaigns: string[] = [];
+  let at = 0;
+  for (let run = 1; run <= suite.repeat; run++) {
+    // The window may have closed while the previous run was under way.
+    if (run > 1) gateCallingHours(ctx, numbers, { callingHours: suite.callingHours }, `runs ${run}-${suite.repeat} were not placed`);
+    const name = `test: ${suite.name} run ${run}/${suite.repeat}`;
+    const campaign = await createCampaign(api, {
+      name, agent_id: agent.id,
+      contacts: suite.scenarios.map((s) => ({ phone_number: s.phone_number, name: s.contactName ?? `Test ${s.name}`, ...(s.extra !== undefined ? { extra: s.extra } : {}) })),
+    }, { signal: ctx.signal });
+    if (!campaign?.id) throw new FailureError(`The service created "${name}" but sent back no id: nothing was launched.`);
+    campaigns.push(campaign.id);
+    await launch(ctx, api, campaign.id);
+    ctx.info(ctx.errColor.dim(`Run ${run}/${suite.repeat}: campaign ${campaign.id} launched; waiting for its calls.`));
+    await waitDone(ctx, api, campaign.id, suite.timeoutMinutes);
+    const { listContacts } = await import('../api/campaigns.js');
+    const contacts = await listContacts(api, campaign.id, { signal: ctx.signal });
+    for (const s of suite.scenarios) {
+      const contact = contacts.find((c) => c.phone_number === s.phone_number);
+      if (!contact?.call_id) throw new FailureError(`Run ${run}: scenario "${s.name}" (${s.phone_number}) has no call in campaign ${campaign.id}.`);
+      const { call } = await getCall(api, contact.call_id, ctx.signal);
+      checker.result.calls++;
+      await checker.check(call as Call, at++, s.rules);
+    }
+  }
+  return { ...checker.finish(), campaigns };
+}
+
+async function waitDone(ctx: Context, api: ApiClient, id: string, minutes: number): Promise<void> {
+  const deadline = ctx.now().getTime() + minutes * 60_000;
+  for (;;) {
+    const c = await getCampaign(api, id, { signal: ctx.signal });
+    if (c.status === 'completed') return;
+    if (ctx.now().getTime() > deadline) {
+      throw new FailureError(`Campaign ${id} had not completed after ${minutes} minutes (status ${c.status ?? 'unknown'}).`, {
+        hint: `Follow it with \`voicectl watch ${id}\`, then check its calls with \`voicectl calls check --campaign ${id}\`. The suite's timeout_minutes sets the wait.`,
+      });
+    }
+    await ctx.sleep(1000, ctx.signal);
+  }
+}
+
