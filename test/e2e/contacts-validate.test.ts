@@ -88,11 +88,19 @@ describe('contacts validate', () => {
   it.each([
     ['empty.csv'], ['header-only.csv'], ['no-phone-column.csv'], ['unbalanced-quote.csv'], ['binary.csv'], ['windows-1252.csv'], ['old-excel.xls'],
   ])('%s: exit 2, one readable message on stderr, nothing on stdout', async (name) => {
-    const r = await validate([fixtures + name, '--default-country', 'IN', '--json']);
+    const message = expected(name.replace(/\.[^.]+$/, '')).error;
+    const r = await validate([fixtures + name, '--default-country', 'IN']);
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr.split('\n')[0]).toBe(`error: ${expected(name.replace(/\.[^.]+$/, '')).error}`);
+    expect(r.stderr.split('\n')[0]).toBe(`error: ${message}`);
     expect(r.stderr).not.toMatch(/\n\s+at /);
+    // Under --json the same error is one JSON object on stderr, for programs.
+    const j = await validate([fixtures + name, '--default-country', 'IN', '--json']);
+    expect(j.exitCode).toBe(2);
+    expect(j.stdout).toBe('');
+    const lines = j.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ error: message, exit_code: 2, retryable: false });
   });
 
   it('a missing file, a directory, a bad --default-country: exit 2', async () => {
@@ -117,7 +125,9 @@ describe('contacts validate', () => {
     expect(readFileSync(file).length).toBeGreaterThan(4 * 1024 * 1024);
     const r = await validate([file, '--json', '--default-country', 'IN']);
     const inline = await validateContactsFile(file, { defaultCountry: 'IN', workers: 0, collectContacts: false });
-    expect(r.stderr).toBe('');
+    // The invalid rows make it exit 2, with one JSON error on stderr (the report is on stdout).
+    expect(r.exitCode).toBe(2);
+    expect(JSON.parse(r.stderr)).toMatchObject({ code: 'invalid_rows', exit_code: 2 });
     expect(JSON.parse(r.stdout)).toEqual(inline.report);
     expect(inline.report.invalid).toBeGreaterThan(0);
     expect(inline.report.duplicates).toBeGreaterThan(100_000);
