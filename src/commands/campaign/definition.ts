@@ -79,6 +79,7 @@ export function reportOptions(cmd: Command<[string[]]>) {
     .addOption(new Option('--format <format>', 'md (for CI job summaries) or json; default: a summary at a terminal').choices(['md', 'json']))
     .option('--html <file>', 'also write one self-contained page with charts and a searchable table of calls')
     .option('--no-transcripts', 'leave transcripts out of the page (one request fewer per connected call)')
+    .option('--recordings', 'in the page, an audio player for each recorded call; its link is fetched now and expires after an hour')
     .option('--name-prefix <prefix>', 'add every campaign whose name starts with PREFIX');
 }
 

@@ -57,12 +57,16 @@ Examples:
     .description('The numbers a manager asks for: contacts by status, connect rate, outcomes, durations, calls per hour')
     .argument('[ids...]', 'one campaign, or several side by side'))
     .addHelpText('after', `
-Connect rate: connected calls (status completed) of finished calls. Hours are UTC. Details: docs/reports.md.
+Connect rate: connected calls (status completed) of finished calls. Times and hours are in
+your zone (--tz); --json keeps UTC. The page (--html) groups outcomes into success, neutral,
+failure and no contact, and works offline; with --recordings it holds each call's recording
+link, which expires after an hour. Details: docs/reports.md.
 
 Examples:
   voicectl campaign report CAMPAIGN_ID
   voicectl campaign report CAMPAIGN_ID --format md >> "$GITHUB_STEP_SUMMARY"
-  voicectl campaign report --name-prefix "Renewals" --html renewals.html`)
+  voicectl campaign report --name-prefix "Renewals" --html renewals.html
+  voicectl campaign report CAMPAIGN_ID --html report.html --recordings`)
     .action(lazy(ctx, () => import('./report.js')));
 
   listOptions(campaign

@@ -10,6 +10,7 @@ import type { ReportFlags } from './definition.js';
 type Opts = ReportFlags;
 
 export default async function campaignReport(ctx: Context, ids: string[], opts: Opts): Promise<void> {
+  if (opts.recordings && opts.html === undefined) throw new UsageError('--recordings puts audio players in the page: use it with --html FILE.');
   const api = await ctx.api();
   const all = await campaignIds(api, ids, opts.namePrefix, ctx.signal);
   // Transcripts are only shown in the page: one more request per connected call.
@@ -19,12 +20,18 @@ export default async function campaignReport(ctx: Context, ids: string[], opts: 
   const zone = ctx.timeZone;
   const shown: CampaignReport[] = [];
   for (const id of all) {
-    const { report, hours } = await collectReport(api, id, {
+    const { report, hours, recordingFailures } = await collectReport(api, id, {
       transcripts,
+      recordings: opts.recordings === true,
       signal: ctx.signal,
       onTranscript: ctx.interactiveStderr ? (done, total) => ctx.io.stderr.write(`\rTranscripts ${done}/${total}${done === total ? '\n' : ''}`) : undefined,
     });
-    reports.push(report);
+    if (recordingFailures.length) {
+      const first = recordingFailures[0]!;
+      ctx.warn(`${recordingFailures.length} recording link${recordingFailures.length === 1 ? '' : 's'} could not be fetched; those calls have no player (first: ${first.callId}: ${first.message}).`);
+    }
+    // The links are for the page; the JSON keeps what the service returned.
+    reports.push({ ...report, call_list: report.call_list.map(({ recording_url: _, ...c }) => c) });
     shown.push({ ...report, ...hours(zone) });
   }
   if (opts.html !== undefined) {
