@@ -56,13 +56,13 @@ const badge = (cls: OutcomeClass, text: string) => `<span class="badge"><span cl
 
 function funnel(r: CampaignReport): string {
   const f = r.funnel;
-  const of = (n: number) => (f.contacts ? ` · ${percent(n / f.contacts)} of contacts` : '');
+  const of = (n: number) => (f.contacts ? ` (${Math.round((n / f.contacts) * 100)}%)` : '');
   return barChart('funnel', 'Funnel: contacts → dialed → connected → outcomes of interest', [
     { label: 'contacts', value: f.contacts, text: String(f.contacts) },
     { label: 'dialed', value: f.dialed, text: `${f.dialed}${of(f.dialed)}` },
     { label: 'connected', value: f.connected, text: `${f.connected}${of(f.connected)}` },
     { label: 'of interest', value: f.of_interest, text: `${f.of_interest}${of(f.of_interest)}`, cls: 'success' },
-  ], { note: 'Contacts, each counted once however often it was called. Of interest: a call with a success outcome.' });
+  ], { note: 'Contacts, each counted once however often it was called, and their share of all contacts. Of interest: a call with a success outcome.' });
 }
 
 function transcriptHtml(c: ReportCall): string {
@@ -163,7 +163,7 @@ h3{font-size:1.05rem;margin:24px 0 8px}small{font-weight:400;font-size:.8em}.mut
 .kpis div{border:1px solid var(--line);border-radius:8px;padding:8px 12px;color:var(--muted);overflow-wrap:anywhere}.kpis b{display:block;font-size:1.35rem;color:var(--fg)}
 .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,340px),1fr));gap:12px;margin:16px 0}
 figure{margin:0;border:1px solid var(--line);border-radius:8px;padding:10px 12px;min-width:0}figcaption{font-weight:600;margin-bottom:6px;overflow-wrap:anywhere}
-.bars{list-style:none;margin:0;padding:0}.bars li{display:grid;grid-template-columns:minmax(4.5em,38%) minmax(24px,1fr) auto;gap:8px;align-items:center;padding:2px 0}
+.chart[data-chart=funnel]{grid-column:1/-1}.bars{list-style:none;margin:0;padding:0}.bars li{display:grid;grid-template-columns:minmax(4.5em,38%) minmax(24px,1fr) auto;gap:8px;align-items:center;padding:2px 0}
 .bl{overflow-wrap:anywhere;min-width:0;font-size:.9rem}.bt{height:14px;background:var(--panel);border-radius:3px;overflow:hidden}.bf{display:block;height:100%;min-width:1px}
 .bv{font-variant-numeric:tabular-nums;font-size:.9rem;text-align:right;overflow-wrap:anywhere;min-width:0}
 .note,.none,.hint{font-size:.85rem;color:var(--muted);margin:6px 0}
@@ -172,13 +172,13 @@ input,select,button{font:inherit;color:var(--fg);background:var(--bg);border:1px
 .search{width:min(360px,100%)}
 :focus-visible{outline:3px solid var(--focus);outline-offset:2px}
 .scroll{position:relative;overflow-x:auto;max-width:100%;border:1px solid var(--line);border-radius:8px}
-table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:6px 8px;border-bottom:1px solid var(--line);vertical-align:top;overflow-wrap:anywhere}
+table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:6px 8px;border-bottom:1px solid var(--line);vertical-align:top;overflow-wrap:break-word}
 table.calls{min-width:860px}table.callbacks{min-width:560px}
 th{background:var(--panel);font-weight:600;white-space:nowrap}th button.sort{border:0;background:none;padding:0;font-weight:600;cursor:pointer;white-space:nowrap}
 th[aria-sort=ascending] button.sort::after{content:" ▲"}th[aria-sort=descending] button.sort::after{content:" ▼"}
 td.n{text-align:right;white-space:nowrap}td.ph{white-space:nowrap}td.sum{min-width:16em}
 tr.call{cursor:pointer}tr.call:hover td{background:var(--panel)}
-.badge{display:inline-flex;align-items:baseline;overflow-wrap:anywhere;min-width:0}
+.badge{display:inline-flex;align-items:baseline;min-width:0}
 button.open{font-size:.85rem;padding:2px 8px;white-space:nowrap;cursor:pointer}
 tr.transcript>td{background:var(--panel)}
 .turns{display:flex;flex-direction:column;gap:6px;max-width:900px}
