@@ -81,14 +81,19 @@ function transcriptHtml(c: ReportCall): string {
 const COLUMNS = ['started', 'phone', 'name', 'status', 'outcome', 'duration', 'summary'];
 
 function callsTable(r: CampaignReport, zone: string, abbr: string): string {
+  // A call with neither transcript nor recording (--no-transcripts, a call nobody answered) has no details row.
+  const hasDetails = (c: ReportCall) => Boolean(c.transcript?.length || c.recording_url);
+  const details = r.call_list.some(hasDetails);
   const rows = r.call_list.map((c, i) => {
     const t = c.start_time ? Date.parse(c.start_time) : Number.NaN;
     const id = `t-${esc(r.id)}-${i}`;
+    const open = hasDetails(c);
     return `<tr class="call" data-call="${esc(c.call_id)}" data-class="${c.class}" data-status="${esc(c.status)}" data-outcome="${esc(c.outcome || c.status)}">`
       + `<td data-v="${Number.isNaN(t) ? '' : t}">${esc(isoInZone(c.start_time, zone))}</td><td class="ph">${esc(c.phone_number)}</td><td>${esc(c.name)}</td><td>${esc(c.status)}</td>`
       + `<td>${badge(c.class, c.outcome || c.status)}</td><td class="n" data-v="${c.duration_seconds ?? ''}">${esc(seconds(c.duration_seconds))}</td><td class="sum">${esc(c.summary)}</td>`
-      + `<td><button type="button" class="open" aria-expanded="false" aria-controls="${id}">${c.recording_url ? 'Listen, read' : 'Transcript'}</button></td></tr>`
-      + `<tr class="transcript" id="${id}" hidden><td colspan="8">${transcriptHtml(c)}</td></tr>`;
+      + (details ? `<td>${open ? `<button type="button" class="open" aria-expanded="false" aria-controls="${id}">${c.recording_url ? 'Listen, read' : 'Transcript'}</button>` : ''}</td>` : '')
+      + '</tr>'
+      + (open ? `<tr class="transcript" id="${id}" hidden><td colspan="8">${transcriptHtml(c)}</td></tr>` : '');
   }).join('');
   const outcomes = Object.keys(r.outcomes);
   const statuses = [...new Set(r.call_list.map((c) => c.status))].sort();
@@ -107,7 +112,7 @@ ${recordings ? `<p class="note">Recording links were fetched when this page was 
 <table class="calls"><caption class="sr">Calls of ${esc(r.name)}; column buttons sort, a row's button opens its transcript.</caption>
 <thead><tr>${COLUMNS.map((c, i) => `<th scope="col" aria-sort="${i === 0 ? 'ascending' : 'none'}"><button type="button" class="sort" data-col="${i}">${esc(c)}${i === 0 ? ` <span class="muted">(${esc(abbr)})</span>` : ''}</button></th>`).join('')}<th scope="col"><span class="sr">Details</span></th></tr></thead>
 <tbody>${rows}</tbody></table></div>
-<p class="hint muted">Click a call (or its button) to show its transcript: the agent's turns on the left, the customer's on the right.</p>`;
+${details ? `<p class="hint muted">Click a call (or its button) to show its transcript: the agent's turns on the left, the customer's on the right.</p>` : ''}`;
 }
 
 function callbacks(r: CampaignReport, zone: string): string {
@@ -203,7 +208,7 @@ document.querySelectorAll('section.campaign').forEach(function (s) {
   var count = s.querySelector('.count');
   var tbody = s.querySelector('table.calls tbody');
   var rows = Array.prototype.slice.call(tbody.querySelectorAll('tr.call'));
-  var details = new Map(rows.map(function (r) { return [r, r.nextElementSibling]; }));
+  var details = new Map(rows.map(function (r) { var t = r.nextElementSibling; return [r, t && t.classList.contains('transcript') ? t : null]; }));
   function apply() {
     var q = input.value.trim().toLowerCase(), o = fo.value, st = fs.value, n = 0;
     rows.forEach(function (r) {
@@ -217,12 +222,15 @@ document.querySelectorAll('section.campaign').forEach(function (s) {
     count.textContent = n + ' of ' + rows.length + ' calls';
   }
   function toggle(r) {
-    var t = r.nextElementSibling, b = r.querySelector('button.open');
+    var t = details.get(r);
+    if (!t) return;
     t.hidden = !t.hidden;
-    b.setAttribute('aria-expanded', String(!t.hidden));
+    r.querySelector('button.open').setAttribute('aria-expanded', String(!t.hidden));
   }
   function close(r) {
-    r.nextElementSibling.hidden = true;
+    var t = details.get(r);
+    if (!t) return;
+    t.hidden = true;
     r.querySelector('button.open').setAttribute('aria-expanded', 'false');
   }
   input.addEventListener('input', apply);
@@ -244,7 +252,7 @@ document.querySelectorAll('section.campaign').forEach(function (s) {
         return c ? c * dir : a[1] - b[1];
       });
       var frag = document.createDocumentFragment();
-      sorted.forEach(function (x) { frag.appendChild(x[2]); frag.appendChild(details.get(x[2])); });
+      sorted.forEach(function (x) { frag.appendChild(x[2]); if (details.get(x[2])) frag.appendChild(details.get(x[2])); });
       tbody.appendChild(frag);
       rows = sorted.map(function (x) { return x[2]; });
     });

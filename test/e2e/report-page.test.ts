@@ -202,8 +202,9 @@ describe('the campaign report page', () => {
       const durations = await s.locator('table.calls tbody tr.call td.n').evaluateAll((tds) => tds.map((td) => Number((td as any).dataset.v || -1)));
       expect(durations).toEqual([...durations].sort((a, b) => a - b));
       // Each transcript row still follows its call.
-      expect(await s.locator('table.calls tbody > tr').evaluateAll((rows) => rows.every((r, i) =>
-        (i % 2 === 0 ? r.classList.contains('call') : r.id === rows[i - 1]!.querySelector('button.open')!.getAttribute('aria-controls'))))).toBe(true);
+      expect(await s.locator('table.calls tbody > tr.transcript').evaluateAll((rows) => rows.every((r) =>
+        r.id === r.previousElementSibling.querySelector('button.open')?.getAttribute('aria-controls')))).toBe(true);
+      expect(await s.locator('table.calls tbody > tr.transcript').count()).toBe(await s.locator('table.calls button.open').count());
 
       await s.locator('select.f-outcome').selectOption('class:no_contact');
       const statuses = await column(3);
