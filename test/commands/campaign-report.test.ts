@@ -104,7 +104,7 @@ describe('campaign report and text from the service', () => {
     const html = readFileSync(file, 'utf8');
     expect(html.match(/<tr class="call"/g)).toHaveLength(6);
     expect(html).toContain('2026-05-01 10:15:00');
-    expect(html).toContain('<b>agent</b> Hello');
+    expect(html).toContain('<b>Agent</b> Hello');
   });
 });
 
