@@ -84,6 +84,13 @@ export function reportOptions(cmd: Command<[string[]]>) {
 }
 
 /** @internal */
+export function followupsOptions(cmd: Command<[string[]]>) {
+  return cmd
+    .option('--out <file>', 'write a spreadsheet: FILE.xlsx (phone numbers as text, times as dates) or FILE.csv')
+    .option('--outcomes <outcomes>', 'the outcomes that need a follow-up, comma-separated (default: callbacks, messages taken and interested leads)', commaList);
+}
+
+/** @internal */
 export function listOptions(cmd: Command) {
   return cmd
     .option('--status <status>', 'only campaigns with this status: draft, running or completed')
@@ -106,6 +113,8 @@ export type RedialFlags = FlagsOf<typeof redialOptions>;
 export type LaunchFlags = FlagsOf<typeof hoursOptions<[string], {}, {}>>;
 /** @internal */
 export type ReportFlags = FlagsOf<typeof reportOptions>;
+/** @internal */
+export type FollowupsFlags = FlagsOf<typeof followupsOptions>;
 /** @internal */
 export type ListFlags = FlagsOf<typeof listOptions>;
 /** @internal */

@@ -1,7 +1,7 @@
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { group, lazy } from '../shared.js';
-import { contactsOptions, createOptions, hoursOptions, listOptions, redialOptions, reportOptions } from './definition.js';
+import { contactsOptions, createOptions, followupsOptions, hoursOptions, listOptions, redialOptions, reportOptions } from './definition.js';
 import { watchVerb } from '../watch-verb.js';
 
 export function campaignCommand(ctx: Context): CommandUnknownOpts {
@@ -68,6 +68,24 @@ Examples:
   voicectl campaign report --name-prefix "Renewals" --html renewals.html
   voicectl campaign report CAMPAIGN_ID --html report.html --recordings`)
     .action(lazy(ctx, () => import('./report.js')));
+
+  followupsOptions(campaign
+    .command('followups')
+    .description('Who needs a person\'s call after a campaign: callbacks at the time asked for, messages taken, interested leads')
+    .argument('<ids...>', 'one campaign or several'))
+    .addHelpText('after', `
+One row per contact whose latest call needs a follow-up. A callback's requested time is read
+from the summary, else from the transcript ("tomorrow at 4 pm", "kal shaam 5 baje", "next
+Monday morning"), as a time in the contact's zone (extra.timezone, else the number's, else
+yours); where none can be read the cell is empty and the words are shown. Details:
+docs/reports.md.
+
+Examples:
+  voicectl campaign followups CAMPAIGN_ID
+  voicectl campaign followups CAMPAIGN_ID --out followups.xlsx
+  voicectl campaign followups CAMPAIGN_ID --out followups.csv --outcomes callback_scheduled,message_taken
+  voicectl campaign followups CAMPAIGN_ID --json`)
+    .action(lazy(ctx, () => import('./followups.js')));
 
   listOptions(campaign
     .command('list')
