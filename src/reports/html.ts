@@ -201,6 +201,7 @@ h2{break-before:page}.sw,.bf{-webkit-print-color-adjust:exact;print-color-adjust
 tr.transcript:not([hidden]){display:table-row}th button.sort{color:#000}}`;
 
 const SCRIPT = `
+function init() {
 document.querySelectorAll('section.campaign').forEach(function (s) {
   var input = s.querySelector('input.search');
   var fo = s.querySelector('select.f-outcome');
@@ -258,11 +259,24 @@ document.querySelectorAll('section.campaign').forEach(function (s) {
     });
   });
   apply();
-});`;
+});
+}
+init();`;
 
-export function htmlReport(reports: CampaignReport[], generatedAt: Date, zone = 'UTC'): string {
+/** The live page (watch --serve): each server-sent event holds the new report, put in place of the old. */
+const LIVE_SCRIPT = `
+var live = document.getElementById('live');
+var events = new EventSource('events');
+events.onmessage = function (e) {
+  document.getElementById('report').innerHTML = JSON.parse(e.data).html;
+  init();
+  live.textContent = 'Live: updated ' + new Date().toLocaleTimeString() + '.';
+};
+events.onerror = function () { live.textContent = 'Live: reconnecting to voicectl…'; };`;
+
+/** What the page shows under its title: the legend, the side-by-side table, each campaign. */
+export function reportBody(reports: CampaignReport[], generatedAt: Date, zone = 'UTC'): string {
   const abbr = zoneAbbreviation(zone, generatedAt.getTime());
-  const title = reports.length === 1 ? `Campaign report: ${reports[0]!.name}` : `Campaign report: ${reports.length} campaigns`;
   let compare = '';
   if (reports.length > 1) {
     const rows = [
@@ -274,18 +288,24 @@ export function htmlReport(reports: CampaignReport[], generatedAt: Date, zone = 
     compare = `<h2>Side by side</h2><div class="scroll" tabindex="0" role="region" aria-label="Campaigns side by side"><table class="compare"><thead><tr><td></td>${reports.map((r) => `<th scope="col">${esc(r.name)}</th>`).join('')}</tr></thead>`
       + `<tbody>${rows.map(([label, ...cells]) => `<tr><th scope="row">${esc(label)}</th>${cells.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`).join('')}</tbody></table></div>`;
   }
+  return `<p class="muted">Made by voicectl on ${esc(formatDateTime(generatedAt.getTime(), zone, { minutes: true }))} ${esc(abbr)}. Times are in ${esc(zone)}${abbr !== zone ? ` (${esc(abbr)})` : ''}. Connect rate: connected calls (status completed) of finished calls.</p>
+${legend()}
+${compare}
+${reports.map((r) => section(r, zone, abbr)).join('\n')}`;
+}
+
+/** The page; `live` (watch --serve) adds a script that takes each new report from the server. */
+export function htmlReport(reports: CampaignReport[], generatedAt: Date, zone = 'UTC', o: { live?: boolean } = {}): string {
+  const title = reports.length === 1 ? `Campaign report: ${reports[0]!.name}` : `Campaign report: ${reports.length} campaigns`;
   // Recording links are the only addresses the page may load, and only with --recordings.
   const media = [...new Set(reports.flatMap((r) => r.call_list.flatMap((c) => (c.recording_url ? [new URL(c.recording_url).origin] : []))))];
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:${media.length ? `; media-src ${media.map(esc).join(' ')}` : ''}">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:${media.length ? `; media-src ${media.map(esc).join(' ')}` : ''}${o.live ? "; connect-src 'self'" : ''}">
 <meta name="color-scheme" content="light dark">
 <title>${esc(title)}</title><style>${STYLE}</style></head>
 <body><main><h1>${esc(title)}</h1>
-<p class="muted">Made by voicectl on ${esc(formatDateTime(generatedAt.getTime(), zone, { minutes: true }))} ${esc(abbr)}. Times are in ${esc(zone)}${abbr !== zone ? ` (${esc(abbr)})` : ''}. Connect rate: connected calls (status completed) of finished calls.</p>
-${legend()}
-${compare}
-${reports.map((r) => section(r, zone, abbr)).join('\n')}
-</main><script>${SCRIPT}</script></body></html>
+${o.live ? '<p id="live" class="muted" role="status">Live: the page updates as calls finish.</p>\n' : ''}<div id="report">${reportBody(reports, generatedAt, zone)}</div>
+</main><script>${SCRIPT}${o.live ? LIVE_SCRIPT : ''}</script></body></html>
 `;
 }
