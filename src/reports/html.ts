@@ -14,6 +14,8 @@ import { comparisonRows } from './text.js';
 import { CLASSES, isCallback, type OutcomeClass } from './classes.js';
 import { percent, seconds, type CampaignReport, type ReportCall } from './stats.js';
 import { formatDateTime, isoInZone, zoneAbbreviation } from '../util/time.js';
+import { zonesForNumber } from '../campaigns/phone-zones.js';
+import { requestedTime } from './requested-time.js';
 
 const esc = (s: unknown): string =>
   String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -115,12 +117,24 @@ ${recordings ? `<p class="note">Recording links were fetched when this page was 
 ${details ? `<p class="hint muted">Click a call (or its button) to show its transcript: the agent's turns on the left, the customer's on the right.</p>` : ''}`;
 }
 
+/** The time the customer asked for, read from the summary, in the contact's zone (its number's, else the report's). */
+function askedFor(c: ReportCall, zone: string): string {
+  const at = c.start_time ? Date.parse(c.start_time) : Number.NaN;
+  if (Number.isNaN(at)) return '';
+  const zones = zonesForNumber(c.phone_number);
+  const own = zones.length === 1 ? zones[0]! : zone;
+  const r = requestedTime(c.summary, at, own);
+  if (r.at === undefined) return '';
+  return `${formatDateTime(r.at, own, { minutes: true })}${own === zone ? '' : ` ${zoneAbbreviation(own, r.at)}`}`;
+}
+
 function callbacks(r: CampaignReport, zone: string): string {
   const list = r.call_list.filter((c) => isCallback(c.outcome));
   if (list.length === 0) return `<h3>Callbacks</h3><p class="none">No callback was asked for.</p>`;
   return `<h3>Callbacks <span class="muted">(${list.length})</span></h3>
-<div class="scroll" tabindex="0" role="region" aria-label="Callbacks of ${esc(r.name)}"><table class="callbacks"><thead><tr><th scope="col">called</th><th scope="col">phone</th><th scope="col">name</th><th scope="col">what was said</th></tr></thead><tbody>${list.map((c) =>
-    `<tr data-call="${esc(c.call_id)}"><td>${esc(isoInZone(c.start_time, zone))}</td><td class="ph">${esc(c.phone_number)}</td><td>${esc(c.name)}</td><td class="sum">${esc(c.summary)}</td></tr>`).join('')}</tbody></table></div>`;
+<p class="note">"Asked for" is read from the summary; <code>voicectl campaign followups</code> also reads the transcript and writes a spreadsheet.</p>
+<div class="scroll" tabindex="0" role="region" aria-label="Callbacks of ${esc(r.name)}"><table class="callbacks"><thead><tr><th scope="col">asked for</th><th scope="col">called</th><th scope="col">phone</th><th scope="col">name</th><th scope="col">what was said</th></tr></thead><tbody>${list.map((c) =>
+    `<tr data-call="${esc(c.call_id)}"><td>${esc(askedFor(c, zone))}</td><td>${esc(isoInZone(c.start_time, zone))}</td><td class="ph">${esc(c.phone_number)}</td><td>${esc(c.name)}</td><td class="sum">${esc(c.summary)}</td></tr>`).join('')}</tbody></table></div>`;
 }
 
 /** `zone`: the zone of the report's hours (hourlyStats) and of the times shown, named beside them. */
@@ -178,7 +192,7 @@ input,select,button{font:inherit;color:var(--fg);background:var(--bg);border:1px
 :focus-visible{outline:3px solid var(--focus);outline-offset:2px}
 .scroll{position:relative;overflow-x:auto;max-width:100%;border:1px solid var(--line);border-radius:8px}
 table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:6px 8px;border-bottom:1px solid var(--line);vertical-align:top;overflow-wrap:break-word}
-table.calls{min-width:860px}table.callbacks{min-width:560px}
+table.calls{min-width:860px}table.callbacks{min-width:680px}
 th{background:var(--panel);font-weight:600;white-space:nowrap}th button.sort{border:0;background:none;padding:0;font-weight:600;cursor:pointer;white-space:nowrap}
 th[aria-sort=ascending] button.sort::after{content:" ▲"}th[aria-sort=descending] button.sort::after{content:" ▼"}
 td.n{text-align:right;white-space:nowrap}td.ph{white-space:nowrap}td.sum{min-width:16em}

@@ -76,3 +76,35 @@ describe('campaign report sections', () => {
     expect(r.stdout).toContain('| of interest | 1 | 25.0% |');
   });
 });
+
+describe('campaign followups against a service', () => {
+  it('reads a callback\'s time from the customer\'s words when the summary states none, and keeps the sentence when nothing can be read', async () => {
+    const ID = 'c0ffee00-0000-4000-8000-0000000000f1';
+    const list = [
+      { call_id: 'f1', campaign_id: ID, status: 'completed', outcome: 'callback_scheduled', summary: 'The customer asked for a callback.', phone_number: '+919800000101', start_time: '2026-11-26T05:30:00Z', end_time: '2026-11-26T05:32:00Z', contact: { name: 'A', extra: { timezone: 'Asia/Kolkata' } } },
+      { call_id: 'f2', campaign_id: ID, status: 'completed', outcome: 'callback_scheduled', summary: 'Asked to be called back later.', phone_number: '+919800000102', start_time: '2026-11-26T05:40:00Z', end_time: '2026-11-26T05:42:00Z', contact: { name: 'B' } },
+      { call_id: 'f3', campaign_id: ID, status: 'completed', outcome: 'not_interested', summary: 'No.', phone_number: '+919800000103', start_time: '2026-11-26T05:50:00Z', end_time: '2026-11-26T05:51:00Z' },
+    ];
+    const transcripts: Record<string, unknown[]> = {
+      '/calls/f1': [{ role: 'agent', text: 'When should we call?' }, { role: 'user', text: 'Haan, kal shaam 5 baje theek rahega.' }],
+      '/calls/f2': [{ role: 'user', text: 'Abhi busy hoon, baad mein.' }],
+    };
+    const s = await fakeServer({
+      [`GET /campaigns/${ID}`]: () => ({ status: 200, body: { id: ID, name: 'F', status: 'completed' } }),
+      'GET /calls': () => ({ status: 200, body: { calls: list, total: list.length, limit: 100, offset: 0 } }),
+      'GET /calls/:id': (req) => ({ status: 200, body: { ...list.find((c) => `/calls/${c.call_id}` === req.path), transcript: transcripts[req.path] } }),
+    });
+    try {
+      const r = await runInProcess(['campaign', 'followups', ID, '--json'], { env: { VOICECTL_BASE_URL: s.url, VOICECTL_API_KEY: 'sk_fake' } });
+      expect(r.code).toBe(0);
+      const rows = JSON.parse(r.stdout);
+      expect(rows.map((x: { call_id: string }) => x.call_id)).toEqual(['f1', 'f2']);
+      expect(rows[0].requested_time).toBe('2026-11-27T17:00:00+05:30');
+      expect(rows[0].requested_as).toBe('kal shaam 5 baje');
+      expect(rows[1].requested_time).toBeNull();
+      expect(rows[1].requested_as).toBe('Asked to be called back later.');
+    } finally {
+      await s.close();
+    }
+  });
+});

@@ -15,6 +15,8 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, type Harness } from '../helpers/cli.js';
 import { needs, which } from '../helpers/requires.js';
+import { requestedTime } from '../../src/reports/requested-time.js';
+import { formatDateTime } from '../../src/util/time.js';
 
 // The page's globals, in functions that run in the browser (the tests' types have no DOM).
 declare const document: any, window: any, getComputedStyle: any;
@@ -174,9 +176,20 @@ describe('the campaign report page', () => {
         expect(new Set([...byClass.values()].map((s) => [...s][0])).size).toBe(byClass.size);
         // The callbacks section lists each callback.
         expect(await section.locator('table.callbacks tbody tr').count()).toBe(by((c) => c.outcome === 'callback_scheduled'));
+        // Each with the time asked for, read from its summary in India's zone.
+        for (const c of finished.filter((x) => x.outcome === 'callback_scheduled')) {
+          const at = requestedTime(c.summary, Date.parse(c.start_time), 'Asia/Kolkata').at;
+          const shown = await section.locator(`table.callbacks tr[data-call="${c.call_id}"] td`).first().textContent();
+          expect(shown).toBe(at === undefined ? '' : `${formatDateTime(at, 'Asia/Kolkata', { minutes: true })} IST`);
+        }
       }
       // Side by side: one column per campaign.
       expect(await page.locator('table.compare thead th').count()).toBe(2);
+      // Printed: the controls stay off the paper, the figures and the calls are on it.
+      await page.emulateMedia({ media: 'print' });
+      expect(await page.locator('.controls').first().isVisible()).toBe(false);
+      expect(await page.locator('table.calls').first().isVisible()).toBe(true);
+      expect(await page.locator('[data-chart="funnel"]').first().isVisible()).toBe(true);
     } finally {
       await browser.close();
     }
