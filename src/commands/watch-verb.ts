@@ -12,7 +12,11 @@ export function watchVerb(ctx: Context, cmd: Command) {
 Off a terminal it prints one line per change; with --json, one JSON object per line:
 {"type":"progress",...}, {"type":"call",...} for each finished call, {"type":"completed","summary":{...}}.
 Exit codes: 0 completed (and no --fail-if line crossed), 1 --timeout or --fail-if, 4 no such campaign, 130 Ctrl-C.`)
-    .addHelpText('after', `\nExamples:\n  voicectl watch CAMPAIGN_ID\n  voicectl watch CAMPAIGN_ID --json --fail-if "failed>5%" --timeout 3600`)
+    .addHelpText('after', `
+With --serve it prints a link to the live report page on 127.0.0.1 (the link holds an
+unguessable token; any other address is 404) and serves it until Ctrl-C, for a manager
+who is not at the terminal: the page updates as calls finish.`)
+    .addHelpText('after', `\nExamples:\n  voicectl watch CAMPAIGN_ID\n  voicectl watch CAMPAIGN_ID --json --fail-if "failed>5%" --timeout 3600\n  voicectl watch CAMPAIGN_ID --serve`)
     .action(lazy(ctx, () => import('./watch/watch.js')));
 }
 

@@ -29,7 +29,7 @@ const DATE_STYLE = Object.freeze({ numFmt: 'yyyy-mm-dd hh:mm:ss' });
  */
 const MAX_PENDING_XML_BYTES = 1024 * 1024;
 
-type Kind = 'text' | 'number' | 'date' | 'boolean' | 'json';
+export type Kind = 'text' | 'number' | 'date' | 'boolean' | 'json';
 
 const FIELD_KINDS: Record<string, Kind> = { duration_seconds: 'number', start_time: 'date', end_time: 'date', has_recording: 'boolean' };
 const WIDTHS: Record<string, number> = {
@@ -50,7 +50,35 @@ export interface XlsxBook {
  * back-pressure reaches the writer). The columns are the CSV's, fixed by `plan`.
  */
 export async function openXlsxBook(out: { write(chunk: Uint8Array): Promise<void> }, plan: CsvPlan, signal?: AbortSignal, zone = 'UTC'): Promise<XlsxBook> {
-  // exceljs is large (about 1 MB of JavaScript and its zip writer): only xlsx exports load it.
+  const headers = headerCells(plan);
+  const kinds = headers.map((h, i) => kindOf(h, i, plan));
+  const sheet = await openXlsxSheet(out, 'Calls', headers.map((h, i) => ({
+    title: kinds[i] === 'date' ? `${h} (${zone})` : h, kind: kinds[i]!, width: WIDTHS[h] ?? (h.startsWith('extra.') ? 16 : 14),
+  })), signal, zone);
+  return { add: (calls) => sheet.add(calls.map((call) => cellsOf(call, plan))), finish: () => sheet.finish(), abort: () => sheet.abort() };
+}
+
+/** A column of a sheet: its title, how its cells are typed, and its width in characters. */
+export interface SheetColumn {
+  title: string;
+  /** text (phone numbers, ids: never a number), number, date (an ISO string, or a Date already holding the wall time), boolean, json. */
+  kind: Kind;
+  width: number;
+}
+
+export interface XlsxSheet {
+  add(rows: unknown[][]): Promise<void>;
+  finish(): Promise<{ cut: number }>;
+  abort(): void;
+}
+
+/**
+ * A one-sheet workbook of the given columns, streamed to `out` as openXlsxBook streams an
+ * export: a frozen bold header, typed cells, dates as wall times in `zone`, text cut at
+ * Excel's limit (counted in `cut`).
+ */
+export async function openXlsxSheet(out: { write(chunk: Uint8Array): Promise<void> }, name: string, columns: SheetColumn[], signal?: AbortSignal, zone = 'UTC'): Promise<XlsxSheet> {
+  // exceljs is large (about 1 MB of JavaScript and its zip writer): only xlsx files load it.
   const { default: ExcelJS } = await import('exceljs');
   const bytes = new PassThrough();
   // After abort() the zip writer may still push a last piece into the destroyed stream.
@@ -59,12 +87,10 @@ export async function openXlsxBook(out: { write(chunk: Uint8Array): Promise<void
     stream: bytes, useStyles: true, useSharedStrings: false,
   });
   book.creator = 'voicectl';
-  const headers = headerCells(plan);
-  const sheet: Worksheet = book.addWorksheet('Calls', { views: [{ state: 'frozen', ySplit: 1 }] });
-  const kinds = headers.map((h, i) => kindOf(h, i, plan));
-  const titles = headers.map((h, i) => (kinds[i] === 'date' ? `${h} (${zone})` : h));
-  sheet.columns = headers.map((h, i) => ({ width: Math.max(WIDTHS[h] ?? (h.startsWith('extra.') ? 16 : 14), kinds[i] === 'date' ? titles[i]!.length + 2 : 0) }));
-  const header = sheet.addRow(titles);
+  const sheet: Worksheet = book.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1 }] });
+  const kinds = columns.map((c) => c.kind);
+  sheet.columns = columns.map((c) => ({ width: Math.max(c.width, c.kind === 'date' ? c.title.length + 2 : 0) }));
+  const header = sheet.addRow(columns.map((c) => c.title));
   header.font = { bold: true };
   header.commit();
 
@@ -91,10 +117,10 @@ export async function openXlsxBook(out: { write(chunk: Uint8Array): Promise<void
     if (failure !== undefined) throw failure;
   };
   return {
-    async add(calls) {
+    async add(rows) {
       check();
-      for (const call of calls) {
-        const row = sheet.addRow(cellsOf(call, plan, kinds, zone, () => cut++));
+      for (const values of rows) {
+        const row = sheet.addRow(values.map((v, i) => typed(v, kinds[i]!, zone, () => cut++)));
         (row as unknown as { style: object }).style = PLAIN_STYLE;
         row.eachCell({ includeEmpty: true }, (cell, n) => {
           (cell as unknown as { style: object }).style = kinds[n - 1] === 'date' ? DATE_STYLE : PLAIN_STYLE;
@@ -120,8 +146,8 @@ export async function openXlsxBook(out: { write(chunk: Uint8Array): Promise<void
   };
 }
 
-/** The cell values of one call, in the header's order, typed per column. */
-function cellsOf(call: Call, plan: CsvPlan, kinds: Kind[], zone: string, onCut: () => void): unknown[] {
+/** The cell values of one call, in the header's order (typed per column by the sheet). */
+function cellsOf(call: Call, plan: CsvPlan): unknown[] {
   const values: unknown[] = [];
   for (const f of CALL_FIELDS) values.push(call[f]);
   for (const f of plan.otherFields) values.push(call[f]);
@@ -138,7 +164,6 @@ function cellsOf(call: Call, plan: CsvPlan, kinds: Kind[], zone: string, onCut: 
     values.push(ex === undefined || ex === null ? undefined : JSON.stringify(ex));
   }
   if (plan.transcripts) values.push(transcriptText(call));
-  for (let i = 0; i < values.length; i++) values[i] = typed(values[i], kinds[i]!, zone, onCut);
   return values;
 }
 
@@ -150,6 +175,7 @@ function typed(value: unknown, kind: Kind, zone: string, onCut: () => void): unk
       return Number.isFinite(n) ? n : text(value, onCut);
     }
     case 'date': {
+      if (value instanceof Date) return value;
       const ms = typeof value === 'string' ? Date.parse(value) : NaN;
       // A cell holds a wall time without a zone: the zone's, as the header says.
       return Number.isFinite(ms) ? wallDate(ms, zone) : text(value, onCut);

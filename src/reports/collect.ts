@@ -1,6 +1,7 @@
 /** What `campaign report` reads from the service, for one campaign or several. */
 import type { ApiClient } from '../api/client.js';
-import { allCalls, getCall, type Call } from '../api/calls.js';
+import { allCalls, getCall, recordingLink, type Call } from '../api/calls.js';
+import { ApiError } from '../api/errors.js';
 import { allCampaigns, getCampaign, listContacts } from '../api/campaigns.js';
 import { UsageError } from '../errors.js';
 import { campaignReport, hourlyStats, type CampaignReport, type HourlyStats } from './stats.js';
@@ -22,16 +23,17 @@ export async function campaignIds(api: ApiClient, ids: string[], namePrefix?: st
 export async function collectReport(
   api: ApiClient,
   id: string,
-  o: { transcripts: boolean; signal?: AbortSignal; onTranscript?: (done: number, total: number) => void },
-): Promise<{ report: CampaignReport; hours: (zone: string) => HourlyStats }> {
+  o: { transcripts: boolean; recordings?: boolean; signal?: AbortSignal; onTranscript?: (done: number, total: number) => void },
+): Promise<{ report: CampaignReport; hours: (zone: string) => HourlyStats; recordingFailures: Array<{ callId: string; message: string }> }> {
   const [campaign, contacts] = await Promise.all([getCampaign(api, id, { signal: o.signal }), listContacts(api, id, { signal: o.signal })]);
   const calls: Call[] = [];
   for await (const c of allCalls(api, { campaign_id: id }, { signal: o.signal })) calls.push(c);
   const report = campaignReport(campaign, contacts, calls);
   if (o.transcripts) await addTranscripts(api, report, o.signal, o.onTranscript);
+  const recordingFailures = o.recordings ? await addRecordingLinks(api, report, o.signal) : [];
   // The report's hours are UTC (its JSON); people read them in their own zone.
   const once = [...new Map(calls.filter((c) => typeof c.call_id === 'string').map((c) => [c.call_id, c])).values()];
-  return { report, hours: (zone) => hourlyStats(once.filter(isFinished), zone) };
+  return { report, hours: (zone) => hourlyStats(once.filter(isFinished), zone), recordingFailures };
 }
 
 /** One GET /calls/{id} a call, eight at a time. */
@@ -51,6 +53,30 @@ async function addTranscripts(api: ApiClient, report: CampaignReport, signal?: A
     }
   };
   await Promise.all(Array.from({ length: Math.min(8, todo.length) }, worker));
+}
+
+/**
+ * `--recordings`: a fresh link for each call with a saved recording, eight at a time. A link
+ * the service will not give is no reason to lose the page: that call shows no player, and
+ * the failures are returned for the command to name.
+ */
+async function addRecordingLinks(api: ApiClient, report: CampaignReport, signal?: AbortSignal): Promise<Array<{ callId: string; message: string }>> {
+  const todo = report.call_list.filter((c) => c.has_recording);
+  const failures: Array<{ callId: string; message: string }> = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < todo.length) {
+      const call = todo[next++]!;
+      try {
+        call.recording_url = (await recordingLink(api, call.call_id, signal)).url;
+      } catch (err) {
+        if (!(err instanceof ApiError) || signal?.aborted) throw err;
+        failures.push({ callId: call.call_id, message: err.message });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(8, todo.length) }, worker));
+  return failures;
 }
 
 function text(v: unknown): string {

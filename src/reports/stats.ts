@@ -14,6 +14,7 @@ import type { Campaign, CampaignContact } from '../api/campaigns.js';
 import { isFinished } from '../watch/calls.js';
 import { outcomeWord } from '../calls/outcome.js';
 import { offsetText, wallClock } from '../util/time.js';
+import { outcomeClass, type OutcomeClass } from './classes.js';
 
 export const DURATION_BUCKETS: Array<{ label: string; max: number }> = [
   { label: '0-30s', max: 30 },
@@ -34,7 +35,12 @@ export interface ReportCall {
   duration_seconds: number | null;
   start_time: string | null;
   summary: string;
+  /** The outcome's class (classes.ts); `no_contact` for a call still in progress. */
+  class: OutcomeClass;
+  has_recording: boolean;
   transcript?: Array<{ role: string; text: string }>;
+  /** `--recordings`: the link fetched when the report was made (it expires after an hour). */
+  recording_url?: string;
 }
 
 export interface CampaignReport {
@@ -49,6 +55,15 @@ export interface CampaignReport {
   /** connected ÷ finished calls, 0 to 1; null with no finished call. */
   connect_rate: number | null;
   outcomes: Record<string, number>;
+  /** Each outcome word's class, as its calls have it. */
+  outcome_classes: Record<string, OutcomeClass>;
+  /** Finished calls per class. */
+  classes: Record<OutcomeClass, number>;
+  /**
+   * Contacts at each step: in the campaign, dialed (called at least once), connected (a
+   * finished call with status completed), and with an outcome of interest (a success-class call).
+   */
+  funnel: { contacts: number; dialed: number; connected: number; of_interest: number };
   duration: { average_seconds: number | null; median_seconds: number | null; histogram: Array<{ bucket: string; calls: number }> };
   calls_per_hour: Array<{ hour: string; calls: number }>;
   connect_rate_by_hour_of_day: Array<{ hour: number; calls: number; connected: number; rate: number | null }>;
@@ -73,7 +88,22 @@ export function campaignReport(campaign: Campaign, contacts: CampaignContact[], 
   const contactCount = contacts.length || [...contactsByStatus.values()].reduce((a, b) => a + b, 0);
 
   const outcomes = new Map<string, number>();
-  for (const c of finished) increment(outcomes, outcomeWord(c as unknown as Record<string, unknown>));
+  const outcomeClasses = new Map<string, OutcomeClass>();
+  const classes: Record<OutcomeClass, number> = { success: 0, neutral: 0, failure: 0, no_contact: 0 };
+  // A contact is its phone number (the call's id when a call names none).
+  const who = (c: Call) => str(c.phone_number) || c.call_id;
+  const dialed = new Set(all.map(who));
+  const reached = new Set<string>();
+  const interested = new Set<string>();
+  for (const c of finished) {
+    const word = outcomeWord(c as unknown as Record<string, unknown>);
+    const cls = outcomeClass(str(c.status), str(c.outcome) || word);
+    increment(outcomes, word);
+    if (!outcomeClasses.has(word)) outcomeClasses.set(word, cls);
+    classes[cls]++;
+    if (c.status === 'completed') reached.add(who(c));
+    if (cls === 'success') interested.add(who(c));
+  }
 
   const durations = connected.map((c) => c.duration_seconds).filter((d): d is number => typeof d === 'number' && Number.isFinite(d)).sort((a, b) => a - b);
   const histogram = DURATION_BUCKETS.map((b) => ({ bucket: b.label, calls: 0 }));
@@ -92,6 +122,9 @@ export function campaignReport(campaign: Campaign, contacts: CampaignContact[], 
     connected: connected.length,
     connect_rate: finished.length ? connected.length / finished.length : null,
     outcomes: record([...outcomes].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))),
+    outcome_classes: Object.fromEntries(outcomeClasses) as Record<string, OutcomeClass>,
+    classes,
+    funnel: { contacts: Math.max(contactCount, dialed.size), dialed: dialed.size, connected: reached.size, of_interest: interested.size },
     duration: {
       average_seconds: durations.length ? durations.reduce((a, b) => a + b, 0) / durations.length : null,
       median_seconds: durations.length ? (durations.length % 2 ? durations[durations.length >> 1]! : (durations[durations.length / 2 - 1]! + durations[durations.length / 2]!) / 2) : null,
@@ -108,6 +141,8 @@ export function campaignReport(campaign: Campaign, contacts: CampaignContact[], 
       // The spec's start_time is an ISO 8601 string; anything else is no time we can read.
       start_time: typeof c.start_time === 'string' ? c.start_time : null,
       summary: str(c.summary),
+      class: isFinished(c) ? outcomeClass(str(c.status), str(c.outcome) || outcomeWord(c as unknown as Record<string, unknown>)) : 'no_contact',
+      has_recording: c.has_recording === true,
     })),
   };
 }

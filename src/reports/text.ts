@@ -1,6 +1,21 @@
 /** `campaign report` for a terminal, and as GitHub-flavoured markdown (`--format md`). */
 import { terminalLine } from '../io/terminal-text.js';
 import { percent, seconds, type CampaignReport } from './stats.js';
+import { CLASSES, isCallback, type OutcomeClass } from './classes.js';
+
+const CLASS_LABEL = Object.fromEntries(CLASSES.map((c) => [c.id, c.label.toLowerCase()])) as Record<OutcomeClass, string>;
+
+/** The funnel's steps, each with its share of the contacts. */
+function funnelRows(r: CampaignReport): string[][] {
+  const f = r.funnel;
+  const share = (n: number) => percent(f.contacts ? n / f.contacts : null);
+  return [['contacts', String(f.contacts), share(f.contacts)], ['dialed', String(f.dialed), share(f.dialed)], ['connected', String(f.connected), share(f.connected)], ['of interest', String(f.of_interest), share(f.of_interest)]];
+}
+
+const outcomeRows = (r: CampaignReport) => Object.entries(r.outcomes).map(([k, v]) => [k, CLASS_LABEL[r.outcome_classes[k] ?? 'neutral'], String(v), percent(r.finished_calls ? v / r.finished_calls : null)]);
+const hourOfDayRows = (r: CampaignReport) => r.connect_rate_by_hour_of_day.filter((h) => h.calls > 0).map((h) => [`${String(h.hour).padStart(2, '0')}:00`, String(h.calls), String(h.connected), percent(h.rate)]);
+const callbackRows = (r: CampaignReport, when: (iso: string | null) => string) => r.call_list.filter((c) => isCallback(c.outcome)).map((c) => [when(c.start_time), c.phone_number, c.name, c.summary]);
+
 
 const topOutcome = (r: CampaignReport) => Object.entries(r.outcomes)[0];
 
@@ -32,17 +47,23 @@ function mdTable(head: string[], rows: string[][]): string {
   return [`| ${head.map(mdCell).join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(mdCell).join(' | ')} |`)].join('\n');
 }
 
-/** `o.zone`: the zone of the reports' hours (hourlyStats), named in the heading. */
-export function markdown(reports: CampaignReport[], o: { calls?: number; zone?: string } = {}): string {
+/** `o.zone`: the zone of the reports' hours (hourlyStats), named in the heading; `o.when` shows a call's time in it. */
+export function markdown(reports: CampaignReport[], o: { calls?: number; zone?: string; when?: (iso: string | null) => string } = {}): string {
+  const zone = o.zone ?? 'UTC';
+  const when = o.when ?? ((iso: string | null) => iso ?? '');
   const out: string[] = [];
   out.push(reports.length === 1 ? `## Campaign report: ${mdCell(reports[0]!.name)}` : `## Campaign report: ${reports.length} campaigns`, '');
   out.push(mdTable(['', ...reports.map((r) => r.name)], comparisonRows(reports)), '');
   for (const r of reports) {
     if (reports.length > 1) out.push(`### ${mdCell(r.name)}`, '');
     out.push('**Contacts by status**', '', mdTable(['status', 'contacts'], Object.entries(r.contacts_by_status).map(([k, v]) => [k, String(v)])), '');
-    out.push('**Outcomes**', '', mdTable(['outcome', 'calls'], Object.entries(r.outcomes).map(([k, v]) => [k, String(v)])), '');
+    out.push('**Funnel**', '', mdTable(['step', 'contacts', 'share'], funnelRows(r)), '');
+    out.push('**Outcomes**', '', mdTable(['outcome', 'calls', 'class', 'share'], outcomeRows(r).map(([k, cls, n, share]) => [k!, n!, cls!, share!])), '');
     out.push('**Call durations (connected calls)**', '', mdTable(['duration', 'calls'], r.duration.histogram.map((b) => [b.bucket, String(b.calls)])), '');
-    out.push(`**Calls per hour (${o.zone ?? 'UTC'})**`, '', mdTable(['hour', 'calls'], r.calls_per_hour.map((h) => [h.hour.slice(0, 16).replace('T', ' '), String(h.calls)])), '');
+    out.push(`**Calls per hour (${zone})**`, '', mdTable(['hour', 'calls'], r.calls_per_hour.map((h) => [h.hour.slice(0, 16).replace('T', ' '), String(h.calls)])), '');
+    out.push(`**Connect rate by hour of day (${zone})**`, '', mdTable(['hour', 'calls', 'connected', 'connect rate'], hourOfDayRows(r)), '');
+    const cb = callbackRows(r, when);
+    out.push(`**Callbacks** (${cb.length})`, '', cb.length ? mdTable([`called (${zone})`, 'phone', 'name', 'what was said'], cb) : 'No callback was asked for.', '');
     const shown = r.call_list.slice(0, o.calls ?? 100);
     out.push(`**Calls** (${shown.length} of ${r.call_list.length})`, '', mdTable(['call', 'phone', 'name', 'status', 'outcome', 'duration', 'summary'],
       shown.map((c) => [c.call_id, c.phone_number, c.name, c.status, c.outcome, seconds(c.duration_seconds), c.summary])), '');
@@ -50,14 +71,44 @@ export function markdown(reports: CampaignReport[], o: { calls?: number; zone?: 
   return out.join('\n');
 }
 
-/** A terminal summary: the comparison, then each campaign's outcomes and durations. */
-export function terminalSections(reports: CampaignReport[]): Array<{ title: string; head: string[]; rows: string[][] }> {
-  // Titles are printed as they are (tables escape their own cells): the names are made safe here.
-  const sections = [{ title: reports.length === 1 ? `Campaign ${terminalLine(reports[0]!.name)}` : 'Campaigns side by side', head: ['', ...reports.map((r) => r.name)], rows: comparisonRows(reports) }];
+export interface TerminalSection {
+  title: string;
+  head: string[];
+  rows: string[][];
+  /** Per column: the width a cell may be cut to on a narrow terminal (undefined: never cut). */
+  max?: Array<number | undefined>;
+}
+
+/**
+ * A terminal summary: the comparison (in groups of campaigns that fit `width`), then each
+ * campaign's funnel, contacts by status, outcomes, durations, calls per hour, connect rate
+ * by hour of day and callbacks. `zone` names the hours; `when` shows a call's time in it.
+ */
+export function terminalSections(reports: CampaignReport[], o: { zone?: string; when?: (iso: string | null) => string; width?: number } = {}): TerminalSection[] {
+  const zone = o.zone ?? 'UTC';
+  const when = o.when ?? ((iso: string | null) => iso ?? '');
+  const sections: TerminalSection[] = [];
+  // Side by side as many campaigns as fit: a label column (16) and a column of about 18 each.
+  const per = o.width ? Math.max(1, Math.floor((o.width - 16) / 20)) : reports.length;
+  for (let i = 0; i < reports.length; i += per) {
+    const group = reports.slice(i, i + per);
+    // Titles are printed as they are (tables escape their own cells): the names are made safe here.
+    const title = reports.length === 1 ? `Campaign ${terminalLine(reports[0]!.name)}` : reports.length > per ? `Campaigns side by side (${i + 1}-${i + group.length} of ${reports.length})` : 'Campaigns side by side';
+    // A name longer than its column is cut (the table never cuts its headers); --json has it whole.
+    // Cut in the middle: campaigns side by side often differ only at the end ("…, week 2").
+    const head = group.map((r) => { const n = terminalLine(r.name); return n.length > 18 ? `${n.slice(0, 8)}…${n.slice(-9)}` : n; });
+    sections.push({ title, head: ['', ...head], rows: comparisonRows(group), max: [undefined, ...group.map(() => 18)] });
+  }
   for (const r of reports) {
     const prefix = reports.length > 1 ? `${terminalLine(r.name)}: ` : '';
-    sections.push({ title: `${prefix}outcomes`, head: ['outcome', 'calls', 'share'], rows: Object.entries(r.outcomes).map(([k, v]) => [k, String(v), percent(r.finished_calls ? v / r.finished_calls : null)]) });
+    sections.push({ title: `${prefix}funnel (contacts)`, head: ['step', 'contacts', 'share'], rows: funnelRows(r) });
+    sections.push({ title: `${prefix}contacts by status`, head: ['status', 'contacts'], rows: Object.entries(r.contacts_by_status).map(([k, v]) => [k, String(v)]), max: [30, undefined] });
+    sections.push({ title: `${prefix}outcomes`, head: ['outcome', 'class', 'calls', 'share'], rows: outcomeRows(r), max: [30, undefined, undefined, undefined] });
     sections.push({ title: `${prefix}durations of connected calls`, head: ['duration', 'calls'], rows: r.duration.histogram.map((b) => [b.bucket, String(b.calls)]) });
+    sections.push({ title: `${prefix}calls per hour (${zone})`, head: ['hour', 'calls'], rows: r.calls_per_hour.map((h) => [h.hour.slice(0, 16).replace('T', ' '), String(h.calls)]) });
+    sections.push({ title: `${prefix}connect rate by hour of day (${zone})`, head: ['hour', 'calls', 'connected', 'connect rate'], rows: hourOfDayRows(r) });
+    const cb = callbackRows(r, when);
+    if (cb.length) sections.push({ title: `${prefix}callbacks (${cb.length})`, head: ['called', 'phone', 'name', 'summary'], rows: cb, max: [undefined, undefined, 24, 80] });
   }
   return sections;
 }

@@ -8,6 +8,7 @@ import { listenOnLoopback } from '../helpers/loopback.js';
 export interface FakeRequest {
   method: string;
   path: string;
+  query: URLSearchParams;
   headers: IncomingHttpHeaders;
   body: unknown;
 }
@@ -30,7 +31,7 @@ export async function fakeServer(routes: Record<string, Handler>): Promise<FakeS
     req.on('data', (c: Buffer) => { raw += c.toString(); });
     req.on('end', () => {
       const path = (req.url ?? '/').split('?')[0]!;
-      const entry: FakeRequest = { method: req.method ?? '', path, headers: req.headers, body: raw ? JSON.parse(raw) as unknown : undefined };
+      const entry: FakeRequest = { method: req.method ?? '', path, query: new URL(req.url ?? '/', 'http://x').searchParams, headers: req.headers, body: raw ? JSON.parse(raw) as unknown : undefined };
       requests.push(entry);
       const key = `${entry.method} ${path}`;
       const n = (counts.get(key) ?? 0) + 1;

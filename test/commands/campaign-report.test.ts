@@ -31,8 +31,9 @@ afterEach(async () => {
 
 const call = (id: string, o: Record<string, unknown>) => ({ call_id: id, campaign_id: ID, status: 'completed', start_time: '2026-05-01T10:15:00Z', end_time: '2026-05-01T10:17:00Z', duration_seconds: 60, summary: 'ok', phone_number: '+919800000001', ...o });
 
-async function serve(calls: unknown[], campaign: Record<string, unknown> = {}, contacts: unknown[] = []) {
+async function serve(calls: unknown[], campaign: Record<string, unknown> = {}, contacts: unknown[] = [], more: Parameters<typeof fakeServer>[0] = {}) {
   server = await fakeServer({
+    ...more,
     [`GET /campaigns/${ID}`]: () => ({ status: 200, body: { id: ID, name: TITLE, status: 'completed', ...campaign } }),
     [`GET /campaigns/${ID}/contacts`]: () => ({ status: 200, body: contacts }),
     'GET /calls': () => ({ status: 200, body: { calls, total: calls.length, limit: 100, offset: 0 } }),
@@ -88,6 +89,23 @@ describe('campaign report and text from the service', () => {
     expect(r.contacts).toBe(6);
   });
 
+  it('--recordings: a link the service will not give leaves that call without a player and a warning; the others play', async () => {
+    await serve([call('a', { outcome: 'sold', has_recording: true }), call('b', { outcome: 'sold', has_recording: true }), call('c', { outcome: 'sold', has_recording: false })], {}, [], {
+      'GET /calls/:id/recording-url': (req) => (req.path === '/calls/a/recording-url'
+        ? { status: 200, body: { url: 'https://media.example/rec/a.wav?sig=1', expires_at: '2026-05-01T11:17:00Z' } }
+        : { status: 404, body: { error: 'no recording', status_code: 404 } }),
+    });
+    const file = join(dir, 'recordings.html');
+    const r = await run(['--html', file, '--recordings', '--no-transcripts']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/1 recording link could not be fetched; those calls have no player \(first: b:/);
+    const html = readFileSync(file, 'utf8');
+    expect(html.match(/<audio /g)).toHaveLength(1);
+    expect(html).toContain('src="https://media.example/rec/a.wav?sig=1"');
+    expect(html).toContain("media-src https://media.example");
+    expect(html).toContain('expire after an hour');
+  });
+
   it('--html writes the page whatever JSON type start_time has', async () => {
     await serve([
       call('a', { outcome: 'sold', start_time: 1746094500 }),
@@ -104,7 +122,7 @@ describe('campaign report and text from the service', () => {
     const html = readFileSync(file, 'utf8');
     expect(html.match(/<tr class="call"/g)).toHaveLength(6);
     expect(html).toContain('2026-05-01 10:15:00');
-    expect(html).toContain('<b>agent</b> Hello');
+    expect(html).toContain('<b>Agent</b> Hello');
   });
 });
 

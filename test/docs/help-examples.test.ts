@@ -7,7 +7,7 @@
  * Placeholders get a fresh object each time (AGENT_ID, ENDPOINT_ID, ITEM_ID, JOB_ID), or
  * the finished campaign and one of its recorded calls (CAMPAIGN_ID, CALL_ID; a draft for
  * `campaign launch`). Addresses are the sandbox's and the reader's app's; `listen`,
- * `sandbox` and `call tail` run until Ctrl-C, once they are up. An example passes when it
+ * `sandbox`, `call tail` and `watch --serve` run until Ctrl-C, once they are up. An example passes when it
  * exits 0 (`--fail-if` may also exit 1: it judges the campaign; so may `doctor`, which judges the machine).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -142,7 +142,8 @@ function world0(api: Client, url: string): World {
 }
 
 function runsUntilStopped(command: string): boolean {
-  return (/^voicectl listen\b/.test(command) && !/--replay\b/.test(command)) || /^voicectl (call tail|sandbox)\b/.test(command);
+  return (/^voicectl listen\b/.test(command) && !/--replay\b/.test(command)) || /^voicectl (call tail|sandbox)\b/.test(command)
+    || /^voicectl (campaign )?watch\b.*--serve\b/.test(command);
 }
 
 /**

@@ -143,7 +143,7 @@ describe('voicectl campaign report', () => {
 
       // The charts' numbers are the campaign's.
       const section = page.locator(`section[data-campaign="${ids[0]}"]`);
-      const bars = async (chart: string) => Object.fromEntries(await section.locator(`svg[data-chart="${chart}"] rect`).evaluateAll(
+      const bars = async (chart: string) => Object.fromEntries(await section.locator(`[data-chart="${chart}"] [data-value]`).evaluateAll(
         (rects) => rects.map((r) => [r.getAttribute('data-label'), Number(r.getAttribute('data-value'))])));
       expect(await bars('outcomes')).toEqual(json[0].outcomes);
       expect(await bars('durations')).toEqual(Object.fromEntries(json[0].duration.histogram.map((b: { bucket: string; calls: number }) => [b.bucket, b.calls])));

@@ -33,8 +33,8 @@ describe('report hours in the user\'s zone', () => {
     const html = htmlReport([report], new Date('2026-11-26T20:00:00Z'), 'Asia/Kolkata');
     expect(html).toContain('Calls per hour (Asia/Kolkata)');
     expect(html).toContain('Connect rate by hour of day (Asia/Kolkata)');
-    expect(html).toContain('<th>started (Asia/Kolkata)</th>');
-    expect(html).toContain('<td>2026-11-26 14:40:00</td>');
-    expect(html).toContain('Made by voicectl at 2026-11-27 01:30:00 Asia/Kolkata');
+    expect(html).toContain('started <span class="muted">(IST)</span>');
+    expect(html).toMatch(/<td data-v="\d+">2026-11-26 14:40:00<\/td>/);
+    expect(html).toContain('Made by voicectl on 2026-11-27 01:30 IST. Times are in Asia/Kolkata (IST).');
   });
 });

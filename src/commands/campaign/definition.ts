@@ -84,7 +84,15 @@ export function reportOptions(cmd: Command<[string[]]>) {
     .addOption(new Option('--format <format>', 'md (for CI job summaries) or json; default: a summary at a terminal').choices(['md', 'json']))
     .option('--html <file>', 'also write one self-contained page with charts and a searchable table of calls')
     .option('--no-transcripts', 'leave transcripts out of the page (one request fewer per connected call)')
+    .option('--recordings', 'in the page, an audio player for each recorded call; its link is fetched now and expires after an hour')
     .option('--name-prefix <prefix>', 'add every campaign whose name starts with PREFIX');
+}
+
+/** @internal */
+export function followupsOptions(cmd: Command<[string[]]>) {
+  return cmd
+    .option('--out <file>', 'write a spreadsheet: FILE.xlsx (phone numbers as text, times as dates) or FILE.csv')
+    .option('--outcomes <outcomes>', 'the outcomes that need a follow-up, comma-separated (default: callbacks, messages taken and interested leads)', commaList);
 }
 
 /** @internal */
@@ -110,6 +118,8 @@ export type RedialFlags = FlagsOf<typeof redialOptions>;
 export type LaunchFlags = FlagsOf<typeof hoursOptions<[string], {}, {}>>;
 /** @internal */
 export type ReportFlags = FlagsOf<typeof reportOptions>;
+/** @internal */
+export type FollowupsFlags = FlagsOf<typeof followupsOptions>;
 /** @internal */
 export type ListFlags = FlagsOf<typeof listOptions>;
 /** @internal */

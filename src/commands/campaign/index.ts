@@ -1,7 +1,7 @@
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { group, lazy } from '../shared.js';
-import { contactsOptions, createOptions, hoursOptions, listOptions, redialOptions, reportOptions } from './definition.js';
+import { contactsOptions, createOptions, followupsOptions, hoursOptions, listOptions, redialOptions, reportOptions } from './definition.js';
 import { watchVerb } from '../watch-verb.js';
 
 export function campaignCommand(ctx: Context): CommandUnknownOpts {
@@ -57,13 +57,35 @@ Examples:
     .description('The numbers a manager asks for: contacts by status, connect rate, outcomes, durations, calls per hour')
     .argument('[ids...]', 'one campaign, or several side by side'))
     .addHelpText('after', `
-Connect rate: connected calls (status completed) of finished calls. Hours are UTC. Details: docs/reports.md.
+Connect rate: connected calls (status completed) of finished calls. Times and hours are in
+your zone (--tz); --json keeps UTC. The page (--html) groups outcomes into success, neutral,
+failure and no contact, and works offline; with --recordings it holds each call's recording
+link, which expires after an hour. Details: docs/reports.md.
 
 Examples:
   voicectl campaign report CAMPAIGN_ID
   voicectl campaign report CAMPAIGN_ID --format md >> "$GITHUB_STEP_SUMMARY"
-  voicectl campaign report --name-prefix "Renewals" --html renewals.html`)
+  voicectl campaign report --name-prefix "Renewals" --html renewals.html
+  voicectl campaign report CAMPAIGN_ID --html report.html --recordings`)
     .action(lazy(ctx, () => import('./report.js')));
+
+  followupsOptions(campaign
+    .command('followups')
+    .description('Who needs a person\'s call after a campaign: callbacks at the time asked for, messages taken, interested leads')
+    .argument('<ids...>', 'one campaign or several'))
+    .addHelpText('after', `
+One row per contact whose latest call needs a follow-up. A callback's requested time is read
+from the summary, else from the transcript ("tomorrow at 4 pm", "kal shaam 5 baje", "next
+Monday morning"), as a time in the contact's zone (extra.timezone, else the number's, else
+yours); where none can be read the cell is empty and the words are shown. Details:
+docs/reports.md.
+
+Examples:
+  voicectl campaign followups CAMPAIGN_ID
+  voicectl campaign followups CAMPAIGN_ID --out followups.xlsx
+  voicectl campaign followups CAMPAIGN_ID --out followups.csv --outcomes callback_scheduled,message_taken
+  voicectl campaign followups CAMPAIGN_ID --json`)
+    .action(lazy(ctx, () => import('./followups.js')));
 
   listOptions(campaign
     .command('list')

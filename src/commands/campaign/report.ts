@@ -1,7 +1,8 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { writeFileAtomic } from '../../export/atomic-file.js';
-import { printTable } from '../../io/output.js';
+import { printFittedTable, truncate } from '../../io/output.js';
+import { isoInZone } from '../../util/time.js';
 import { campaignIds, collectReport } from '../../reports/collect.js';
 import type { CampaignReport } from '../../reports/stats.js';
 import { printJson, render } from '../../io/render.js';
@@ -10,6 +11,7 @@ import type { ReportFlags } from './definition.js';
 type Opts = ReportFlags;
 
 export default async function campaignReport(ctx: Context, ids: string[], opts: Opts): Promise<void> {
+  if (opts.recordings && opts.html === undefined) throw new UsageError('--recordings puts audio players in the page: use it with --html FILE.');
   const api = await ctx.api();
   const all = await campaignIds(api, ids, opts.namePrefix, ctx.signal);
   // Transcripts are only shown in the page: one more request per connected call.
@@ -18,13 +20,20 @@ export default async function campaignReport(ctx: Context, ids: string[], opts: 
   // What people read (the page, markdown, the terminal) has its hours in the user's zone; JSON keeps UTC.
   const zone = ctx.timeZone;
   const shown: CampaignReport[] = [];
+  const when = (iso: string | null) => isoInZone(iso, zone);
   for (const id of all) {
-    const { report, hours } = await collectReport(api, id, {
+    const { report, hours, recordingFailures } = await collectReport(api, id, {
       transcripts,
+      recordings: opts.recordings === true,
       signal: ctx.signal,
       onTranscript: ctx.interactiveStderr ? (done, total) => ctx.io.stderr.write(`\rTranscripts ${done}/${total}${done === total ? '\n' : ''}`) : undefined,
     });
-    reports.push(report);
+    if (recordingFailures.length) {
+      const first = recordingFailures[0]!;
+      ctx.warn(`${recordingFailures.length} recording link${recordingFailures.length === 1 ? '' : 's'} could not be fetched; those calls have no player (first: ${first.callId}: ${first.message}).`);
+    }
+    // The links are for the page; the JSON keeps what the service returned.
+    reports.push({ ...report, call_list: report.call_list.map(({ recording_url: _, ...c }) => c) });
     shown.push({ ...report, ...hours(zone) });
   }
   if (opts.html !== undefined) {
@@ -40,15 +49,17 @@ export default async function campaignReport(ctx: Context, ids: string[], opts: 
   }
   const sections = async () => {
     const { terminalSections } = await import('../../reports/text.js');
-    for (const s of terminalSections(shown)) {
-      ctx.out(ctx.color.bold(s.title));
-      await printTable(ctx, s.head, s.rows);
+    const width = ctx.io.stdout.isTTY ? ctx.io.stdout.columns || 80 : undefined;
+    for (const s of terminalSections(shown, { zone, when, width })) {
+      ctx.out(ctx.color.bold(truncate(s.title, width)));
+      if (s.rows.length === 0) ctx.out(ctx.color.dim('none'));
+      else await printFittedTable(ctx, s.head.map((header, i) => ({ header, max: s.max?.[i] })), s.rows);
       ctx.out('');
     }
   };
   // --format is the report's own choice; without it, the run's output format decides.
   if (opts.format === 'json') await printJson(ctx, body(ctx, reports), 'pretty');
-  else if (opts.format === 'md') ctx.out((await import('../../reports/text.js')).markdown(shown, { zone }));
+  else if (opts.format === 'md') ctx.out((await import('../../reports/text.js')).markdown(shown, { zone, when }));
   else await render(ctx, { json: body(ctx, reports), layout: 'pretty', human: sections });
 }
 

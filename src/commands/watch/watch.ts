@@ -1,5 +1,5 @@
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import { FailureError, InterruptedError, UsageError } from '../../errors.js';
 import { getCampaign } from '../../api/campaigns.js';
 import { listCalls } from '../../api/calls.js';
 import { FailIfSyntaxError, parseFailIf, type Condition } from '../../watch/fail-if.js';
@@ -20,6 +20,7 @@ export default async function watch(ctx: Context, campaignId: string, flags: Wat
   if (campaignId.trim() === '') throw new UsageError('the campaign id is empty.');
 
   const api = await ctx.api();
+  if (flags.serve !== undefined) return serve(ctx, campaignId, flags.serve === true ? 0 : flags.serve, flags.interval);
   const source: WatchSource = {
     campaign: (signal) => getCampaign(api, campaignId, { signal }),
     calls: (q, signal) => listCalls(api, { campaign_id: campaignId, since: q.since }, { limit: q.limit, offset: q.offset }, signal),
@@ -34,6 +35,34 @@ export default async function watch(ctx: Context, campaignId: string, flags: Wat
     failIf,
     interrupted: `Interrupted: stopped watching. Campaign ${campaignId} keeps running on the service: \`voicectl watch ${campaignId}\` follows it again.`,
   });
+}
+
+/** --serve: the live page until Ctrl-C (exit 130, as watching ends). */
+async function serve(ctx: Context, campaignId: string, port: number, intervalSeconds: number): Promise<void> {
+  const api = await ctx.api();
+  const { serveLive } = await import('../../reports/live.js');
+  let live;
+  try {
+    live = await serveLive(api, campaignId, {
+      port,
+      zone: ctx.timeZone,
+      // Polled at least every second: a finished call is on the page within two.
+      intervalMs: Math.round(Math.min(intervalSeconds, 1) * 1000),
+      now: () => ctx.now(),
+      sleep: (ms, signal) => ctx.sleep(ms, signal),
+      signal: ctx.signal,
+      onError: (err) => ctx.warn(`reading the campaign failed; the page keeps the last report: ${(err as Error).message}`),
+    });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES') throw new FailureError(`cannot serve on 127.0.0.1:${port}: ${code === 'EADDRINUSE' ? 'the port is in use' : 'not allowed'}.`, { hint: 'Pick another port, or give none for any free one: --serve.' });
+    throw err;
+  }
+  ctx.out(live.url);
+  ctx.info('The live report is served on 127.0.0.1 only, at the link above (keep it private: the link is the key). Ctrl-C stops.');
+  await live.done;
+  await live.close();
+  throw new InterruptedError(`Interrupted: stopped serving. Campaign ${campaignId} keeps running on the service.`);
 }
 
 function parseConditions(exprs: string[]): Condition[] {

@@ -1,0 +1,96 @@
+import { extname } from 'node:path';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { openAtomic, writeFileAtomic } from '../../export/atomic-file.js';
+import { csvLine } from '../../io/csv.js';
+import { printList, type Column } from '../../io/output.js';
+import { note, render } from '../../io/render.js';
+import { withSpinner } from '../../io/spinner.js';
+import { campaignIds } from '../../reports/collect.js';
+import { collectFollowups, extraKeys, type Followup } from '../../reports/followups.js';
+import { isoInZone, wallDate } from '../../util/time.js';
+import type { FollowupsFlags } from './definition.js';
+
+/** The sheet's columns: phone, name, each `extra` key, outcome, requested time and words, zone, summary, call id and time. */
+function sheet(rows: Followup[], zone: string) {
+  const keys = extraKeys(rows);
+  const requested = (f: Followup) => (f.requested_time ? f.requested_time.slice(0, 16).replace('T', ' ') : '');
+  const extraCell = (v: unknown) => (v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v));
+  const columns = [
+    { title: 'phone', width: 16, kind: 'text' as const, get: (f: Followup) => f.phone_number },
+    { title: 'name', width: 22, kind: 'text' as const, get: (f: Followup) => f.name },
+    ...keys.map((k) => ({ title: `extra.${k}`, width: 16, kind: 'text' as const, get: (f: Followup) => extraCell(f.extra[k]) })),
+    { title: 'follow-up', width: 10, kind: 'text' as const, get: (f: Followup) => f.kind },
+    { title: 'outcome', width: 22, kind: 'text' as const, get: (f: Followup) => f.outcome },
+    // A wall time of the contact's zone (named in the next column): what the customer said.
+    { title: 'requested time (contact\'s zone)', width: 20, kind: 'date' as const, get: (f: Followup) => requested(f), xlsx: (f: Followup) => (f.requested_time ? wallDate(Date.parse(f.requested_time), f.zone) : null) },
+    { title: 'requested as', width: 28, kind: 'text' as const, get: (f: Followup) => f.requested_as ?? '' },
+    { title: 'contact zone', width: 18, kind: 'text' as const, get: (f: Followup) => f.zone },
+    { title: 'summary', width: 60, kind: 'text' as const, get: (f: Followup) => f.summary },
+    { title: 'call id', width: 24, kind: 'text' as const, get: (f: Followup) => f.call_id },
+    { title: `call time (${zone})`, width: 20, kind: 'date' as const, get: (f: Followup) => isoInZone(f.call_time, zone), xlsx: (f: Followup) => f.call_time },
+  ];
+  return columns;
+}
+
+export default async function campaignFollowups(ctx: Context, ids: string[], flags: FollowupsFlags): Promise<void> {
+  const out = flags.out;
+  const ext = out === undefined ? undefined : extname(out).toLowerCase();
+  if (ext !== undefined && ext !== '.xlsx' && ext !== '.csv') throw new UsageError(`--out ${out}: name a .xlsx or a .csv file.`);
+  if (flags.outcomes?.length === 0) throw new UsageError('--outcomes is empty: name the outcomes that need a follow-up, comma-separated.');
+  const api = await ctx.api();
+  const all = await campaignIds(api, ids, undefined, ctx.signal);
+  const zone = ctx.timeZone;
+  const rows = await withSpinner(ctx, 'Reading the calls', () => collectFollowups(api, all, { outcomes: flags.outcomes, userZone: zone, signal: ctx.signal }));
+  const columns = sheet(rows, zone);
+
+  if (ext === '.csv') {
+    const text = [csvLine(columns.map((c) => c.title)), ...rows.map((r) => csvLine(columns.map((c) => c.get(r))))].join('\r\n');
+    await write(out!, () => writeFileAtomic(out!, `${text}\r\n`));
+  } else if (ext === '.xlsx') {
+    await write(out!, async () => {
+      const file = await openAtomic(out!);
+      try {
+        const { openXlsxSheet } = await import('../../export/xlsx.js');
+        const book = await openXlsxSheet({ write: (chunk) => new Promise<void>((res, rej) => file.stream.write(chunk, (e) => (e ? rej(e) : res()))) },
+          'Follow-ups', columns.map((c) => ({ title: c.title, kind: c.kind, width: c.width })), ctx.signal, zone);
+        await book.add(rows.map((r) => columns.map((c) => ('xlsx' in c && c.xlsx ? c.xlsx(r) : c.get(r)))));
+        await book.finish();
+        await file.commit();
+      } catch (err) {
+        await file.discard();
+        throw err;
+      }
+    });
+  }
+  if (out !== undefined) {
+    const callbacks = rows.filter((r) => r.kind === 'callback');
+    const unread = callbacks.filter((r) => r.requested_time === null).length;
+    ctx.info(`Wrote ${rows.length} follow-up${rows.length === 1 ? '' : 's'} to ${out}: ${callbacks.length} callback${callbacks.length === 1 ? '' : 's'}${unread ? ` (${unread} without a time we could read: see "requested as")` : ''}, ${rows.filter((r) => r.kind === 'message').length} messages, ${rows.filter((r) => r.kind === 'lead').length} leads.`);
+    // The file is the result; stdout carries the rows only for a script that asked for them.
+    return render(ctx, { json: rows, lines: rows, human: () => {} });
+  }
+  const table: Column<Followup>[] = [
+    { header: 'PHONE', key: 'phone_number' },
+    { header: 'NAME', key: 'name', max: 22, drop: 3 },
+    { header: 'FOLLOW-UP', key: 'kind' },
+    { header: 'OUTCOME', key: 'outcome', max: 22, drop: 4 },
+    { header: `REQUESTED (contact's zone)`, get: (f) => (f.requested_time ? `${f.requested_time.slice(0, 16).replace('T', ' ')} ${f.zone}` : f.kind === 'callback' ? `? "${f.requested_as ?? ''}"` : ''), max: 40 },
+    { header: 'SUMMARY', key: 'summary', max: 60, drop: 1 },
+    { header: 'CALL ID', key: 'call_id', drop: 2 },
+  ];
+  await printList(ctx, rows, table, {
+    empty: 'No contact needs a follow-up: no callback, message or interested lead among the latest calls.',
+    csv: columns.map((c) => ({ header: c.title, csv: c.title, get: (r: Followup) => c.get(r) })),
+  });
+  if (rows.length && out === undefined) note(ctx, 'Save them for a spreadsheet with --out followups.xlsx (or .csv).');
+}
+
+async function write(path: string, f: () => Promise<void>): Promise<void> {
+  try {
+    await f();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code) throw new UsageError(`Cannot write ${path}: ${(err as NodeJS.ErrnoException).code}.`);
+    throw err;
+  }
+}
