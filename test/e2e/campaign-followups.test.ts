@@ -11,20 +11,18 @@ import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, type Harness } from '../helpers/cli.js';
+import { clientFor } from '../helpers/given.js';
 import { requestedTime } from '../../src/reports/requested-time.js';
 
 let h: Harness;
 let id = '';
 const dir = mkdtempSync(join(tmpdir(), 'voicectl-followups-'));
 
+/** The sandbox's JSON answer through the factory's client; a refusal fails the test. */
 async function api(method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${h.sandbox.url}${path}`, {
-    method,
-    headers: { 'x-api-key': h.sandbox.apiKey, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return res.json();
+  const res = await clientFor(h.sandbox)(method, path, body);
+  if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
 }
 
 let calls: any[] = [];

@@ -8,17 +8,15 @@ import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, harness, type Harness } from '../helpers/cli.js';
 import { needs, which } from '../helpers/requires.js';
+import { clientFor } from '../helpers/given.js';
 
 let h: Harness;
 
+/** The sandbox's JSON answer through the factory's client; a refusal fails the test. */
 async function api(method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${h.sandbox.url}${path}`, {
-    method,
-    headers: { 'x-api-key': h.sandbox.apiKey, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return res.json();
+  const res = await clientFor(h.sandbox)(method, path, body);
+  if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
 }
 
 beforeAll(async () => {

@@ -127,7 +127,9 @@ export const LAYERS: Layer[] = [
   domain('gitops', 'account as code: load, plan, apply, pull', ['agents', 'export', 'kb', 'webhooks']),
   domain('kb', 'knowledge base: collection, upload, indexing, formats', ['contacts'], { coming: true }),
   domain('mcp', 'the MCP server: each tool runs the matching verb in process and answers what its --json prints', ['outcome', 'agents', 'approvals', 'calls', 'campaigns', 'config', 'contacts', 'events', 'export', 'gitops', 'kb', 'quality', 'reports', 'watch', 'webhooks']),
-  domain('quality', 'the call quality gate (`calls check`, `voicectl test`)', ['agents', 'calls', 'campaigns', 'config', 'events', 'export', 'reports', 'watch'], { coming: true }),
+  domain('quality', 'the call quality gate (`calls check`, `calls pin`, `voicectl test`)', ['agents', 'calls', 'campaigns', 'config', 'contacts', 'events', 'export', 'gitops', 'reports', 'watch'], {
+    note: 'it reads suppression lists with contacts/ and a suite\'s agent handle from the account files with gitops/',
+  }),
   domain('reports', 'campaign reports (text, HTML) and follow-ups', ['calls', 'campaigns', 'config', 'contacts', 'events', 'export', 'quality']),
   {
     name: 'sandbox',
@@ -229,4 +231,5 @@ export const FETCH_EXCEPTIONS: { file: string; reason: string }[] = [
     'e2e/watch.test.ts',
     'hostile/client-secrets.test.ts',
   ].map((file) => ({ file, reason: 'seeds or reads the sandbox with a request of its own; moves to helpers/given.ts' })),
+  { file: 'e2e/watch-serve.test.ts', reason: 'fetches the `watch --serve` page itself (with and without its token), not the sandbox' },
 ];

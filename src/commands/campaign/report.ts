@@ -7,6 +7,7 @@ import { campaignIds, collectReport } from '../../reports/collect.js';
 import type { CampaignReport } from '../../reports/stats.js';
 import { printJson, render } from '../../io/render.js';
 import type { ReportFlags } from './definition.js';
+import { lineWidth } from '../../io/terminal.js';
 
 type Opts = ReportFlags;
 
@@ -49,7 +50,7 @@ export default async function campaignReport(ctx: Context, ids: string[], opts: 
   }
   const sections = async () => {
     const { terminalSections } = await import('../../reports/text.js');
-    const width = ctx.io.stdout.isTTY ? ctx.io.stdout.columns || 80 : undefined;
+    const width = lineWidth(ctx, 80);
     for (const s of terminalSections(shown, { zone, when, width })) {
       ctx.out(ctx.color.bold(truncate(s.title, width)));
       if (s.rows.length === 0) ctx.out(ctx.color.dim('none'));
