@@ -1,0 +1,47 @@
+/**
+ * `campaign run` against the sandbox under an injected clock: a 300-contact India/US/UK
+ * list goes out in waves as each zone's window opens, and every call the sandbox placed
+ * started and ended inside its contact's window.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../../helpers/temp.js';
+import { localMinuteOf, placedCalls, simWorld, threeZoneContacts, writeContacts, type SimWorld } from './sim.js';
+
+const tmp = tempDir('voicectl-run-');
+let w: SimWorld;
+beforeAll(async () => {
+  w = await simWorld(tmp.dir);
+});
+afterAll(async () => {
+  await w.close();
+  tmp.remove();
+});
+
+describe('campaign run', () => {
+  it('releases a three-zone list in waves, each contact dialed once and only inside its window', async () => {
+    const file = writeContacts(tmp.dir, 'three.json', threeZoneContacts(100));
+    const r = await w.run(['campaign', 'run', '--name', 'Sun', '--agent', w.agentId, '--contacts', file, '--wave-size', '60', '--yes', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const calls = placedCalls(w.sandbox);
+    expect(calls).toHaveLength(300);
+    expect(new Set(calls.map((c) => c.phone)).size).toBe(300);
+    for (const c of calls) {
+      const start = localMinuteOf(c.phone, c.start);
+      const end = localMinuteOf(c.phone, c.end!);
+      expect(start, `${c.phone} started at local minute ${start}`).toBeGreaterThanOrEqual(9 * 60);
+      expect(end, `${c.phone} ended at local minute ${end}`).toBeLessThan(21 * 60);
+      expect(end).toBeGreaterThanOrEqual(start);
+    }
+    const summary = JSON.parse(r.stdout);
+    expect(summary.state).toBe('finished');
+    expect(summary.waves.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(calls.map((c) => c.campaign)).size).toBe(summary.waves.length);
+    expect(summary.contacts).toEqual({ done: 300 });
+    const journal = JSON.parse(readFileSync(join(tmp.dir, 'three.run.json'), 'utf8'));
+    expect(journal.waves.every((x: { state: string }) => x.state === 'done')).toBe(true);
+    // The zones open hours apart: the run waits between them.
+    expect(r.stderr).toContain('No contact is inside its calling window');
+  }, 60_000);
+});
