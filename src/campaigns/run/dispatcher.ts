@@ -258,6 +258,8 @@ async function follow(d: RunDeps, planner: Planner, w: Wave): Promise<void> {
   const id = w.campaign_id!;
   const closes = earliestClose(planner, w, Date.parse(w.launched_at ?? d.ctx.now().toISOString()));
   let warnedClose = false;
+  // Soon after the launch first (a short wave is over in seconds), then every few seconds.
+  let poll = Math.min(1000, d.pollMs ?? POLL_MS);
   for (;;) {
     const c = await getCampaign(d.api, id, { signal: d.ctx.signal });
     const by = c.contacts_by_status ?? {};
@@ -269,7 +271,8 @@ async function follow(d: RunDeps, planner: Planner, w: Wave): Promise<void> {
       d.view.event(`Wave ${w.n}: ${plural(by.initiated ?? 0, 'call')} still running after the calling window closed in ${closes.zone}; the service finishes them (the API has no cancel).`);
     }
     d.view.refresh(j);
-    await d.ctx.sleep(d.pollMs ?? POLL_MS, d.ctx.signal);
+    await d.ctx.sleep(poll, d.ctx.signal);
+    poll = Math.min(poll * 2, d.pollMs ?? POLL_MS);
   }
   const contacts = await readContacts(d.api, id, d.ctx.signal);
   const outcomes = new Map<string, string>();

@@ -68,7 +68,7 @@ releasing waves; calls in flight finish on the service. Details: docs/campaign-r
 Examples:
   voicectl campaign run --name "Renewals" --agent "Sales desk" --csv leads.csv --default-country IN --dry-run
   voicectl campaign run --name "Renewals" --agent "Sales desk" --csv leads.csv --default-country IN \\
-    --calling-hours 10:00-19:00 --wave-size 25 --attempts 2 --retry-after 2h --deadline 3d --yes
+    --calling-hours 10:00-19:00 --calling-hours US=08:00-20:00 --wave-size 25 --deadline 3d --yes
   voicectl campaign run status leads.run.json
   voicectl campaign run --resume leads.run.json --yes`)
     .action(lazy(ctx, () => import('./run.js')));
