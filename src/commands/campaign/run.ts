@@ -36,7 +36,7 @@ export default async function campaignRun(ctx: Context, action: string | undefin
   }
   const run = await withSpinner(ctx, 'Planning the run', () => prepareRun(ctx, flags, spanOrUndefined));
   const f = forecast(run.journal, run.history, ctx.now().getTime());
-  await showForecast(ctx, run.journal, f, run.history.calls === 0);
+  await showForecast(ctx, run.journal, f, run.history.calls === 0, Boolean(flags.dryRun));
   if (flags.dryRun) {
     ctx.info(ctx.errColor.yellow('Dry run: nothing was created or launched, and no journal was written.'));
     return;
@@ -56,7 +56,7 @@ async function resume(ctx: Context, path: string, dryRun: boolean): Promise<void
     return;
   }
   const f = forecast(journal, { calls: 0, wave_length_ms: journal.policy.wave_length_ms }, ctx.now().getTime());
-  await showForecast(ctx, journal, f, false);
+  await showForecast(ctx, journal, f, false, dryRun);
   if (dryRun) {
     ctx.info(ctx.errColor.yellow('Dry run: nothing was sent.'));
     return;
@@ -71,15 +71,18 @@ async function go(ctx: Context, file: JournalFile, api: Awaited<ReturnType<Conte
   await printSummary(ctx, file.journal, file.path);
 }
 
-async function showForecast(ctx: Context, j: Journal, f: Forecast, noHistory: boolean): Promise<void> {
+async function showForecast(ctx: Context, j: Journal, f: Forecast, noHistory: boolean, dryRun = false): Promise<void> {
   for (const line of forecastLines(f, j)) ctx.info(line);
   if (noHistory) ctx.info(ctx.errColor.dim(`  (With no history a wave is expected to last ${DEFAULT_WAVE_LENGTH_MS / 60_000} min.)`));
-  if (ctx.machineOutput) return;
-  if (f.waves.length > 0 && ctx.io.stdout.isTTY) {
+  const table = async () => {
+    if (f.waves.length === 0) return;
     await printList(ctx, f.waves.map((w, i) => ({ wave: i + 1, at: iso(Date.parse(w.at)), contacts: w.contacts })), [
       { header: 'wave', key: 'wave' }, { header: 'released at', key: 'at' }, { header: 'contacts', key: 'contacts' },
     ]);
-  }
+  };
+  // A dry run's plan is its result; before a real run the plan is for the person watching.
+  if (dryRun) await render(ctx, { json: { name: j.name, agent_id: j.agent_id, policy: j.policy, forecast: f }, human: table });
+  else await render(ctx, { terminalOnly: true, human: table });
 }
 
 /** The run places real calls: it asks, or needs --yes, stating the forecast. */

@@ -44,4 +44,17 @@ describe('campaign run', () => {
     // The zones open hours apart: the run waits between them.
     expect(r.stderr).toContain('No contact is inside its calling window');
   }, 60_000);
+
+  it('a per-country window is obeyed by the calls placed', async () => {
+    const file = writeContacts(tmp.dir, 'us.json', threeZoneContacts(10).filter((c) => c.phone_number.startsWith('+1')));
+    const earlier = new Set(placedCalls(w.sandbox).map((c) => c.campaign));
+    const r = await w.run(['campaign', 'run', '--name', 'US', '--agent', w.agentId, '--contacts', file, '--calling-hours', 'US=12:00-13:00', '--yes']);
+    expect(r.code, r.stderr).toBe(0);
+    const calls = placedCalls(w.sandbox).filter((c) => !earlier.has(c.campaign));
+    expect(calls).toHaveLength(10);
+    for (const c of calls) {
+      expect(localMinuteOf(c.phone, c.start)).toBeGreaterThanOrEqual(12 * 60);
+      expect(localMinuteOf(c.phone, c.end!)).toBeLessThan(13 * 60);
+    }
+  }, 60_000);
 });
