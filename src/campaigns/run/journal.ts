@@ -87,6 +87,8 @@ export interface Journal {
   kb_item_ids?: string[];
   source: { kind: 'csv' | 'json' | 'campaign'; path?: string; campaign_id?: string };
   policy: RunPolicy;
+  /** The exclude lists, read again on every --resume: a number added since is not dialed. */
+  exclusions?: { files: string[]; default_exclude: boolean; default_country?: string };
   state: 'running' | 'paused' | 'finished';
   /** Why the run paused, when it did. */
   paused_reason?: string;

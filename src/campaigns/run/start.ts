@@ -4,6 +4,7 @@
  * journal checked against the account in use. Verbs call these and print.
  */
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { resolveAgent } from '../../api/agents.js';
 import type { ApiClient } from '../../api/client.js';
 import type { Context } from '../../context.js';
@@ -62,6 +63,26 @@ export async function openRun(ctx: Context, path: string): Promise<{ journal: Jo
   }
   const journal = await readJournal(path, acc);
   return { journal, api: await ctx.api() };
+}
+
+/**
+ * On --resume: the exclude lists (the run's --exclude files and the profile's
+ * do_not_call_file) are read again, and a waiting contact now on one is left out. Local
+ * files only, so a missing list is exit 2 before any request.
+ */
+export async function reapplyExclusions(ctx: Context, journal: Journal): Promise<number> {
+  const ex = journal.exclusions;
+  const rules = await buildRules(ctx, { exclude: ex?.files ?? [], defaultExclude: ex?.default_exclude ?? true }, { defaultCountry: ex?.default_country });
+  if (rules.length === 0) return 0;
+  const waiting = journal.contacts.map((c, i) => ({ row: i, phone_number: c.phone_number, state: c.state })).filter((c) => c.state === 'waiting');
+  const { excluded } = applyRules(waiting, rules);
+  for (const e of excluded) {
+    const c = journal.contacts[e.row]!;
+    c.state = 'excluded';
+    c.rule = e.rule;
+    delete c.next_at;
+  }
+  return excluded.length;
 }
 
 export async function prepareRun(ctx: Context, flags: RunFlags, spanMs: (v: string) => number | undefined): Promise<NewRun & { api: ApiClient }> {
@@ -148,6 +169,11 @@ export async function prepareRun(ctx: Context, flags: RunFlags, spanMs: (v: stri
     ...(flags.kb !== undefined ? { kb_item_ids: flags.kb } : {}),
     source,
     policy,
+    exclusions: {
+      files: (flags.exclude ?? []).map((f) => resolve(ctx.cwd, f)),
+      default_exclude: flags.defaultExclude !== false,
+      ...(defaultCountry ? { default_country: defaultCountry } : {}),
+    },
     state: 'running',
     created_at: iso,
     updated_at: iso,

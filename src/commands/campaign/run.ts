@@ -8,7 +8,7 @@ import { countStates, drive, iso } from '../../campaigns/run/dispatcher.js';
 import { forecast, forecastLines, type Forecast } from '../../campaigns/run/forecast.js';
 import { JournalFile, type Journal } from '../../campaigns/run/journal.js';
 import { DEFAULT_WAVE_LENGTH_MS } from '../../campaigns/run/history.js';
-import { openRun, prepareRun, resumeCommand } from '../../campaigns/run/start.js';
+import { openRun, prepareRun, reapplyExclusions, resumeCommand } from '../../campaigns/run/start.js';
 import { runStatus } from '../../campaigns/run/status.js';
 import { runView } from '../../campaigns/run/view.js';
 import { plural } from '../../campaigns/launch-flow.js';
@@ -50,6 +50,8 @@ export default async function campaignRun(ctx: Context, action: string | undefin
 
 async function resume(ctx: Context, path: string, dryRun: boolean): Promise<void> {
   const { journal, api } = await openRun(ctx, path);
+  const newlyExcluded = await reapplyExclusions(ctx, journal);
+  if (newlyExcluded > 0) ctx.info(`${plural(newlyExcluded, 'waiting contact')} now on an exclude list ${newlyExcluded === 1 ? 'is' : 'are'} left out.`);
   if (journal.state === 'finished') {
     await printSummary(ctx, journal, path);
     ctx.info(`This run has finished; nothing is left to release.`);

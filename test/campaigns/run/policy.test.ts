@@ -3,11 +3,11 @@
  * the delay and never after a do_not_call outcome, the daily cap, the deadline, and
  * Ctrl-C pausing the run (the wave in flight finishes on the service) until --resume.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir, type TempDir } from '../../helpers/temp.js';
-import { placedCalls, simWorld, threeZoneContacts, writeContacts, type SimWorld } from './sim.js';
+import { localMinuteOf, placedCalls, simWorld, threeZoneContacts, writeContacts, type SimWorld } from './sim.js';
 
 let tmp: TempDir;
 let w: SimWorld | undefined;
@@ -57,6 +57,10 @@ describe('campaign run policy', () => {
           throw new Error(`${phone}: ${call.status} after ${i + 1} attempts was not redialed`);
         }
       }
+    }
+    for (const c of [...calls.values()].flat()) {
+      expect(localMinuteOf(c.phone, c.start), `${c.phone} dialed outside its window`).toBeGreaterThanOrEqual(9 * 60);
+      expect(localMinuteOf(c.phone, c.end!), `${c.phone} ended outside its window`).toBeLessThan(21 * 60);
     }
     expect(dnc).toBeGreaterThan(0);
     expect(redialed).toBeGreaterThan(100);
@@ -122,5 +126,29 @@ describe('campaign run policy', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).contacts).toEqual({ done: 40 });
     expect(placedCalls(w.sandbox)).toHaveLength(40);
+  }, 60_000);
+
+  it('never dials an excluded number: the --exclude lists at the start, and again, re-read, on --resume', async () => {
+    w = await simWorld(tmp.dir, { startAt: '2026-01-15T15:00:00Z' });
+    const list = threeZoneContacts(20).filter((c) => !c.phone_number.startsWith('+91'));
+    const file = writeContacts(tmp.dir, 'ex.json', list);
+    const dnc = join(tmp.dir, 'dnc.csv');
+    writeFileSync(dnc, `phone\n${list[0]!.phone_number}\n${list[1]!.phone_number}\n`);
+    const running = w.start(['campaign', 'run', '--name', 'Ex', '--agent', w.agentId, '--contacts', file, '--wave-size', '10', '--exclude', dnc, '--yes']);
+    await running.waitForOutput('Wave 1: launched');
+    expect(await running.interrupt()).toBe(130);
+    expect(running.stderr()).toContain('Excluded 2 contacts: 2 by dnc.csv');
+    const journal = JSON.parse(readFileSync(join(tmp.dir, 'ex.run.json'), 'utf8'));
+    const waiting = journal.contacts.filter((c: { state: string }) => c.state === 'waiting').map((c: { phone_number: string }) => c.phone_number);
+    expect(waiting).toHaveLength(28);
+    // Two more numbers asked not to be called while the run was paused.
+    writeFileSync(dnc, `phone\n${list[0]!.phone_number}\n${list[1]!.phone_number}\n${waiting[0]}\n${waiting[1]}\n`);
+    const r = await w.run(['campaign', 'run', '--resume', join(tmp.dir, 'ex.run.json'), '--yes', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('2 waiting contacts now on an exclude list are left out.');
+    expect(JSON.parse(r.stdout).contacts).toEqual({ done: 36, excluded: 4 });
+    const dialed = new Set(placedCalls(w.sandbox).map((c) => c.phone));
+    expect(dialed.size).toBe(36);
+    for (const n of [list[0]!.phone_number, list[1]!.phone_number, waiting[0], waiting[1]]) expect(dialed.has(n), n).toBe(false);
   }, 60_000);
 });
