@@ -10,10 +10,11 @@
  */
 import type { ApiClient } from '../../api/client.js';
 import { allCalls } from '../../api/calls.js';
-import { allCampaigns, createCampaign, getCampaign, isListUnsupported, launchCampaign, type Campaign } from '../../api/campaigns.js';
+import { allCampaigns, getCampaign, isListUnsupported, type Campaign, type CampaignDraft } from '../../api/campaigns.js';
 import { ApiError } from '../../api/errors.js';
 import type { Context } from '../../context.js';
 import { FailureError, InterruptedError } from '../../errors.js';
+import { CampaignsStopped, createCampaigns, type PlannedCampaign } from '../create-campaigns.js';
 import { idOf } from '../create-run.js';
 import { toWire } from '../input.js';
 import { launchError, plural } from '../launch-flow.js';
@@ -98,42 +99,75 @@ export async function drive(d: RunDeps): Promise<void> {
 
 /** Moves a wave through create, launch and follow, from whatever state the journal left it in. */
 async function settle(d: RunDeps, planner: Planner, w: Wave, fresh: boolean): Promise<void> {
-  if (w.state === 'creating') await create(d, w, fresh);
-  if (w.state === 'created') {
-    if (!stillOpen(d, planner, w)) return;
-    await launch(d, w);
+  if (w.state === 'creating' && !fresh) {
+    // The create was sent and its answer never recorded: the service may have made it.
+    const found = await findByName(d, w);
+    if (found) {
+      recordCreated(d, w, idOf(found)!);
+      d.view.event(`Wave ${w.n}: found "${w.name}" (${w.campaign_id}), created before the interruption.`);
+      await d.file.save();
+    }
   }
+  if (w.state === 'creating' || w.state === 'created') await createAndLaunch(d, planner, w);
   if (w.state === 'launching') await confirmLaunch(d, planner, w);
   if (w.state === 'launched') await follow(d, planner, w);
 }
 
-async function create(d: RunDeps, w: Wave, fresh: boolean): Promise<void> {
+/**
+ * One wave through the shared create-and-launch workflow, the journal written before
+ * each request is sent (marking it pending) and after each answer.
+ */
+async function createAndLaunch(d: RunDeps, planner: Planner, w: Wave): Promise<void> {
   const j = d.file.journal;
-  if (!fresh) {
-    // The create was sent and its answer never recorded: the service may have made it.
-    const found = await findByName(d, w);
-    if (found) {
-      recordCreated(d, w, found);
-      d.view.event(`Wave ${w.n}: found "${w.name}" (${w.campaign_id}), created before the interruption.`);
-      await d.file.save();
-      return;
-    }
-  }
-  await d.file.save();
   stopIfPaused(d);
-  const draft = {
+  const planned: PlannedCampaign = { draft: draftOf(j, w), launch: true, ...(w.campaign_id ? { id: w.campaign_id } : {}) };
+  try {
+    // No signal: a POST cut off half-way leaves the run not knowing what it did.
+    await createCampaigns(d.api, [planned], {
+      beforeCreate: () => d.file.save(),
+      created: async (_p, id) => {
+        recordCreated(d, w, id);
+        await d.file.save();
+        d.view.event(`Wave ${w.n}: created "${w.name}" (${id}) with ${plural(w.contacts.length, 'contact')}.`);
+      },
+      beforeLaunch: async () => {
+        if (!stillOpen(d, planner, w)) {
+          await d.file.save();
+          return false;
+        }
+        stopIfPaused(d);
+        w.state = 'launching';
+        await d.file.save();
+        return true;
+      },
+      launched: async () => {
+        recordLaunched(d, w);
+        await d.file.save();
+        d.view.event(`Wave ${w.n}: launched, dialing ${plural(w.contacts.length, 'contact')}.`);
+      },
+    });
+  } catch (err) {
+    if (!(err instanceof CampaignsStopped)) throw err;
+    await stopped(d, w, err);
+  }
+}
+
+function draftOf(j: Journal, w: Wave): CampaignDraft {
+  return {
     name: w.name,
     agent_id: j.agent_id,
     ...(j.campaign_prompt !== undefined ? { campaign_prompt: j.campaign_prompt } : {}),
     ...(j.kb_item_ids !== undefined ? { kb_item_ids: j.kb_item_ids } : {}),
     contacts: w.contacts.map((i) => toWire(j.contacts[i]!)),
   };
-  let campaign: Campaign;
-  try {
-    // No signal: a POST cut off half-way leaves the run not knowing what it did.
-    campaign = await createCampaign(d.api, draft);
-  } catch (err) {
-    if (unanswered(err)) throw await unknownStep(d, w, 'create', err);
+}
+
+/** What a stop of the workflow means for the run: unknown, refused, or (409) already launched. */
+async function stopped(d: RunDeps, w: Wave, s: CampaignsStopped): Promise<void> {
+  const j = d.file.journal;
+  const err = s.cause;
+  if (s.unknown) throw await unknownStep(d, w, s.at.step, err);
+  if (s.at.step === 'create') {
     // Refused: nothing was created, so the wave's contacts wait for another.
     abandon(j, w);
     j.state = 'paused';
@@ -141,22 +175,36 @@ async function create(d: RunDeps, w: Wave, fresh: boolean): Promise<void> {
     await d.file.save();
     throw err;
   }
-  if (!idOf(campaign)) throw await unknownStep(d, w, 'create', new Error('the service answered without an id'));
-  recordCreated(d, w, campaign);
+  if (err instanceof ApiError && err.kind === 'http' && err.status === 409) {
+    // Not a draft any more: it was launched.
+    recordLaunched(d, w);
+    await d.file.save();
+    return;
+  }
+  w.state = 'created';
+  j.state = 'paused';
+  if (looksLikeCap(err)) {
+    j.paused_reason = `the service refused to launch wave ${w.n}, which looks like the key's daily dispatch cap`;
+    await d.file.save();
+    throw new FailureError(`Paused: the service refused to launch wave ${w.n} (${(err as ApiError).status}: ${(err as ApiError).message}), which looks like the key's daily dispatch cap. Nothing of wave ${w.n} was dialed.`, {
+      hint: `Resume when the cap resets (usually the next day): ${d.resume}. Setting --daily-cap below the key's cap keeps the run from reaching it.`,
+    });
+  }
+  j.paused_reason = `the service refused to launch wave ${w.n}`;
   await d.file.save();
-  d.view.event(`Wave ${w.n}: created "${w.name}" (${w.campaign_id}) with ${plural(w.contacts.length, 'contact')}.`);
+  throw launchError(err, w.campaign_id!);
 }
 
-function recordCreated(d: RunDeps, w: Wave, c: Campaign): void {
+function recordCreated(d: RunDeps, w: Wave, id: string): void {
   w.state = 'created';
-  w.campaign_id = idOf(c)!;
+  w.campaign_id = id;
   w.created_at = d.ctx.now().toISOString();
 }
 
 /** The campaign of this wave on the service, by its unique name. */
 async function findByName(d: RunDeps, w: Wave): Promise<Campaign | undefined> {
   try {
-    for await (const c of allCampaigns(d.api, {}, { signal: d.ctx.signal })) if (c.name === w.name) return c;
+    for await (const c of allCampaigns(d.api, {}, { signal: d.ctx.signal })) if (c.name === w.name && idOf(c)) return c;
   } catch (err) {
     if (isListUnsupported(err)) {
       throw new FailureError(`Wave ${w.n} ("${w.name}") may or may not have been created: the run stopped before the answer, and this service does not list campaigns to check.`, {
@@ -187,39 +235,6 @@ function abandon(j: Journal, w: Wave): void {
   for (const i of w.contacts) if (j.contacts[i]!.state === 'in_wave') j.contacts[i]!.state = 'waiting';
 }
 
-async function launch(d: RunDeps, w: Wave): Promise<void> {
-  const j = d.file.journal;
-  stopIfPaused(d);
-  w.state = 'launching';
-  await d.file.save();
-  try {
-    await launchCampaign(d.api, w.campaign_id!);
-  } catch (err) {
-    if (unanswered(err)) throw await unknownStep(d, w, 'launch', err);
-    if (err instanceof ApiError && err.kind === 'http' && err.status === 409) {
-      // Not a draft any more: it was launched.
-      recordLaunched(d, w);
-      await d.file.save();
-      return;
-    }
-    w.state = 'created';
-    j.state = 'paused';
-    if (looksLikeCap(err)) {
-      j.paused_reason = `the service refused to launch wave ${w.n}, which looks like the key's daily dispatch cap`;
-      await d.file.save();
-      throw new FailureError(`Paused: the service refused to launch wave ${w.n} (${(err as ApiError).status}: ${(err as ApiError).message}), which looks like the key's daily dispatch cap. Nothing of wave ${w.n} was dialed.`, {
-        hint: `Resume when the cap resets (usually the next day): ${d.resume}. Setting --daily-cap below the key's cap keeps the run from reaching it.`,
-      });
-    }
-    j.paused_reason = `the service refused to launch wave ${w.n}`;
-    await d.file.save();
-    throw launchError(err, w.campaign_id!);
-  }
-  recordLaunched(d, w);
-  await d.file.save();
-  d.view.event(`Wave ${w.n}: launched, dialing ${plural(w.contacts.length, 'contact')}.`);
-}
-
 function recordLaunched(d: RunDeps, w: Wave): void {
   const j = d.file.journal;
   const now = d.ctx.now();
@@ -240,11 +255,7 @@ async function confirmLaunch(d: RunDeps, planner: Planner, w: Wave): Promise<voi
   const c = await getCampaign(d.api, w.campaign_id!, { signal: d.ctx.signal });
   if (c.status === 'draft') {
     w.state = 'created';
-    if (!stillOpen(d, planner, w)) {
-      await d.file.save();
-      return;
-    }
-    await launch(d, w);
+    await createAndLaunch(d, planner, w);
     return;
   }
   recordLaunched(d, w);
@@ -372,10 +383,6 @@ async function pause(d: RunDeps): Promise<void> {
     ? `Paused: no further wave is released. Wave ${flying.map((w) => w.n).join(', ')} (${plural(calls, 'contact')}) is already on the service and cannot be stopped (the API has no cancel): its calls finish there.`
     : 'Paused: no further wave is released; no call is in flight.');
   d.view.event(`Continue with: ${d.resume}`);
-}
-
-function unanswered(err: unknown): boolean {
-  return err instanceof ApiError && (err.kind === 'network' || err.kind === 'timeout');
 }
 
 async function unknownStep(d: RunDeps, w: Wave, step: 'create' | 'launch', err: unknown): Promise<FailureError> {
