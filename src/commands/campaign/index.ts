@@ -58,17 +58,20 @@ Examples:
     .argument('[status]', '"status" to read a run\'s journal and the service, releasing nothing')
     .argument('[journal]', 'the journal, with status'))
     .addHelpText('after', `
-Each wave is one campaign, created and then launched, holding contacts whose local calling
-window is open now and stays open for the wave's expected length (from this agent's past
-calls). The run's whole state is in one journal file, written before every create and
-every launch: after Ctrl-C or a crash, --resume continues without creating or launching
-any wave twice. A released wave cannot be stopped: the API has no cancel. Ctrl-C stops
-releasing waves; calls in flight finish on the service. Details: docs/campaign-run.md.
+Each wave is one campaign, created and then launched, holding contacts whose
+local calling window is open now and stays open for the wave's expected length
+(from this agent's past calls). The run's whole state is in one journal file,
+written before every create and every launch: after Ctrl-C or a crash, --resume
+continues without creating or launching any wave twice. A released wave cannot
+be stopped: the API has no cancel. Ctrl-C stops releasing waves; calls in flight
+finish on the service. Details: docs/campaign-run.md.
 
 Examples:
-  voicectl campaign run --name "Renewals" --agent "Sales desk" --csv leads.csv --default-country IN --dry-run
-  voicectl campaign run --name "Renewals" --agent "Sales desk" --csv leads.csv --default-country IN \\
-    --calling-hours 10:00-19:00 --calling-hours US=08:00-20:00 --wave-size 25 --deadline 3d --yes
+  voicectl campaign run --name "Renewals" --agent "Sales desk" --csv leads.csv \\
+    --default-country IN --dry-run
+  voicectl campaign run --name "Renewals" --agent "Sales desk" --csv leads.csv \\
+    --default-country IN --calling-hours 10:00-19:00 --calling-hours US=08:00-20:00 \\
+    --wave-size 25 --deadline 3d --yes
   voicectl campaign run status leads.run.json
   voicectl campaign run --resume leads.run.json --yes`)
     .action(lazy(ctx, () => import('./run.js')));

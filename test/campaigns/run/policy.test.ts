@@ -6,6 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { clientFor, givenCampaign, givenFinishedCampaign } from '../../helpers/given.js';
 import { tempDir, type TempDir } from '../../helpers/temp.js';
 import { localMinuteOf, placedCalls, simWorld, threeZoneContacts, writeContacts, type SimWorld } from './sim.js';
 
@@ -150,5 +151,23 @@ describe('campaign run policy', () => {
     const dialed = new Set(placedCalls(w.sandbox).map((c) => c.phone));
     expect(dialed.size).toBe(36);
     for (const n of [list[0]!.phone_number, list[1]!.phone_number, waiting[0], waiting[1]]) expect(dialed.has(n), n).toBe(false);
+  }, 60_000);
+
+  it('--from-campaign dials the contacts of a draft, which itself is never launched; a launched one is refused', async () => {
+    w = await simWorld(tmp.dir, { startAt: '2026-01-15T15:00:00Z' });
+    const api = clientFor(w.sandbox);
+    const draft = await givenCampaign(api, w.agentId, 12, undefined, 'Imported');
+    const r = await w.run(['campaign', 'run', '--name', 'From draft', '--agent', w.agentId, '--from-campaign', draft.id, '--journal', join(tmp.dir, 'from.run.json'), '--yes', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).contacts).toEqual({ done: 12 });
+    const calls = placedCalls(w.sandbox);
+    expect(calls).toHaveLength(12);
+    expect(calls.some((c) => c.campaign === draft.id)).toBe(false);
+    expect((await api('GET', `/campaigns/${draft.id}`)).body.status).toBe('draft');
+
+    const launched = await givenFinishedCampaign(api, { agentId: w.agentId, contacts: 2 });
+    const refused = await w.run(['campaign', 'run', '--name', 'Again', '--agent', w.agentId, '--from-campaign', launched.id, '--journal', join(tmp.dir, 'again.run.json'), '--yes']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`Campaign ${launched.id} is completed, not a draft`);
   }, 60_000);
 });
