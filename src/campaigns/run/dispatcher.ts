@@ -43,6 +43,9 @@ export interface RunDeps {
   pollMs?: number;
 }
 
+/** Calls not yet finished in each wave on the service, as of its last read (for the pause message). */
+const inFlight = new WeakMap<Wave, number>();
+
 const POLL_MS = 5_000;
 
 export function waveName(j: Journal, n: number): string {
@@ -275,6 +278,7 @@ async function follow(d: RunDeps, planner: Planner, w: Wave): Promise<void> {
     const c = await getCampaign(d.api, id, { signal: d.ctx.signal });
     const by = c.contacts_by_status ?? {};
     const live = (by.pending ?? 0) + (by.initiated ?? 0);
+    if (c.contacts_by_status) inFlight.set(w, live);
     if (c.status === 'completed' || (c.status !== 'draft' && c.contacts_by_status && live === 0)) break;
     const now = d.ctx.now().getTime();
     if (!warnedClose && closes !== undefined && now >= closes.at && (by.initiated ?? 0) > 0) {
@@ -378,10 +382,12 @@ async function pause(d: RunDeps): Promise<void> {
   j.paused_reason = 'interrupted';
   await d.file.save();
   const flying = j.waves.filter((w) => w.state === 'launched' || w.state === 'launching');
-  const calls = flying.reduce((n, w) => n + w.contacts.length, 0);
-  d.view.event(flying.length > 0
-    ? `Paused: no further wave is released. Wave ${flying.map((w) => w.n).join(', ')} (${plural(calls, 'contact')}) is already on the service and cannot be stopped (the API has no cancel): its calls finish there.`
-    : 'Paused: no further wave is released; no call is in flight.');
+  if (flying.length === 0) d.view.event('Paused: no further wave is released; no call is in flight.');
+  for (const w of flying) {
+    const known = inFlight.get(w);
+    const calls = known === undefined ? `${plural(w.contacts.length, 'call')} (just launched)` : `${plural(known, 'call')} (as of the last read)`;
+    d.view.event(`Paused: no further wave is released. Wave ${w.n} is on the service with ${calls} still in flight: a released wave cannot be stopped (the API has no cancel), so they finish there.`);
+  }
   d.view.event(`Continue with: ${d.resume}`);
 }
 

@@ -41,9 +41,16 @@ export function statusLine(j: Journal, now: number, waiting?: { until: number; p
   for (const k of ['in_wave', 'waiting', 'done', 'expired', 'excluded'] as const) if (s[k]) parts.push(`${s[k]} ${k.replace('_', ' ')}`);
   if (waiting) {
     const next = nextZone(j, waiting.planner, now);
-    parts.push(next ? `next: ${next.zone} at ${next.local} local (${iso(next.at)})` : `next wave ${iso(waiting.until)}`);
+    parts.push(next ? `next: ${next.zone} at ${next.local} local (${iso(next.at)})${yours(next.at)}` : `next wave ${iso(waiting.until)}`);
   }
   return parts.join(' · ');
+}
+
+/** The opening in this machine's own zone too, when that is not UTC. */
+function yours(at: number): string {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  if (!zone || zone === 'UTC' || zone === 'Etc/UTC') return '';
+  return `, ${localTime(zone, at)} your time (${zone})`;
 }
 
 function nextZone(j: Journal, planner: Planner, now: number): { zone: string; local: string; at: number } | undefined {

@@ -109,7 +109,7 @@ describe('campaign run policy', () => {
     const running = w.start(['campaign', 'run', '--name', 'Pause', '--agent', w.agentId, '--contacts', file, '--wave-size', '10', '--yes']);
     await running.waitForOutput('Wave 1: launched');
     expect(await running.interrupt()).toBe(130);
-    expect(running.stderr()).toContain('Wave 1 (10 contacts) is already on the service and cannot be stopped (the API has no cancel)');
+    expect(running.stderr()).toMatch(/Paused: no further wave is released\. Wave 1 is on the service with \d+ calls? \((just launched|as of the last read)\) still in flight: a released wave cannot be stopped \(the API has no cancel\), so they finish there\./);
     expect(running.stderr()).toContain('Continue with: voicectl campaign run --resume');
     const journal = JSON.parse(readFileSync(join(tmp.dir, 'pause.run.json'), 'utf8'));
     expect(journal.state).toBe('paused');
