@@ -13,7 +13,7 @@ import { simWorld, threeZoneContacts, writeContacts, type SimWorld } from './sim
 const tmp = tempDir('voicectl-run-forecast-');
 let w: SimWorld;
 beforeAll(async () => {
-  w = await simWorld(tmp.dir, { startAt: '2026-01-15T02:00:00Z', timeScale: 2000 });
+  w = await simWorld(tmp.dir, { startAt: '2026-01-15T02:00:00Z', timeScale: 200 });
 });
 afterAll(async () => {
   await w.close();

@@ -85,7 +85,7 @@ function journal(): any {
 
 describe('campaign run against a service that refuses or goes quiet', () => {
   it('a launch refused like a daily dispatch cap pauses the run, the wave an undialed draft, until --resume', async () => {
-    await setUp(20_000);
+    await setUp(600);
     decide = (method, path, n) => (method === 'POST' && path.endsWith('/launch') && n === 2 ? 'refuse-cap' : 'forward');
     const file = writeContacts(tmp.dir, 'list.json', list(30));
     const r = await run(['campaign', 'run', '--name', 'Cap', '--agent', agentId, '--contacts', file, '--wave-size', '10', '--yes']);
@@ -109,7 +109,7 @@ describe('campaign run against a service that refuses or goes quiet', () => {
     ['create', (method: string, path: string, n: number) => (method === 'POST' && path === '/campaigns/json' && n === 2 ? 'drop-after' : 'forward') as Action, 'creating'],
     ['launch', (method: string, path: string, n: number) => (method === 'POST' && path.endsWith('/launch') && n === 2 ? 'drop-after' : 'forward') as Action, 'launching'],
   ])('a %s that got no answer stops the run; --resume asks the service instead of sending it again', async (step, rule, pending) => {
-    await setUp(20_000);
+    await setUp(600);
     decide = rule;
     const file = writeContacts(tmp.dir, 'list.json', list(30));
     const r = await run(['campaign', 'run', '--name', 'Quiet', '--agent', agentId, '--contacts', file, '--wave-size', '10', '--yes']);

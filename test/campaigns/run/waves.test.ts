@@ -36,11 +36,13 @@ describe('campaign run', () => {
     }
     const summary = JSON.parse(r.stdout);
     expect(summary.state).toBe('finished');
-    expect(summary.waves.length).toBeGreaterThanOrEqual(3);
-    expect(new Set(calls.map((c) => c.campaign)).size).toBe(summary.waves.length);
+    // A wave whose window closed between its create and its launch stays an undialed draft ("abandoned").
+    const launched = summary.waves.filter((x: { state: string }) => x.state === 'done');
+    expect(launched.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(calls.map((c) => c.campaign)).size).toBe(launched.length);
     expect(summary.contacts).toEqual({ done: 300 });
     const journal = JSON.parse(readFileSync(join(tmp.dir, 'three.run.json'), 'utf8'));
-    expect(journal.waves.every((x: { state: string }) => x.state === 'done')).toBe(true);
+    expect(journal.waves.every((x: { state: string }) => x.state === 'done' || x.state === 'abandoned')).toBe(true);
     // The zones open hours apart: the run waits between them.
     expect(r.stderr).toContain('No contact is inside its calling window');
   }, 60_000);
