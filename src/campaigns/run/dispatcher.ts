@@ -66,6 +66,12 @@ export async function drive(d: RunDeps): Promise<void> {
     delete j.paused_reason;
     j.state = 'running';
   }
+  // A contact marked in a wave that no unfinished wave holds (a journal edited by hand)
+  // would never be dialed: it waits for a wave again.
+  const held = new Set(j.waves.filter((w) => w.state !== 'done' && w.state !== 'abandoned').flatMap((w) => w.contacts));
+  j.contacts.forEach((c, i) => {
+    if (c.state === 'in_wave' && !held.has(i)) c.state = 'waiting';
+  });
   try {
     for (const w of j.waves) {
       if (w.state !== 'done' && w.state !== 'abandoned') await settle(d, planner, w, false);
@@ -211,7 +217,7 @@ async function findByName(d: RunDeps, w: Wave): Promise<Campaign | undefined> {
   } catch (err) {
     if (isListUnsupported(err)) {
       throw new FailureError(`Wave ${w.n} ("${w.name}") may or may not have been created: the run stopped before the answer, and this service does not list campaigns to check.`, {
-        hint: `Look for it in the dashboard. If it exists, launch it yourself (voicectl campaign launch ID) and start a new run for the rest; if it does not, edit the journal: set wave ${w.n}'s "state" to "abandoned" and its contacts' to "waiting", then ${d.resume}.`,
+        hint: `Look for it in the dashboard. If it exists, launch it yourself (voicectl campaign launch ID) and start a new run for the rest; if it does not, edit the journal: set wave ${w.n}'s "state" to "abandoned" (its contacts then wait for a new wave), and ${d.resume}.`,
       });
     }
     throw err;

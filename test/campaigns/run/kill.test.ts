@@ -160,4 +160,18 @@ describe('a journal that cannot be resumed', () => {
     expect(r.stderr).toContain('A run journal already exists');
     expect(sandbox.requests.length).toBe(before);
   }, 30_000);
+
+  it('a wave set to "abandoned" by hand (as the message for a service that cannot list campaigns says) gives its contacts back to a new wave', async () => {
+    const j = JSON.parse(await realJournal());
+    j.state = 'paused';
+    j.waves[0].state = 'abandoned';
+    j.contacts[0].state = 'in_wave';
+    j.contacts[0].attempts = 0;
+    const path = join(tmp.dir, 'edited.run.json');
+    writeFileSync(path, JSON.stringify(j));
+    const r = await runInProcess(['campaign', 'run', '--resume', path, '--yes', '--json'], { env, ...simClock(sandbox) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).contacts).toEqual({ done: 1 });
+    expect(placedCalls(sandbox).filter((c) => c.phone === '+12125552000')).toHaveLength(2);
+  }, 30_000);
 });
