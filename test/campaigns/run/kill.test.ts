@@ -1,15 +1,20 @@
 /**
  * A run killed outright (SIGKILL: no clean-up) at each kind of step, then resumed: every
  * contact is dialed exactly once, and no wave is created or launched twice, counted from
- * the sandbox's request log and call records. A journal that is corrupt, of another
+ * the sandbox's request log and call records. A proxy in front of the sandbox can hold a
+ * request back, so a kill can land after the journal marked a step pending and before the
+ * service heard of it; the sandbox's latency lets one land after the service acted and
+ * before the answer arrived. A journal that is corrupt, of another
  * version, or of another account is refused (exit 2) before any request.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { execa } from 'execa';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox, type SandboxVariant } from '../../../src/sandbox/index.js';
 import { clientFor, givenAgent } from '../../helpers/given.js';
 import { runInProcess } from '../../helpers/run.js';
 import { tempDir, type TempDir } from '../../helpers/temp.js';
@@ -31,15 +36,48 @@ let sandbox: Sandbox;
 let tmp: TempDir;
 let agentId: string;
 let env: Record<string, string>;
+let variant: SandboxVariant | undefined;
+let proxy: Server;
+/** The request the proxy in front of the sandbox keeps to itself, never forwarding it: the nth POST to a path. */
+let hold: { path: RegExp; n: number } | undefined;
+let holding = false;
+
+/** Forwards every request to the sandbox, except the one `hold` names: that one never arrives. */
+async function forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  if (hold && req.method === 'POST' && hold.path.test(req.url!)) {
+    if (--hold.n === 0) {
+      holding = true;
+      return;
+    }
+  }
+  const answer = await fetch(`${sandbox.url}${req.url}`, {
+    method: req.method,
+    headers: { 'x-api-key': String(req.headers['x-api-key'] ?? ''), ...(chunks.length ? { 'content-type': 'application/json' } : {}) },
+    body: chunks.length ? Buffer.concat(chunks) : undefined,
+  });
+  res.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text());
+}
 
 beforeEach(async () => {
   // Every answer is 150 ms late, so a kill can land after a request arrived and before its answer.
-  sandbox = await startSandbox({ port: 0, timeScale: 600, seed: 3, startAt: '2026-01-15T15:00:00Z', latencyMs: 150 });
+  sandbox = await startSandbox({ port: 0, timeScale: 600, seed: 3, startAt: '2026-01-15T15:00:00Z', latencyMs: 150, variant });
+  hold = undefined;
+  holding = false;
+  proxy = createServer((req, res) => void forward(req, res).catch(() => res.destroy()));
+  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
   tmp = tempDir('voicectl-run-kill-');
-  agentId = (await givenAgent(clientFor(sandbox), { name: 'Runner' })).id;
-  env = { PATH: process.env.PATH ?? '', HOME: tmp.dir, FORCE_COLOR: '0', CI: 'true', VOICECTL_CONFIG_DIR: join(tmp.dir, 'config'), VOICECTL_BASE_URL: sandbox.url, VOICECTL_API_KEY: sandbox.apiKey };
+  const agent = await givenAgent(clientFor(sandbox), { name: 'Runner' });
+  agentId = agent.id ?? agent.data.id;
+  env = {
+    PATH: process.env.PATH ?? '', HOME: tmp.dir, FORCE_COLOR: '0', CI: 'true', VOICECTL_CONFIG_DIR: join(tmp.dir, 'config'),
+    VOICECTL_BASE_URL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, VOICECTL_API_KEY: sandbox.apiKey,
+  };
 });
 afterEach(async () => {
+  proxy.closeAllConnections();
+  await new Promise<void>((r) => proxy.close(() => r()));
   await sandbox.close();
   tmp.remove();
 });
@@ -67,15 +105,30 @@ function journalOf(path: string): any {
 
 const posts = (path: RegExp) => sandbox.requests.filter((q) => q.method === 'POST' && path.test(q.path)).length;
 
-const KILL_POINTS: Array<[string, (journal: string) => boolean]> = [
-  ['the journal marked wave 2 pending, its create sent', (j) => posts(/^\/campaigns\/json$/) >= 2 && journalOf(j)?.waves?.[1]?.state === 'creating'],
-  ['wave 2 was created and recorded', (j) => journalOf(j)?.waves?.[1]?.state === 'created'],
-  ['wave 2\'s launch was sent, its answer not recorded', (j) => posts(/\/launch$/) >= 2 && journalOf(j)?.waves?.[1]?.state === 'launching'],
-  ['wave 2 was launched, the run waiting for its calls', (j) => journalOf(j)?.waves?.[1]?.state === 'launched'],
+const CREATE = /^\/campaigns\/json$/;
+const LAUNCH = /\/launch$/;
+
+/** Where the kill lands: what the proxy holds back (if anything), and when the moment has come. */
+const KILL_POINTS: Array<[string, { path: RegExp; n: number } | undefined, (journal: string) => boolean]> = [
+  ['the journal marked wave 2\'s create pending, before the service got it', { path: CREATE, n: 2 }, (j) => holding && journalOf(j)?.waves?.[1]?.state === 'creating'],
+  ['the service created wave 2, before its answer was recorded', undefined, (j) => posts(CREATE) >= 2 && journalOf(j)?.waves?.[1]?.state === 'creating'],
+  ['wave 2 was created and recorded, its launch marked pending, before the service got it', { path: LAUNCH, n: 2 }, (j) => holding && journalOf(j)?.waves?.[1]?.state === 'launching'],
+  ['the service launched wave 2, before its answer was recorded', undefined, (j) => posts(LAUNCH) >= 2 && journalOf(j)?.waves?.[1]?.state === 'launching'],
+  ['wave 2 was launched, the run waiting for its calls', undefined, (j) => journalOf(j)?.waves?.[1]?.state === 'launched'],
 ];
 
-describe('a killed campaign run, resumed', () => {
-  it.each(KILL_POINTS)('after %s: every contact dialed once, no wave created or launched twice', async (_label, ready) => {
+describe.each([
+  ['the sandbox', undefined],
+  ['a service answering creates as {data: …} and listing campaigns as a bare array', { wrapCreated: true, listEnvelope: 'bare' as const }],
+] as Array<[string, SandboxVariant | undefined]>)('a killed campaign run, resumed, against %s', (_label, v) => {
+  beforeAll(() => {
+    variant = v;
+  });
+  afterAll(() => {
+    variant = undefined;
+  });
+  it.each(KILL_POINTS)('killed once %s: every contact dialed once, no wave created or launched twice', async (_label, held, ready) => {
+    hold = held && { ...held };
     const file = writeContacts(tmp.dir, 'list.json', twoZones());
     const journal = join(tmp.dir, 'list.run.json');
     const child = execa(process.execPath, [CHILD, 'campaign', 'run', '--name', 'Kill', '--agent', agentId, '--contacts', file, '--wave-size', '10', '--yes'], {
@@ -88,6 +141,7 @@ describe('a killed campaign run, resumed', () => {
     child.kill('SIGKILL');
     const killed = await child;
     expect(killed.signal, killed.stderr).toBe('SIGKILL');
+    hold = undefined;
 
     const r = await runInProcess(['campaign', 'run', '--resume', journal, '--yes', '--json'], { env, ...simClock(sandbox) });
     expect(r.code, r.stderr).toBe(0);
@@ -97,8 +151,8 @@ describe('a killed campaign run, resumed', () => {
     expect(calls.map((c) => c.phone).sort()).toEqual(twoZones().map((c) => c.phone_number).sort());
     const launchedWaves = summary.waves.filter((x: { state: string }) => x.state === 'done');
     expect(launchedWaves).toHaveLength(3);
-    expect(posts(/^\/campaigns\/json$/), 'campaigns created').toBe(summary.waves.length);
-    expect(posts(/\/launch$/), 'launches').toBe(3);
+    expect(posts(CREATE), 'campaigns created').toBe(summary.waves.length);
+    expect(posts(LAUNCH), 'launches').toBe(3);
     expect(new Set(calls.map((c) => c.campaign)).size).toBe(3);
   }, 60_000);
 });
@@ -146,7 +200,7 @@ describe('a journal that cannot be resumed', () => {
     expect(otherKey.requests).toBe(0);
     const otherService = await refused(text, { VOICECTL_BASE_URL: 'http://127.0.0.1:9/v1' });
     expect(otherService.code).toBe(2);
-    expect(otherService.stderr).toContain(`belongs to a run against ${sandbox.url}`);
+    expect(otherService.stderr).toContain(`belongs to a run against ${env.VOICECTL_BASE_URL}, not http://127.0.0.1:9/v1`);
     expect(otherService.requests).toBe(0);
   }, 30_000);
 
@@ -174,4 +228,30 @@ describe('a journal that cannot be resumed', () => {
     expect(JSON.parse(r.stdout).contacts).toEqual({ done: 1 });
     expect(placedCalls(sandbox).filter((c) => c.phone === '+12125552000')).toHaveLength(2);
   }, 30_000);
+});
+
+describe('a run killed after its create was sent, against a service that does not list campaigns', () => {
+  beforeAll(() => {
+    variant = { noCampaignList: true };
+  });
+  afterAll(() => {
+    variant = undefined;
+  });
+
+  it('stops on --resume saying what to check, and sends nothing', async () => {
+    const file = writeContacts(tmp.dir, 'list.json', twoZones());
+    const journal = join(tmp.dir, 'list.run.json');
+    const child = execa(process.execPath, [CHILD, 'campaign', 'run', '--name', 'Unlisted', '--agent', agentId, '--contacts', file, '--wave-size', '10', '--yes'], {
+      env: { ...env, ...clockEnv() }, extendEnv: false, reject: false,
+    });
+    await until(() => posts(CREATE) >= 2 && journalOf(journal)?.waves?.[1]?.state === 'creating', 'the second create');
+    child.kill('SIGKILL');
+    await child;
+    const before = sandbox.requests.filter((q) => q.method === 'POST').length;
+    const r = await runInProcess(['campaign', 'run', '--resume', journal, '--yes'], { env, ...simClock(sandbox) });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('Wave 2 ("Unlisted (wave 2, run');
+    expect(r.stderr).toContain('may or may not have been created: the run stopped before the answer, and this service does not list campaigns to check.');
+    expect(sandbox.requests.filter((q) => q.method === 'POST').length).toBe(before);
+  }, 60_000);
 });
