@@ -4,11 +4,12 @@
  * journal checked against the account in use. Verbs call these and print.
  */
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { resolveAgent } from '../../api/agents.js';
 import type { ApiClient } from '../../api/client.js';
 import type { Context } from '../../context.js';
 import { AuthError, FailureError, UsageError } from '../../errors.js';
+import { sweepStaleTemps } from '../../export/atomic-file.js';
 import { shellQuote } from '../../util/shell.js';
 import { applyRules, buildRules, summarizeExclusions, type ExclusionFlags } from '../exclusions.js';
 import { callingWindow } from '../hours-gate.js';
@@ -62,6 +63,8 @@ export async function openRun(ctx: Context, path: string): Promise<{ journal: Jo
     throw new AuthError('No API key is set.');
   }
   const journal = await readJournal(path, acc);
+  // A run killed while writing its journal leaves the temporary file beside it.
+  await sweepStaleTemps(dirname(resolve(ctx.cwd, path)));
   return { journal, api: await ctx.api() };
 }
 

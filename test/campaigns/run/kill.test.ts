@@ -7,7 +7,9 @@
  * before the answer arrived. A journal that is corrupt, of another
  * version, or of another account is refused (exit 2) before any request.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -154,6 +156,7 @@ describe.each([
     expect(posts(CREATE), 'campaigns created').toBe(summary.waves.length);
     expect(posts(LAUNCH), 'launches').toBe(3);
     expect(new Set(calls.map((c) => c.campaign)).size).toBe(3);
+    expect(readdirSync(tmp.dir).filter((f) => f.endsWith('.tmp')), 'temporary journal files left').toEqual([]);
   }, 60_000);
 });
 
@@ -202,6 +205,16 @@ describe('a journal that cannot be resumed', () => {
     expect(otherService.code).toBe(2);
     expect(otherService.stderr).toContain(`belongs to a run against ${env.VOICECTL_BASE_URL}, not http://127.0.0.1:9/v1`);
     expect(otherService.requests).toBe(0);
+  }, 30_000);
+
+  it('opening a journal removes the temporary file a killed run left beside it', async () => {
+    await realJournal();
+    const stale = `.one.run.json.4194301.${createHash('sha256').update(hostname()).digest('hex').slice(0, 4)}beef.tmp`;
+    writeFileSync(join(tmp.dir, stale), '{"half": ');
+    const r = await runInProcess(['campaign', 'run', 'status', join(tmp.dir, 'one.run.json'), '--json'], { env, ...simClock(sandbox) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).state).toBe('finished');
+    expect(existsSync(join(tmp.dir, stale))).toBe(false);
   }, 30_000);
 
   it('a second run on the same list is told to resume, not started', async () => {
