@@ -16,6 +16,8 @@ export interface RunStatus {
   dialed: number;
   days: Record<string, number>;
   next_wave_at?: string;
+  /** The wave on the service: the next is released only once it has finished. */
+  after_wave?: number;
 }
 
 export async function runStatus(ctx: Context, j: Journal, api: ApiClient): Promise<RunStatus> {
@@ -35,7 +37,9 @@ export async function runStatus(ctx: Context, j: Journal, api: ApiClient): Promi
     dialed: j.contacts.reduce((n, c) => n + c.attempts, 0), days: j.days,
   };
   if (j.paused_reason) out.paused_reason = j.paused_reason;
-  if (j.state !== 'finished') {
+  const unfinished = j.waves.find((w) => w.state !== 'done' && w.state !== 'abandoned');
+  if (unfinished) out.after_wave = unfinished.n;
+  else if (j.state !== 'finished') {
     const copy = j.contacts.map((c) => ({ ...c }));
     const choice = chooseWave(new Planner(copy, j.policy), copy, j.days, ctx.now().getTime());
     if (choice.take.length > 0) out.next_wave_at = ctx.now().toISOString();

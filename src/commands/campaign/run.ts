@@ -130,7 +130,8 @@ async function showStatus(ctx: Context, path: string): Promise<void> {
         { header: 'wave', key: 'n' }, { header: 'campaign', key: 'campaign_id' }, { header: 'state', key: 'state' }, { header: 'service', key: 'service' }, { header: 'contacts', key: 'contacts' },
       ]);
       ctx.out(`Contacts: ${Object.entries(status.contacts).map(([k, v]) => `${v} ${k.replace('_', ' ')}`).join(', ')}`);
-      if (status.next_wave_at) ctx.out(`Next wave: ${iso(Date.parse(status.next_wave_at))}`);
+      if (status.after_wave !== undefined) ctx.out(`Next wave: after wave ${status.after_wave} has finished (one wave is on the service at a time)`);
+      else if (status.next_wave_at) ctx.out(`Next wave: ${iso(Date.parse(status.next_wave_at))}`);
       if (status.state !== 'finished') ctx.info(ctx.errColor.dim(`Continue with: ${resumeCommand(ctx, path)}`));
     },
   });

@@ -122,6 +122,13 @@ describe('campaign run policy', () => {
     expect(s.state).toBe('paused');
     expect(s.waves[0].service_status).toMatch(/running|completed/);
     expect(s.contacts).toEqual({ in_wave: 10, waiting: 30 });
+    expect(s.after_wave).toBe(1);
+    expect(s.next_wave_at).toBeUndefined();
+    const human = await w.run(['campaign', 'run', 'status', join(tmp.dir, 'pause.run.json')], { tty: true });
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toMatch(/^Run "Pause" \([0-9a-f]{6}\): paused \(interrupted\)$/m);
+    expect(human.stdout).toContain('Next wave: after wave 1 has finished (one wave is on the service at a time)');
+    expect(human.stderr).toContain('Continue with: voicectl campaign run --resume');
 
     const r = await w.run(['campaign', 'run', '--resume', join(tmp.dir, 'pause.run.json'), '--yes', '--json']);
     expect(r.code, r.stderr).toBe(0);
