@@ -12,7 +12,10 @@ import { localMinuteOf, placedCalls, simWorld, threeZoneContacts, writeContacts,
 const tmp = tempDir('voicectl-run-');
 let w: SimWorld;
 beforeAll(async () => {
-  w = await simWorld(tmp.dir);
+  // 12:00 UTC: London open, India open until 15:30 UTC, New York from 14:00 UTC. No wave
+  // is near a window's close, where a slow machine (every real millisecond is three
+  // simulated seconds here) could carry a launch past it.
+  w = await simWorld(tmp.dir, { startAt: '2026-01-15T12:00:00Z', timeScale: 3000 });
 });
 afterAll(async () => {
   await w.close();
