@@ -63,8 +63,8 @@ async function forward(req: IncomingMessage, res: ServerResponse): Promise<void>
 }
 
 beforeEach(async () => {
-  // Every answer is 150 ms late, so a kill can land after a request arrived and before its answer.
-  sandbox = await startSandbox({ port: 0, timeScale: 600, seed: 3, startAt: '2026-01-15T15:00:00Z', latencyMs: 150, variant });
+  // Every answer is 80 ms late, so a kill can land after a request arrived and before its answer.
+  sandbox = await startSandbox({ port: 0, timeScale: 1200, seed: 3, startAt: '2026-01-15T15:00:00Z', latencyMs: 80, variant });
   hold = undefined;
   holding = false;
   proxy = createServer((req, res) => void forward(req, res).catch(() => res.destroy()));
