@@ -25,7 +25,8 @@ export interface Forecast {
   excluded: number;
   no_zone: number;
   zones: ZoneForecast[];
-  history: { calls: number; connect_rate?: number; expected_connected?: number; expected_talk_minutes?: number };
+  /** What this agent's past calls predict (absent on --resume: the run's own policy already holds the wave length). */
+  history?: { calls: number; connect_rate?: number; expected_connected?: number; expected_talk_minutes?: number };
   wave_length_minutes: number;
   waves: Array<{ at: string; contacts: number }>;
   expected_finish?: string;
@@ -33,7 +34,7 @@ export interface Forecast {
   would_expire: number;
 }
 
-export function forecast(j: Journal, history: AgentHistory, now: number): Forecast {
+export function forecast(j: Journal, history: AgentHistory | undefined, now: number): Forecast {
   const planner = new Planner(j.contacts, j.policy);
   const zones: ZoneForecast[] = [];
   for (const g of planner.groups.values()) {
@@ -51,18 +52,21 @@ export function forecast(j: Journal, history: AgentHistory, now: number): Foreca
   zones.sort((a, b) => b.contacts - a.contacts);
   const waiting = j.contacts.filter((c) => c.state === 'waiting').length;
   const sim = simulate(j.contacts, j.policy, j.days, now);
-  const h: Forecast['history'] = { calls: history.calls };
-  if (history.connect_rate !== undefined) {
-    h.connect_rate = Math.round(history.connect_rate * 1000) / 1000;
-    h.expected_connected = Math.round(waiting * history.connect_rate);
-    if (history.mean_talk_seconds !== undefined) h.expected_talk_minutes = Math.round((h.expected_connected * history.mean_talk_seconds) / 60);
+  let h: Forecast['history'];
+  if (history) {
+    h = { calls: history.calls };
+    if (history.connect_rate !== undefined) {
+      h.connect_rate = Math.round(history.connect_rate * 1000) / 1000;
+      h.expected_connected = Math.round(waiting * history.connect_rate);
+      if (history.mean_talk_seconds !== undefined) h.expected_talk_minutes = Math.round((h.expected_connected * history.mean_talk_seconds) / 60);
+    }
   }
   const out: Forecast = {
     contacts: waiting,
     excluded: j.contacts.filter((c) => c.state === 'excluded').length,
     no_zone: j.contacts.filter((c) => c.state === 'no_zone').length,
     zones,
-    history: h,
+    ...(h ? { history: h } : {}),
     wave_length_minutes: Math.round(j.policy.wave_length_ms / 60_000),
     waves: sim.waves.map((w) => ({ at: new Date(w.at).toISOString(), contacts: w.contacts })),
     would_expire: sim.expire,
@@ -74,14 +78,17 @@ export function forecast(j: Journal, history: AgentHistory, now: number): Foreca
 /** The forecast in lines for a person (stderr). */
 export function forecastLines(f: Forecast, j: Journal): string[] {
   const p = j.policy;
-  const lines = [`Forecast for "${j.name}": ${f.contacts.toLocaleString('en-US')} contacts to dial${f.excluded ? ` (${f.excluded.toLocaleString('en-US')} excluded)` : ''}${f.no_zone ? `, ${f.no_zone} whose time zone is unknown (never dialed)` : ''}.`];
+  const lines = [`Forecast for "${j.name}": ${f.contacts.toLocaleString('en-US')} contacts ${f.history ? 'to dial' : 'left to dial'}${f.excluded ? ` (${f.excluded.toLocaleString('en-US')} excluded)` : ''}${f.no_zone ? `, ${f.no_zone} whose time zone is unknown (never dialed)` : ''}.`];
   for (const z of f.zones) {
     const when = z.opens ? `opens ${iso(Date.parse(z.opens))} (${z.opens_local} local), closes ${iso(Date.parse(z.closes!))}` : 'no opening within eight days';
     lines.push(`  ${String(z.contacts).padStart(6)}  ${z.zone}  window ${z.window}: ${when}`);
   }
-  lines.push(f.history.connect_rate !== undefined
-    ? `  This agent's last ${f.history.calls.toLocaleString('en-US')} calls: ${Math.round(f.history.connect_rate * 100)}% connected; expect about ${f.history.expected_connected} conversations${f.history.expected_talk_minutes !== undefined ? `, ${f.history.expected_talk_minutes} talk minutes` : ''}.`
-    : '  This agent has no call history: connect rate and talk time unknown.');
+  const h = f.history;
+  if (h) {
+    lines.push(h.connect_rate !== undefined
+      ? `  This agent's last ${h.calls.toLocaleString('en-US')} calls: ${Math.round(h.connect_rate * 100)}% connected; expect about ${h.expected_connected} conversations${h.expected_talk_minutes !== undefined ? `, ${h.expected_talk_minutes} talk minutes` : ''}.`
+      : '  This agent has no call history: connect rate and talk time unknown.');
+  }
   const policy = [`waves of up to ${p.wave_size}`, `each expected to last ${f.wave_length_minutes} min`];
   if (p.daily_cap !== undefined) policy.push(`at most ${p.daily_cap} a day (UTC)`);
   if (p.attempts > 1) policy.push(`up to ${p.attempts} attempts, ${Math.round(p.retry_after_ms / 60_000)} min apart, on ${p.retry_on.join(', ')}`);

@@ -57,7 +57,7 @@ async function resume(ctx: Context, path: string, dryRun: boolean): Promise<void
     ctx.info(`This run has finished; nothing is left to release.`);
     return;
   }
-  const f = forecast(journal, { calls: 0, wave_length_ms: journal.policy.wave_length_ms }, ctx.now().getTime());
+  const f = forecast(journal, undefined, ctx.now().getTime());
   await showForecast(ctx, journal, f, false, dryRun);
   if (dryRun) {
     ctx.info(ctx.errColor.yellow('Dry run: nothing was sent.'));
