@@ -5,7 +5,7 @@ import { startSandbox } from '../dist/sandbox/index.js';
 
 const [timeScale, startAt] = process.argv.slice(2);
 const sb = await startSandbox({ port: 0, timeScale: Number(timeScale), seed: 11, startAt });
-const clock = sb.world.clock;
+const clock = sb.world.clock.anchors();
 process.on('message', async (m) => {
   if (m === 'calls') {
     const org = sb.world.org(sb.world.keys.get(sb.apiKey).org);

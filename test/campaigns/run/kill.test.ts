@@ -85,7 +85,7 @@ afterEach(async () => {
 });
 
 function clockEnv(): Record<string, string> {
-  const clock = sandbox.world.clock as unknown as { simStart: number; realStart: number; scale: number };
+  const clock = sandbox.world.clock.anchors();
   return { SIM_START: String(clock.simStart), SIM_REAL_START: String(clock.realStart), SIM_SCALE: String(clock.scale) };
 }
 
