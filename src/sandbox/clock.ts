@@ -43,6 +43,14 @@ export class SimClock {
     return Math.floor(this.simStart + (Date.now() - this.realStart) * this.scale);
   }
 
+  /**
+   * Where this clock started, in simulated and real time, and its scale: another process
+   * (a voicectl run under test) computes exactly the same now() from them.
+   */
+  anchors(): { simStart: number; realStart: number; scale: number } {
+    return { simStart: this.simStart, realStart: this.realStart, scale: this.scale };
+  }
+
   nowIso(): string {
     return new Date(this.now()).toISOString();
   }

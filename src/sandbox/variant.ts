@@ -13,6 +13,8 @@ export interface SandboxVariant {
   agentListOmits?: string[];
   /** No GET /webhooks/endpoints: the spec shows no list of endpoints. */
   noWebhookList?: boolean;
+  /** No GET /campaigns: the spec shows no list of campaigns. */
+  noCampaignList?: boolean;
   /** PATCH and DELETE answer 204 with no body. */
   noContentOnWrite?: boolean;
   /**
@@ -73,6 +75,7 @@ export function variantRoutes(routes: Route[], variant: SandboxVariant | undefin
     const { method, pattern } = route;
     if (variant.noAgentRead && method === 'GET' && pattern === '/agents/:id') continue;
     if (variant.noWebhookList && method === 'GET' && pattern === '/webhooks/endpoints') continue;
+    if (variant.noCampaignList && method === 'GET' && pattern === '/campaigns') continue;
     out.push({
       ...route,
       async handle(req: SandboxRequest, world: World): Promise<Reply> {

@@ -49,6 +49,7 @@ const GIVEN_SHELL: Record<string, string> = {
 /** The account each page starts from, beyond what its own blocks create. */
 const GIVEN: Record<string, (api: Client) => Promise<unknown>> = {
   'docs/contacts.md': (api) => givenAgent(api, { name: 'Renewals desk' }),
+  'docs/campaign-run.md': (api) => givenAgent(api, { name: 'Sales desk' }),
   'docs/campaign-operations.md': (api) => givenFinishedCampaign(api, { contacts: 30, name: 'Diwali offer' }),
   'docs/export.md': (api) => givenFinishedCampaign(api),
   'docs/requests.md': (api) => givenFinishedCampaign(api),

@@ -29,7 +29,7 @@ export function hoursOptions<A extends unknown[], O extends OptionValues, G exte
 
 const MAX_SPAN_MS = 36_500 * 86_400_000;
 
-function spanMs(v: string): number {
+export function spanMs(v: string): number {
   const m = /^(\d+(?:\.\d+)?)\s*(m|min|h|d|w)$/i.exec(v.trim());
   const unit: Record<string, number> = { m: 60_000, min: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
   const ms = m ? Number(m[1]) * unit[m[2]!.toLowerCase()]! : NaN;
@@ -78,6 +78,43 @@ export function redialOptions(cmd: Command<[string]>) {
     .option('--launch', 'launch right after creating (asks first; --yes to skip the question)')));
 }
 
+/** A span or nothing: --deadline takes a span (36h) or a time. */
+export function spanOrUndefined(v: string): number | undefined {
+  try {
+    return spanMs(v);
+  } catch {
+    return undefined;
+  }
+}
+
+const collect = (v: string, previous: string[] | undefined) => [...(previous ?? []), v];
+
+/** @internal */
+export function runOptions(cmd: Command<[string | undefined, string | undefined]>) {
+  return exclusionOptions(cmd
+    .option('--name <name>', 'the run\'s name; each wave is a campaign named "NAME (wave N, run ID)"')
+    .option('--agent <agent>', 'agent id or exact name')
+    .option('--csv <file>', 'contacts spreadsheet: .csv or .xlsx')
+    .option('--contacts <file.json>', 'contacts as a JSON array of {phone_number, name, extra}')
+    .option('--from-campaign <id>', 'the contacts of an existing draft campaign (which itself is never launched)')
+    .option('--default-country <cc>', 'country for numbers written without +, e.g. IN (default: the profile\'s default_country)')
+    .option('--phone-column <header>', 'the phone column\'s header')
+    .option('--name-column <header>', 'the name column\'s header')
+    .option('--keep-duplicates', 'keep rows whose number repeats an earlier row\'s')
+    .option('--campaign-prompt <text>', 'extra instruction for the agent in every wave')
+    .option('--kb <ids>', 'knowledge-base item ids for every wave, comma-separated', commaList)
+    .option('--calling-hours <window>', 'local-time window, repeatable: 09:00-21:00 for all, US=08:00-21:00 for one country (default: the profile\'s calling_hours, else 09:00-21:00)', collect)
+    .option('--wave-size <n>', 'the most contacts in one wave (default 500): the only concurrency lever the API allows, since a launch dials a whole campaign at once', positiveInt)
+    .option('--daily-cap <n>', 'the most contacts dialed per day (in your zone, --tz) across all waves', positiveInt)
+    .option('--attempts <n>', 'dial attempts per contact, the first included (default 1)', positiveInt)
+    .option('--retry-after <span>', 'wait before another attempt, e.g. 2h (default 2h)', (v: string) => spanMs(v))
+    .option('--retry-on <statuses>', 'statuses that earn another attempt (default no_answer,failed); a do_not_call outcome never does', commaList)
+    .option('--deadline <time>', 'release no wave after this: an ISO time (UTC without an offset) or a span from now such as 36h')
+    .option('--journal <file>', 'where the run keeps its state (default: NAME.run.json beside the contacts file)')
+    .option('--resume <journal>', 'continue a run from its journal (after Ctrl-C, a crash or a pause)')
+    .option('--dry-run', 'print the forecast and the wave plan; send nothing but reads'));
+}
+
 /** @internal */
 export function reportOptions(cmd: Command<[string[]]>) {
   return cmd
@@ -116,6 +153,8 @@ export type CreateFlags = FlagsOf<typeof createOptions>;
 export type RedialFlags = FlagsOf<typeof redialOptions>;
 /** @internal */
 export type LaunchFlags = FlagsOf<typeof hoursOptions<[string], {}, {}>>;
+/** @internal */
+export type RunFlags = FlagsOf<typeof runOptions>;
 /** @internal */
 export type ReportFlags = FlagsOf<typeof reportOptions>;
 /** @internal */

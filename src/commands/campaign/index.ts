@@ -1,7 +1,7 @@
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { group, lazy } from '../shared.js';
-import { contactsOptions, createOptions, followupsOptions, hoursOptions, listOptions, redialOptions, reportOptions } from './definition.js';
+import { contactsOptions, createOptions, followupsOptions, hoursOptions, listOptions, redialOptions, reportOptions, runOptions } from './definition.js';
 import { watchVerb } from '../watch-verb.js';
 
 export function campaignCommand(ctx: Context): CommandUnknownOpts {
@@ -51,6 +51,30 @@ Examples:
   voicectl campaign redial CAMPAIGN_ID --status no_answer --exclude do-not-call.csv --name "Diwali offer, second try"
   voicectl campaign redial CAMPAIGN_ID --outcome callback_scheduled --launch --yes`)
     .action(lazy(ctx, () => import('./redial.js')));
+
+  runOptions(campaign
+    .command('run')
+    .description('Release a list as a series of small campaigns ("waves"), each only when its contacts\' calling windows are open; retries, daily cap, deadline; crash-safe')
+    .argument('[status]', '"status" to read a run\'s journal and the service, releasing nothing')
+    .argument('[journal]', 'the journal, with status'))
+    .addHelpText('after', `
+Each wave is one campaign, created and then launched, holding contacts whose
+local calling window is open now and stays open for the wave's expected length
+(from this agent's past calls). The run's whole state is in one journal file,
+written before every create and every launch: after Ctrl-C or a crash, --resume
+continues without creating or launching any wave twice. A released wave cannot
+be stopped: the API has no cancel. Ctrl-C stops releasing waves; calls in flight
+finish on the service. Details: docs/campaign-run.md.
+
+Examples:
+  voicectl campaign run --name "Renewals" --agent "Sales desk" --csv leads.csv \\
+    --default-country IN --dry-run
+  voicectl campaign run --name "Renewals" --agent "Sales desk" --csv leads.csv \\
+    --default-country IN --calling-hours 10:00-19:00 --calling-hours US=08:00-20:00 \\
+    --wave-size 25 --deadline 3d --yes
+  voicectl campaign run status leads.run.json
+  voicectl campaign run --resume leads.run.json --yes`)
+    .action(lazy(ctx, () => import('./run.js')));
 
   reportOptions(campaign
     .command('report')

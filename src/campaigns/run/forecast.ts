@@ -1,0 +1,102 @@
+/**
+ * The forecast shown before anything is dialed and by --dry-run: contacts per zone after
+ * exclusions, when each zone's window opens and closes, what the agent's past calls
+ * predict, and the waves with the expected finish.
+ */
+import { formatWindow, localTime, zoneLabel } from '../calling-hours.js';
+import type { AgentHistory } from './history.js';
+import type { Journal } from './journal.js';
+import { Planner, simulate } from './plan.js';
+import { iso } from './dispatcher.js';
+
+export interface ZoneForecast {
+  zone: string;
+  country?: string;
+  contacts: number;
+  window: string;
+  /** When a wave may first hold these contacts (ISO), and the local time then. */
+  opens?: string;
+  opens_local?: string;
+  closes?: string;
+}
+
+export interface Forecast {
+  contacts: number;
+  excluded: number;
+  no_zone: number;
+  zones: ZoneForecast[];
+  /** What this agent's past calls predict (absent on --resume: the run's own policy already holds the wave length). */
+  history?: { calls: number; connect_rate?: number; expected_connected?: number; expected_talk_minutes?: number };
+  wave_length_minutes: number;
+  waves: Array<{ at: string; contacts: number }>;
+  expected_finish?: string;
+  /** Contacts the schedule cannot reach before the deadline (or at all). */
+  would_expire: number;
+}
+
+export function forecast(j: Journal, history: AgentHistory | undefined, now: number): Forecast {
+  const planner = new Planner(j.contacts, j.policy);
+  const zones: ZoneForecast[] = [];
+  for (const g of planner.groups.values()) {
+    const count = g.members.filter((i) => j.contacts[i]!.state === 'waiting').length;
+    if (count === 0) continue;
+    const opens = planner.nextOpen(g, now);
+    const z: ZoneForecast = { zone: zoneLabel(g.zones), contacts: count, window: formatWindow(g.window), ...(g.country ? { country: g.country } : {}) };
+    if (opens !== undefined) {
+      z.opens = new Date(opens).toISOString();
+      z.opens_local = localTime(g.zones[0]!, opens);
+      z.closes = new Date(planner.closesAfter(g, opens)).toISOString();
+    }
+    zones.push(z);
+  }
+  zones.sort((a, b) => b.contacts - a.contacts);
+  const waiting = j.contacts.filter((c) => c.state === 'waiting').length;
+  const sim = simulate(j.contacts, j.policy, j.days, now);
+  let h: Forecast['history'];
+  if (history) {
+    h = { calls: history.calls };
+    if (history.connect_rate !== undefined) {
+      h.connect_rate = Math.round(history.connect_rate * 1000) / 1000;
+      h.expected_connected = Math.round(waiting * history.connect_rate);
+      if (history.mean_talk_seconds !== undefined) h.expected_talk_minutes = Math.round((h.expected_connected * history.mean_talk_seconds) / 60);
+    }
+  }
+  const out: Forecast = {
+    contacts: waiting,
+    excluded: j.contacts.filter((c) => c.state === 'excluded').length,
+    no_zone: j.contacts.filter((c) => c.state === 'no_zone').length,
+    zones,
+    ...(h ? { history: h } : {}),
+    wave_length_minutes: Math.round(j.policy.wave_length_ms / 60_000),
+    waves: sim.waves.map((w) => ({ at: new Date(w.at).toISOString(), contacts: w.contacts })),
+    would_expire: sim.expire,
+  };
+  if (sim.finish !== undefined) out.expected_finish = new Date(sim.finish).toISOString();
+  return out;
+}
+
+/** The forecast in lines for a person (stderr). */
+export function forecastLines(f: Forecast, j: Journal): string[] {
+  const p = j.policy;
+  const lines = [`Forecast for "${j.name}": ${f.contacts.toLocaleString('en-US')} contacts ${f.history ? 'to dial' : 'left to dial'}${f.excluded ? ` (${f.excluded.toLocaleString('en-US')} excluded)` : ''}${f.no_zone ? `, ${f.no_zone} whose time zone is unknown (never dialed)` : ''}.`];
+  for (const z of f.zones) {
+    const when = z.opens ? `opens ${iso(Date.parse(z.opens))} (${z.opens_local} local), closes ${iso(Date.parse(z.closes!))}` : 'no opening within eight days';
+    lines.push(`  ${String(z.contacts).padStart(6)}  ${z.zone}  window ${z.window}: ${when}`);
+  }
+  const h = f.history;
+  if (h) {
+    lines.push(h.connect_rate !== undefined
+      ? `  This agent's last ${h.calls.toLocaleString('en-US')} calls: ${Math.round(h.connect_rate * 100)}% connected; expect about ${h.expected_connected} conversations${h.expected_talk_minutes !== undefined ? `, ${h.expected_talk_minutes} talk minutes` : ''}.`
+      : '  This agent has no call history: connect rate and talk time unknown.');
+  }
+  const policy = [`waves of up to ${p.wave_size}`, `each expected to last ${f.wave_length_minutes} min`];
+  if (p.daily_cap !== undefined) policy.push(`at most ${p.daily_cap} a day (${p.day_zone ?? 'UTC'} days)`);
+  if (p.attempts > 1) policy.push(`up to ${p.attempts} attempts, ${Math.round(p.retry_after_ms / 60_000)} min apart, on ${p.retry_on.join(', ')}`);
+  if (p.deadline) policy.push(`nothing released after ${iso(Date.parse(p.deadline))}`);
+  lines.push(`  Policy: ${policy.join('; ')}.`);
+  lines.push(f.waves.length > 0
+    ? `  ${f.waves.length} wave${f.waves.length === 1 ? '' : 's'} of first attempts, the first at ${iso(Date.parse(f.waves[0]!.at))}; expected finish ${iso(Date.parse(f.expected_finish!))}${p.attempts > 1 ? ' before retries' : ''}.`
+    : '  No wave can be released.');
+  if (f.would_expire > 0) lines.push(`  ${f.would_expire.toLocaleString('en-US')} contacts cannot be reached ${p.deadline ? 'before the deadline' : 'in any window'}: they would expire.`);
+  return lines;
+}

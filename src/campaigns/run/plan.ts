@@ -1,0 +1,190 @@
+/**
+ * Which contacts a wave may hold at an instant, and when the next one may be released.
+ * Pure functions of the journal's contacts, the policy and a time: the run calls them
+ * with its clock, the forecast with a simulated one.
+ *
+ * A contact may be dialed at `t` when its window is open at `t` and still open at the
+ * end of the wave (`t + wave length`): the service dials a wave's contacts at once and
+ * a call must not run past the window. Windows are shorter than a day and waves shorter
+ * than a window, so open at both ends means open throughout.
+ */
+import { insideAll, localMinute, nextOpening, type HoursWindow } from '../calling-hours.js';
+import type { RunContact } from './journal.js';
+import { placeOf, windowFor, type RunPolicy } from './policy.js';
+import { wallClock } from '../../util/time.js';
+
+const DAY = 86_400_000;
+
+export interface Group {
+  key: string;
+  zones: string[];
+  window: HoursWindow;
+  country?: string;
+  members: number[];
+}
+
+/** The calendar day (YYYY-MM-DD) the daily cap counts `ms` in: the day in `zone`, the run's (UTC when absent). */
+export function capDay(ms: number, zone = 'UTC'): string {
+  return zone === 'UTC' ? new Date(ms).toISOString().slice(0, 10) : wallClock(ms, zone).date;
+}
+
+export function nextUtcDay(ms: number): number {
+  return (Math.floor(ms / DAY) + 1) * DAY;
+}
+
+/** Contacts grouped by (zones, window): each group's window is worked out once. */
+export class Planner {
+  readonly groups = new Map<string, Group>();
+  /** Group of each contact (by index); undefined for a number with no zone. */
+  private readonly groupOf: Array<Group | undefined>;
+
+  constructor(private readonly contacts: RunContact[], readonly policy: RunPolicy) {
+    this.groupOf = contacts.map((c, i) => {
+      const place = placeOf(c.phone_number);
+      if (place.zones.length === 0) return undefined;
+      const window = windowFor(policy, place.country);
+      const key = `${place.zones.join(' ')}|${window.start}-${window.end}`;
+      let g = this.groups.get(key);
+      if (!g) {
+        g = { key, zones: place.zones, window, members: [], ...(place.country ? { country: place.country } : {}) };
+        this.groups.set(key, g);
+      }
+      g.members.push(i);
+      return g;
+    });
+  }
+
+  group(i: number): Group | undefined {
+    return this.groupOf[i];
+  }
+
+  openFor(g: Group, t: number): boolean {
+    return insideAll(g.zones, g.window, t) && insideAll(g.zones, g.window, t + this.policy.wave_length_ms);
+  }
+
+  /** The first instant from `t` on at which a wave may hold the group's contacts; undefined: none within eight days. */
+  nextOpen(g: Group, t: number): number | undefined {
+    let at = t;
+    for (let i = 0; i < 10; i++) {
+      const o = nextOpening(g.zones, g.window, at);
+      if (o === undefined) return undefined;
+      if (this.openFor(g, o)) return o;
+      // Open now but closing before the wave would end: look past the close.
+      at = o + this.policy.wave_length_ms;
+    }
+    return undefined;
+  }
+
+  /** When the group's window closes after `t` (its first closed minute), for the forecast. */
+  closesAfter(g: Group, t: number): number {
+    let close = Infinity;
+    for (const z of g.zones) {
+      const m = localMinute(z, t);
+      close = Math.min(close, t - (t % 60_000) + (g.window.end - m) * 60_000);
+    }
+    return close;
+  }
+
+  /** Waiting contacts a wave may hold at `t`, in source order. */
+  eligible(t: number): number[] {
+    const open = new Map<Group, boolean>();
+    const out: number[] = [];
+    for (let i = 0; i < this.contacts.length; i++) {
+      const c = this.contacts[i]!;
+      if (c.state !== 'waiting') continue;
+      if (c.next_at !== undefined && Date.parse(c.next_at) > t) continue;
+      const g = this.groupOf[i];
+      if (!g) continue;
+      let o = open.get(g);
+      if (o === undefined) {
+        o = this.openFor(g, t);
+        open.set(g, o);
+      }
+      if (o) out.push(i);
+    }
+    return out;
+  }
+
+  /** The earliest instant after `t` at which some waiting contact becomes eligible; undefined: none ever. */
+  nextEligible(t: number): number | undefined {
+    const cache = new Map<string, number | undefined>();
+    let best: number | undefined;
+    for (let i = 0; i < this.contacts.length; i++) {
+      const c = this.contacts[i]!;
+      if (c.state !== 'waiting') continue;
+      const g = this.groupOf[i];
+      if (!g) continue;
+      const from = Math.max(t, c.next_at !== undefined ? Date.parse(c.next_at) : t);
+      const key = `${g.key}@${from}`;
+      let at: number | undefined;
+      if (cache.has(key)) at = cache.get(key);
+      else {
+        at = this.nextOpen(g, from);
+        cache.set(key, at);
+      }
+      if (at !== undefined && (best === undefined || at < best)) best = at;
+    }
+    return best;
+  }
+}
+
+export interface WaveChoice {
+  /** Contacts for a wave now (empty: none may be released now). */
+  take: number[];
+  /** Why none: the cap, the deadline, or nothing open. */
+  blocked?: 'cap' | 'deadline' | 'closed' | 'finished';
+  /** When to look again (undefined: never: the run is over). */
+  nextAt?: number;
+}
+
+/** The next step of the schedule at `t`: a wave to release, or when to look again. */
+export function chooseWave(planner: Planner, contacts: RunContact[], days: Record<string, number>, t: number): WaveChoice {
+  const policy = planner.policy;
+  const waiting = contacts.some((c) => c.state === 'waiting');
+  if (!waiting) return { take: [], blocked: 'finished' };
+  const deadline = policy.deadline ? Date.parse(policy.deadline) : Infinity;
+  if (t >= deadline) return { take: [], blocked: 'deadline' };
+  const capLeft = policy.daily_cap === undefined ? Infinity : Math.max(0, policy.daily_cap - (days[capDay(t, policy.day_zone)] ?? 0));
+  if (capLeft <= 0) {
+    const next = nextUtcDay(t);
+    return next >= deadline ? { take: [], blocked: 'deadline' } : { take: [], blocked: 'cap', nextAt: next };
+  }
+  const eligible = planner.eligible(t);
+  if (eligible.length > 0) return { take: eligible.slice(0, Math.min(policy.wave_size, capLeft)) };
+  const next = planner.nextEligible(t);
+  if (next === undefined) return { take: [], blocked: 'finished' };
+  if (next >= deadline) return { take: [], blocked: 'deadline' };
+  return { take: [], blocked: 'closed', nextAt: next };
+}
+
+export interface ForecastWave {
+  at: number;
+  contacts: number;
+}
+
+/**
+ * The waves of first attempts, as the run would release them if each took exactly the
+ * expected wave length: when each goes out, and when the last ends.
+ */
+export function simulate(contacts: RunContact[], policy: RunPolicy, days: Record<string, number>, start: number): { waves: ForecastWave[]; finish?: number; expire: number } {
+  const copy = contacts.map((c) => ({ ...c }));
+  const planner = new Planner(copy, policy);
+  const d = { ...days };
+  const waves: ForecastWave[] = [];
+  let t = start;
+  for (let guard = 0; guard < 100_000; guard++) {
+    const choice = chooseWave(planner, copy, d, t);
+    if (choice.take.length > 0) {
+      for (const i of choice.take) copy[i]!.state = 'done';
+      waves.push({ at: t, contacts: choice.take.length });
+      d[capDay(t, policy.day_zone)] = (d[capDay(t, policy.day_zone)] ?? 0) + choice.take.length;
+      t += policy.wave_length_ms;
+      continue;
+    }
+    if (choice.nextAt === undefined) break;
+    t = choice.nextAt;
+  }
+  const expire = copy.filter((c) => c.state === 'waiting').length;
+  const last = waves.at(-1);
+  return { waves, finish: last ? last.at + policy.wave_length_ms : undefined, expire };
+}

@@ -1,0 +1,216 @@
+/**
+ * Starting and resuming a `campaign run`: the journal of a new run from its flags (every
+ * local check first: a bad file or flag is exit 2 before any request), or an existing
+ * journal checked against the account in use. Verbs call these and print.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { resolveAgent } from '../../api/agents.js';
+import type { ApiClient } from '../../api/client.js';
+import type { Context } from '../../context.js';
+import { AuthError, FailureError, UsageError } from '../../errors.js';
+import { sweepStaleTemps } from '../../export/atomic-file.js';
+import { shellQuote } from '../../util/shell.js';
+import { applyRules, buildRules, summarizeExclusions, type ExclusionFlags } from '../exclusions.js';
+import { callingWindow } from '../hours-gate.js';
+import { readContactsInput, type InputContact } from '../input.js';
+import { readCampaign, readContacts } from '../read.js';
+import { agentHistory, type AgentHistory } from './history.js';
+import { defaultJournalPath, JOURNAL_FORMAT, JOURNAL_VERSION, keyHash, newRunId, readJournal, type Journal, type RunContact } from './journal.js';
+import {
+  DEFAULT_RETRY_AFTER_MS, DEFAULT_WAVE_SIZE, parseDeadline, parseRetryOn, parseWindows, placeOf, type RunPolicy,
+} from './policy.js';
+
+export interface RunFlags extends ExclusionFlags {
+  name?: string;
+  agent?: string;
+  csv?: string;
+  contacts?: string;
+  fromCampaign?: string;
+  defaultCountry?: string;
+  phoneColumn?: string;
+  nameColumn?: string;
+  keepDuplicates?: boolean;
+  campaignPrompt?: string;
+  kb?: string[];
+  callingHours?: string[];
+  waveSize?: number;
+  dailyCap?: number;
+  attempts?: number;
+  retryAfter?: number;
+  retryOn?: string[];
+  deadline?: string;
+  journal?: string;
+  dryRun?: boolean;
+}
+
+export interface NewRun {
+  journal: Journal;
+  path: string;
+  history: AgentHistory;
+}
+
+/** The account in use, without a request: a journal of another one is refused before anything is sent. */
+export function account(ctx: Context): { baseUrl: string; apiKey: string } | undefined {
+  const s = ctx.settings();
+  return s.baseUrl && s.apiKey ? { baseUrl: s.baseUrl, apiKey: s.apiKey } : undefined;
+}
+
+export async function openRun(ctx: Context, path: string): Promise<{ journal: Journal; api: ApiClient }> {
+  const acc = account(ctx);
+  if (!acc) {
+    await ctx.api(); // throws the usual "no address" / "no key" error
+    throw new AuthError('No API key is set.');
+  }
+  const journal = await readJournal(path, acc);
+  // A run killed while writing its journal leaves the temporary file beside it.
+  await sweepStaleTemps(dirname(resolve(ctx.cwd, path)));
+  return { journal, api: await ctx.api() };
+}
+
+/**
+ * On --resume: the exclude lists (the run's --exclude files and the profile's
+ * do_not_call_file) are read again, and a waiting contact now on one is left out. Local
+ * files only, so a missing list is exit 2 before any request.
+ */
+export async function reapplyExclusions(ctx: Context, journal: Journal): Promise<number> {
+  const ex = journal.exclusions;
+  const rules = await buildRules(ctx, { exclude: ex?.files ?? [], defaultExclude: ex?.default_exclude ?? true }, { defaultCountry: ex?.default_country });
+  if (rules.length === 0) return 0;
+  const waiting = journal.contacts.map((c, i) => ({ row: i, phone_number: c.phone_number, state: c.state })).filter((c) => c.state === 'waiting');
+  const { excluded } = applyRules(waiting, rules);
+  for (const e of excluded) {
+    const c = journal.contacts[e.row]!;
+    c.state = 'excluded';
+    c.rule = e.rule;
+    delete c.next_at;
+  }
+  return excluded.length;
+}
+
+export async function prepareRun(ctx: Context, flags: RunFlags, spanMs: (v: string) => number | undefined): Promise<NewRun & { api: ApiClient }> {
+  const name = flags.name?.trim();
+  if (!name) throw new UsageError('--name is required: the waves are named "NAME (wave N, run ID)".');
+  if (!flags.agent) throw new UsageError('--agent is required: the agent (id or exact name) that makes the calls.');
+  const sources = [flags.csv, flags.contacts, flags.fromCampaign].filter((s) => s !== undefined).length;
+  if (sources !== 1) throw new UsageError('Say where the contacts are, once: --csv FILE, --contacts FILE.json or --from-campaign ID.');
+  const now = ctx.now().getTime();
+  const policy: RunPolicy = {
+    windows: parseWindows(flags.callingHours ?? [], callingWindow(ctx, undefined)),
+    wave_size: flags.waveSize ?? DEFAULT_WAVE_SIZE,
+    attempts: flags.attempts ?? 1,
+    retry_after_ms: flags.retryAfter ?? DEFAULT_RETRY_AFTER_MS,
+    retry_on: parseRetryOn(flags.retryOn),
+    wave_length_ms: 0,
+  };
+  if (policy.wave_size > 10_000) throw new UsageError('--wave-size is at most 10,000: a wave is one campaign, and a campaign holds at most 10,000 contacts.');
+  if (flags.dailyCap !== undefined) {
+    policy.daily_cap = flags.dailyCap;
+    policy.day_zone = ctx.timeZone;
+  }
+  if (flags.deadline !== undefined) policy.deadline = parseDeadline(flags.deadline, now, spanMs);
+  if ((flags.retryAfter !== undefined || flags.retryOn !== undefined) && policy.attempts < 2) {
+    throw new UsageError('--retry-after and --retry-on shape retries: pass --attempts 2 or more as well.');
+  }
+  const path = flags.journal ?? defaultJournalPath(flags.csv ?? flags.contacts, flags.fromCampaign);
+  if (!flags.dryRun && existsSync(path)) {
+    throw new UsageError(`A run journal already exists at ${path}.`, {
+      hint: `Continue that run with: voicectl campaign run --resume ${shellQuote(path)}. For a new run, pass --journal with another file.`,
+    });
+  }
+  const defaultCountry = flags.defaultCountry ?? ctx.settings().defaultCountry;
+
+  let contacts: InputContact[];
+  let source: Journal['source'];
+  if (flags.fromCampaign === undefined) {
+    const input = await readContactsInput(flags, defaultCountry, ctx.signal);
+    if (input.report.invalid > 0) {
+      throw new UsageError(`${input.report.invalid.toLocaleString('en-US')} ${input.kind === 'csv' ? 'row' : 'item'}${input.report.invalid === 1 ? '' : 's'} of ${input.fileName} ${input.report.invalid === 1 ? 'is' : 'are'} invalid, so nothing was sent.`, {
+        hint: input.kind === 'csv' ? `\`voicectl contacts validate ${shellQuote(input.path)}\` lists them.` : 'Fix them and run again.',
+      });
+    }
+    contacts = input.contacts;
+    source = { kind: input.kind, path: input.path };
+  } else {
+    contacts = [];
+    source = { kind: 'campaign', campaign_id: flags.fromCampaign };
+  }
+  const rules = await buildRules(ctx, flags, { defaultCountry, api: () => ctx.api() });
+  const acc = account(ctx);
+  const api = await ctx.api();
+  if (flags.fromCampaign !== undefined) contacts = await draftContacts(api, flags.fromCampaign, ctx.signal);
+  const { kept, excluded, counts } = applyRules(contacts, rules);
+  summarizeExclusions(ctx, counts);
+  if (kept.length === 0) throw new UsageError('Every contact is excluded, so there is nothing to dial.');
+
+  const agent = await resolveAgent(api, flags.agent);
+  const history = await agentHistory(api, agent.id, now, ctx.signal);
+  policy.wave_length_ms = history.wave_length_ms;
+
+  const runContacts: RunContact[] = [];
+  const excludedByRow = new Map(excluded.map((e) => [e.row, e.rule]));
+  for (const c of contacts) {
+    const rule = excludedByRow.get(c.row);
+    const rc: RunContact = { row: c.row, phone_number: c.phone_number, state: 'waiting', attempts: 0, waves: [] };
+    if (c.name !== undefined) rc.name = c.name;
+    if (c.extra !== undefined) rc.extra = c.extra;
+    if (rule !== undefined) {
+      rc.state = 'excluded';
+      rc.rule = rule;
+    } else if (placeOf(c.phone_number).zones.length === 0) {
+      rc.state = 'no_zone';
+    }
+    runContacts.push(rc);
+  }
+  const iso = new Date(now).toISOString();
+  const journal: Journal = {
+    format: JOURNAL_FORMAT,
+    version: JOURNAL_VERSION,
+    run_id: newRunId(),
+    account: { base_url: acc!.baseUrl, key_sha256: keyHash(acc!.apiKey) },
+    name,
+    agent_id: agent.id,
+    ...(agent.name ? { agent_name: agent.name } : {}),
+    ...(flags.campaignPrompt !== undefined ? { campaign_prompt: flags.campaignPrompt } : {}),
+    ...(flags.kb !== undefined ? { kb_item_ids: flags.kb } : {}),
+    source,
+    policy,
+    exclusions: {
+      files: (flags.exclude ?? []).map((f) => resolve(ctx.cwd, f)),
+      default_exclude: flags.defaultExclude !== false,
+      ...(defaultCountry ? { default_country: defaultCountry } : {}),
+    },
+    state: 'running',
+    created_at: iso,
+    updated_at: iso,
+    days: {},
+    waves: [],
+    contacts: runContacts,
+  };
+  return { journal, path, history, api };
+}
+
+/** --from-campaign: the contacts of a draft, which itself is never launched. */
+async function draftContacts(api: ApiClient, id: string, signal: AbortSignal): Promise<InputContact[]> {
+  const campaign = await readCampaign(api, id, signal);
+  if (campaign.status !== undefined && campaign.status !== 'draft') {
+    throw new FailureError(`Campaign ${id} is ${campaign.status}, not a draft: its contacts have been dialed.`, {
+      hint: `To call its unanswered contacts again: voicectl campaign redial ${id}.`,
+    });
+  }
+  const list = await readContacts(api, id, signal);
+  return list.map((c, i) => {
+    const out: InputContact = { row: i + 1, phone_number: c.phone_number };
+    if (c.name !== undefined) out.name = c.name;
+    if (c.extra !== undefined) out.extra = c.extra;
+    return out;
+  });
+}
+
+/** The command that continues this run: the journal, and the same service and profile (never the key). */
+export function resumeCommand(ctx: Context, path: string): string {
+  const args = ['voicectl', 'campaign', 'run', '--resume', path];
+  if (ctx.opts.baseUrl) args.push('--base-url', ctx.opts.baseUrl);
+  if (ctx.opts.profile) args.push('--profile', ctx.opts.profile);
+  return args.map(shellQuote).join(' ');
+}

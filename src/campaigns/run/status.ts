@@ -1,0 +1,49 @@
+/** `campaign run status JOURNAL`: the journal, with each unfinished wave read from the service. Releases nothing. */
+import type { ApiClient } from '../../api/client.js';
+import { getCampaign } from '../../api/campaigns.js';
+import type { Context } from '../../context.js';
+import { countStates } from './dispatcher.js';
+import type { Journal } from './journal.js';
+import { chooseWave, Planner } from './plan.js';
+
+export interface RunStatus {
+  run_id: string;
+  name: string;
+  state: Journal['state'];
+  paused_reason?: string;
+  waves: Array<{ n: number; name: string; state: string; campaign_id?: string; contacts: number; service_status?: string; contacts_by_status?: Record<string, number> }>;
+  contacts: Record<string, number>;
+  dialed: number;
+  days: Record<string, number>;
+  next_wave_at?: string;
+  /** The wave on the service: the next is released only once it has finished. */
+  after_wave?: number;
+}
+
+export async function runStatus(ctx: Context, j: Journal, api: ApiClient): Promise<RunStatus> {
+  const waves: RunStatus['waves'] = [];
+  for (const w of j.waves) {
+    const row: RunStatus['waves'][number] = { n: w.n, name: w.name, state: w.state, contacts: w.contacts.length };
+    if (w.campaign_id) row.campaign_id = w.campaign_id;
+    if (w.campaign_id && w.state !== 'done' && w.state !== 'abandoned') {
+      const c = await getCampaign(api, w.campaign_id, { signal: ctx.signal });
+      if (c.status) row.service_status = c.status;
+      if (c.contacts_by_status) row.contacts_by_status = c.contacts_by_status;
+    }
+    waves.push(row);
+  }
+  const out: RunStatus = {
+    run_id: j.run_id, name: j.name, state: j.state, waves, contacts: countStates(j),
+    dialed: j.contacts.reduce((n, c) => n + c.attempts, 0), days: j.days,
+  };
+  if (j.paused_reason) out.paused_reason = j.paused_reason;
+  const unfinished = j.waves.find((w) => w.state !== 'done' && w.state !== 'abandoned');
+  if (unfinished) out.after_wave = unfinished.n;
+  else if (j.state !== 'finished') {
+    const copy = j.contacts.map((c) => ({ ...c }));
+    const choice = chooseWave(new Planner(copy, j.policy), copy, j.days, ctx.now().getTime());
+    if (choice.take.length > 0) out.next_wave_at = ctx.now().toISOString();
+    else if (choice.nextAt !== undefined) out.next_wave_at = new Date(choice.nextAt).toISOString();
+  }
+  return out;
+}

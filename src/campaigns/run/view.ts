@@ -1,0 +1,64 @@
+/**
+ * What a person sees while a run goes on. On a terminal: event lines, under them one
+ * status line redrawn in place (waves so far, contacts by state, the next opening in its
+ * zone's local time and UTC). Elsewhere (a log, CI): one plain line per event.
+ */
+import type { Context } from '../../context.js';
+import { localTime, zoneLabel } from '../calling-hours.js';
+import { countStates, iso, type RunView } from './dispatcher.js';
+import type { Journal } from './journal.js';
+import type { Planner } from './plan.js';
+
+export function runView(ctx: Context): RunView {
+  const live = ctx.interactiveStderr;
+  let drawn = false;
+  const clear = () => {
+    if (drawn) ctx.io.stderr.write('\r\x1b[K');
+    drawn = false;
+  };
+  return {
+    event(line) {
+      if (live) clear();
+      ctx.info(`${live ? '' : `${new Date(ctx.now().getTime()).toISOString().slice(0, 16).replace('T', ' ')}Z  `}${line}`);
+    },
+    refresh(j, waiting) {
+      if (!live) return;
+      clear();
+      const text = statusLine(j, ctx.now().getTime(), waiting);
+      const width = (ctx.io.stderr.columns ?? 100) - 1;
+      ctx.io.stderr.write(text.length > width ? `${text.slice(0, width - 1)}…` : text);
+      drawn = true;
+    },
+    close() {
+      if (live) clear();
+    },
+  };
+}
+
+export function statusLine(j: Journal, now: number, waiting?: { until: number; planner: Planner }): string {
+  const s = countStates(j);
+  const parts = [`${j.waves.filter((w) => w.state !== 'abandoned').length} waves`];
+  for (const k of ['in_wave', 'waiting', 'done', 'expired', 'excluded'] as const) if (s[k]) parts.push(`${s[k]} ${k.replace('_', ' ')}`);
+  if (waiting) {
+    const next = nextZone(j, waiting.planner, now);
+    parts.push(next ? `next: ${next.zone} at ${next.local} local (${iso(next.at)})${yours(next.at)}` : `next wave ${iso(waiting.until)}`);
+  }
+  return parts.join(' · ');
+}
+
+/** The opening in this machine's own zone too, when that is not UTC. */
+function yours(at: number): string {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  if (!zone || zone === 'UTC' || zone === 'Etc/UTC') return '';
+  return `, ${localTime(zone, at)} your time (${zone})`;
+}
+
+function nextZone(j: Journal, planner: Planner, now: number): { zone: string; local: string; at: number } | undefined {
+  let best: { zone: string; local: string; at: number } | undefined;
+  for (const g of planner.groups.values()) {
+    if (!g.members.some((i) => j.contacts[i]!.state === 'waiting')) continue;
+    const at = planner.nextOpen(g, now);
+    if (at !== undefined && (!best || at < best.at)) best = { zone: zoneLabel(g.zones), local: localTime(g.zones[0]!, at), at };
+  }
+  return best;
+}
