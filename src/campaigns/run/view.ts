@@ -24,7 +24,7 @@ export function runView(ctx: Context): RunView {
     refresh(j, waiting) {
       if (!live) return;
       clear();
-      const text = statusLine(j, ctx.now().getTime(), waiting);
+      const text = statusLine(j, ctx.now().getTime(), waiting, ctx.timeZone);
       const width = (ctx.io.stderr.columns ?? 100) - 1;
       ctx.io.stderr.write(text.length > width ? `${text.slice(0, width - 1)}…` : text);
       drawn = true;
@@ -35,20 +35,19 @@ export function runView(ctx: Context): RunView {
   };
 }
 
-export function statusLine(j: Journal, now: number, waiting?: { until: number; planner: Planner }): string {
+export function statusLine(j: Journal, now: number, waiting?: { until: number; planner: Planner }, zone = 'UTC'): string {
   const s = countStates(j);
   const parts = [`${j.waves.filter((w) => w.state !== 'abandoned').length} waves`];
   for (const k of ['in_wave', 'waiting', 'done', 'expired', 'excluded'] as const) if (s[k]) parts.push(`${s[k]} ${k.replace('_', ' ')}`);
   if (waiting) {
     const next = nextZone(j, waiting.planner, now);
-    parts.push(next ? `next: ${next.zone} at ${next.local} local (${iso(next.at)})${yours(next.at)}` : `next wave ${iso(waiting.until)}`);
+    parts.push(next ? `next: ${next.zone} at ${next.local} local (${iso(next.at)})${yours(next.at, zone)}` : `next wave ${iso(waiting.until)}`);
   }
   return parts.join(' · ');
 }
 
-/** The opening in this machine's own zone too, when that is not UTC. */
-function yours(at: number): string {
-  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+/** The opening in the user's zone too (--tz, VOICECTL_TZ, the profile's, else the system's), when that is not UTC. */
+function yours(at: number, zone: string): string {
   if (!zone || zone === 'UTC' || zone === 'Etc/UTC') return '';
   return `, ${localTime(zone, at)} your time (${zone})`;
 }

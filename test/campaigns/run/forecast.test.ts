@@ -36,7 +36,7 @@ describe('campaign run --dry-run', () => {
     const f = plan.forecast;
     expect(f.contacts).toBe(90);
     const zones = Object.fromEntries(f.zones.map((z: { zone: string }) => [z.zone, z]));
-    expect(zones['Asia/Calcutta']).toMatchObject({ contacts: 30, window: '10:00-19:00', opens_local: '10:00' });
+    expect(zones['Asia/Kolkata']).toMatchObject({ contacts: 30, window: '10:00-19:00', opens_local: '10:00' });
     expect(zones['America/New_York']).toMatchObject({ contacts: 30, window: '08:00-20:00', opens_local: '08:00', country: 'US' });
     expect(f.history).toEqual({ calls: 0 });
     expect(f.waves.reduce((n: number, x: { contacts: number }) => n + x.contacts, 0)).toBe(90);

@@ -32,7 +32,7 @@ export function simClock(sandbox: Sandbox): Pick<InProcessOptions, 'now' | 'slee
   };
 }
 
-/** n numbers in each of India (Asia/Calcutta), New York and the United Kingdom. */
+/** n numbers in each of India (Asia/Kolkata), New York and the United Kingdom. */
 export function threeZoneContacts(n: number): Array<{ phone_number: string; name: string }> {
   const out: Array<{ phone_number: string; name: string }> = [];
   for (let i = 0; i < n; i++) {

@@ -25,9 +25,16 @@ describe('campaign run, waiting for a window', () => {
     const file = writeContacts(tmp.dir, 'tty.json', india);
     const running = w.start(['campaign', 'run', '--name', 'View', '--agent', w.agentId, '--contacts', file, '--yes'], { tty: { stdout: true, stderr: true, columns: 120 } });
     // Drawn, then erased and drawn again in place.
-    await running.waitForOutput('\r\x1b[K0 waves · 2 waiting · next: Asia/Calcutta at 09:00 local (2026-01-16 03:30 UTC)', 'stderr');
+    await running.waitForOutput('\r\x1b[K0 waves · 2 waiting · next: Asia/Kolkata at 09:00 local (2026-01-16 03:30 UTC)', 'stderr');
     expect(await running.interrupt()).toBe(130);
     expect(running.stderr()).toContain('Paused: no further wave is released; no call is in flight.');
+  });
+
+  it('adds the opening in the user\'s zone (--tz) to the status line', async () => {
+    const file = writeContacts(tmp.dir, 'tty-tz.json', india);
+    const running = w.start(['campaign', 'run', '--name', 'View NY', '--agent', w.agentId, '--contacts', file, '--yes', '--tz', 'America/New_York'], { tty: { stdout: true, stderr: true, columns: 160 } });
+    await running.waitForOutput('next: Asia/Kolkata at 09:00 local (2026-01-16 03:30 UTC), 22:30 your time (America/New_York)', 'stderr');
+    expect(await running.interrupt()).toBe(130);
   });
 
   it('prints one plain line per event elsewhere', async () => {
