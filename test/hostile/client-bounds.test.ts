@@ -38,7 +38,10 @@ describe('response size cap', () => {
     const h = await start((_req, res) => endless(res));
     const r = await h.run(['call', 'list', '--json']);
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toMatch(/^error: response too large: 127\.0\.0\.1:\d+ sent more than 64 MB for GET \/calls; voicectl stops reading there \(VOICECTL_MAX_RESPONSE_MB raises the limit\)$/);
+    // Under --json the error is one JSON object on stderr.
+    const e = JSON.parse(r.stderr);
+    expect(e.error).toMatch(/^response too large: 127\.0\.0\.1:\d+ sent more than 64 MB for GET \/calls; voicectl stops reading there \(VOICECTL_MAX_RESPONSE_MB raises the limit\)$/);
+    expect(e.exit_code).toBe(1);
     expect(r.stdout).toBe('');
   });
 
