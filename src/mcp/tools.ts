@@ -273,6 +273,42 @@ export const TOOLS: readonly ToolSpec[] = [
     call: async (args, deps) => ({ structured: asObject(await deps.cli(['plan', ...flag('prune', args.prune), pos(args.dir ?? '.')])) }),
   },
   {
+    name: 'campaign_run_forecast',
+    kind: 'read',
+    description: 'The forecast and wave plan of a `voicectl campaign run` (as `voicectl campaign run --dry-run --json`): contacts per time zone after exclusions, when each window opens, what the agent\'s recent calls predict, the waves and the expected finish. Only reads are sent; nothing is created, launched or written.',
+    annotations: annotate('Forecast a campaign run'),
+    input: {
+      name: text(200).describe('the run\'s name'),
+      agent: id('agent id or exact name'),
+      csv: z.string().min(1).max(4096).optional().describe('CSV or .xlsx path, relative to the folder the server runs in'),
+      contacts: z.string().min(1).max(4096).optional().describe('JSON file of [{phone_number, name, extra}]'),
+      rows: rowsInput.optional(),
+      from_campaign: id('the contacts of this draft campaign').optional(),
+      default_country: z.string().regex(/^[A-Za-z]{2}$/).optional(),
+      calling_hours: z.array(z.string().min(1).max(40)).max(50).optional().describe('local-time windows: 09:00-21:00 for all, US=08:00-21:00 for one country'),
+      wave_size: z.number().int().min(1).max(10_000).optional(),
+      daily_cap: z.number().int().min(1).optional(),
+      attempts: z.number().int().min(1).max(100).optional().describe('dial attempts per contact, the first included'),
+      retry_after: z.string().min(1).max(20).optional().describe('wait before another attempt, e.g. 2h'),
+      retry_on: z.array(z.string().min(1).max(40)).max(10).optional().describe('statuses that earn another attempt'),
+      deadline: z.string().min(1).max(64).optional().describe('release no wave after this: ISO time or a span from now such as 36h'),
+      exclude: z.array(z.string().min(1).max(4096)).max(20).optional().describe('files of numbers to leave out'),
+      exclude_called_within: z.string().min(1).max(20).optional().describe('leave out numbers called within this span, e.g. 7d'),
+    },
+    output: z.looseObject({ name: z.string(), agent_id: z.string(), policy: object, forecast: z.looseObject({ contacts: z.number(), waves: z.array(object) }) }),
+    call: async (args, deps) => {
+      const sources = ['csv', 'contacts', 'rows', 'from_campaign'].filter((k) => args[k] !== undefined);
+      if (sources.length !== 1) throw new ToolFailure('error: give exactly one of csv, contacts, rows or from_campaign.', 2);
+      const csv = args.rows !== undefined ? await deps.rowsFile(args.rows as Array<Record<string, unknown>>) : args.csv;
+      // --dry-run writes no journal (prepareRun only names its path), so none is passed.
+      return { structured: asObject(await deps.cli(['campaign', 'run', '--dry-run', ...flag('name', args.name), ...flag('agent', args.agent), ...flag('csv', csv),
+        ...flag('contacts', args.contacts), ...flag('from-campaign', args.from_campaign), ...flag('default-country', args.default_country),
+        ...((args.calling_hours as string[] | undefined) ?? []).map((w) => `--calling-hours=${w}`), ...flag('wave-size', args.wave_size),
+        ...flag('daily-cap', args.daily_cap), ...flag('attempts', args.attempts), ...flag('retry-after', args.retry_after), ...flag('retry-on', args.retry_on),
+        ...flag('deadline', args.deadline), ...excludeFlags(args)])) };
+    },
+  },
+  {
     name: 'agent_create',
     kind: 'write',
     description: 'Create a voice agent (as `voicectl agent create --json`). The service may answer a plan limit (exit 5).',

@@ -53,7 +53,7 @@ async function cliJson(args: string[]): Promise<any> {
 describe('the MCP Inspector (--cli) against voicectl mcp', () => {
   it('lists the read tools with their annotations', async () => {
     const { tools } = await inspector(['--method', 'tools/list']);
-    expect(tools.map((t: any) => t.name)).toEqual(['agent_list', 'agent_get', 'voice_list', 'campaign_list', 'campaign_get', 'call_list', 'call_get', 'campaign_report', 'contacts_validate', 'plan']);
+    expect(tools.map((t: any) => t.name)).toEqual(['agent_list', 'agent_get', 'voice_list', 'campaign_list', 'campaign_get', 'call_list', 'call_get', 'campaign_report', 'contacts_validate', 'plan', 'campaign_run_forecast']);
     for (const t of tools) expect(t.annotations.readOnlyHint, t.name).toBe(true);
   }, 60_000);
 

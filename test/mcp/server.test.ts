@@ -52,7 +52,7 @@ afterAll(async () => {
 describe('voicectl mcp', () => {
   it('lists read tools only, each with schemas and annotations', async () => {
     const { tools } = await mcp.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['agent_list', 'agent_get', 'voice_list', 'campaign_list', 'campaign_get', 'call_list', 'call_get', 'campaign_report', 'contacts_validate', 'plan']);
+    expect(tools.map((t) => t.name)).toEqual(['agent_list', 'agent_get', 'voice_list', 'campaign_list', 'campaign_get', 'call_list', 'call_get', 'campaign_report', 'contacts_validate', 'plan', 'campaign_run_forecast']);
     for (const t of tools) {
       expect(t.inputSchema.type, t.name).toBe('object');
       expect(t.outputSchema?.type, t.name).toBe('object');
