@@ -5,7 +5,7 @@
  * line, before any request reaches the sandbox. `voicectl schema --run-policy` prints its
  * schema; plain `voicectl schema` is unchanged.
  */
-import { symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaText } from '../../../src/gitops/schema.js';
@@ -92,6 +92,18 @@ describe('campaign run --policy', () => {
     const r = await w.run([...base(), '--policy', policy('list.yaml', 'calling_hours: ["10:00-20:00", "GB=11:00-18:00"]\n')], frozen);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).policy.windows).toEqual({ default: '10:00-20:00', GB: '11:00-18:00' });
+  });
+
+  it('reads exclude files relative to the policy file, added to --exclude', async () => {
+    const list = threeZoneContacts(30);
+    mkdirSync(join(tmp.dir, 'policies'), { recursive: true });
+    writeFileSync(join(tmp.dir, 'policies', 'dnc.txt'), `${list[0]!.phone_number}\n`);
+    writeFileSync(join(tmp.dir, 'more.txt'), `${list[1]!.phone_number}\n`);
+    const file = policy(join('policies', 'run.yaml'), 'exclude: [dnc.txt]\n');
+    const all = JSON.parse((await w.run(base(), frozen)).stdout).forecast.contacts;
+    const r = await w.run([...base(), '--policy', file, '--exclude', join(tmp.dir, 'more.txt')], frozen);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).forecast.contacts).toBe(all - 2);
   });
 
   it('refuses an unknown key with its line and column, exit 2, no request', async () => {
