@@ -62,7 +62,7 @@ export function parsePolicyFile(file: string, text: string, { span, now, dir }: 
     throw invalid(file, [aliasProblem(err)]);
   }
   if (data === null || data === undefined) throw invalid(file, ['the file is empty: write the policy as keys such as wave_size: 100']);
-  if (!isRecord(data)) throw invalid(file, [place(doc, lines, { path: [], message: 'the policy is a mapping of keys (calling_hours:, wave_size: …), not a list or a single value' })]);
+  if (!isRecord(data)) throw invalid(file, [locate(doc, lines, { path: [], message: 'the policy is a mapping of keys (calling_hours:, wave_size: …), not a list or a single value' }).text]);
 
   const problems: Problem[] = [];
   const out: PolicyFileValues = {};
@@ -122,7 +122,8 @@ export function parsePolicyFile(file: string, text: string, { span, now, dir }: 
     // Relative to the policy file, wherever the run is started from.
     if (list) out.exclude = list.map((f) => resolve(dir, f));
   }
-  if (problems.length) throw invalid(file, problems.map((p) => place(doc, lines, p)));
+  // In the order of the file, as a reader fixes them.
+  if (problems.length) throw invalid(file, problems.map((p) => locate(doc, lines, p)).sort((a, b) => a.offset - b.offset).map((p) => p.text));
   return out;
 }
 
@@ -194,7 +195,7 @@ function shown(v: unknown): string {
 }
 
 /** `wave_size: must be …` → `… (line 3, column 13)`, walking the document to the node. */
-function place(doc: Document, lines: LineCounter, p: Problem): string {
+function locate(doc: Document, lines: LineCounter, p: Problem): { text: string; offset: number } {
   let node: unknown = doc.contents;
   let offset: number | undefined = (node as { range?: [number, number, number] } | null)?.range?.[0];
   for (let i = 0; i < p.path.length; i++) {
@@ -216,9 +217,9 @@ function place(doc: Document, lines: LineCounter, p: Problem): string {
   }
   const where = p.path.map((s) => (typeof s === 'number' ? `[${s}]` : s)).join('.').replace(/\.\[/g, '[');
   const text = where ? `${where}: ${p.message}` : p.message;
-  if (offset === undefined) return text;
+  if (offset === undefined) return { text, offset: Number.MAX_SAFE_INTEGER };
   const { line, col } = lines.linePos(offset);
-  return `${text} (line ${line}, column ${col})`;
+  return { text: `${text} (line ${line}, column ${col})`, offset };
 }
 
 function aliasProblem(err: unknown): string {

@@ -106,6 +106,13 @@ describe('campaign run --policy', () => {
     expect(JSON.parse(r.stdout).forecast.contacts).toBe(all - 2);
   });
 
+  it('asks for attempts when the file sets retries without them, exit 2, no request', async () => {
+    const r = await refused(policy('retries.yaml', 'retry_on: [no_answer]\n'));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/retry_on in a --policy file.*attempts/);
+    expect(r.requests).toBe(0);
+  });
+
   it('refuses an unknown key with its line and column, exit 2, no request', async () => {
     const file = policy('typo.yaml', 'wave_size: 20\n\nwave_sise: 40\n');
     const r = await refused(file);
