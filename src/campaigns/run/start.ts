@@ -110,7 +110,7 @@ export async function prepareRun(ctx: Context, flags: RunFlags, spanMs: (v: stri
   }
   if (flags.deadline !== undefined) policy.deadline = parseDeadline(flags.deadline, now, spanMs);
   if ((flags.retryAfter !== undefined || flags.retryOn !== undefined) && policy.attempts < 2) {
-    throw new UsageError('--retry-after and --retry-on shape retries: pass --attempts 2 or more as well.');
+    throw new UsageError('--retry-after and --retry-on (retry_after and retry_on in a --policy file) shape retries: pass --attempts 2 or more as well (attempts: in the file).');
   }
   const path = flags.journal ?? defaultJournalPath(flags.csv ?? flags.contacts, flags.fromCampaign);
   if (!flags.dryRun && existsSync(path)) {

@@ -103,6 +103,7 @@ export function runOptions(cmd: Command<[string | undefined, string | undefined]
     .option('--keep-duplicates', 'keep rows whose number repeats an earlier row\'s')
     .option('--campaign-prompt <text>', 'extra instruction for the agent in every wave')
     .option('--kb <ids>', 'knowledge-base item ids for every wave, comma-separated', commaList)
+    .option('--policy <file.yaml>', 'the policy (calling hours, wave size, cap, retries, deadline, exclusions) from a YAML file; the flags given here win over it (schema: voicectl schema --run-policy)')
     .option('--calling-hours <window>', 'local-time window, repeatable: 09:00-21:00 for all, US=08:00-21:00 for one country (default: the profile\'s calling_hours, else 09:00-21:00)', collect)
     .option('--wave-size <n>', 'the most contacts in one wave (default 500): the only concurrency lever the API allows, since a launch dials a whole campaign at once', positiveInt)
     .option('--daily-cap <n>', 'the most contacts dialed per day (in your zone, --tz) across all waves', positiveInt)

@@ -1,3 +1,4 @@
+import { basename, dirname, resolve } from 'node:path';
 import type { Context } from '../../context.js';
 import { UsageError, FailureError } from '../../errors.js';
 import { confirm } from '../../io/prompter.js';
@@ -12,9 +13,12 @@ import { openRun, prepareRun, reapplyExclusions, resumeCommand } from '../../cam
 import { runStatus } from '../../campaigns/run/status.js';
 import { runView } from '../../campaigns/run/view.js';
 import { plural } from '../../campaigns/launch-flow.js';
+import { parsePolicyFile, type PolicyFileValues } from '../../campaigns/run/policy-file.js';
+import { readInside, RefusedFile } from '../../gitops/files.js';
+import { fsErrorReason, isFsError } from '../../util/fs-error.js';
 import { spanOrUndefined, type RunFlags } from './definition.js';
 
-const NEW_RUN_FLAGS = ['name', 'agent', 'csv', 'contacts', 'fromCampaign', 'callingHours', 'waveSize', 'dailyCap', 'attempts', 'retryAfter', 'retryOn', 'deadline', 'exclude', 'journal'] as const;
+const NEW_RUN_FLAGS = ['name', 'agent', 'csv', 'contacts', 'fromCampaign', 'callingHours', 'waveSize', 'dailyCap', 'attempts', 'retryAfter', 'retryOn', 'deadline', 'exclude', 'journal', 'policy'] as const;
 
 export default async function campaignRun(ctx: Context, action: string | undefined, journalArg: string | undefined, flags: RunFlags): Promise<void> {
   if (action !== undefined && action !== 'status') {
@@ -34,7 +38,8 @@ export default async function campaignRun(ctx: Context, action: string | undefin
     await resume(ctx, flags.resume, Boolean(flags.dryRun));
     return;
   }
-  const run = await withSpinner(ctx, 'Planning the run', () => prepareRun(ctx, flags, spanOrUndefined));
+  const merged = flags.policy === undefined ? flags : withPolicyFile(flags, await readPolicyFile(ctx, flags.policy));
+  const run = await withSpinner(ctx, 'Planning the run', () => prepareRun(ctx, merged, spanOrUndefined));
   const f = forecast(run.journal, run.history, ctx.now().getTime());
   await showForecast(ctx, run.journal, f, run.history.calls === 0, Boolean(flags.dryRun));
   if (flags.dryRun) {
@@ -135,6 +140,34 @@ async function showStatus(ctx: Context, path: string): Promise<void> {
       if (status.state !== 'finished') ctx.info(ctx.errColor.dim(`Continue with: ${resumeCommand(ctx, path)}`));
     },
   });
+}
+
+/**
+ * --policy FILE: a regular file only (a symbolic link or a FIFO is refused, as in the
+ * account folder), read and checked before any request.
+ */
+async function readPolicyFile(ctx: Context, file: string): Promise<PolicyFileValues> {
+  const abs = resolve(ctx.cwd, file);
+  let text: string;
+  try {
+    text = await readInside(dirname(abs), basename(abs));
+  } catch (err) {
+    if (err instanceof RefusedFile) throw new UsageError(`--policy ${file} cannot be used: ${err.message}; voicectl reads the policy only from a regular file.`);
+    if (isFsError(err)) throw new UsageError(`--policy ${file} cannot be read: ${fsErrorReason(err)}.`);
+    throw err;
+  }
+  return parsePolicyFile(file, text, { span: spanOrUndefined, now: ctx.now().getTime(), dir: dirname(abs) });
+}
+
+/** The file's settings under the flags: a flag given on the command line wins; windows win per country; exclude lists add up. */
+function withPolicyFile(flags: RunFlags, file: PolicyFileValues): RunFlags {
+  const out: RunFlags = { ...flags };
+  if (file.callingHours) out.callingHours = [...file.callingHours, ...(flags.callingHours ?? [])];
+  if (file.exclude) out.exclude = [...file.exclude, ...(flags.exclude ?? [])];
+  for (const key of ['waveSize', 'dailyCap', 'attempts', 'retryAfter', 'retryOn', 'deadline', 'excludeCalledWithin'] as const) {
+    if (flags[key] === undefined && file[key] !== undefined) (out as Record<string, unknown>)[key] = file[key];
+  }
+  return out;
 }
 
 function kebab(s: string): string {
