@@ -75,7 +75,8 @@ export function redialOptions(cmd: Command<[string]>) {
     .option('--agent <agent>', 'agent id or exact name (default: the original campaign\'s agent)')
     .option('--default-country <cc>', 'country for numbers written without +, in exclude files and as the service returns the contacts (default: the profile\'s default_country)'))
     .option('--dry-run', 'show what would be created, sending nothing')
-    .option('--launch', 'launch right after creating (asks first; --yes to skip the question)')));
+    .option('--launch', 'launch right after creating (asks first; --yes to skip the question)')
+    .option('--at-requested-time', 'create nothing: print the waves that call each contact back at the time they asked for (read as `campaign followups` reads it), inside calling hours, with the command for each')));
 }
 
 /** A span or nothing: --deadline takes a span (36h) or a time. */

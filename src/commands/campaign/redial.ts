@@ -14,11 +14,24 @@ import { toWire } from '../../campaigns/input.js';
 import { confirmLaunch, plural } from '../../campaigns/launch-flow.js';
 import { render } from '../../io/render.js';
 import type { RedialFlags } from './definition.js';
+import type { ApiClient } from '../../api/client.js';
+import { callingWindow } from '../../campaigns/hours-gate.js';
+import { formatWindow } from '../../campaigns/calling-hours.js';
+import { collectFollowups } from '../../reports/followups.js';
+import { planCallbackWaves } from '../../reports/callback-waves.js';
 
 
 export default async function campaignRedial(ctx: Context, id: string, flags: RedialFlags): Promise<void> {
   if (flags.splitFrom !== undefined && !flags.split) throw new UsageError('--split-from goes with --split.');
   if (flags.name !== undefined && flags.name.trim() === '') throw new UsageError('--name is empty: give the campaign a name.');
+  if (flags.atRequestedTime) {
+    const clash = (['launch', 'split', 'splitFrom', 'waitForCallingHours', 'ignoreCallingHours'] as const).filter((k) => Boolean(flags[k]));
+    if (clash.length > 0) {
+      throw new UsageError(`--at-requested-time prints the waves to schedule and creates nothing, so it does not take --${clash.map((k) => k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)).join(', --')}.`, {
+        hint: 'Each wave\'s command launches it at its time.',
+      });
+    }
+  }
   const defaultCountry = flags.defaultCountry ?? ctx.settings().defaultCountry;
   // With or without --dry-run: a dry run that passes promises a launch that would.
   if (flags.launch) checkHoursFlags(ctx, flags);
@@ -41,6 +54,10 @@ export default async function campaignRedial(ctx: Context, id: string, flags: Re
   summarize(ctx, plan, kept.length);
   summarizeExclusions(ctx, counts);
   warnUnreadable(ctx, plan, defaultCountry);
+  if (flags.atRequestedTime) {
+    await printCallbackWaves(ctx, api, id, flags, kept, plan.campaign.agent_id ?? undefined, name, check);
+    return;
+  }
 
   if (kept.length > MAX_CONTACTS_PER_CAMPAIGN && !flags.split) {
     const parts = Math.ceil(kept.length / MAX_CONTACTS_PER_CAMPAIGN);
@@ -157,4 +174,57 @@ function resumeCommand(ctx: Context, id: string, flags: RedialFlags, agentId: st
   if (ctx.opts.baseUrl) args.push('--base-url', ctx.opts.baseUrl);
   if (ctx.opts.profile) args.push('--profile', ctx.opts.profile);
   return args.map(shellQuote).join(' ');
+}
+
+/**
+ * --at-requested-time: the waves that call each selected contact back at the time they
+ * asked for, inside calling hours, with the command that creates and launches each. A
+ * plan: voicectl holds nothing back and creates nothing.
+ */
+async function printCallbackWaves(
+  ctx: Context, api: ApiClient, id: string, flags: RedialFlags, kept: RedialContact[], agentId: string | undefined, name: string, check: (raw: string) => string,
+): Promise<void> {
+  const window = callingWindow(ctx, flags.callingHours);
+  const followups = await withSpinner(ctx, 'Reading the requested times', () => collectFollowups(api, [id], { outcomes: flags.outcome, userZone: ctx.timeZone, signal: ctx.signal }));
+  const normalize = (raw: string) => {
+    const r = check(raw);
+    return r.startsWith('+') ? r : raw;
+  };
+  const plan = planCallbackWaves(kept, followups, window, ctx.now().getTime(), normalize);
+  const agent = flags.agent ?? agentId;
+  const command = (n: number) => {
+    const args = ['voicectl', 'campaign', 'create', '--name', `${name} (callbacks ${n})`, '--agent', agent ?? 'AGENT', '--contacts', `callbacks-${n}.json`, '--calling-hours', formatWindow(window), '--launch'];
+    if (ctx.opts.baseUrl) args.push('--base-url', ctx.opts.baseUrl);
+    if (ctx.opts.profile) args.push('--profile', ctx.opts.profile);
+    return args.map(shellQuote).join(' ');
+  };
+  const body = {
+    source_campaign: id,
+    calling_hours: formatWindow(window),
+    held_by_voicectl: false,
+    waves: plan.waves.map((w) => ({ ...w, command: command(w.n) })),
+    no_time: plan.no_time,
+    never_open: plan.never_open,
+  };
+  await render(ctx, {
+    json: body,
+    human: () => {
+      if (plan.waves.length === 0) ctx.out('No wave to schedule: no selected contact has a requested time voicectl could read.');
+      for (const w of body.waves) {
+        ctx.out(`Wave ${w.n}: at ${w.at.slice(0, 16).replace('T', ' ')} ${w.zone} (${w.at.slice(19) || 'UTC'}), ${plural(w.contacts.length, 'contact')}`);
+        for (const c of w.contacts) ctx.out(`  ${c.phone_number}${c.name ? ` ${c.name}` : ''}: asked for ${c.requested_time.slice(0, 16).replace('T', ' ')}${c.requested_as ? ` ("${c.requested_as}")` : ''}`);
+        ctx.out(`  ${w.command}`);
+      }
+    },
+  });
+  if (plan.no_time.length > 0) {
+    const shown = plan.no_time.slice(0, 10).map((c) => `  ${c.phone_number}${c.name ? ` (${c.name})` : ''}: ${c.requested_as ? `"${c.requested_as}"` : c.outcome ?? 'no callback found'}`);
+    if (plan.no_time.length > 10) shown.push(`  … and ${(plan.no_time.length - 10).toLocaleString('en-US')} more (--json lists them all under "no_time")`);
+    ctx.warn(`${plural(plan.no_time.length, 'contact')} without a requested time voicectl could read ${plan.no_time.length === 1 ? 'is' : 'are'} left out of the waves:\n${shown.join('\n')}`);
+  }
+  if (plan.never_open.length > 0) ctx.warn(`${plural(plan.never_open.length, 'contact')} whose calling window never opens ${plan.never_open.length === 1 ? 'is' : 'are'} left out (--json lists them under "never_open").`);
+  if (plan.waves.length > 0) {
+    ctx.info(`voicectl does not hold these waves: run each wave's command at its time (cron, at, or a person). Save a wave's contacts with: voicectl campaign redial ${shellQuote(id)} ... --at-requested-time --json | jq '.waves[N-1].contacts' > callbacks-N.json`);
+  }
+  ctx.info(ctx.errColor.yellow('Nothing was created or launched.'));
 }
