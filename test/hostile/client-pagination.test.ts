@@ -8,6 +8,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { call, hostile, sendJson, type Hostile } from './client-harness.js';
 
+/** These tests read the plain-text error; under --json it is otherwise one JSON object (test/e2e/errors-json.test.ts). */
+const TEXT_ERRORS = { VOICECTL_ERROR_FORMAT: 'text' };
+
 const open: Hostile[] = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map((h) => h.close()));
@@ -23,7 +26,7 @@ describe('--all against a server that does not page', () => {
   it('stops after the second request when offset is ignored, prints the first page, exits 1', async () => {
     const first = Array.from({ length: 200 }, (_, i) => call(i));
     const h = await start((req, res) => sendJson(res, 200, { calls: first, total: 90_000, limit: 200, offset: 0 }));
-    const r = await h.run(['call', 'list', '--all', '--json']);
+    const r = await h.run(['call', 'list', '--all', '--json'], TEXT_ERRORS);
     expect(r.exitCode).toBe(1);
     expect(h.seen).toEqual(['GET /calls?limit=200&offset=0', 'GET /calls?limit=200&offset=200']);
     expect(JSON.parse(r.stdout)).toHaveLength(200);
@@ -37,7 +40,7 @@ describe('--all against a server that does not page', () => {
       const agents = Array.from({ length: 200 }, () => ({ id: `agent_${n++}`, name: `Agent ${n}` }));
       sendJson(res, 200, { agents, total: offset + 2000, limit: 200, offset });
     });
-    const r = await h.run(['agent', 'list', '--all', '--json']);
+    const r = await h.run(['agent', 'list', '--all', '--json'], TEXT_ERRORS);
     expect(r.exitCode).toBe(1);
     // The first total plans 10 pages; 10 more are allowed for items that arrive meanwhile.
     expect(h.seen).toHaveLength(20);
@@ -62,7 +65,7 @@ describe('--all against a server that does not page', () => {
       const limit = Number(q.get('limit'));
       sendJson(res, 200, { calls: all.slice(offset, offset + limit), total: all.length, limit, offset });
     });
-    const r = await h.run(['call', 'list', '--all', '--json']);
+    const r = await h.run(['call', 'list', '--all', '--json'], TEXT_ERRORS);
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout)).toHaveLength(450);

@@ -5,6 +5,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { call, hostile, sendJson, type Hostile } from './client-harness.js';
 
+/** These tests read the plain-text error; under --json it is otherwise one JSON object (test/e2e/errors-json.test.ts). */
+const TEXT_ERRORS = { VOICECTL_ERROR_FORMAT: 'text' };
+
 const open: Hostile[] = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map((h) => h.close()));
@@ -32,7 +35,7 @@ describe('shapes the spec rules out', () => {
     ['call get', ['call', 'get', 'call_1', '--json'], [call(1)], /expected a call object for call_1, got a list$/],
   ])('%s: %j is unexpected, exit 1, nothing printed', async (_name, args, body, message) => {
     const h = await answering(body);
-    const r = await h.run(args);
+    const r = await h.run(args, TEXT_ERRORS);
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^error: (127\.0\.0\.1:\d+ sent an unexpected response: )?/);
@@ -41,7 +44,7 @@ describe('shapes the spec rules out', () => {
 
   it('refuses a body that is not JSON, naming its type', async () => {
     const h = await answering('<html><body>Welcome to the gateway</body></html>');
-    const r = await h.run(['call', 'list', '--json']);
+    const r = await h.run(['call', 'list', '--json'], TEXT_ERRORS);
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^error: 127\.0\.0\.1:\d+ answered HTTP 200 with a body that is not JSON \(text\/html\)$/);
@@ -59,7 +62,7 @@ describe('shapes the spec leaves open are still read', () => {
     ['campaign list (endpoint not in the spec) as a bare array', ['campaign', 'list', '--json'], [{ id: 'k1', name: 'Renewals', status: 'draft' }]],
   ])('%s', async (_name, args, body) => {
     const h = await answering(body);
-    const r = await h.run(args);
+    const r = await h.run(args, TEXT_ERRORS);
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout)).toHaveLength(1);

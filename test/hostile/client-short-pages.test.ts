@@ -11,6 +11,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { call, hostile, sendJson, type Hostile } from './client-harness.js';
 
+/** These tests read the plain-text error; under --json it is otherwise one JSON object (test/e2e/errors-json.test.ts). */
+const TEXT_ERRORS = { VOICECTL_ERROR_FORMAT: 'text' };
+
 const open: Hostile[] = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map((h) => h.close()));
@@ -39,7 +42,7 @@ function shortPages(key: 'calls' | 'agents', make: (i: number) => Record<string,
 describe('a server whose pages run dry before its total', () => {
   it('call list --all: prints the 250 calls read, then exits 1 saying the list is incomplete', async () => {
     const h = await start(shortPages('calls', call));
-    const r = await h.run(['call', 'list', '--all', '--json']);
+    const r = await h.run(['call', 'list', '--all', '--json'], TEXT_ERRORS);
     expect(r.exitCode).toBe(1);
     expect(JSON.parse(r.stdout)).toHaveLength(250);
     expect(r.stderr).toBe('error: the list is incomplete: page 3 (offset 250) was empty, though the server counts 1000 items; stopped after 3 pages and 250 items');
@@ -47,7 +50,7 @@ describe('a server whose pages run dry before its total', () => {
 
   it('agent list --all: the same', async () => {
     const h = await start(shortPages('agents', (i) => ({ id: `agent_${i}`, name: `Agent ${i}` })));
-    const r = await h.run(['agent', 'list', '--all', '-o', 'jsonl']);
+    const r = await h.run(['agent', 'list', '--all', '-o', 'jsonl'], TEXT_ERRORS);
     expect(r.exitCode).toBe(1);
     expect(r.stdout.split('\n')).toHaveLength(250);
     expect(r.stderr).toContain('error: the list is incomplete: page 3 (offset 250) was empty, though the server counts 1000 items');
@@ -66,7 +69,7 @@ describe('a server whose pages run dry before its total', () => {
 
   it('call export: an empty first page of a list of 1,000 is no empty list', async () => {
     const h = await start((req, res) => sendJson(res, 200, { calls: [], total: 1000, limit: 200, offset: 0 }));
-    const r = await h.run(['call', 'export', '--format', 'jsonl']);
+    const r = await h.run(['call', 'export', '--format', 'jsonl'], TEXT_ERRORS);
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('error: the list is incomplete: the page at offset 0 was empty, though the server counts 1000 calls');
@@ -77,9 +80,9 @@ describe('a server whose pages run dry before its total', () => {
       const offset = Number(query(req.url).get('offset'));
       sendJson(res, 200, { calls: offset === 0 ? [call(1), call(2)] : [], total: 2, limit: 200, offset });
     });
-    const list = await h.run(['call', 'list', '--all', '--json', '--offset', '5']);
+    const list = await h.run(['call', 'list', '--all', '--json', '--offset', '5'], TEXT_ERRORS);
     expect([list.exitCode, list.stdout, list.stderr]).toEqual([0, '[]', '']);
-    const exp = await h.run(['call', 'export', '--format', 'jsonl']);
+    const exp = await h.run(['call', 'export', '--format', 'jsonl'], TEXT_ERRORS);
     expect(exp.exitCode).toBe(0);
     expect(exp.stderr).toMatch(/^Exported 2 calls/);
     expect(exp.stdout.split('\n')).toHaveLength(2);
