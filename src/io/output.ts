@@ -267,3 +267,8 @@ export function truncate(s: string, max: number | undefined): string {
   if (!max || line.length <= max) return line;
   return `${line.slice(0, Math.max(1, max - 1))}…`;
 }
+
+/** Whether the run asked for JSON (`--json`, `-o json` or `-o jsonl`): a file writer's cue to write JSON lines. */
+export function asksForJson(ctx: Context): boolean {
+  return ctx.opts.output === 'jsonl' || ctx.opts.output === 'json' || Boolean(ctx.opts.json);
+}

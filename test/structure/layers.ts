@@ -200,7 +200,6 @@ export const PATTERN_EXCEPTIONS: PatternException[] = [
   { file: 'commands/contacts/validate.ts', pattern: 'direct write', reason: 'same counter' },
   { file: 'commands/campaign/report.ts', pattern: 'direct write', reason: 'the transcripts counter; becomes io/progress.ts\'s counter' },
   { file: 'commands/listen/listen.ts', pattern: 'direct write', reason: 'batched event lines written at the reader\'s pace; io should own the batching' },
-  { file: 'commands/call/export.ts', pattern: 'ctx.opts.output', reason: 'maps -o to the export file format; `export` formats go through io' },
   { file: 'commands/demo/demo.ts', pattern: 'ctx.opts.output', reason: 'hands the run\'s global options to the demo\'s own context' },
   { file: 'commands/schema/schema.ts', pattern: 'direct write', reason: 'prints a whole generated file (the JSON schema), its last newline included' },
   { file: 'commands/completion/print.ts', pattern: 'direct write', reason: 'prints a whole generated file (the completion script) byte for byte' },

@@ -6,6 +6,7 @@ import { filtersFrom } from './fields.js';
 import type { ExportFlags } from './definition.js';
 import { isoInZone } from '../../util/time.js';
 import { isTerminal } from '../../io/terminal.js';
+import { asksForJson } from '../../io/output.js';
 
 type Flags = ExportFlags;
 
@@ -62,6 +63,6 @@ function formatFrom(ctx: Context, out: string | undefined): 'csv' | 'jsonl' | 'x
   if (ext === '.jsonl' || ext === '.ndjson') return 'jsonl';
   if (ext === '.xlsx') return 'xlsx';
   if (ext === '.csv') return 'csv';
-  if (ctx.opts.output === 'jsonl' || ctx.opts.output === 'json' || ctx.opts.json) return 'jsonl';
+  if (asksForJson(ctx)) return 'jsonl';
   return 'csv';
 }
