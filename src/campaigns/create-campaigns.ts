@@ -10,7 +10,6 @@
 import type { ApiClient } from '../api/client.js';
 import { createCampaign, launchCampaign, type Campaign, type CampaignDraft } from '../api/campaigns.js';
 import { ApiError } from '../api/errors.js';
-import { idOf } from './create-run.js';
 
 export interface PlannedCampaign {
   draft: CampaignDraft;
@@ -112,4 +111,11 @@ export async function createCampaigns(api: ApiClient, plan: PlannedCampaign[], h
     await hooks.launched?.(r.planned, r.id, r.launch_result);
   }
   return done;
+}
+
+/** The id of a created campaign: `id`, or `campaign_id` where a service names it so. */
+export function idOf(c: Campaign | undefined): string | undefined {
+  if (!c || typeof c !== 'object') return undefined;
+  const id = c.id ?? (c as { campaign_id?: unknown }).campaign_id;
+  return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
 }

@@ -7,7 +7,7 @@ import { formatWindow, localTime, zoneLabel } from '../calling-hours.js';
 import type { AgentHistory } from './history.js';
 import type { Journal } from './journal.js';
 import { Planner, simulate } from './plan.js';
-import { iso } from './dispatcher.js';
+import { when } from './when.js';
 
 export interface ZoneForecast {
   zone: string;
@@ -40,7 +40,7 @@ export function forecast(j: Journal, history: AgentHistory | undefined, now: num
   for (const g of planner.groups.values()) {
     const count = g.members.filter((i) => j.contacts[i]!.state === 'waiting').length;
     if (count === 0) continue;
-    const opens = planner.nextOpen(g, now);
+    const opens = planner.nextFor(g, now);
     const z: ZoneForecast = { zone: zoneLabel(g.zones), contacts: count, window: formatWindow(g.window), ...(g.country ? { country: g.country } : {}) };
     if (opens !== undefined) {
       z.opens = new Date(opens).toISOString();
@@ -75,12 +75,13 @@ export function forecast(j: Journal, history: AgentHistory | undefined, now: num
   return out;
 }
 
-/** The forecast in lines for a person (stderr). */
-export function forecastLines(f: Forecast, j: Journal): string[] {
+/** The forecast in lines for a person (stderr), every time in `zone` (the user's). */
+export function forecastLines(f: Forecast, j: Journal, zone: string): string[] {
+  const at = (text: string) => when(Date.parse(text), zone);
   const p = j.policy;
   const lines = [`Forecast for "${j.name}": ${f.contacts.toLocaleString('en-US')} contacts ${f.history ? 'to dial' : 'left to dial'}${f.excluded ? ` (${f.excluded.toLocaleString('en-US')} excluded)` : ''}${f.no_zone ? `, ${f.no_zone} whose time zone is unknown (never dialed)` : ''}.`];
   for (const z of f.zones) {
-    const when = z.opens ? `opens ${iso(Date.parse(z.opens))} (${z.opens_local} local), closes ${iso(Date.parse(z.closes!))}` : 'no opening within eight days';
+    const when = z.opens ? `opens ${at(z.opens)} (${z.opens_local} local), closes ${at(z.closes!)}` : 'no opening within eight days';
     lines.push(`  ${String(z.contacts).padStart(6)}  ${z.zone}  window ${z.window}: ${when}`);
   }
   const h = f.history;
@@ -92,10 +93,10 @@ export function forecastLines(f: Forecast, j: Journal): string[] {
   const policy = [`waves of up to ${p.wave_size}`, `each expected to last ${f.wave_length_minutes} min`];
   if (p.daily_cap !== undefined) policy.push(`at most ${p.daily_cap} a day (${p.day_zone ?? 'UTC'} days)`);
   if (p.attempts > 1) policy.push(`up to ${p.attempts} attempts, ${Math.round(p.retry_after_ms / 60_000)} min apart, on ${p.retry_on.join(', ')}`);
-  if (p.deadline) policy.push(`nothing released after ${iso(Date.parse(p.deadline))}`);
+  if (p.deadline) policy.push(`nothing released after ${at(p.deadline)}`);
   lines.push(`  Policy: ${policy.join('; ')}.`);
   lines.push(f.waves.length > 0
-    ? `  ${f.waves.length} wave${f.waves.length === 1 ? '' : 's'} of first attempts, the first at ${iso(Date.parse(f.waves[0]!.at))}; expected finish ${iso(Date.parse(f.expected_finish!))}${p.attempts > 1 ? ' before retries' : ''}.`
+    ? `  ${f.waves.length} wave${f.waves.length === 1 ? '' : 's'} of first attempts, the first at ${at(f.waves[0]!.at)}; expected finish ${at(f.expected_finish!)}${p.attempts > 1 ? ' before retries' : ''}.`
     : '  No wave can be released.');
   if (f.would_expire > 0) lines.push(`  ${f.would_expire.toLocaleString('en-US')} contacts cannot be reached ${p.deadline ? 'before the deadline' : 'in any window'}: they would expire.`);
   return lines;

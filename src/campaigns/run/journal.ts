@@ -13,7 +13,14 @@ import { writeFileAtomic } from '../../export/atomic-file.js';
 import type { RunPolicy } from './policy.js';
 
 export const JOURNAL_FORMAT = 'voicectl-campaign-run';
+/**
+ * Version 1: a run of a list. Version 2 adds a contact's not_before (a callback's
+ * requested time), written only by journals that hold one: a voicectl that knows only
+ * version 1 refuses it instead of calling someone before the time they asked for.
+ */
 export const JOURNAL_VERSION = 1;
+export const JOURNAL_VERSION_HELD = 2;
+const READABLE_VERSIONS: unknown[] = [JOURNAL_VERSION, JOURNAL_VERSION_HELD];
 
 export type ContactState =
   /** May be dialed once its window is open and `next_at` has passed. */
@@ -44,6 +51,15 @@ export interface RunContact {
   call_id?: string;
   /** Earliest time of its next attempt (ISO), for a retry. */
   next_at?: string;
+  /**
+   * Never dialed before this time (ISO): the time a callback asked to be called
+   * (`campaign redial --at-requested-time`). Journals holding it are version 2.
+   */
+  not_before?: string;
+  /** How the customer said it ("tomorrow at 4 pm"), with not_before. */
+  requested_as?: string;
+  /** The contact's own zone (IANA), for its calling window, when it is not the number's. */
+  zone?: string;
   /** Why it was excluded. */
   rule?: string;
 }
@@ -76,7 +92,7 @@ export interface Wave {
 
 export interface Journal {
   format: typeof JOURNAL_FORMAT;
-  version: typeof JOURNAL_VERSION;
+  version: typeof JOURNAL_VERSION | typeof JOURNAL_VERSION_HELD;
   run_id: string;
   /** The service and key the run's campaigns belong to (the key as a hash prefix). */
   account: { base_url: string; key_sha256: string };
@@ -85,7 +101,8 @@ export interface Journal {
   agent_name?: string;
   campaign_prompt?: string;
   kb_item_ids?: string[];
-  source: { kind: 'csv' | 'json' | 'campaign'; path?: string; campaign_id?: string };
+  /** `callbacks`: the callbacks of a finished campaign, each held until its requested time. */
+  source: { kind: 'csv' | 'json' | 'campaign' | 'callbacks'; path?: string; campaign_id?: string };
   policy: RunPolicy;
   /** The exclude lists, read again on every --resume: a number added since is not dialed. */
   exclusions?: { files: string[]; default_exclude: boolean; default_country?: string };
@@ -148,8 +165,8 @@ export async function readJournal(path: string, account: { baseUrl: string; apiK
   }
   const j = data as Partial<Journal> | null;
   if (!j || typeof j !== 'object' || j.format !== JOURNAL_FORMAT) throw corrupt(path, 'it is not a voicectl campaign-run journal');
-  if (j.version !== JOURNAL_VERSION) {
-    throw new UsageError(`${path} is a campaign-run journal of version ${JSON.stringify(j.version)}; this voicectl reads version ${JOURNAL_VERSION}.`, {
+  if (!READABLE_VERSIONS.includes(j.version)) {
+    throw new UsageError(`${path} is a campaign-run journal of version ${JSON.stringify(j.version)}; this voicectl reads versions ${READABLE_VERSIONS.join(' and ')}.`, {
       hint: 'Resume it with the voicectl that started it; nothing was sent.',
     });
   }

@@ -41,12 +41,14 @@ export class Planner {
   constructor(private readonly contacts: RunContact[], readonly policy: RunPolicy) {
     this.groupOf = contacts.map((c, i) => {
       const place = placeOf(c.phone_number);
-      if (place.zones.length === 0) return undefined;
+      // The contact's own zone (a callback's, from its extra fields) over the number's.
+      const zones = c.zone ? [c.zone] : place.zones;
+      if (zones.length === 0) return undefined;
       const window = windowFor(policy, place.country);
-      const key = `${place.zones.join(' ')}|${window.start}-${window.end}`;
+      const key = `${zones.join(' ')}|${window.start}-${window.end}`;
       let g = this.groups.get(key);
       if (!g) {
-        g = { key, zones: place.zones, window, members: [], ...(place.country ? { country: place.country } : {}) };
+        g = { key, zones, window, members: [], ...(place.country ? { country: place.country } : {}) };
         this.groups.set(key, g);
       }
       g.members.push(i);
@@ -75,6 +77,16 @@ export class Planner {
     return undefined;
   }
 
+  /** When a wave may first hold one of the group's waiting contacts, from `t` on: its window, and the time a contact is held until. */
+  nextFor(g: Group, t: number): number | undefined {
+    let from = Infinity;
+    for (const i of g.members) {
+      const c = this.contacts[i]!;
+      if (c.state === 'waiting') from = Math.min(from, Math.max(t, notBefore(c)));
+    }
+    return from === Infinity ? undefined : this.nextOpen(g, from);
+  }
+
   /** When the group's window closes after `t` (its first closed minute), for the forecast. */
   closesAfter(g: Group, t: number): number {
     let close = Infinity;
@@ -91,8 +103,7 @@ export class Planner {
     const out: number[] = [];
     for (let i = 0; i < this.contacts.length; i++) {
       const c = this.contacts[i]!;
-      if (c.state !== 'waiting') continue;
-      if (c.next_at !== undefined && Date.parse(c.next_at) > t) continue;
+      if (c.state !== 'waiting' || notBefore(c) > t) continue;
       const g = this.groupOf[i];
       if (!g) continue;
       let o = open.get(g);
@@ -114,7 +125,7 @@ export class Planner {
       if (c.state !== 'waiting') continue;
       const g = this.groupOf[i];
       if (!g) continue;
-      const from = Math.max(t, c.next_at !== undefined ? Date.parse(c.next_at) : t);
+      const from = Math.max(t, notBefore(c));
       const key = `${g.key}@${from}`;
       let at: number | undefined;
       if (cache.has(key)) at = cache.get(key);
@@ -128,6 +139,16 @@ export class Planner {
   }
 }
 
+/**
+ * The earliest instant a waiting contact may be dialed, whatever its window: its retry
+ * time, and a callback's requested time; 0 when neither holds it back.
+ */
+export function notBefore(c: RunContact): number {
+  const retry = c.next_at !== undefined ? Date.parse(c.next_at) : 0;
+  const asked = c.not_before !== undefined ? Date.parse(c.not_before) : 0;
+  return Math.max(retry || 0, asked || 0);
+}
+
 export interface WaveChoice {
   /** Contacts for a wave now (empty: none may be released now). */
   take: number[];
@@ -135,6 +156,8 @@ export interface WaveChoice {
   blocked?: 'cap' | 'deadline' | 'closed' | 'finished';
   /** When to look again (undefined: never: the run is over). */
   nextAt?: number;
+  /** Waiting contacts held back until a time they asked for (none: absent). */
+  held?: number;
 }
 
 /** The next step of the schedule at `t`: a wave to release, or when to look again. */
@@ -154,7 +177,8 @@ export function chooseWave(planner: Planner, contacts: RunContact[], days: Recor
   const next = planner.nextEligible(t);
   if (next === undefined) return { take: [], blocked: 'finished' };
   if (next >= deadline) return { take: [], blocked: 'deadline' };
-  return { take: [], blocked: 'closed', nextAt: next };
+  const held = contacts.filter((c) => c.state === 'waiting' && c.not_before !== undefined && Date.parse(c.not_before) > t).length;
+  return { take: [], blocked: 'closed', nextAt: next, ...(held > 0 ? { held } : {}) };
 }
 
 export interface ForecastWave {

@@ -2,7 +2,7 @@
 import type { ApiClient } from '../../api/client.js';
 import { getCampaign } from '../../api/campaigns.js';
 import type { Context } from '../../context.js';
-import { countStates } from './dispatcher.js';
+import { countStates } from './deps.js';
 import type { Journal } from './journal.js';
 import { chooseWave, Planner } from './plan.js';
 

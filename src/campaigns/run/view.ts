@@ -1,13 +1,14 @@
 /**
  * What a person sees while a run goes on. On a terminal: event lines, under them one
  * status line redrawn in place (waves so far, contacts by state, the next opening in its
- * zone's local time and UTC). Elsewhere (a log, CI): one plain line per event.
+ * zone's local time and the user's). Elsewhere (a log, CI): one plain line per event.
  */
 import type { Context } from '../../context.js';
 import { localTime, zoneLabel } from '../calling-hours.js';
-import { countStates, iso, type RunView } from './dispatcher.js';
+import { countStates, type RunView } from './deps.js';
 import type { Journal } from './journal.js';
 import type { Planner } from './plan.js';
+import { when } from './when.js';
 
 export function runView(ctx: Context): RunView {
   const live = ctx.interactiveStderr;
@@ -19,7 +20,7 @@ export function runView(ctx: Context): RunView {
   return {
     event(line) {
       if (live) clear();
-      ctx.info(`${live ? '' : `${new Date(ctx.now().getTime()).toISOString().slice(0, 16).replace('T', ' ')}Z  `}${line}`);
+      ctx.info(`${live ? '' : `${when(ctx.now().getTime(), ctx.timeZone)}  `}${line}`);
     },
     refresh(j, waiting) {
       if (!live) return;
@@ -40,23 +41,17 @@ export function statusLine(j: Journal, now: number, waiting?: { until: number; p
   const parts = [`${j.waves.filter((w) => w.state !== 'abandoned').length} waves`];
   for (const k of ['in_wave', 'waiting', 'done', 'expired', 'excluded'] as const) if (s[k]) parts.push(`${s[k]} ${k.replace('_', ' ')}`);
   if (waiting) {
-    const next = nextZone(j, waiting.planner, now);
-    parts.push(next ? `next: ${next.zone} at ${next.local} local (${iso(next.at)})${yours(next.at, zone)}` : `next wave ${iso(waiting.until)}`);
+    const next = nextZone(waiting.planner, now);
+    // The contacts' local time, then the user's (--tz, VOICECTL_TZ, the profile's, else the system's).
+    parts.push(next ? `next: ${next.zone} at ${next.local} local (${when(next.at, zone)})` : `next wave ${when(waiting.until, zone)}`);
   }
   return parts.join(' · ');
 }
 
-/** The opening in the user's zone too (--tz, VOICECTL_TZ, the profile's, else the system's), when that is not UTC. */
-function yours(at: number, zone: string): string {
-  if (!zone || zone === 'UTC' || zone === 'Etc/UTC') return '';
-  return `, ${localTime(zone, at)} your time (${zone})`;
-}
-
-function nextZone(j: Journal, planner: Planner, now: number): { zone: string; local: string; at: number } | undefined {
+function nextZone(planner: Planner, now: number): { zone: string; local: string; at: number } | undefined {
   let best: { zone: string; local: string; at: number } | undefined;
   for (const g of planner.groups.values()) {
-    if (!g.members.some((i) => j.contacts[i]!.state === 'waiting')) continue;
-    const at = planner.nextOpen(g, now);
+    const at = planner.nextFor(g, now);
     if (at !== undefined && (!best || at < best.at)) best = { zone: zoneLabel(g.zones), local: localTime(g.zones[0]!, at), at };
   }
   return best;

@@ -18,7 +18,7 @@ import { printList } from '../../io/output.js';
 import { packageRoot } from '../../paths.js';
 import type { WatchView } from '../../watch/view.js';
 import { duration } from '../../util/time.js';
-import { idOf } from '../../campaigns/create-run.js';
+import { idOf } from '../../campaigns/create-campaigns.js';
 import { readContactsInput, toWire } from '../../campaigns/input.js';
 import { launch, plural } from '../../campaigns/launch-flow.js';
 import { printDuplicates, printSkipped, summaryLine } from '../../campaigns/problems.js';

@@ -185,9 +185,9 @@ describe('a journal that cannot be resumed', () => {
 
   it('is refused when it is of another version, or malformed', async () => {
     const j = JSON.parse(await realJournal());
-    const newer = await refused(JSON.stringify({ ...j, version: 2 }));
+    const newer = await refused(JSON.stringify({ ...j, version: 3 }));
     expect(newer.code).toBe(2);
-    expect(newer.stderr).toContain('of version 2; this voicectl reads version 1');
+    expect(newer.stderr).toContain('of version 3; this voicectl reads versions 1 and 2');
     expect(newer.requests).toBe(0);
     const broken = await refused(JSON.stringify({ ...j, waves: [{ n: 1, state: 'launched', contacts: [5] }] }));
     expect(broken.code).toBe(2);
