@@ -51,12 +51,19 @@ function kindOf(outcome: string, outcomes: string[] | undefined): FollowupKind |
 const str = (v: unknown): string => (typeof v === 'string' ? v : v == null ? '' : String(v));
 const plain = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function contactZone(call: Call, userZone: string): string {
-  const extra = plain(call.contact?.extra) ? call.contact.extra : {};
+/** The zone a contact's extra fields name (timezone, time_zone or tz), when it is a real one. */
+export function extraZone(extra: unknown): string | undefined {
+  if (!plain(extra)) return undefined;
   for (const key of ['timezone', 'time_zone', 'tz']) {
     const z = typeof extra[key] === 'string' ? canonicalZone(extra[key] as string) : undefined;
     if (z) return z;
   }
+  return undefined;
+}
+
+function contactZone(call: Call, userZone: string): string {
+  const own = extraZone(call.contact?.extra);
+  if (own) return own;
   const zones = typeof call.phone_number === 'string' ? zonesForNumber(call.phone_number) : [];
   return zones.length === 1 ? zones[0]! : userZone;
 }

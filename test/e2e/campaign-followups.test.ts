@@ -11,36 +11,19 @@ import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, type Harness } from '../helpers/cli.js';
-import { clientFor } from '../helpers/given.js';
+import { finishedCampaign } from '../helpers/finished-campaign.js';
 import { requestedTime } from '../../src/reports/requested-time.js';
 
 let h: Harness;
 let id = '';
 const dir = mkdtempSync(join(tmpdir(), 'voicectl-followups-'));
 
-/** The sandbox's JSON answer through the factory's client; a refusal fails the test. */
-async function api(method: string, path: string, body?: unknown): Promise<any> {
-  const res = await clientFor(h.sandbox)(method, path, body);
-  if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-}
-
 let calls: any[] = [];
 beforeAll(async () => {
   h = await harness({ timeScale: 600, seed: 31 });
-  const agent = await api('POST', '/agents', { name: 'Follow-up desk', voice_name: 'Priya', greeting: 'Namaste', call_purpose: 'x', prompt: 'x', tools: ['schedule_callback', 'take_message'] });
-  const c = await api('POST', '/campaigns/json', {
-    name: 'Follow-ups', agent_id: agent.id,
-    contacts: Array.from({ length: 80 }, (_, i) => ({ phone_number: `+9196${String(3000 + i).padStart(8, '0')}`, name: `Contact ${i}`, extra: { city: i % 2 ? 'Pune' : 'Delhi', policy: `P-${i}` } })),
-  });
-  id = c.id;
-  await api('POST', `/campaigns/${id}/launch`);
-  const end = Date.now() + 60_000;
-  while ((await api('GET', `/campaigns/${id}`)).status !== 'completed') {
-    if (Date.now() > end) throw new Error('the campaign did not complete');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  calls = (await api('GET', `/calls?campaign_id=${id}&limit=200`)).calls;
+  ({ id, calls } = await finishedCampaign(h.sandbox, {
+    name: 'Follow-ups', contacts: 80, first: 3000, name_of: (i) => `Contact ${i}`, extra_of: (i) => ({ city: i % 2 ? 'Pune' : 'Delhi', policy: `P-${i}` }),
+  }));
 }, 90_000);
 afterAll(async () => h?.close());
 

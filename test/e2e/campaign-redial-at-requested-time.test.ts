@@ -1,100 +1,141 @@
 /**
  * `campaign redial --outcome callback_scheduled --at-requested-time` end to end: a
  * campaign run to completion in the sandbox with an agent that schedules callbacks, then
- * the plan of waves: every callback in a wave released no earlier than the time the
- * customer asked for, inside the calling window of the contact's zone, and nothing
- * created on the service.
+ * a campaign run of its callbacks, each held until the time the customer asked for. The
+ * built voicectl runs on the sandbox's simulated clock (test/campaigns/run/child.cjs), so
+ * a callback asked for "tomorrow at 4 pm" comes round in seconds: before that time it is
+ * not dialed (the run holds it, and after Ctrl-C the journal still holds it), after it is.
  */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { harness, type Harness } from '../helpers/cli.js';
-import { clientFor } from '../helpers/given.js';
-import { requestedTime } from '../../src/reports/requested-time.js';
 import { localMinute } from '../../src/campaigns/calling-hours.js';
+import { requestedTime } from '../../src/reports/requested-time.js';
+import { harness, type Harness } from '../helpers/cli.js';
+import { finishedCampaign } from '../helpers/finished-campaign.js';
+import { tempDir } from '../helpers/temp.js';
 
+const CHILD = fileURLToPath(new URL('../campaigns/run/child.cjs', import.meta.url));
+const tmp = tempDir('voicectl-callbacks-');
 let h: Harness;
 let id = '';
+/** The callbacks asked for "tomorrow at 4 pm", with that time; the other callbacks' numbers (left out with --exclude). */
+let fourPm: Array<{ phone: string; at: number }> = [];
+let exclude = '';
 
-async function api(method: string, path: string, body?: unknown): Promise<any> {
-  const res = await clientFor(h.sandbox)(method, path, body);
-  if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
+beforeAll(async () => {
+  // 09:30 in India: the calls end that morning, so "tomorrow at 4 pm" is the next day, about 30 simulated hours on.
+  h = await harness({ timeScale: 6000, seed: 31, startAt: '2026-01-15T04:00:00Z' });
+  const c = await finishedCampaign(h.sandbox, { name: 'Callbacks', contacts: 80, first: 5000 });
+  id = c.id;
+  const callbacks = c.calls.filter((x) => x.end_time && x.outcome === 'callback_scheduled');
+  fourPm = callbacks.filter((x) => /tomorrow at 4 pm/.test(x.summary))
+    .map((x) => ({ phone: x.phone_number, at: requestedTime(x.summary, Date.parse(x.end_time), 'Asia/Kolkata').at! }));
+  exclude = join(tmp.dir, 'others.txt');
+  writeFileSync(exclude, `${callbacks.filter((x) => !/tomorrow at 4 pm/.test(x.summary)).map((x) => x.phone_number).join('\n')}\n`);
+}, 90_000);
+afterAll(async () => {
+  await h?.close();
+  tmp.remove();
+});
+
+/** The built voicectl on the sandbox's clock. */
+function child(args: string[]) {
+  const clock = h.sandbox.world.clock.anchors();
+  return execa(process.execPath, [CHILD, ...args], {
+    reject: false, extendEnv: false, cwd: tmp.dir,
+    env: { ...h.env, SIM_START: String(clock.simStart), SIM_REAL_START: String(clock.realStart), SIM_SCALE: String(clock.scale) },
+  });
 }
 
-let calls: any[] = [];
-beforeAll(async () => {
-  h = await harness({ timeScale: 600, seed: 31 });
-  const agent = await api('POST', '/agents', { name: 'Callback desk', voice_name: 'Priya', greeting: 'Namaste', call_purpose: 'x', prompt: 'x', tools: ['schedule_callback', 'take_message'] });
-  const c = await api('POST', '/campaigns/json', {
-    name: 'Callbacks', agent_id: agent.id,
-    contacts: Array.from({ length: 80 }, (_, i) => ({ phone_number: `+9196${String(5000 + i).padStart(8, '0')}`, name: `Contact ${i}` })),
-  });
-  id = c.id;
-  await api('POST', `/campaigns/${id}/launch`);
-  const end = Date.now() + 60_000;
-  while ((await api('GET', `/campaigns/${id}`)).status !== 'completed') {
-    if (Date.now() > end) throw new Error('the campaign did not complete');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  calls = (await api('GET', `/calls?campaign_id=${id}&limit=200`)).calls;
-}, 90_000);
-afterAll(async () => h?.close());
+/** Calls the sandbox placed to these numbers outside the original campaign. */
+function redialed(): Array<{ phone: string; start: number }> {
+  const org = h.sandbox.world.org('org_sandbox');
+  const phones = new Set(fourPm.map((c) => c.phone));
+  return Object.values(org.calls).filter((c) => c.campaign_id !== id && phones.has(c.phone_number)).map((c) => ({ phone: c.phone_number, start: Date.parse(c.start_time) }));
+}
 
-const WINDOW = { start: 10 * 60, end: 19 * 60 };
+const redial = ['campaign', 'redial', '', '--outcome', 'callback_scheduled', '--at-requested-time', '--calling-hours', '10:00-19:00'];
+const args = (...more: string[]) => [...redial.map((a) => a || id), '--exclude', exclude, ...more];
 
 describe('voicectl campaign redial --at-requested-time', () => {
-  it('--json: each callback is in a wave released no earlier than its requested time, inside its calling window; nothing is created', async () => {
-    const before = (await api('GET', '/campaigns?limit=100')).campaigns.length;
-    const started = Date.now();
-    const r = await h.run(['campaign', 'redial', id, '--outcome', 'callback_scheduled', '--at-requested-time', '--calling-hours', '10:00-19:00', '--json']);
+  it('the sandbox gave some callbacks for "tomorrow at 4 pm"', () => {
+    expect(fourPm.length).toBeGreaterThan(0);
+    // 16:00 in India on the 16th, inside 10:00-19:00.
+    for (const c of fourPm) expect(new Date(c.at).toISOString()).toBe('2026-01-16T10:30:00.000Z');
+  });
+
+  it('--dry-run --json: each held until its requested time, the wave at that time; nothing created, no journal', async () => {
+    const before = h.sandbox.requests.filter((q) => q.method !== 'GET').length;
+    const r = await child(args('--dry-run', '--json'));
     expect(r.exitCode, r.stderr).toBe(0);
     const plan = JSON.parse(r.stdout);
-    expect(plan.held_by_voicectl).toBe(false);
-    const callbacks = calls.filter((c) => c.end_time && c.outcome === 'callback_scheduled');
-    expect(callbacks.length).toBeGreaterThan(0);
-    const planned = plan.waves.flatMap((w: any) => w.contacts.map((c: any) => ({ wave: w, contact: c })));
-    // Every callback is either in a wave or listed as without a readable time; no other contact.
-    const listed = [...planned.map((p: any) => p.contact.phone_number), ...plan.no_time.map((c: any) => c.phone_number)].sort();
-    expect(listed).toEqual(callbacks.map((c) => c.phone_number).sort());
-    expect(planned.length).toBeGreaterThan(0);
-    for (const { wave, contact } of planned) {
-      const call = callbacks.find((c) => c.phone_number === contact.phone_number);
-      const asked = requestedTime(call.summary, Date.parse(call.end_time), 'Asia/Kolkata').at!;
-      expect(Date.parse(contact.requested_time)).toBe(asked);
-      const at = Date.parse(wave.at);
-      expect(wave.zone).toBe('Asia/Kolkata');
-      expect(wave.at).toMatch(/\+05:30$/);
-      // Never before the time asked for, nor before now; always inside the window.
-      expect(at).toBeGreaterThanOrEqual(asked);
-      expect(at).toBeGreaterThanOrEqual(Math.floor(started / 60_000) * 60_000);
-      const m = localMinute('Asia/Kolkata', at);
-      expect(m).toBeGreaterThanOrEqual(WINDOW.start);
-      expect(m).toBeLessThan(WINDOW.end);
-      // Asked for a future time inside the window: called within the hour of it.
-      const am = localMinute('Asia/Kolkata', asked);
-      if (asked > started && am >= WINDOW.start && am < WINDOW.end) expect(at - asked).toBeLessThan(3_600_000);
-      expect(wave.command).toContain(`--contacts callbacks-${wave.n}.json`);
-      expect(wave.command).toContain('--calling-hours 10:00-19:00');
-    }
-    // Waves are in time order.
-    const times = plan.waves.map((w: any) => Date.parse(w.at));
-    expect([...times].sort((a, b) => a - b)).toEqual(times);
-    expect((await api('GET', '/campaigns?limit=100')).campaigns.length).toBe(before);
+    expect(plan.held.map((c: { phone_number: string }) => c.phone_number).sort()).toEqual(fourPm.map((c) => c.phone).sort());
+    for (const c of plan.held) expect(c.not_before).toBe('2026-01-16T10:30:00.000Z');
+    expect(plan.forecast.waves).toEqual([{ at: '2026-01-16T10:30:00.000Z', contacts: fourPm.length }]);
+    expect(plan.policy.windows).toEqual({ default: '10:00-19:00' });
+    expect(h.sandbox.requests.filter((q) => q.method !== 'GET').length).toBe(before);
+    expect(existsSync(join(tmp.dir, `campaign-${id}.callbacks.run.json`))).toBe(false);
+    expect(r.stderr).toContain('voicectl must keep running (or be resumed) to release each wave at its time, and a released wave cannot be stopped');
   });
 
-  it('prints the waves and says voicectl does not hold them; --dry-run sends nothing', async () => {
-    const before = (await api('GET', '/campaigns?limit=100')).campaigns.length;
-    const r = await h.run(['campaign', 'redial', id, '--outcome', 'callback_scheduled', '--at-requested-time', '--dry-run']);
+  it('--dry-run shows the waves and the held contacts in the user\'s zone', async () => {
+    const r = await child(args('--dry-run', '--tz', 'Asia/Kolkata'));
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^Wave 1: at \d{4}-\d{2}-\d{2} \d{2}:\d{2} Asia\/Kolkata \(\+05:30\), \d+ contacts?$/m);
-    expect(r.stdout).toMatch(/voicectl campaign create --name .* --launch/);
-    expect(r.stderr).toMatch(/voicectl does not hold these waves/);
-    expect(r.stderr).toMatch(/Nothing was created or launched/);
-    expect((await api('GET', '/campaigns?limit=100')).campaigns.length).toBe(before);
+    expect(r.stdout).toMatch(/^1\s+2026-01-16 16:00 IST\s+\d+$/m);
+    expect(r.stdout).toContain('2026-01-16 16:00 IST');
+    expect(r.stdout).toContain('tomorrow at 4 pm');
+    expect(r.stderr).toContain('Dry run: nothing was created or launched');
   });
 
-  it('refuses --launch with --at-requested-time (exit 2), before any change', async () => {
-    const r = await h.run(['campaign', 'redial', id, '--outcome', 'callback_scheduled', '--at-requested-time', '--launch', '--yes']);
-    expect(r.exitCode).toBe(2);
-    expect(r.stderr).toMatch(/--at-requested-time prints the waves to schedule and creates nothing, so it does not take --launch/);
+  it('holds a "tomorrow at 4 pm" callback until then: not dialed before (Ctrl-C leaves it held), dialed after, inside the window', async () => {
+    const journal = join(tmp.dir, 'callbacks.run.json');
+    const running = child(args('--yes', '--journal', journal));
+    let err = '';
+    running.stderr!.on('data', (b: Buffer) => { err += b.toString(); });
+    const deadline = Date.now() + 30_000;
+    while (!/Holding \d+ contacts? until the time they asked to be called/.test(err)) {
+      if (Date.now() > deadline || running.exitCode !== null) throw new Error(`the run did not hold the callbacks:\n${err}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(err).toContain('the next wave can go at 2026-01-16 10:30 UTC');
+    expect(err).toContain('voicectl releases each wave itself when its time comes');
+    running.kill('SIGINT');
+    const stopped = await running;
+    expect(stopped.exitCode).toBe(130);
+    expect(redialed()).toEqual([]);
+    const paused = JSON.parse(readFileSync(journal, 'utf8'));
+    expect(paused.state).toBe('paused');
+    expect(paused.version).toBe(2);
+    expect(paused.waves).toEqual([]);
+
+    const status = await child(['campaign', 'run', 'status', journal, '--json']);
+    expect(status.exitCode, status.stderr).toBe(0);
+    expect(JSON.parse(status.stdout)).toMatchObject({ state: 'paused', next_wave_at: '2026-01-16T10:30:00.000Z' });
+
+    const resumed = await child(['campaign', 'run', '--resume', journal, '--yes', '--json']);
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    const calls = redialed();
+    expect(calls.map((c) => c.phone).sort()).toEqual(fourPm.map((c) => c.phone).sort());
+    for (const c of calls) {
+      expect(c.start).toBeGreaterThanOrEqual(Date.parse('2026-01-16T10:30:00Z'));
+      const m = localMinute('Asia/Kolkata', c.start);
+      expect(m).toBeGreaterThanOrEqual(10 * 60);
+      expect(m).toBeLessThan(19 * 60);
+    }
+    const summary = JSON.parse(resumed.stdout);
+    expect(summary.state).toBe('finished');
+    for (const w of summary.waves) expect(Date.parse(w.launched_at)).toBeGreaterThanOrEqual(Date.parse('2026-01-16T10:30:00Z'));
+  }, 90_000);
+
+  it('refuses --split with --at-requested-time, and --journal without it (exit 2)', async () => {
+    const split = await h.run(args('--split'));
+    expect(split.exitCode).toBe(2);
+    expect(split.stderr).toContain('so it does not take --split');
+    const journal = await h.run(['campaign', 'redial', id, '--journal', 'x.json']);
+    expect(journal.exitCode).toBe(2);
+    expect(journal.stderr).toContain('--journal goes with --at-requested-time');
   });
 });

@@ -12,49 +12,28 @@ import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, type Harness } from '../helpers/cli.js';
 import { needs, which } from '../helpers/requires.js';
+import { allCalls as allCallsOf, type Client } from '../helpers/given.js';
+import { finishedCampaigns } from '../helpers/finished-campaign.js';
 
 let h: Harness;
 const ids: string[] = [];
 const dir = mkdtempSync(join(tmpdir(), 'voicectl-report-'));
 const HOSTILE = '<script>window.__pwned = 1</script>Asha | "Q"';
 
-async function api(method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${h.sandbox.url}${path}`, {
-    method,
-    headers: { 'x-api-key': h.sandbox.apiKey, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return res.json();
-}
+let api: Client;
 
 async function allCalls(id: string): Promise<any[]> {
-  const out: any[] = [];
-  for (let offset = 0; ; offset += 200) {
-    const page = await api('GET', `/calls?campaign_id=${id}&limit=200&offset=${offset}`);
-    out.push(...page.calls);
-    if (offset + 200 >= page.total) return out;
-  }
+  return allCallsOf(api, `campaign_id=${id}`);
 }
 
 beforeAll(async () => {
   h = await harness({ timeScale: 600, seed: 21 });
-  const agent = await api('POST', '/agents', { name: 'Report desk', voice_name: 'Priya', greeting: 'Namaste', call_purpose: 'x', prompt: 'x', tools: [] });
-  for (const [name, n, first] of [['Renewals week 1', 60, 1000], ['Renewals week 2', 30, 5000]] as const) {
-    const c = await api('POST', '/campaigns/json', {
-      name, agent_id: agent.id,
-      contacts: Array.from({ length: n }, (_, i) => ({ phone_number: `+9198${String(first + i).padStart(8, '0')}`, name: i === 0 ? HOSTILE : `Contact ${first + i}` })),
-    });
-    await api('POST', `/campaigns/${c.id}/launch`);
-    ids.push(c.id);
-  }
-  const end = Date.now() + 60_000;
-  for (const id of ids) {
-    while ((await api('GET', `/campaigns/${id}`)).status !== 'completed') {
-      if (Date.now() > end) throw new Error('the campaigns did not complete');
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
+  const world = await finishedCampaigns(h.sandbox, [
+    { name: 'Renewals week 1', contacts: 60, first: 1000, prefix: '9198', name_of: (i) => (i === 0 ? HOSTILE : `Contact ${1000 + i}`) },
+    { name: 'Renewals week 2', contacts: 30, first: 5000, prefix: '9198', name_of: (i) => (i === 0 ? HOSTILE : `Contact ${5000 + i}`) },
+  ], { agent: { name: 'Report desk', voice_name: 'Priya', greeting: 'Namaste', call_purpose: 'x', prompt: 'x', tools: [] } });
+  api = world.api;
+  ids.push(...world.campaigns.map((c) => c.id));
 }, 90_000);
 afterAll(async () => h.close());
 

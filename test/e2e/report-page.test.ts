@@ -14,7 +14,8 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, type Harness } from '../helpers/cli.js';
-import { clientFor } from '../helpers/given.js';
+import { allCalls as allCallsOf, type Client } from '../helpers/given.js';
+import { finishedCampaigns } from '../helpers/finished-campaign.js';
 import { needs, which } from '../helpers/requires.js';
 import { requestedTime } from '../../src/reports/requested-time.js';
 import { formatDateTime } from '../../src/util/time.js';
@@ -29,45 +30,20 @@ const ids: string[] = [];
 const dir = mkdtempSync(join(tmpdir(), 'voicectl-report-page-'));
 const LONG = 'Shri Venkataraghavan Subramaniam Iyer-Ramakrishnan of Thiruvananthapuram';
 
-/** The sandbox's JSON answer through the factory's client; a refusal fails the test. */
-async function api(method: string, path: string, body?: unknown): Promise<any> {
-  const res = await clientFor(h.sandbox)(method, path, body);
-  if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-}
+let api: Client;
 
 async function allCalls(id: string): Promise<any[]> {
-  const out: any[] = [];
-  for (let offset = 0; ; offset += 200) {
-    const page = await api('GET', `/calls?campaign_id=${id}&limit=200&offset=${offset}`);
-    out.push(...page.calls);
-    if (offset + 200 >= page.total) return out;
-  }
+  return allCallsOf(api, `campaign_id=${id}`);
 }
 
 beforeAll(async () => {
   h = await harness({ timeScale: 600, seed: 24 });
-  const agent = await api('POST', '/agents', { name: 'Follow-up desk', voice_name: 'Priya', greeting: 'Namaste', call_purpose: 'x', prompt: 'x', tools: ['schedule_callback', 'take_message'] });
-  for (const [name, n, first] of [['Diwali offer north', 50, 1000], ['Diwali offer south', 25, 5000]] as const) {
-    const c = await api('POST', '/campaigns/json', {
-      name, agent_id: agent.id,
-      contacts: Array.from({ length: n }, (_, i) => ({ phone_number: `+9197${String(first + i).padStart(8, '0')}`, name: i === 0 ? LONG : `Contact ${first + i}` })),
-    });
-    await api('POST', `/campaigns/${c.id}/launch`);
-    ids.push(c.id);
-  }
-  const end = Date.now() + 60_000;
-  for (const id of ids) {
-    while ((await api('GET', `/campaigns/${id}`)).status !== 'completed') {
-      if (Date.now() > end) throw new Error('the campaigns did not complete');
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-  // Recordings are saved a little after each call ends.
-  while ((await allCalls(ids[0]!)).some((c) => c.status === 'completed' && !c.has_recording)) {
-    if (Date.now() > end) throw new Error('the recordings were not saved');
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  const world = await finishedCampaigns(h.sandbox, [
+    { name: 'Diwali offer north', contacts: 50, first: 1000, prefix: '9197', name_of: (i) => (i === 0 ? LONG : `Contact ${1000 + i}`) },
+    { name: 'Diwali offer south', contacts: 25, first: 5000, prefix: '9197', name_of: (i) => (i === 0 ? LONG : `Contact ${5000 + i}`) },
+  ], { recordings: true });
+  api = world.api;
+  ids.push(...world.campaigns.map((c) => c.id));
 }, 90_000);
 afterAll(async () => h?.close());
 

@@ -220,7 +220,6 @@ export const FETCH_EXCEPTIONS: { file: string; reason: string }[] = [
     'e2e/campaign-ops-exclude.test.ts',
     'e2e/campaign-ops-hours.test.ts',
     'e2e/campaign-ops-redial.test.ts',
-    'e2e/campaign-report.test.ts',
     'e2e/contacts-verdict.test.ts',
     'e2e/export-round-trip.test.ts',
     'e2e/gitops-concurrency.test.ts',

@@ -16,7 +16,7 @@ import { callingWindow } from '../hours-gate.js';
 import { readContactsInput, type InputContact } from '../input.js';
 import { readCampaign, readContacts } from '../read.js';
 import { agentHistory, type AgentHistory } from './history.js';
-import { defaultJournalPath, JOURNAL_FORMAT, JOURNAL_VERSION, keyHash, newRunId, readJournal, type Journal, type RunContact } from './journal.js';
+import { defaultJournalPath, JOURNAL_FORMAT, JOURNAL_VERSION, JOURNAL_VERSION_HELD, keyHash, newRunId, readJournal, type Journal, type RunContact } from './journal.js';
 import {
   DEFAULT_RETRY_AFTER_MS, DEFAULT_WAVE_SIZE, parseDeadline, parseRetryOn, parseWindows, placeOf, type RunPolicy,
 } from './policy.js';
@@ -113,11 +113,7 @@ export async function prepareRun(ctx: Context, flags: RunFlags, spanMs: (v: stri
     throw new UsageError('--retry-after and --retry-on (retry_after and retry_on in a --policy file) shape retries: pass --attempts 2 or more as well (attempts: in the file).');
   }
   const path = flags.journal ?? defaultJournalPath(flags.csv ?? flags.contacts, flags.fromCampaign);
-  if (!flags.dryRun && existsSync(path)) {
-    throw new UsageError(`A run journal already exists at ${path}.`, {
-      hint: `Continue that run with: voicectl campaign run --resume ${shellQuote(path)}. For a new run, pass --journal with another file.`,
-    });
-  }
+  if (!flags.dryRun) refuseExisting(path);
   const defaultCountry = flags.defaultCountry ?? ctx.settings().defaultCountry;
 
   let contacts: InputContact[];
@@ -136,7 +132,6 @@ export async function prepareRun(ctx: Context, flags: RunFlags, spanMs: (v: stri
     source = { kind: 'campaign', campaign_id: flags.fromCampaign };
   }
   const rules = await buildRules(ctx, flags, { defaultCountry, api: () => ctx.api() });
-  const acc = account(ctx);
   const api = await ctx.api();
   if (flags.fromCampaign !== undefined) contacts = await draftContacts(api, flags.fromCampaign, ctx.signal);
   const { kept, excluded, counts } = applyRules(contacts, rules);
@@ -162,32 +157,64 @@ export async function prepareRun(ctx: Context, flags: RunFlags, spanMs: (v: stri
     }
     runContacts.push(rc);
   }
-  const iso = new Date(now).toISOString();
-  const journal: Journal = {
-    format: JOURNAL_FORMAT,
-    version: JOURNAL_VERSION,
-    run_id: newRunId(),
-    account: { base_url: acc!.baseUrl, key_sha256: keyHash(acc!.apiKey) },
-    name,
-    agent_id: agent.id,
-    ...(agent.name ? { agent_name: agent.name } : {}),
-    ...(flags.campaignPrompt !== undefined ? { campaign_prompt: flags.campaignPrompt } : {}),
-    ...(flags.kb !== undefined ? { kb_item_ids: flags.kb } : {}),
-    source,
-    policy,
+  const journal = newJournal(ctx, {
+    name, agent, source, policy, contacts: runContacts, now,
+    ...(flags.campaignPrompt !== undefined ? { campaignPrompt: flags.campaignPrompt } : {}),
+    ...(flags.kb !== undefined ? { kbItemIds: flags.kb } : {}),
     exclusions: {
       files: (flags.exclude ?? []).map((f) => resolve(ctx.cwd, f)),
       default_exclude: flags.defaultExclude !== false,
       ...(defaultCountry ? { default_country: defaultCountry } : {}),
     },
+  });
+  return { journal, path, history, api };
+}
+
+/** A new run never writes over a journal: that run may still be going, or be resumed. */
+export function refuseExisting(path: string): void {
+  if (!existsSync(path)) return;
+  throw new UsageError(`A run journal already exists at ${path}.`, {
+    hint: `Continue that run with: voicectl campaign run --resume ${shellQuote(path)}. For a new run, pass --journal with another file.`,
+  });
+}
+
+export interface JournalParts {
+  name: string;
+  agent: { id: string; name?: string };
+  campaignPrompt?: string;
+  kbItemIds?: string[];
+  source: Journal['source'];
+  policy: RunPolicy;
+  exclusions: NonNullable<Journal['exclusions']>;
+  contacts: RunContact[];
+  now: number;
+}
+
+/** A new run's journal, for the account in use; version 2 when a contact is held until a time it asked for. */
+export function newJournal(ctx: Context, p: JournalParts): Journal {
+  const acc = account(ctx);
+  if (!acc) throw new AuthError('No API key is set.');
+  const iso = new Date(p.now).toISOString();
+  return {
+    format: JOURNAL_FORMAT,
+    version: p.contacts.some((c) => c.not_before !== undefined) ? JOURNAL_VERSION_HELD : JOURNAL_VERSION,
+    run_id: newRunId(),
+    account: { base_url: acc.baseUrl, key_sha256: keyHash(acc.apiKey) },
+    name: p.name,
+    agent_id: p.agent.id,
+    ...(p.agent.name ? { agent_name: p.agent.name } : {}),
+    ...(p.campaignPrompt !== undefined ? { campaign_prompt: p.campaignPrompt } : {}),
+    ...(p.kbItemIds !== undefined ? { kb_item_ids: p.kbItemIds } : {}),
+    source: p.source,
+    policy: p.policy,
+    exclusions: p.exclusions,
     state: 'running',
     created_at: iso,
     updated_at: iso,
     days: {},
     waves: [],
-    contacts: runContacts,
+    contacts: p.contacts,
   };
-  return { journal, path, history, api };
 }
 
 /** --from-campaign: the contacts of a draft, which itself is never launched. */

@@ -76,7 +76,10 @@ export function redialOptions(cmd: Command<[string]>) {
     .option('--default-country <cc>', 'country for numbers written without +, in exclude files and as the service returns the contacts (default: the profile\'s default_country)'))
     .option('--dry-run', 'show what would be created, sending nothing')
     .option('--launch', 'launch right after creating (asks first; --yes to skip the question)')
-    .option('--at-requested-time', 'create nothing: print the waves that call each contact back at the time they asked for (read as `campaign followups` reads it), inside calling hours, with the command for each')));
+    // --at-requested-time: a campaign run that holds each callback until its time.
+    .option('--at-requested-time', 'start a campaign run that calls each contact back no earlier than the time they asked for (read as `campaign followups` reads it), inside calling hours; voicectl keeps running to release each wave')
+    .option('--wave-size <n>', 'with --at-requested-time: the most contacts in one wave (default 500)', positiveInt)
+    .option('--journal <file>', 'with --at-requested-time: where the run keeps its state (default: campaign-ID.callbacks.run.json)')));
 }
 
 /** A span or nothing: --deadline takes a span (36h) or a time. */

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { Context } from '../../context.js';
 import { resolveAgent } from '../../api/agents.js';
 import type { CampaignDraft } from '../../api/campaigns.js';
@@ -14,27 +15,28 @@ import { toWire } from '../../campaigns/input.js';
 import { confirmLaunch, plural } from '../../campaigns/launch-flow.js';
 import { render } from '../../io/render.js';
 import type { RedialFlags } from './definition.js';
-import type { ApiClient } from '../../api/client.js';
-import { callingWindow } from '../../campaigns/hours-gate.js';
-import { formatWindow } from '../../campaigns/calling-hours.js';
-import { collectFollowups } from '../../reports/followups.js';
-import { planCallbackWaves } from '../../reports/callback-waves.js';
+import { NO_TIME_RULE, prepareCallbackRun, type Unread } from '../../campaigns/run/callbacks.js';
+import { startRun } from '../../campaigns/run/session.js';
+import { runScreen } from './run-screen.js';
 
 
 export default async function campaignRedial(ctx: Context, id: string, flags: RedialFlags): Promise<void> {
   if (flags.splitFrom !== undefined && !flags.split) throw new UsageError('--split-from goes with --split.');
   if (flags.name !== undefined && flags.name.trim() === '') throw new UsageError('--name is empty: give the campaign a name.');
   if (flags.atRequestedTime) {
-    const clash = (['launch', 'split', 'splitFrom', 'waitForCallingHours', 'ignoreCallingHours'] as const).filter((k) => Boolean(flags[k]));
+    const clash = (['split', 'splitFrom', 'waitForCallingHours', 'ignoreCallingHours'] as const).filter((k) => Boolean(flags[k]));
     if (clash.length > 0) {
-      throw new UsageError(`--at-requested-time prints the waves to schedule and creates nothing, so it does not take --${clash.map((k) => k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)).join(', --')}.`, {
-        hint: 'Each wave\'s command launches it at its time.',
+      throw new UsageError(`--at-requested-time starts a campaign run that releases each callback in a wave at its time, inside calling hours, so it does not take --${clash.map((k) => k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)).join(', --')}.`, {
+        hint: '--wave-size sets the most contacts in one wave; the run waits for each window itself.',
       });
     }
+  } else {
+    const only = (['journal', 'waveSize'] as const).filter((k) => flags[k] !== undefined);
+    if (only.length > 0) throw new UsageError(`--${only.map((k) => k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)).join(' and --')} go${only.length === 1 ? 'es' : ''} with --at-requested-time.`);
   }
   const defaultCountry = flags.defaultCountry ?? ctx.settings().defaultCountry;
   // With or without --dry-run: a dry run that passes promises a launch that would.
-  if (flags.launch) checkHoursFlags(ctx, flags);
+  if (flags.launch && !flags.atRequestedTime) checkHoursFlags(ctx, flags);
   const api = await ctx.api();
   // The lists are local files: a bad one is exit 2 before any request.
   const rules = await withSpinner(ctx, 'Reading exclude lists', () => buildRules(ctx, flags, { defaultCountry, api: async () => api, ignoreCampaignId: id }));
@@ -55,7 +57,25 @@ export default async function campaignRedial(ctx: Context, id: string, flags: Re
   summarizeExclusions(ctx, counts);
   warnUnreadable(ctx, plan, defaultCountry);
   if (flags.atRequestedTime) {
-    await printCallbackWaves(ctx, api, id, flags, kept, plan.campaign.agent_id ?? undefined, name, check);
+    const run = await withSpinner(ctx, 'Reading the requested times', () => prepareCallbackRun(ctx, api, {
+      id, campaign: plan.campaign, kept, excluded, outcomes: flags.outcome, dryRun: Boolean(flags.dryRun),
+      normalize: (raw) => {
+        const r = check(raw);
+        return r.startsWith('+') ? r : raw;
+      },
+      ...(flags.name !== undefined ? { name: flags.name } : {}),
+      ...(flags.agent !== undefined ? { agent: flags.agent } : {}),
+      ...(flags.callingHours !== undefined ? { callingHours: flags.callingHours } : {}),
+      ...(flags.waveSize !== undefined ? { waveSize: flags.waveSize } : {}),
+      ...(flags.journal !== undefined ? { journal: flags.journal } : {}),
+      exclusions: {
+        files: (flags.exclude ?? []).map((f) => resolve(ctx.cwd, f)),
+        default_exclude: flags.defaultExclude !== false,
+        ...(defaultCountry ? { default_country: defaultCountry } : {}),
+      },
+    }));
+    warnUnread(ctx, run.unread);
+    await startRun(ctx, run, runScreen(ctx), { dryRun: Boolean(flags.dryRun) });
     return;
   }
 
@@ -176,55 +196,11 @@ function resumeCommand(ctx: Context, id: string, flags: RedialFlags, agentId: st
   return args.map(shellQuote).join(' ');
 }
 
-/**
- * --at-requested-time: the waves that call each selected contact back at the time they
- * asked for, inside calling hours, with the command that creates and launches each. A
- * plan: voicectl holds nothing back and creates nothing.
- */
-async function printCallbackWaves(
-  ctx: Context, api: ApiClient, id: string, flags: RedialFlags, kept: RedialContact[], agentId: string | undefined, name: string, check: (raw: string) => string,
-): Promise<void> {
-  const window = callingWindow(ctx, flags.callingHours);
-  const followups = await withSpinner(ctx, 'Reading the requested times', () => collectFollowups(api, [id], { outcomes: flags.outcome, userZone: ctx.timeZone, signal: ctx.signal }));
-  const normalize = (raw: string) => {
-    const r = check(raw);
-    return r.startsWith('+') ? r : raw;
-  };
-  const plan = planCallbackWaves(kept, followups, window, ctx.now().getTime(), normalize);
-  const agent = flags.agent ?? agentId;
-  const command = (n: number) => {
-    const args = ['voicectl', 'campaign', 'create', '--name', `${name} (callbacks ${n})`, '--agent', agent ?? 'AGENT', '--contacts', `callbacks-${n}.json`, '--calling-hours', formatWindow(window), '--launch'];
-    if (ctx.opts.baseUrl) args.push('--base-url', ctx.opts.baseUrl);
-    if (ctx.opts.profile) args.push('--profile', ctx.opts.profile);
-    return args.map(shellQuote).join(' ');
-  };
-  const body = {
-    source_campaign: id,
-    calling_hours: formatWindow(window),
-    held_by_voicectl: false,
-    waves: plan.waves.map((w) => ({ ...w, command: command(w.n) })),
-    no_time: plan.no_time,
-    never_open: plan.never_open,
-  };
-  await render(ctx, {
-    json: body,
-    human: () => {
-      if (plan.waves.length === 0) ctx.out('No wave to schedule: no selected contact has a requested time voicectl could read.');
-      for (const w of body.waves) {
-        ctx.out(`Wave ${w.n}: at ${w.at.slice(0, 16).replace('T', ' ')} ${w.zone} (${w.at.slice(19) || 'UTC'}), ${plural(w.contacts.length, 'contact')}`);
-        for (const c of w.contacts) ctx.out(`  ${c.phone_number}${c.name ? ` ${c.name}` : ''}: asked for ${c.requested_time.slice(0, 16).replace('T', ' ')}${c.requested_as ? ` ("${c.requested_as}")` : ''}`);
-        ctx.out(`  ${w.command}`);
-      }
-    },
-  });
-  if (plan.no_time.length > 0) {
-    const shown = plan.no_time.slice(0, 10).map((c) => `  ${c.phone_number}${c.name ? ` (${c.name})` : ''}: ${c.requested_as ? `"${c.requested_as}"` : c.outcome ?? 'no callback found'}`);
-    if (plan.no_time.length > 10) shown.push(`  … and ${(plan.no_time.length - 10).toLocaleString('en-US')} more (--json lists them all under "no_time")`);
-    ctx.warn(`${plural(plan.no_time.length, 'contact')} without a requested time voicectl could read ${plan.no_time.length === 1 ? 'is' : 'are'} left out of the waves:\n${shown.join('\n')}`);
-  }
-  if (plan.never_open.length > 0) ctx.warn(`${plural(plan.never_open.length, 'contact')} whose calling window never opens ${plan.never_open.length === 1 ? 'is' : 'are'} left out (--json lists them under "never_open").`);
-  if (plan.waves.length > 0) {
-    ctx.info(`voicectl does not hold these waves: run each wave's command at its time (cron, at, or a person). Save a wave's contacts with: voicectl campaign redial ${shellQuote(id)} ... --at-requested-time --json | jq '.waves[N-1].contacts' > callbacks-N.json`);
-  }
-  ctx.info(ctx.errColor.yellow('Nothing was created or launched.'));
+/** Callbacks whose time could not be read: never dialed by the run, each named with the words said. */
+function warnUnread(ctx: Context, unread: Unread[]): void {
+  if (unread.length === 0) return;
+  const shown = unread.slice(0, 10).map((c) => `  ${c.phone_number}${c.name ? ` (${c.name})` : ''}: ${c.requested_as ? `"${c.requested_as}"` : c.outcome ?? 'no callback found'}`);
+  if (unread.length > 10) shown.push(`  … and ${(unread.length - 10).toLocaleString('en-US')} more (the journal lists them all: state "excluded", rule "${NO_TIME_RULE}")`);
+  ctx.warn(`${plural(unread.length, 'callback')} without a requested time voicectl could read ${unread.length === 1 ? 'is' : 'are'} not dialed: voicectl does not choose a time for them.\n${shown.join('\n')}\n`
+    + 'Call them by hand, or with `voicectl campaign followups` for the list.');
 }
