@@ -126,12 +126,13 @@ const WALKS = `
    (\`splitContacts\` in \`src/contacts/report.ts\`).
 4. \`confirmLaunch\` (\`src/campaigns/launch-flow.ts\`) asks a person at a terminal, or requires
    \`--yes\`; \`gateCallingHours\` waits for or refuses outside the calling hours.
-5. \`createAll\` and \`launchAll\` (\`src/campaigns/create-run.ts\`) POST each part to
-   \`src/api/campaigns.ts\`, never retrying a POST; a part that fails stops the run with the
-   command that resumes it.
+5. \`createAndLaunch\` (\`src/commands/campaign/create-flow.ts\`) hands the parts to
+   \`createCampaigns\` (\`src/campaigns/create-campaigns.ts\`), which POSTs each to
+   \`src/api/campaigns.ts\` (never retrying a POST), then launches them, and returns what it
+   created and launched, or throws one \`CampaignsStopped\` holding what was created, the step
+   that failed or got no answer, and the command that resumes. The verb says it once.
 6. \`printCreated\` hands one result to \`render\` (\`src/io/render.ts\`): the campaigns as JSON
-   for scripts, and for a table and \`-o csv\` the same rows (\`createdRows\`), so both carry the
-   same columns.
+   for scripts, and for a table and \`-o csv\` the same rows, so both carry the same columns.
 
 ## How to add a verb
 

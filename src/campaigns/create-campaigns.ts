@@ -10,6 +10,7 @@
 import type { ApiClient } from '../api/client.js';
 import { createCampaign, launchCampaign, type Campaign, type CampaignDraft } from '../api/campaigns.js';
 import { ApiError } from '../api/errors.js';
+import { FailureError } from '../errors.js';
 
 export interface PlannedCampaign {
   draft: CampaignDraft;
@@ -93,7 +94,9 @@ export async function createCampaigns(api: ApiClient, plan: PlannedCampaign[], h
     }
     const id = idOf(campaign);
     if (!id) {
-      const err = new Error(`the service created "${p.draft.name}" but returned no id`);
+      const err = new FailureError(`The service created "${p.draft.name}" but returned no id, so voicectl cannot launch or follow it.`, {
+        hint: '`voicectl campaign list` should show it.',
+      });
       throw stop({ planned: p, step: 'create' }, true, plan.slice(i + 1), err);
     }
     done.push({ planned: p, id, campaign, launched: false });

@@ -11,7 +11,10 @@ import { Context } from '../../src/context.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { fakeIo } from '../helpers/fake-io.js';
 import { clientFor, contacts, givenAgent } from '../helpers/given.js';
+import { runInProcess } from '../helpers/run.js';
 import { tempDir } from '../helpers/temp.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 const tmp = tempDir('voicectl-workflow-');
 let sandbox: Sandbox;
@@ -108,5 +111,29 @@ describe('createCampaigns', () => {
     expect(s).toBeInstanceOf(CampaignsStopped);
     expect(s.unknown).toBe(true);
     expect(s.message).toContain('no answer: it may or may not have happened');
+  });
+
+  it('a create answered without an id stops as unknown, with an error a person can read', async () => {
+    const client = await api();
+    const quiet = Object.create(client) as ApiClient;
+    quiet.post = (async () => ({})) as ApiClient['post'];
+    const s = (await createCampaigns(quiet, plan(['Nameless'])).catch((e: unknown) => e)) as CampaignsStopped;
+    expect(s).toBeInstanceOf(CampaignsStopped);
+    expect(s.unknown).toBe(true);
+    expect((s.cause as Error).message).toBe('The service created "Nameless" but returned no id, so voicectl cannot launch or follow it.');
+  });
+});
+
+describe('the verbs on the workflow', () => {
+  it('campaign create --launch that is refused says once what is left a draft and how to launch it, exit 3', async () => {
+    const file = join(tmp.dir, 'three.json');
+    writeFileSync(file, JSON.stringify(contacts(3, 500)));
+    const r = await runInProcess(['campaign', 'create', '--name', 'Refused', '--agent', agentId, '--contacts', file, '--launch', '--ignore-calling-hours', '--yes'], {
+      env: { VOICECTL_BASE_URL: sandbox.url, VOICECTL_API_KEY: NO_DISPATCH, VOICECTL_CONFIG_DIR: tmp.dir },
+    });
+    expect(r.code).toBe(3);
+    expect(r.stderr.split('Created but not launched (drafts, nothing dialed):')).toHaveLength(2);
+    expect(r.stderr).toMatch(/"Refused" {2}[0-9a-f-]{36} {4}launch with: voicectl campaign launch [0-9a-f-]{36}/);
+    expect(r.stderr).toContain('lacks the "calls:dispatch" scope');
   });
 });

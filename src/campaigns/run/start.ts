@@ -161,13 +161,18 @@ export async function prepareRun(ctx: Context, flags: RunFlags, spanMs: (v: stri
     name, agent, source, policy, contacts: runContacts, now,
     ...(flags.campaignPrompt !== undefined ? { campaignPrompt: flags.campaignPrompt } : {}),
     ...(flags.kb !== undefined ? { kbItemIds: flags.kb } : {}),
-    exclusions: {
-      files: (flags.exclude ?? []).map((f) => resolve(ctx.cwd, f)),
-      default_exclude: flags.defaultExclude !== false,
-      ...(defaultCountry ? { default_country: defaultCountry } : {}),
-    },
+    exclusions: runExclusions(ctx, flags, defaultCountry),
   });
   return { journal, path, history, api };
+}
+
+/** The exclude lists a run reads again on every --resume: the files (absolute), the profile's list, the default country. */
+export function runExclusions(ctx: Context, flags: ExclusionFlags, defaultCountry: string | undefined): NonNullable<Journal['exclusions']> {
+  return {
+    files: (flags.exclude ?? []).map((f) => resolve(ctx.cwd, f)),
+    default_exclude: flags.defaultExclude !== false,
+    ...(defaultCountry ? { default_country: defaultCountry } : {}),
+  };
 }
 
 /** A new run never writes over a journal: that run may still be going, or be resumed. */

@@ -1,15 +1,14 @@
 import type { Context } from '../../context.js';
 import { resolveAgent } from '../../api/agents.js';
-import type { CampaignDraft } from '../../api/campaigns.js';
 import { applyRules, buildRules, summarizeExclusions, type Excluded } from '../../campaigns/exclusions.js';
 import { checkHoursFlags, gateCallingHours } from '../../campaigns/hours-gate.js';
 import { assertCampaignSize, MAX_CONTACTS_PER_CAMPAIGN, partName, splitContacts } from '../../contacts/report.js';
 import { UsageError } from '../../errors.js';
-import { printList, printObject, type Column } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
-import { createAll, launchAll, shellQuote, type Created, type Part } from '../../campaigns/create-run.js';
+import { shellQuote } from '../../util/shell.js';
 import { printDryRun } from './dry-run.js';
-import { readContactsInput, toWire, type ContactsInput } from '../../campaigns/input.js';
+import { commandLine, createAndLaunch, partsOf, sharedResumeArgs, type Part } from './create-flow.js';
+import { readContactsInput, type ContactsInput } from '../../campaigns/input.js';
 import { confirmLaunch, plural } from '../../campaigns/launch-flow.js';
 import { printDuplicates, printProblems, printSkipped, summaryLine } from '../../campaigns/problems.js';
 import { render } from '../../io/render.js';
@@ -64,11 +63,10 @@ export default async function campaignCreate(ctx: Context, flags: CreateFlags): 
   const api = flags.dryRun && UUID.test(flags.agent) ? undefined : await ctx.api();
   const agent = api ? await withSpinner(ctx, 'Finding the agent', () => resolveAgent(api, flags.agent)) : { id: flags.agent, name: undefined };
 
-  const parts: Part[] = chunks.map((contacts, index) => {
-    const draft: CampaignDraft = { name: partName(name, index, chunks.length), agent_id: agent.id, contacts: contacts.map(toWire) };
-    if (flags.campaignPrompt !== undefined) draft.campaign_prompt = flags.campaignPrompt;
-    if (flags.kb !== undefined) draft.kb_item_ids = flags.kb;
-    return { index, draft, contacts };
+  const parts = partsOf(name, chunks, {
+    agent_id: agent.id,
+    ...(flags.campaignPrompt !== undefined ? { campaign_prompt: flags.campaignPrompt } : {}),
+    ...(flags.kb !== undefined ? { kb_item_ids: flags.kb } : {}),
   });
   const todo = parts.slice(start);
 
@@ -80,22 +78,14 @@ export default async function campaignCreate(ctx: Context, flags: CreateFlags): 
     return;
   }
 
-  const client = api!;
-  const create = () => createAll(ctx, client, todo, {
+  await createAndLaunch(ctx, api!, {
     parts: parts.length,
+    todo,
     fileName: input.fileName,
     where: input.where,
     resume: (from) => resumeCommand(ctx, flags, agent.id, defaultCountry, from),
+    ...(gate ? { gate } : {}),
   });
-  // Several parts print a line each as they are created; a spinner would fight with them.
-  const created = todo.length === 1 ? await withSpinner(ctx, 'Creating the campaign', create) : await create();
-
-  let launched: unknown[] | undefined;
-  if (gate) {
-    await gate.wait();
-    launched = await launchAll(ctx, client, created);
-  }
-  await printCreated(ctx, created, launched);
 }
 
 async function rejectInvalid(ctx: Context, input: ContactsInput, sheet: string | undefined): Promise<never> {
@@ -124,63 +114,6 @@ function excludedPlan(todo: Part[], excluded: Excluded[]): unknown {
   return { would_create: bodies.length === 1 ? bodies[0] : bodies, excluded };
 }
 
-export async function printCreated(ctx: Context, created: Created[], launched: unknown[] | undefined): Promise<void> {
-  const objects = created.map((c, i) => {
-    const after = launched?.[i];
-    return isCampaign(after) ? after : launched ? { ...c.campaign, status: c.campaign.status === 'draft' ? 'running' : c.campaign.status } : c.campaign;
-  });
-  // One row source for the table and for -o csv: what was created, as a person reads it.
-  const rows = createdRows(created, objects, launched);
-  await render(ctx, {
-    json: objects.length === 1 ? objects[0] : objects,
-    lines: objects,
-    csv: { columns: ROW_COLUMNS, rows },
-    human: async () => {
-      if (rows.length === 1) {
-        if (!launched) ctx.info(ctx.errColor.green(`✓ Created campaign "${rows[0]!.name}" with ${plural(rows[0]!.contacts, 'contact')}. Nothing is dialed until it is launched.`));
-        await printObject(ctx, rows[0]!, ROW_COLUMNS);
-      } else {
-        await printList(ctx, rows, ROW_COLUMNS);
-      }
-    },
-  });
-  const ids = created.map((c) => c.id).filter((id): id is string => Boolean(id));
-  if (ids.length === 0) return;
-  const next = launched
-    ? ids.map((id) => `voicectl watch ${id}`)
-    : ids.map((id) => `voicectl campaign launch ${id}`);
-  ctx.info(ctx.errColor.dim(`Next: ${next.length === 1 ? next[0] : `\n  ${next.join('\n  ')}`}`));
-}
-
-interface CreatedRow {
-  id: string;
-  name: string;
-  status: string;
-  /** How many contacts were sent: the service's campaign object does not say. */
-  contacts: number;
-}
-
-/** The rows of the table and of -o csv: one per campaign created. */
-export function createdRows(created: Created[], objects: Record<string, unknown>[], launched: unknown[] | undefined): CreatedRow[] {
-  return created.map((c, i) => ({
-    id: c.id ?? '',
-    name: (objects[i]!.name as string | undefined) ?? c.draft.name,
-    status: (objects[i]!.status as string | undefined) ?? (launched ? 'running' : 'draft'),
-    contacts: c.contacts.length,
-  }));
-}
-
-const ROW_COLUMNS: Column<CreatedRow>[] = [
-  { header: 'id', key: 'id' },
-  { header: 'name', key: 'name' },
-  { header: 'status', key: 'status' },
-  { header: 'contacts', key: 'contacts' },
-];
-
-function isCampaign(v: unknown): v is Record<string, unknown> & { id: string } {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) && typeof (v as { id?: unknown }).id === 'string';
-}
-
 /** The command that creates parts `from`.. of this split: the same input and flags, the agent by id. */
 function resumeCommand(ctx: Context, flags: CreateFlags, agentId: string, defaultCountry: string | undefined, from: number): string {
   const args = ['voicectl', 'campaign', 'create', '--name', flags.name, '--agent', agentId];
@@ -194,16 +127,5 @@ function resumeCommand(ctx: Context, flags: CreateFlags, agentId: string, defaul
   if (flags.kb !== undefined) args.push('--kb', flags.kb.join(','));
   if (flags.skipInvalid) args.push('--skip-invalid');
   if (flags.keepDuplicates) args.push('--keep-duplicates');
-  args.push('--split', '--split-from', String(from));
-  for (const f of flags.exclude ?? []) args.push('--exclude', f);
-  if (flags.excludeCalledWithin !== undefined) args.push('--exclude-called-within', `${Math.round(flags.excludeCalledWithin / 60_000)}m`);
-  if (flags.defaultExclude === false) args.push('--no-default-exclude');
-  if (flags.launch) args.push('--launch');
-  if (flags.callingHours) args.push('--calling-hours', flags.callingHours);
-  if (flags.waitForCallingHours) args.push('--wait-for-calling-hours');
-  if (flags.ignoreCallingHours) args.push('--ignore-calling-hours');
-  // The same service and profile; never the key (it would land in shell history).
-  if (ctx.opts.baseUrl) args.push('--base-url', ctx.opts.baseUrl);
-  if (ctx.opts.profile) args.push('--profile', ctx.opts.profile);
-  return args.map(shellQuote).join(' ');
+  return commandLine([...args, ...sharedResumeArgs(ctx, flags, from)]);
 }

@@ -5,7 +5,7 @@
  */
 import type { Context } from '../../context.js';
 import { printTable, truncate } from '../../io/output.js';
-import type { Part } from '../../campaigns/create-run.js';
+import type { Part } from './create-flow.js';
 import { extraText } from './fields.js';
 import { plural } from '../../campaigns/launch-flow.js';
 import { render } from '../../io/render.js';

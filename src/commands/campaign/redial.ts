@@ -1,22 +1,19 @@
-import { resolve } from 'node:path';
 import type { Context } from '../../context.js';
 import { resolveAgent } from '../../api/agents.js';
-import type { CampaignDraft } from '../../api/campaigns.js';
 import { applyRules, buildRules, summarizeExclusions } from '../../campaigns/exclusions.js';
 import { checkHoursFlags, gateCallingHours } from '../../campaigns/hours-gate.js';
 import { DEFAULT_EXCLUDED_OUTCOMES, planRedial, type RedialContact, type RedialPlan } from '../../campaigns/redial.js';
-import { MAX_CONTACTS_PER_CAMPAIGN, partName, splitContacts } from '../../contacts/report.js';
+import { MAX_CONTACTS_PER_CAMPAIGN, splitContacts } from '../../contacts/report.js';
 import { UsageError } from '../../errors.js';
 import { withSpinner } from '../../io/spinner.js';
-import { createAll, launchAll, shellQuote, type Part } from '../../campaigns/create-run.js';
-import { printCreated } from './create.js';
+import { commandLine, createAndLaunch, partsOf, sharedResumeArgs, type Part } from './create-flow.js';
 import { printDryRun } from './dry-run.js';
-import { toWire } from '../../campaigns/input.js';
 import { confirmLaunch, plural } from '../../campaigns/launch-flow.js';
 import { render } from '../../io/render.js';
 import type { RedialFlags } from './definition.js';
 import { NO_TIME_RULE, prepareCallbackRun, type Unread } from '../../campaigns/run/callbacks.js';
 import { startRun } from '../../campaigns/run/session.js';
+import { runExclusions } from '../../campaigns/run/start.js';
 import { runScreen } from './run-screen.js';
 
 
@@ -68,11 +65,7 @@ export default async function campaignRedial(ctx: Context, id: string, flags: Re
       ...(flags.callingHours !== undefined ? { callingHours: flags.callingHours } : {}),
       ...(flags.waveSize !== undefined ? { waveSize: flags.waveSize } : {}),
       ...(flags.journal !== undefined ? { journal: flags.journal } : {}),
-      exclusions: {
-        files: (flags.exclude ?? []).map((f) => resolve(ctx.cwd, f)),
-        default_exclude: flags.defaultExclude !== false,
-        ...(defaultCountry ? { default_country: defaultCountry } : {}),
-      },
+      exclusions: runExclusions(ctx, flags, defaultCountry),
     }));
     warnUnread(ctx, run.unread);
     await startRun(ctx, run, runScreen(ctx), { dryRun: Boolean(flags.dryRun) });
@@ -93,11 +86,10 @@ export default async function campaignRedial(ctx: Context, id: string, flags: Re
   if (!agentId) {
     throw new UsageError(`Campaign ${original} has no agent (it was deleted), so the redial needs one.`, { hint: 'Pass --agent <id|name>.' });
   }
-  const parts: Part[] = chunks.map((contacts, index) => {
-    const draft: CampaignDraft = { name: partName(name, index, chunks.length), agent_id: agentId, contacts: contacts.map(toWire) };
-    if (typeof plan.campaign.campaign_prompt === 'string') draft.campaign_prompt = plan.campaign.campaign_prompt;
-    if (Array.isArray(plan.campaign.kb_item_ids)) draft.kb_item_ids = plan.campaign.kb_item_ids as string[];
-    return { index, draft, contacts };
+  const parts = partsOf(name, chunks, {
+    agent_id: agentId,
+    ...(typeof plan.campaign.campaign_prompt === 'string' ? { campaign_prompt: plan.campaign.campaign_prompt } : {}),
+    ...(Array.isArray(plan.campaign.kb_item_ids) ? { kb_item_ids: plan.campaign.kb_item_ids as string[] } : {}),
   });
   const todo = parts.slice(start);
 
@@ -115,19 +107,14 @@ export default async function campaignRedial(ctx: Context, id: string, flags: Re
   if (flags.launch) {
     await confirmLaunch(ctx, todo.map((p) => ({ name: p.draft.name, dial: p.contacts.length })), { declined: 'Cancelled: nothing was created or launched.' });
   }
-  const create = () => createAll(ctx, api, todo, {
+  await createAndLaunch(ctx, api, {
     parts: parts.length,
+    todo,
     fileName: `the contacts of campaign ${id}`,
     where: (row) => `contact ${row}`,
     resume: (from) => resumeCommand(ctx, id, flags, agentId, from),
+    ...(gate ? { gate } : {}),
   });
-  const created = todo.length === 1 ? await withSpinner(ctx, 'Creating the campaign', create) : await create();
-  let launched: unknown[] | undefined;
-  if (gate) {
-    await gate.wait();
-    launched = await launchAll(ctx, api, created);
-  }
-  await printCreated(ctx, created, launched);
 }
 
 function summarize(ctx: Context, plan: RedialPlan, keptAfterRules: number): void {
@@ -183,17 +170,7 @@ function resumeCommand(ctx: Context, id: string, flags: RedialFlags, agentId: st
   if (flags.outcome) args.push('--outcome', flags.outcome.join(','));
   if (flags.excludeOutcome) args.push('--exclude-outcome', flags.excludeOutcome.join(','));
   if (flags.defaultCountry) args.push('--default-country', flags.defaultCountry);
-  for (const f of flags.exclude ?? []) args.push('--exclude', f);
-  if (flags.excludeCalledWithin !== undefined) args.push('--exclude-called-within', `${Math.round(flags.excludeCalledWithin / 60_000)}m`);
-  if (flags.defaultExclude === false) args.push('--no-default-exclude');
-  args.push('--split', '--split-from', String(from));
-  if (flags.launch) args.push('--launch');
-  if (flags.callingHours) args.push('--calling-hours', flags.callingHours);
-  if (flags.waitForCallingHours) args.push('--wait-for-calling-hours');
-  if (flags.ignoreCallingHours) args.push('--ignore-calling-hours');
-  if (ctx.opts.baseUrl) args.push('--base-url', ctx.opts.baseUrl);
-  if (ctx.opts.profile) args.push('--profile', ctx.opts.profile);
-  return args.map(shellQuote).join(' ');
+  return commandLine([...args, ...sharedResumeArgs(ctx, flags, from)]);
 }
 
 /** Callbacks whose time could not be read: never dialed by the run, each named with the words said. */

@@ -11,16 +11,15 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createAgent } from '../../api/agents.js';
 import { allCalls, type Call } from '../../api/calls.js';
-import { createCampaign } from '../../api/campaigns.js';
 import { Context, type Env } from '../../context.js';
 import { FailureError } from '../../errors.js';
 import { printList } from '../../io/output.js';
 import { packageRoot } from '../../paths.js';
 import type { WatchView } from '../../watch/view.js';
 import { duration } from '../../util/time.js';
-import { idOf } from '../../campaigns/create-campaigns.js';
+import { CampaignsStopped, createCampaigns } from '../../campaigns/create-campaigns.js';
 import { readContactsInput, toWire } from '../../campaigns/input.js';
-import { launch, plural } from '../../campaigns/launch-flow.js';
+import { launchError, plural } from '../../campaigns/launch-flow.js';
 import { printDuplicates, printSkipped, summaryLine } from '../../campaigns/problems.js';
 import { ProgressLines } from './progress-view.js';
 import { chooseView, refuseFilterOnStream } from '../../io/render.js';
@@ -73,13 +72,20 @@ export default async function demo(ctx: Context, flags: DemoFlags): Promise<void
     printDuplicates(ctx, input, false);
 
     const name = `Demo: ${input.fileName}`;
-    const campaign = await createCampaign(api, { name, agent_id: agent.id, contacts: input.contacts.map(toWire) }, { signal: ctx.signal });
-    const id = idOf(campaign);
-    if (!id) throw new FailureError('the sandbox created the campaign but returned no id.');
-    step(`Created campaign "${name}" (${id}) with ${plural(input.contacts.length, 'contact')}, status ${String(campaign.status ?? 'draft')}`);
-
-    await launch(dctx, api, id);
-    step('Launched it (no confirmation: these calls are simulated). Following it to completion:');
+    // The create-and-launch workflow `campaign create --launch` runs; no confirmation: these calls are simulated.
+    let id = '';
+    try {
+      await createCampaigns(api, [{ draft: { name, agent_id: agent.id, contacts: input.contacts.map(toWire) }, launch: true }], {
+        created: (_p, created, campaign) => {
+          id = created;
+          step(`Created campaign "${name}" (${id}) with ${plural(input.contacts.length, 'contact')}, status ${String(campaign.status ?? 'draft')}`);
+        },
+        launched: () => step('Launched it (no confirmation: these calls are simulated). Following it to completion:'),
+      });
+    } catch (err) {
+      if (!(err instanceof CampaignsStopped)) throw err;
+      throw err.at.step === 'launch' ? launchError(err.cause, err.at.id!) : err.cause;
+    }
     await follow(dctx, id);
 
     const calls: Call[] = [];
