@@ -130,6 +130,15 @@ describe('voicectl campaign redial --at-requested-time', () => {
     for (const w of summary.waves) expect(Date.parse(w.launched_at)).toBeGreaterThanOrEqual(Date.parse('2026-01-16T10:30:00Z'));
   }, 90_000);
 
+  it('with no callback left to hold, starts no run and writes no journal', async () => {
+    const all = join(tmp.dir, 'all.txt');
+    writeFileSync(all, `${readFileSync(exclude, 'utf8')}${fourPm.map((c) => c.phone).join('\n')}\n`);
+    const r = await h.run(['campaign', 'redial', id, '--outcome', 'callback_scheduled', '--at-requested-time', '--exclude', all, '--yes', '--journal', join(tmp.dir, 'none.run.json')]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('no run was started, nothing was sent');
+    expect(existsSync(join(tmp.dir, 'none.run.json'))).toBe(false);
+  });
+
   it('refuses --split with --at-requested-time, and --journal without it (exit 2)', async () => {
     const split = await h.run(args('--split'));
     expect(split.exitCode).toBe(2);

@@ -68,6 +68,11 @@ export default async function campaignRedial(ctx: Context, id: string, flags: Re
       exclusions: runExclusions(ctx, flags, defaultCountry),
     }));
     warnUnread(ctx, run.unread);
+    if (!run.journal.contacts.some((c) => c.state === 'waiting')) {
+      ctx.info(`No callback of "${original}" has a time voicectl can call back at: no run was started, nothing was sent.`);
+      await render(ctx, { json: { held: [], unread: run.unread }, lines: [] });
+      return;
+    }
     await startRun(ctx, run, runScreen(ctx), { dryRun: Boolean(flags.dryRun) });
     return;
   }
