@@ -13,6 +13,7 @@ import { countStates } from '../../campaigns/run/deps.js';
 import { forecastLines, type Forecast } from '../../campaigns/run/forecast.js';
 import { DEFAULT_WAVE_LENGTH_MS } from '../../campaigns/run/history.js';
 import type { Journal } from '../../campaigns/run/journal.js';
+import { placeOf } from '../../campaigns/run/policy.js';
 import type { RunScreen } from '../../campaigns/run/session.js';
 import { when } from '../../campaigns/run/when.js';
 
@@ -91,7 +92,7 @@ function heldContacts(j: Journal): Array<{ phone_number: string; name: string; n
     phone_number: c.phone_number,
     name: c.name ?? '',
     not_before: c.not_before!,
-    zone: c.zone ?? '',
+    zone: c.zone ?? placeOf(c.phone_number).zones.join(' '),
     ...(c.requested_as !== undefined ? { requested_as: c.requested_as } : {}),
   }));
 }
