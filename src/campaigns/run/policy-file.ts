@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
 import { UsageError } from '../../errors.js';
 import { parseWindow, WINDOW_HELP } from '../calling-hours.js';
-import { parseDeadline, parseRetryOn } from './policy.js';
+import { deadlineNamesZone, parseDeadline, parseRetryOn } from './policy.js';
 
 /** What a policy file sets, as the flags of the same names would. */
 export interface PolicyFileValues {
@@ -110,10 +110,13 @@ export function parsePolicyFile(file: string, text: string, { span, now, dir }: 
     } else {
       try {
         parseDeadline(v.deadline, now, span);
+        if (span(v.deadline) === undefined && !deadlineNamesZone(v.deadline)) {
+          throw new UsageError(`"${v.deadline}" names no zone: a file may be run from any zone, so add Z or an offset such as +05:30.`);
+        }
         out.deadline = v.deadline;
       } catch (err) {
         const why = err instanceof UsageError ? err.message.replace(/^--deadline /, '').replace(/\.$/, '') : String(err);
-        problems.push({ path: ['deadline'], message: `${why}; use an ISO 8601 time such as "2026-03-01T18:00Z" (UTC when no offset is given) or a span from now such as 36h` });
+        problems.push({ path: ['deadline'], message: `${why}; use an ISO 8601 time such as "2026-03-01T18:00Z" or a span from now such as 36h` });
       }
     }
   }
@@ -269,7 +272,7 @@ export function policySchema(): Record<string, unknown> {
           { type: 'array', items: { type: 'string', enum: ['no_answer', 'failed', 'completed'] } },
         ],
       },
-      deadline: { type: 'string', description: 'Release no wave after this: an ISO 8601 time (UTC without an offset), quoted, or a span from the start such as 36h.', examples: ['2026-03-01T18:00Z', '36h'] },
+      deadline: { type: 'string', description: 'Release no wave after this: an ISO 8601 time with Z or an offset, quoted, or a span from the start such as 36h.', examples: ['2026-03-01T18:00Z', '36h'] },
       exclude: {
         description: 'Files of numbers to leave out (CSV or .xlsx with a phone column, or one number a line), relative to the policy file; added to --exclude.',
         oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }],

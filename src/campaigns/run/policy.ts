@@ -4,6 +4,7 @@
  * the journal, so a resumed run follows the policy it started with.
  */
 import { UsageError } from '../../errors.js';
+import { parseTime } from '../../util/time.js';
 import { lpn } from '../../contacts/validity.js';
 import { formatWindow, parseWindow, WINDOW_HELP, type HoursWindow } from '../calling-hours.js';
 import { zonesForNumber } from '../phone-zones.js';
@@ -61,17 +62,29 @@ export function parseRetryOn(list: string[] | undefined): string[] {
 }
 
 /**
- * --deadline: an ISO 8601 time (without an offset it is UTC, as the API reads times), or
- * a span from now such as 36h or 3d.
+ * --deadline: a date-time (without an offset it is read in `zone`, the user's zone, like
+ * every time typed on the command line), or a span from now such as 36h or 3d.
  */
-export function parseDeadline(text: string, now: number, spanMs: (v: string) => number | undefined): string {
+export function parseDeadline(text: string, now: number, spanMs: (v: string) => number | undefined, zone = 'UTC'): string {
   const span = spanMs(text);
   if (span !== undefined) return new Date(now + span).toISOString();
-  const withZone = /(?:Z|[+-]\d{2}:?\d{2})$/i.test(text.trim()) ? text.trim() : `${text.trim()}Z`;
-  const ms = /^\d{4}-\d{2}-\d{2}/.test(text.trim()) ? Date.parse(withZone.replace(' ', 'T')) : NaN;
-  if (!Number.isFinite(ms)) throw new UsageError(`--deadline "${text}" is not a time.`, { hint: 'Use an ISO 8601 time such as 2026-03-01T18:00Z (UTC when no offset is given), or a span from now such as 36h or 3d.' });
+  const v = text.trim();
+  let ms = NaN;
+  if (/^\d{4}-\d{2}-\d{2}/.test(v)) {
+    try {
+      ms = parseTime(v, new Date(now), zone).getTime();
+    } catch {
+      ms = NaN;
+    }
+  }
+  if (!Number.isFinite(ms)) throw new UsageError(`--deadline "${text}" is not a time.`, { hint: `Use a date and time such as 2026-03-01T18:00 (read in ${zone}; add Z or +05:30 for another zone), or a span from now such as 36h or 3d.` });
   if (ms <= now) throw new UsageError(`--deadline ${new Date(ms).toISOString()} has already passed.`);
   return new Date(ms).toISOString();
+}
+
+/** True when a deadline names its own zone (Z or an offset), or is a span. */
+export function deadlineNamesZone(text: string): boolean {
+  return /(?:Z|[+-]\d{2}:?\d{2})$/i.test(text.trim());
 }
 
 /** Where a number is, for the windows: its zones and its country. */

@@ -108,7 +108,7 @@ export async function prepareRun(ctx: Context, flags: RunFlags, spanMs: (v: stri
     policy.daily_cap = flags.dailyCap;
     policy.day_zone = ctx.timeZone;
   }
-  if (flags.deadline !== undefined) policy.deadline = parseDeadline(flags.deadline, now, spanMs);
+  if (flags.deadline !== undefined) policy.deadline = parseDeadline(flags.deadline, now, spanMs, ctx.timeZone);
   if ((flags.retryAfter !== undefined || flags.retryOn !== undefined) && policy.attempts < 2) {
     throw new UsageError('--retry-after and --retry-on (retry_after and retry_on in a --policy file) shape retries: pass --attempts 2 or more as well (attempts: in the file).');
   }

@@ -114,7 +114,7 @@ export function runOptions(cmd: Command<[string | undefined, string | undefined]
     .option('--attempts <n>', 'dial attempts per contact, the first included (default 1)', positiveInt)
     .option('--retry-after <span>', 'wait before another attempt, e.g. 2h (default 2h)', (v: string) => spanMs(v))
     .option('--retry-on <statuses>', 'statuses that earn another attempt (default no_answer,failed); a do_not_call outcome never does', commaList)
-    .option('--deadline <time>', 'release no wave after this: an ISO time (UTC without an offset) or a span from now such as 36h')
+    .option('--deadline <time>', 'release no wave after this: a date-time (in your zone without an offset) or a span from now such as 36h')
     .option('--journal <file>', 'where the run keeps its state (default: NAME.run.json beside the contacts file)')
     .option('--resume <journal>', 'continue a run from its journal (after Ctrl-C, a crash or a pause)')
     .option('--dry-run', 'print the forecast and the wave plan; send nothing but reads'));
