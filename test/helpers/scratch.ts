@@ -12,8 +12,8 @@ export interface Scratch {
   defer(undo: () => unknown): void;
   /** A throwaway folder, removed after the test. */
   dir(): string;
-  /** A file holding `content`, alone in a throwaway folder; its path. */
-  file(content: string | Uint8Array, name?: string): string;
+  /** A file named `name` holding `content`, alone in a throwaway folder; its path. */
+  file(name: string, content: string | Uint8Array): string;
   /** Closes what it is given (a server, say) after the test, and hands it back. */
   closing<T extends { close(): unknown }>(thing: T | Promise<T>): Promise<T>;
 }
@@ -30,7 +30,7 @@ export function scratch(prefix = 'voicectl-test-'): Scratch {
       undo.push(t.remove);
       return t.dir;
     },
-    file(content, name = 'leads.csv') {
+    file(name, content) {
       const path = join(self.dir(), name);
       writeFileSync(path, content);
       return path;
