@@ -56,6 +56,17 @@ function tailOf(fake: FakeCalls, opts: { since?: number; status?: string } = {})
 
 const ids = (r: { finished: Array<{ call_id: string }> }) => r.finished.map((c) => c.call_id);
 
+/** A tail over an empty listing that has polled once, at T0; `at(t)` moves the clock to t and polls: the ids it reports. */
+async function polled(): Promise<{ f: FakeCalls; tail: CallTail; at: (now: number) => Promise<string[]> }> {
+  const f = new FakeCalls();
+  const tail = tailOf(f);
+  expect(ids(await tail.poll())).toEqual([]);
+  return { f, tail, at: async (now) => {
+    f.now = now;
+    return ids(await tail.poll());
+  } };
+}
+
 describe('call tail window', () => {
   it('reports calls that finish from now on, not those already finished, including calls in progress at the start', async () => {
     const f = new FakeCalls();
@@ -72,29 +83,21 @@ describe('call tail window', () => {
   });
 
   it('reports calls that finish out of order once each, in the order they ended', async () => {
-    const f = new FakeCalls();
-    const tail = tailOf(f);
-    await tail.poll();
+    const { f, at } = await polled();
     f.add('a', T0 + 1000, T0 + 9 * MIN);
     f.add('b', T0 + 2000, T0 + 2 * MIN);
     f.add('c', T0 + 3000, T0 + 4 * MIN);
     f.add('d', T0 + 4000, T0 + 3 * MIN);
-    f.now = T0 + MIN;
-    expect(ids(await tail.poll())).toEqual([]);
-    f.now = T0 + 5 * MIN;
-    expect(ids(await tail.poll())).toEqual(['b', 'd', 'c']);
+    expect(await at(T0 + MIN)).toEqual([]);
+    expect(await at(T0 + 5 * MIN)).toEqual(['b', 'd', 'c']);
     // `a` is still in progress: the next poll still reads from its start (minus the overlap).
     expect(Date.parse(f.queries.at(-1)!.since)).toBeLessThanOrEqual(T0 + 1000);
-    f.now = T0 + 10 * MIN;
-    expect(ids(await tail.poll())).toEqual(['a']);
-    f.now = T0 + 11 * MIN;
-    expect(ids(await tail.poll())).toEqual([]);
+    expect(await at(T0 + 10 * MIN)).toEqual(['a']);
+    expect(await at(T0 + 11 * MIN)).toEqual([]);
   });
 
   it('follows a long call and moves `since` past it once it ends; a call stuck beyond the window is dropped, said, and never reported', async () => {
-    const f = new FakeCalls();
-    const tail = tailOf(f);
-    await tail.poll();
+    const { f, tail, at } = await polled();
     f.add('long', T0 + 1000, T0 + 110 * MIN);
     f.add('stuck', T0 + 2000, T0 + 10 * 60 * MIN);
     f.now = T0 + MIN;
@@ -118,8 +121,7 @@ describe('call tail window', () => {
     f.now = T0 + 126 * MIN;
     await tail.poll();
     expect(f.queries.at(-1)!.since).toBe(new Date(T0 + 121 * MIN - OVERLAP_MS).toISOString());
-    f.now = T0 + 11 * 60 * MIN;
-    expect(ids(await tail.poll())).toEqual([]);
+    expect(await at(T0 + 11 * 60 * MIN)).toEqual([]);
     expect(tail.inProgressCount).toBe(0);
   });
 
@@ -147,9 +149,7 @@ describe('call tail window', () => {
   });
 
   it('keeps memory to the window: ids of calls long finished are forgotten, and not reported again', async () => {
-    const f = new FakeCalls();
-    const tail = tailOf(f);
-    await tail.poll();
+    const { f, tail } = await polled();
     let total = 0;
     for (let step = 1; step <= 60; step++) {
       for (let i = 0; i < 50; i++) f.add(`s${step}-${i}`, T0 + step * 10 * MIN + i, T0 + step * 10 * MIN + i + 1000);
@@ -166,9 +166,7 @@ describe('call tail window', () => {
   });
 
   it('after a burst has ended, an idle poll reads one page, not the burst again', async () => {
-    const f = new FakeCalls();
-    const tail = tailOf(f);
-    await tail.poll();
+    const { f, tail } = await polled();
     for (let i = 0; i < 1000; i++) f.add(`b${i}`, T0 + 1000 + i, T0 + 2000 + i);
     f.now = T0 + 10_000;
     const burst = await tail.poll();
@@ -198,9 +196,7 @@ describe('call tail window', () => {
   });
 
   it('a poll that fails half-way loses nothing and repeats nothing', async () => {
-    const f = new FakeCalls();
-    const tail = tailOf(f);
-    await tail.poll();
+    const { f, tail } = await polled();
     for (let i = 0; i < 3 * PAGE_SIZE; i++) f.add(`c${i}`, T0 + 1000 + i, T0 + 2000 + i);
     f.now = T0 + MIN;
     f.failAt = f.queries.length + 2;

@@ -1,20 +1,13 @@
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { readExcludeList } from '../../src/campaigns/exclude-file.js';
 import { applyRules, type Rule } from '../../src/campaigns/exclusions.js';
 import { UsageError } from '../../src/errors.js';
 import { runInProcess } from '../export/harness.js';
-import { tempDir } from '../helpers/temp.js';
+import { scratch } from '../helpers/scratch.js';
 
-const tmp = tempDir('voicectl-exclude-');
-afterAll(() => tmp.remove());
-const file = (name: string, text: string) => {
-  const p = join(tmp.dir, name);
-  writeFileSync(p, text);
-  return p;
-};
+const { dir, file } = scratch('voicectl-exclude-');
 
 describe('readExcludeList', () => {
   it('one number a line, in any format, normalized as contacts are', async () => {
@@ -38,7 +31,7 @@ describe('readExcludeList', () => {
     ws.addRow(['phone', 'reason']);
     ws.addRow(['+1 (212) 555-0123', 'asked']);
     ws.addRow(['098470 12345', 'complaint']);
-    const p = join(tmp.dir, 'dnc.xlsx');
+    const p = join(dir(), 'dnc.xlsx');
     await wb.xlsx.writeFile(p);
     const list = await readExcludeList(p, 'IN');
     expect([...list.numbers]).toEqual([['+12125550123', 2], ['+919847012345', 3]]);

@@ -1,16 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PassThrough } from 'node:stream';
 import { Context, type Env, type GlobalOptions } from '../../src/context.js';
 import { openStore } from '../../src/config/store.js';
-import { tempDir } from './harness.js';
+import { scratch } from '../helpers/scratch.js';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => cleanups.splice(0).forEach((f) => f()));
+const { dir } = scratch('voicectl-cfg-');
 
 async function withProfiles(): Promise<Env> {
-  const t = tempDir();
-  cleanups.push(t.remove);
-  const env = { VOICECTL_CONFIG_DIR: t.dir };
+  const env = { VOICECTL_CONFIG_DIR: dir() };
   const store = await openStore(env);
   await store.update('default', { base_url: 'https://profile.example/v1', api_key: 'sk_profile_1111', default_country: 'IN', timeout: '40' });
   await store.update('staging', { base_url: 'https://staging.example/v1', api_key: 'sk_staging_2222' });
@@ -47,9 +44,7 @@ describe('Context.settings precedence: flag, then environment, then profile, the
   });
 
   it('defaults apply when nothing is set anywhere', () => {
-    const t = tempDir();
-    cleanups.push(t.remove);
-    const s = settings({ VOICECTL_CONFIG_DIR: t.dir });
+    const s = settings({ VOICECTL_CONFIG_DIR: dir() });
     expect(s).toMatchObject({ profileName: 'default', baseUrl: undefined, apiKey: undefined, defaultCountry: undefined, timeoutMs: 30_000 });
   });
 

@@ -1,20 +1,17 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { configPath, inspectConfig, maskKey, maskProfile, readProfile } from '../../src/config/profiles.js';
+import { describe, expect, it } from 'vitest';
+import { configPath, inspectConfig, maskKey, maskProfile, readProfile, type ProfileKey } from '../../src/config/profiles.js';
 import { checkKey, checkProfileName, normalizeValue, openStore } from '../../src/config/store.js';
 import { UsageError } from '../../src/errors.js';
-import { tempDir } from './harness.js';
+import { scratch } from '../helpers/scratch.js';
 
 const posix = process.platform !== 'win32';
-const cleanups: (() => void)[] = [];
-afterEach(() => cleanups.splice(0).forEach((f) => f()));
+const { dir } = scratch('voicectl-cfg-');
 
 function env(): { VOICECTL_CONFIG_DIR: string } {
-  const t = tempDir();
-  cleanups.push(t.remove);
   // A directory that does not exist yet, so the store has to create it.
-  return { VOICECTL_CONFIG_DIR: join(t.dir, 'nested', 'voicectl') };
+  return { VOICECTL_CONFIG_DIR: join(dir(), 'nested', 'voicectl') };
 }
 
 const mode = (p: string) => statSync(p).mode & 0o777;
@@ -118,34 +115,25 @@ describe('keys and values', () => {
     for (const k of ['base_url', 'api_key', 'default_country', 'timeout']) expect((err as UsageError).hint).toContain(k);
   });
 
-  it('base_url must be an http(s) URL; a trailing slash is dropped', async () => {
-    expect(await normalizeValue('base_url', ' https://api.example.com/v1/ ')).toBe('https://api.example.com/v1');
-    expect(await normalizeValue('base_url', 'http://127.0.0.1:4010')).toBe('http://127.0.0.1:4010');
-    for (const bad of ['ftp://x.example', 'api.example.com', '', 'http://']) {
-      await expect(normalizeValue('base_url', bad)).rejects.toBeInstanceOf(UsageError);
-    }
+  // base_url is an http(s) URL, a trailing slash dropped; default_country an ISO 3166
+  // alpha-2 code, uppercased; timeout a positive number of seconds; api_key is trimmed.
+  it.each([
+    ['base_url', ' https://api.example.com/v1/ ', 'https://api.example.com/v1'], ['base_url', 'http://127.0.0.1:4010', 'http://127.0.0.1:4010'],
+    ['default_country', 'in', 'IN'], ['default_country', 'Us', 'US'],
+    ['timeout', '45', '45'], ['timeout', '2.5', '2.5'],
+    ['api_key', 'sk_live_abcd\n', 'sk_live_abcd'],
+  ] as const)('%s %j is kept as %j', async (key, raw, kept) => {
+    expect(await normalizeValue(key, raw)).toBe(kept);
   });
 
-  it('default_country is an ISO 3166 alpha-2 code, uppercased', async () => {
-    expect(await normalizeValue('default_country', 'in')).toBe('IN');
-    expect(await normalizeValue('default_country', 'Us')).toBe('US');
-    for (const bad of ['IND', 'I', 'ZZ', 'UK', '91']) {
-      await expect(normalizeValue('default_country', bad)).rejects.toBeInstanceOf(UsageError);
-    }
-  });
-
-  it('timeout is a positive number of seconds', async () => {
-    expect(await normalizeValue('timeout', '45')).toBe('45');
-    expect(await normalizeValue('timeout', '2.5')).toBe('2.5');
-    for (const bad of ['0', '-3', 'soon', '']) {
-      await expect(normalizeValue('timeout', bad)).rejects.toBeInstanceOf(UsageError);
-    }
-  });
-
-  it('api_key is trimmed and may not contain spaces or line breaks', async () => {
-    expect(await normalizeValue('api_key', 'sk_live_abcd\n')).toBe('sk_live_abcd');
-    await expect(normalizeValue('api_key', 'sk live')).rejects.toBeInstanceOf(UsageError);
-    await expect(normalizeValue('api_key', '  ')).rejects.toBeInstanceOf(UsageError);
+  const refused: Partial<Record<ProfileKey, string[]>> = {
+    base_url: ['ftp://x.example', 'api.example.com', '', 'http://'],
+    default_country: ['IND', 'I', 'ZZ', 'UK', '91'],
+    timeout: ['0', '-3', 'soon', ''],
+    api_key: ['sk live', '  '], // no spaces or line breaks
+  };
+  it.each(Object.entries(refused).flatMap(([key, values]) => values.map((v) => [key as ProfileKey, v] as const)))('%s refuses %j', async (key, raw) => {
+    await expect(normalizeValue(key, raw)).rejects.toBeInstanceOf(UsageError);
   });
 
   it('masks keys to their last four characters', () => {

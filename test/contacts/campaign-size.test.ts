@@ -1,20 +1,9 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runInProcess } from '../export/harness.js';
-import { tempDir } from '../helpers/temp.js';
+import { scratch } from '../helpers/scratch.js';
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  for (const f of cleanups.splice(0)) f();
-});
-function file(text: string, name = 'leads.csv'): string {
-  const t = tempDir();
-  cleanups.push(t.remove);
-  const path = join(t.dir, name);
-  writeFileSync(path, text);
-  return path;
-}
+const t = scratch();
+const file = (text: string) => t.file('leads.csv', text);
 const AGENT = '11111111-2222-3333-4444-555555555555';
 // Nothing here may reach a service: these commands stop, or dry-run, before any request.
 const env = { VOICECTL_BASE_URL: 'http://127.0.0.1:9', VOICECTL_API_KEY: 'sk_none' };

@@ -1,6 +1,6 @@
 import { createWriteStream, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Call } from '../../src/api/calls.js';
 import { extraOf, mapColumns, nameOf } from '../../src/contacts/columns.js';
 import { validateContactsFile } from '../../src/contacts/validate.js';
@@ -8,17 +8,9 @@ import { csvHeader, csvRow, headerCells, planColumns } from '../../src/export/cs
 import { openXlsxBook } from '../../src/export/xlsx.js';
 import { drained } from '../../src/util/drained.js';
 import { makeCall } from '../export/fake-server.js';
-import { tempDir } from '../helpers/temp.js';
+import { scratch } from '../helpers/scratch.js';
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  for (const f of cleanups.splice(0)) f();
-});
-function dir(): string {
-  const t = tempDir();
-  cleanups.push(t.remove);
-  return t.dir;
-}
+const dir = scratch().dir;
 
 /** Contacts as a campaign was created with them, and the calls the service made of them. */
 const CONTACTS = [

@@ -1,23 +1,12 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_ROW_CHARS } from '../../src/contacts/csv.js';
 import { validateContactsFile } from '../../src/contacts/validate.js';
 import { UsageError } from '../../src/errors.js';
 import { runInProcess } from '../export/harness.js';
-import { tempDir } from '../helpers/temp.js';
+import { scratch } from '../helpers/scratch.js';
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  for (const f of cleanups.splice(0)) f();
-});
-function file(text: string, name = 'leads.csv'): string {
-  const t = tempDir();
-  cleanups.push(t.remove);
-  const path = join(t.dir, name);
-  writeFileSync(path, text);
-  return path;
-}
+const t = scratch();
+const file = (text: string) => t.file('leads.csv', text);
 async function failure(path: string): Promise<UsageError> {
   const err = await validateContactsFile(path, { defaultCountry: 'IN', workers: 0 }).then(() => undefined, (e: unknown) => e);
   expect(err).toBeInstanceOf(UsageError);

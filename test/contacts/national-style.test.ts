@@ -2,20 +2,12 @@
  * Numbers written the way another country writes its own, read with --default-country:
  * "(646) 555-0143" under IN is also a valid Indian mobile, and would be dialled in India.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NationalStyle } from '../../src/contacts/national-style.js';
 import { runInProcess } from '../export/harness.js';
-import { tempDir } from '../helpers/temp.js';
+import { scratch } from '../helpers/scratch.js';
 
-const tmp = tempDir('voicectl-style-');
-afterAll(() => tmp.remove());
-const file = (name: string, text: string) => {
-  const p = join(tmp.dir, name);
-  writeFileSync(p, text);
-  return p;
-};
+const { file } = scratch('voicectl-style-');
 
 describe('NationalStyle', () => {
   const india = new NationalStyle('IN');

@@ -5,24 +5,36 @@ import { isE164 } from '../../src/contacts/e164.js';
 import { resolveDefaultCountry } from '../../src/contacts/phone.js';
 import { UsageError } from '../../src/errors.js';
 
-describe('checkPhone: valid numbers become E.164', () => {
-  it.each([
-    ['098765 43210', '+919876543210'],
-    ['+91-98765-43210', '+919876543210'],
-    ['9876543210', '+919876543210'],
-    ['91 98765 43210', '+919876543210'],
-    ['0091 98765 43210', '+919876543210'],
-    ['0 80 2222 3333', '+918022223333'], // Bengaluru landline
-    ['(022) 2345 6789', '+912223456789'], // Mumbai landline
-    ['1800 425 1234', '+9118004251234'], // toll-free
-    ['+44 20 7946 0958', '+442079460958'],
-    ['+1 (415) 555-2671', '+14155552671'],
-    ['+1 800 555 0199', '+18005550199'],
-    ['  +91 98765 43210  ', '+919876543210'],
-    ["'+91 98765 43210", '+919876543210'], // the apostrophe spreadsheets (and --errors-out) put before "+"
-    ['+91\u00a098765\u00a043210', '+919876543210'], // non-breaking spaces from a web page
-  ])('%j -> %s', (raw, e164) => {
-    expect(checkPhone(raw, 'IN')).toBe(e164);
+/** libphonenumber-js's answer, as the tests below compare it: its E.164 when valid, else 'invalid'. */
+function library(cell: string, country?: 'IN' | 'DE'): string {
+  const phone = parsePhoneNumberFromString(cell, { defaultCountry: country });
+  return phone?.isValid() ? phone.number : 'invalid';
+}
+
+/** Each number, and the ways a cell may write it under --default-country IN. */
+const WRITTEN: Array<[e164: string, cells: string[]]> = [
+  ['+919876543210', [
+    '098765 43210', '+91-98765-43210', '9876543210', '91 98765 43210', '0091 98765 43210', '  +91 98765 43210  ',
+    "'+91 98765 43210", // the apostrophe spreadsheets (and --errors-out) put before "+"
+    '+91\u00a098765\u00a043210', '98765\u00a043210', // non-breaking spaces from a web page
+    '(+91) 98 7654 3210', '(+91) 98765-43210', '＋91 98765 43210', // fullwidth plus
+    '+٩١ ٩٨٧٦٥ ٤٣٢١٠', '+۹۱ ۹۸۷۶۵ ۴۳۲۱۰', '+９１ ９８７６５ ４３２１０', // Arabic-Indic, Persian and fullwidth digits
+    '98765.43210', '98765/43210', '98765-43210', '-98765-43210-', '.98765 43210.', '(98765) 43210)', '#98765 43210', '*98765 43210', '9876543210,',
+    '98765ー43210', // the one letter the library reads as a dash is no word
+  ]],
+  ['+918022223333', ['0 80 2222 3333']], // Bengaluru landline
+  ['+912223456789', ['(022) 2345 6789', '+91 22 2345 6789']], // Mumbai landline
+  ['+911123456789', ['011 2345 6789']], // Delhi landline
+  ['+9118004251234', ['1800 425 1234']], // toll-free
+  ['+442079460958', ['+44 20 7946 0958', '+44 (0)20 7946 0958', '0044 20 7946 0958']],
+  ['+14155552671', ['+1 (415) 555-2671']],
+  ['+18005550199', ['+1 800 555 0199']],
+];
+
+describe('checkPhone: valid numbers become E.164, as the library reads them', () => {
+  it.each(WRITTEN.flatMap(([e164, cells]) => cells.map((cell) => [cell, e164])))('%j -> %s', (cell, e164) => {
+    expect(library(cell, 'IN')).toBe(e164);
+    expect(checkPhone(cell, 'IN')).toBe(e164);
   });
 
   it('reads numbers with "+" without a default country', () => {
@@ -87,44 +99,13 @@ describe('checkPhone: a reason for every invalid number', () => {
   });
 });
 
-/** libphonenumber-js's answer, as the tests below compare it: its E.164 when valid, else 'invalid'. */
-function library(cell: string, country?: 'IN' | 'DE'): string {
-  const phone = parsePhoneNumberFromString(cell, { defaultCountry: country });
-  return phone?.isValid() ? phone.number : 'invalid';
-}
-
-describe("checkPhone: the library's verdict on one number without words", () => {
-  it.each([
-    ['(+91) 98 7654 3210', '+919876543210'],
-    ['(+91) 98765-43210', '+919876543210'],
-    ['+44 (0)20 7946 0958', '+442079460958'],
-    ['0044 20 7946 0958', '+442079460958'],
-    ['＋91 98765 43210', '+919876543210'], // fullwidth plus
-    ['+٩١ ٩٨٧٦٥ ٤٣٢١٠', '+919876543210'], // Arabic-Indic digits
-    ['+۹۱ ۹۸۷۶۵ ۴۳۲۱۰', '+919876543210'], // Persian digits
-    ['+９１ ９８７６５ ４３２１０', '+919876543210'], // fullwidth digits
-    ['98765\u00a043210', '+919876543210'],
-    ['98765.43210', '+919876543210'],
-    ['98765/43210', '+919876543210'],
-    ['98765-43210', '+919876543210'],
-    ['-98765-43210-', '+919876543210'],
-    ['.98765 43210.', '+919876543210'],
-    ['(98765) 43210)', '+919876543210'],
-    ['#98765 43210', '+919876543210'],
-    ['*98765 43210', '+919876543210'],
-    ['9876543210,', '+919876543210'],
-    ['011 2345 6789', '+911123456789'], // Delhi landline
-    ['+91 22 2345 6789', '+912223456789'], // Mumbai landline
-  ])('%j -> %s, as the library reads it', (cell, e164) => {
-    expect(library(cell, 'IN')).toBe(e164);
-    expect(checkPhone(cell, 'IN')).toBe(e164);
-  });
-
+describe('checkPhone: numbers the library finds invalid too', () => {
   it.each([
     ['९८७६५ ४३२१०', 'is written with Devanagari digits that libphonenumber does not read: write the number with 0-9'],
     ['+91 98765\u200943210', 'contains a thin or narrow space, which libphonenumber does not read inside a number: use ordinary spaces'],
     ['98765\u202f43210', 'contains a thin or narrow space, which libphonenumber does not read inside a number: use ordinary spaces'],
     ['++91 98765 43210', 'not a phone number'],
+    ['call 98765 43210 after 6pm', 'not a phone number (it contains letters)'],
   ])('%j is invalid to the library too, with a reason naming the cause', (cell, reason) => {
     expect(library(cell, 'IN')).toBe('invalid');
     expect(checkPhone(cell, 'IN')).toBe(reason);
@@ -132,28 +113,23 @@ describe("checkPhone: the library's verdict on one number without words", () => 
 });
 
 describe('checkPhone: where voicectl refuses what the library reads (docs/contacts.md)', () => {
-  it('words in the cell', () => {
-    expect(library('Mob: 98765 43210', 'IN')).toBe('+919876543210');
-    expect(checkPhone('Mob: 98765 43210', 'IN')).toBe('has words besides the number: keep only the number (+919876543210) in the cell');
-    expect(checkPhone('call 98765 43210 after 6pm', 'IN')).toBe('not a phone number (it contains letters)');
-    expect(library('tel:+919876543210')).toBe('+919876543210');
-    expect(checkPhone('tel:+919876543210')).toBe('has words besides the number: keep only the number (+919876543210) in the cell');
-    expect(checkPhone('98765 43210 (home)', 'IN')).toBe('has words besides the number: keep only the number (+919876543210) in the cell');
-    // The one letter the library reads as a dash is no word.
-    expect(checkPhone('98765ー43210', 'IN')).toBe(library('98765ー43210', 'IN'));
+  const words = 'has words besides the number: keep only the number (+919876543210) in the cell';
+  const extension = (n: number) => `has an extension (ext. ${n}), which a campaign cannot dial: remove it`;
+  // Two numbers in one cell are refused even where their digits together make a valid number.
+  it.each([
+    ['Mob: 98765 43210', 'IN', '+919876543210', words],
+    ['tel:+919876543210', undefined, '+919876543210', words],
+    ['98765 43210 (home)', 'IN', '+919876543210', words],
+    ['98765 43210#12', 'IN', '+919876543210', extension(12)],
+    ['98765 43210;12', 'IN', '+919876543210', extension(12)],
+    ['+91 80 2222 3333 x 7', 'IN', '+918022223333', extension(7)],
+    ['030 1234 / 030 5678', 'DE', '+493012340305678', 'holds more than one number: put one number in the cell'],
+  ] as const)('%j with default country %s: the library reads %s, voicectl says %j', (cell, country, read, reason) => {
+    expect(library(cell, country)).toBe(read);
+    expect(checkPhone(cell, country)).toBe(reason);
   });
 
-  it('an extension', () => {
-    expect(library('98765 43210#12', 'IN')).toBe('+919876543210');
-    expect(checkPhone('98765 43210#12', 'IN')).toBe('has an extension (ext. 12), which a campaign cannot dial: remove it');
-    expect(checkPhone('98765 43210;12', 'IN')).toBe('has an extension (ext. 12), which a campaign cannot dial: remove it');
-    expect(checkPhone('+91 80 2222 3333 x 7', 'IN')).toBe('has an extension (ext. 7), which a campaign cannot dial: remove it');
-  });
-
-  it('two numbers in one cell, even where their digits together make a valid number', () => {
-    expect(library('030 1234 / 030 5678', 'DE')).toBe('+493012340305678');
-    expect(checkPhone('030 1234 / 030 5678', 'DE')).toBe('holds more than one number: put one number in the cell');
-    // A slash inside one number, as Germans write it, is not a second number.
+  it('a slash inside one number, as Germans write it, is not a second number', () => {
     expect(checkPhone('030/1234567', 'DE')).toBe(library('030/1234567', 'DE'));
     expect(checkPhone('030/1234567', 'DE')).toBe('+49301234567');
   });

@@ -87,13 +87,11 @@ describe('encodings and formats', () => {
     expect(r.contacts.map((c) => c.row)).toEqual([2, 3, 6, 7]);
   });
 
-  it('detects the delimiter from the header line', () => {
-    expect(detectDelimiter('name,phone,city\n')).toBe(',');
-    expect(detectDelimiter('name;phone;city\r\n1;2;3')).toBe(';');
-    expect(detectDelimiter('name\tphone\tcity\n')).toBe('\t');
-    expect(detectDelimiter('"last, first";phone\n')).toBe(';');
-    expect(detectDelimiter('\n\nname;phone\n')).toBe(';');
-    expect(detectDelimiter('phone\n9876543210\n')).toBe(',');
+  it.each([
+    ['name,phone,city\n', ','], ['name;phone;city\r\n1;2;3', ';'], ['name\tphone\tcity\n', '\t'],
+    ['"last, first";phone\n', ';'], ['\n\nname;phone\n', ';'], ['phone\n9876543210\n', ','],
+  ])('detects the delimiter from the header line of %j: %j', (text, delimiter) => {
+    expect(detectDelimiter(text)).toBe(delimiter);
   });
 });
 

@@ -1,24 +1,13 @@
-import { statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { statSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import { validateContactsFile } from '../../src/contacts/validate.js';
 import { checkWorkbook, MAX_WORKBOOK_INFLATED_BYTES } from '../../src/contacts/workbook-guard.js';
 import { UsageError } from '../../src/errors.js';
 import { runInProcess } from '../export/harness.js';
-import { tempDir } from '../helpers/temp.js';
+import { scratch } from '../helpers/scratch.js';
 import { part, sheetXml, workbook, type ZipPart } from './zip-writer.js';
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  for (const f of cleanups.splice(0)) f();
-});
-function file(name: string, data: Buffer): string {
-  const t = tempDir();
-  cleanups.push(t.remove);
-  const path = join(t.dir, name);
-  writeFileSync(path, data);
-  return path;
-}
+const { file } = scratch();
 
 const ROWS = [['name', 'phone'], ['Asha', '+919876543210'], ['Ravi', '09876543211']];
 const MiB = 1024 * 1024;

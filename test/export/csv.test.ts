@@ -17,12 +17,14 @@ function parse(text: string): string[][] {
 }
 
 describe('safeCell', () => {
-  it('quotes commas, quotes and newlines as RFC 4180 says', () => {
-    expect(safeCell('a,b')).toBe('"a,b"');
-    expect(safeCell('say "hi"')).toBe('"say ""hi"""');
-    expect(safeCell('two\nlines')).toBe('"two\nlines"');
-    expect(safeCell('cr\rhere')).toBe('"cr\rhere"');
-    expect(safeCell('plain')).toBe('plain');
+  // RFC 4180 quoting; plain numbers (E.164 numbers, negative values) are not formulas;
+  // nothing is empty, an object is JSON.
+  it.each([
+    ['a,b', '"a,b"'], ['say "hi"', '"say ""hi"""'], ['two\nlines', '"two\nlines"'], ['cr\rhere', '"cr\rhere"'], ['plain', 'plain'],
+    ['+919876543210', '+919876543210'], ['-3.5', '-3.5'], [-3, '-3'], ['+91 98765', "'+91 98765"],
+    [null, ''], [undefined, ''], [true, 'true'], [{ a: 1, b: 'x,y' }, '"{""a"":1,""b"":""x,y""}"'],
+  ])('writes %j as %j', (v, want) => {
+    expect(safeCell(v)).toBe(want);
   });
 
   it.each(['=1+1', '+cmd|calc', '-2+3', '@SUM(A1)', '\tx', '\rx', '=HYPERLINK("http://x","y")'])('escapes the formula %j', (v) => {
@@ -30,20 +32,6 @@ describe('safeCell', () => {
     const [[back]] = parse(`${cell}\r\n`) as [[string]];
     expect(back.startsWith("'")).toBe(true);
     expect(back.slice(1)).toBe(v);
-  });
-
-  it('leaves plain numbers alone: E.164 numbers and negative values are not formulas', () => {
-    expect(safeCell('+919876543210')).toBe('+919876543210');
-    expect(safeCell('-3.5')).toBe('-3.5');
-    expect(safeCell(-3)).toBe('-3');
-    expect(safeCell('+91 98765')).toBe("'+91 98765");
-  });
-
-  it('writes null and undefined as empty, objects as JSON', () => {
-    expect(safeCell(null)).toBe('');
-    expect(safeCell(undefined)).toBe('');
-    expect(safeCell(true)).toBe('true');
-    expect(safeCell({ a: 1, b: 'x,y' })).toBe('"{""a"":1,""b"":""x,y""}"');
   });
 });
 

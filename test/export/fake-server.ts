@@ -101,3 +101,27 @@ export function send(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
   res.end(text);
 }
+
+/** Calls number `from` to `from + n - 1`, oldest first. */
+export const manyCalls = (n: number, from = 0): Call[] => Array.from({ length: n }, (_, i) => makeCall(from + i));
+
+/** The environment that points voicectl at a fake server. */
+export const envFor = (s: Pick<FakeServer, 'url'>, key = 'sk_test_export') => ({ VOICECTL_BASE_URL: s.url, VOICECTL_API_KEY: key });
+
+/** A page request that fails with a 500 and `message`, when `offset` is asked for. */
+export function failAt(offset: number, message: string): NonNullable<FakeOptions['beforePage']> {
+  return (at, _n, res) => {
+    if (at !== offset) return;
+    send(res, 500, { error: message, status_code: 500 });
+    return true;
+  };
+}
+
+/** Aborts `ac` when the page at `offset` is asked for, and answers it a little later. */
+export function abortAt(offset: number, ac: AbortController): NonNullable<FakeOptions['beforePage']> {
+  return async (at) => {
+    if (at !== offset) return;
+    ac.abort();
+    await new Promise((r) => setTimeout(r, 50));
+  };
+}

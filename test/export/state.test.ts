@@ -1,20 +1,14 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Call } from '../../src/api/calls.js';
 import { MarkTracker, readState, writeState, type ExportState } from '../../src/export/state.js';
-import { fakeServer, makeCall, type FakeServer } from './fake-server.js';
-import { runInProcess, tempDir } from './harness.js';
+import { fakeServer, makeCall, manyCalls, type FakeServer } from './fake-server.js';
+import { runInProcess } from './harness.js';
+import { scratch } from '../helpers/scratch.js';
 
-const cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const f of cleanups.splice(0).reverse()) await f();
-});
-function dir(): string {
-  const t = tempDir();
-  cleanups.push(t.remove);
-  return t.dir;
-}
+const t = scratch('voicectl-export-');
+const dir = t.dir;
 
 const now = new Date('2024-05-01T12:00:00Z');
 const at = (iso: string, id: string, over: Partial<Call> = {}): Call => makeCall(0, { call_id: id, start_time: iso, ...over });
@@ -93,8 +87,7 @@ describe('call export --since-last', () => {
   const exported = (text: string) => text.trim().split('\n').filter(Boolean).map((l) => (JSON.parse(l) as Call).call_id);
 
   it('exports everything first, then only newer calls, never losing calls that share the mark\'s time', async () => {
-    s = await fakeServer(Array.from({ length: 250 }, (_, i) => makeCall(i)));
-    cleanups.push(() => s.close());
+    s = await t.closing(fakeServer(manyCalls(250)));
     const d = dir();
     const state = join(d, 'state.json');
     const run = () => runInProcess(['call', 'export', '--since-last', '--state', state, '--format', 'jsonl'], { env: env(), now: () => new Date('2024-05-01T14:00:00Z') });
@@ -124,15 +117,14 @@ describe('call export --since-last', () => {
 
   it('does not move the mark when the export fails', async () => {
     let fail = false;
-    s = await fakeServer(Array.from({ length: 450 }, (_, i) => makeCall(i)), {
+    s = await t.closing(fakeServer(manyCalls(450), {
       beforePage: (offset, _n, res) => {
         if (fail && offset === 200) {
           res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"boom"}');
           return true;
         }
       },
-    });
-    cleanups.push(() => s.close());
+    }));
     const state = join(dir(), 'state.json');
     const args = ['call', 'export', '--since-last', '--state', state, '--format', 'jsonl'];
     writeFileSync(state, JSON.stringify({ version: 1, mark: makeCall(10).start_time, ids: ['call_000010'], updated_at: '' }));
@@ -144,8 +136,7 @@ describe('call export --since-last', () => {
   });
 
   it('warns when the state was made with other filters', async () => {
-    s = await fakeServer([makeCall(1)]);
-    cleanups.push(() => s.close());
+    s = await t.closing(fakeServer([makeCall(1)]));
     const state = join(dir(), 'state.json');
     const args = ['call', 'export', '--since-last', '--state', state, '--format', 'jsonl'];
     expect((await runInProcess(args, { env: env() })).stderr).not.toContain('other filters');

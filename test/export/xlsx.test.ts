@@ -1,27 +1,15 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { readSheet } from 'read-excel-file/node';
-import { fakeServer, makeCall, send, type FakeServer } from './fake-server.js';
-import { runInProcess, tempDir } from './harness.js';
+import { envFor, fakeServer, makeCall, manyCalls } from './fake-server.js';
+import { runInProcess } from './harness.js';
+import { scratch } from '../helpers/scratch.js';
 
-const cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const f of cleanups.splice(0).reverse()) await f();
-});
-async function server(...args: Parameters<typeof fakeServer>): Promise<FakeServer> {
-  const s = await fakeServer(...args);
-  cleanups.push(() => s.close());
-  return s;
-}
-function dir(): string {
-  const t = tempDir();
-  cleanups.push(t.remove);
-  return t.dir;
-}
-const env = (s: FakeServer) => ({ VOICECTL_BASE_URL: s.url, VOICECTL_API_KEY: 'sk_test_export' });
-const many = (n: number, from = 0) => Array.from({ length: n }, (_, i) => makeCall(from + i));
+const t = scratch('voicectl-export-');
+const server = (...args: Parameters<typeof fakeServer>) => t.closing(fakeServer(...args));
+const dir = t.dir;
 
 /** The sheet as read-excel-file gives it, each row as header → value. */
 async function records(file: string): Promise<Array<Record<string, unknown>>> {
@@ -37,7 +25,7 @@ describe('call export --format xlsx', () => {
     ];
     const s = await server(calls);
     const out = join(dir(), 'calls.xlsx');
-    const r = await runInProcess(['call', 'export', '--out', out], { env: env(s) });
+    const r = await runInProcess(['call', 'export', '--out', out], { env: envFor(s) });
     expect(r.stderr).toContain('Exported 2 calls');
     expect(r.code).toBe(0);
     expect(readFileSync(out).subarray(0, 2).toString()).toBe('PK');
@@ -61,9 +49,9 @@ describe('call export --format xlsx', () => {
   });
 
   it('freezes a bold header row and gives times a date-time format', async () => {
-    const s = await server(many(3));
+    const s = await server(manyCalls(3));
     const out = join(dir(), 'calls.xlsx');
-    const r = await runInProcess(['call', 'export', '--format', 'xlsx', '--out', out], { env: env(s) });
+    const r = await runInProcess(['call', 'export', '--format', 'xlsx', '--out', out], { env: envFor(s) });
     expect(r.code).toBe(0);
     const book = new ExcelJS.Workbook();
     await book.xlsx.readFile(out);
@@ -82,7 +70,7 @@ describe('call export --format xlsx', () => {
     const calls = [makeCall(0, { start_time: '2026-11-26T09:30:00.000Z', end_time: '2026-11-26T09:32:05.000Z' })];
     const s = await server(calls);
     const d = dir();
-    const r = await runInProcess(['call', 'export', '--out', join(d, 'calls.xlsx'), '--tz', 'Asia/Calcutta'], { env: env(s) });
+    const r = await runInProcess(['call', 'export', '--out', join(d, 'calls.xlsx'), '--tz', 'Asia/Calcutta'], { env: envFor(s) });
     expect(r.code).toBe(0);
     const [row] = await records(join(d, 'calls.xlsx'));
     expect(Object.keys(row!)).toEqual(expect.arrayContaining(['start_time (Asia/Kolkata)', 'end_time (Asia/Kolkata)']));
@@ -92,19 +80,19 @@ describe('call export --format xlsx', () => {
     expect(second(row!['start_time (Asia/Kolkata)'])).toBe('2026-11-26T15:00:00.000Z');
     expect(second(row!['end_time (Asia/Kolkata)'])).toBe('2026-11-26T15:02:05.000Z');
 
-    const utc = await runInProcess(['call', 'export', '--format', 'csv'], { env: env(s) });
-    const zoned = await runInProcess(['call', 'export', '--format', 'csv', '--tz', 'Asia/Kolkata'], { env: { ...env(s), VOICECTL_TZ: 'America/New_York' } });
+    const utc = await runInProcess(['call', 'export', '--format', 'csv'], { env: envFor(s) });
+    const zoned = await runInProcess(['call', 'export', '--format', 'csv', '--tz', 'Asia/Kolkata'], { env: { ...envFor(s), VOICECTL_TZ: 'America/New_York' } });
     expect(zoned.stdout).toBe(utc.stdout);
     expect(zoned.stdout).toContain('2026-11-26T09:30:00.000Z');
-    const jsonl = await runInProcess(['call', 'export', '--format', 'jsonl', '--tz', 'Asia/Kolkata'], { env: env(s) });
+    const jsonl = await runInProcess(['call', 'export', '--format', 'jsonl', '--tz', 'Asia/Kolkata'], { env: envFor(s) });
     expect(JSON.parse(jsonl.stdout.trim()).start_time).toBe('2026-11-26T09:30:00.000Z');
   });
 
   it('puts keys first seen after the first page in extra_json, and adds transcripts', async () => {
-    const calls = [...many(200), makeCall(200, { contact: { name: 'Late', extra: { idx: 200, late_key: 'x' } } })];
+    const calls = [...manyCalls(200), makeCall(200, { contact: { name: 'Late', extra: { idx: 200, late_key: 'x' } } })];
     const s = await server(calls);
     const out = join(dir(), 'calls.xlsx');
-    const r = await runInProcess(['call', 'export', '--out', out, '--transcripts'], { env: env(s) });
+    const r = await runInProcess(['call', 'export', '--out', out, '--transcripts'], { env: envFor(s) });
     expect(r.code).toBe(0);
     const rows = await records(out);
     expect(rows).toHaveLength(201);
@@ -115,7 +103,7 @@ describe('call export --format xlsx', () => {
   it('cuts a cell at Excel\'s 32,767 characters and says so', async () => {
     const s = await server([makeCall(0, { summary: 'a'.repeat(40_000) })]);
     const out = join(dir(), 'calls.xlsx');
-    const r = await runInProcess(['call', 'export', '--out', out], { env: env(s) });
+    const r = await runInProcess(['call', 'export', '--out', out], { env: envFor(s) });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('1 cell was longer than Excel\'s 32,767 characters');
     expect(String((await records(out))[0]!.summary)).toHaveLength(32_767);
@@ -124,64 +112,29 @@ describe('call export --format xlsx', () => {
   it('writes a workbook with only the header when nothing matches', async () => {
     const s = await server([]);
     const out = join(dir(), 'calls.xlsx');
-    const r = await runInProcess(['call', 'export', '--out', out], { env: env(s) });
+    const r = await runInProcess(['call', 'export', '--out', out], { env: envFor(s) });
     expect(r.code).toBe(0);
     const [header, ...rest] = await readSheet(out);
     expect(header).toContain('phone_number');
     expect(rest).toEqual([]);
   });
 
-  it('leaves nothing at --out, and an older file untouched, when a page fails (exit 1)', async () => {
-    const s = await server(many(1000), {
-      beforePage: (offset, _n, res) => {
-        if (offset === 600) {
-          send(res, 500, { error: 'database on fire', status_code: 500 });
-          return true;
-        }
-      },
-    });
-    const d = dir();
-    const out = join(d, 'calls.xlsx');
-    writeFileSync(out, 'yesterday');
-    const r = await runInProcess(['call', 'export', '--out', out, '--concurrency', '1'], { env: env(s) });
-    expect(r.code).toBe(1);
-    expect(r.stderr).toContain('database on fire');
-    expect(readdirSync(d)).toEqual(['calls.xlsx']);
-    expect(readFileSync(out, 'utf8')).toBe('yesterday');
-  });
-
-  it('exits 130 on Ctrl-C and removes the temporary file', async () => {
-    const ac = new AbortController();
-    const s = await server(many(1000), {
-      beforePage: async (offset) => {
-        if (offset === 400) {
-          ac.abort();
-          await new Promise((r) => setTimeout(r, 50));
-        }
-      },
-    });
-    const d = dir();
-    const r = await runInProcess(['call', 'export', '--out', join(d, 'calls.xlsx'), '--concurrency', '1'], { env: env(s), signal: ac.signal });
-    expect(r.code).toBe(130);
-    expect(readdirSync(d)).toEqual([]);
-  });
-
   it('exports incrementally with --since-last, like CSV', async () => {
-    const s = await server(many(5));
+    const s = await server(manyCalls(5));
     const d = dir();
     const state = join(d, 'state.json');
-    const first = await runInProcess(['call', 'export', '--since-last', '--state', state, '--out', join(d, '1.xlsx')], { env: env(s) });
+    const first = await runInProcess(['call', 'export', '--since-last', '--state', state, '--out', join(d, '1.xlsx')], { env: envFor(s) });
     expect(first.code).toBe(0);
     expect(await records(join(d, '1.xlsx'))).toHaveLength(5);
-    s.calls.push(...many(3, 5));
-    const second = await runInProcess(['call', 'export', '--since-last', '--state', state, '--out', join(d, '2.xlsx')], { env: env(s) });
+    s.calls.push(...manyCalls(3, 5));
+    const second = await runInProcess(['call', 'export', '--since-last', '--state', state, '--out', join(d, '2.xlsx')], { env: envFor(s) });
     expect(second.code).toBe(0);
-    expect((await records(join(d, '2.xlsx'))).map((row) => row.call_id)).toEqual(many(3, 5).map((c) => c.call_id));
+    expect((await records(join(d, '2.xlsx'))).map((row) => row.call_id)).toEqual(manyCalls(3, 5).map((c) => c.call_id));
   });
 
   it('refuses to write a workbook to a terminal (exit 2), before any request', async () => {
-    const s = await server(many(3));
-    const r = await runInProcess(['call', 'export', '--format', 'xlsx'], { env: env(s), stdoutTTY: true });
+    const s = await server(manyCalls(3));
+    const r = await runInProcess(['call', 'export', '--format', 'xlsx'], { env: envFor(s), stdoutTTY: true });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--out calls.xlsx');
     expect(s.requests).toHaveLength(0);

@@ -3,22 +3,14 @@
  * and `watch` write plain lines, with no carriage-return redraws and no escape sequences,
  * and questions are numbered choices answered by typing.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { startInProcess, type Running } from '../helpers/run.js';
-import { tempDir } from '../helpers/temp.js';
+import { scratch } from '../helpers/scratch.js';
 import { clientFor, givenAgent, givenCampaign } from '../helpers/given.js';
 
-const sandboxes: Sandbox[] = [];
-afterEach(async () => {
-  await Promise.all(sandboxes.splice(0).map((s) => s.close()));
-});
-
-async function sandbox(): Promise<Sandbox> {
-  const s = await startSandbox({ port: 0, timeScale: 600, seed: 3 });
-  sandboxes.push(s);
-  return s;
-}
+const { dir, closing } = scratch('voicectl-accessible-');
+const sandbox = () => closing(startSandbox({ port: 0, timeScale: 600, seed: 3 }));
 
 const TTY = { stdin: true, stdout: true, stderr: true, columns: 100, rows: 40 };
 // Colour would be on at this terminal: FORCE_COLOR=0 of the harness is taken away.
@@ -62,6 +54,27 @@ class Typist {
   }
 }
 
+interface Launched {
+  sb: Sandbox;
+  id: string;
+}
+
+/** A campaign of `n` contacts, launched in a sandbox of its own. */
+async function launched(n: number): Promise<Launched> {
+  const sb = await sandbox();
+  const api = clientFor(sb);
+  const campaign = await givenCampaign(api, (await givenAgent(api)).id, n);
+  expect((await api('POST', `/campaigns/${campaign.id}/launch`)).status).toBeLessThan(300);
+  return { sb, id: campaign.id };
+}
+
+/** `watch` of the campaign at the terminal, to its end (exit 0): all it wrote. */
+async function watched({ sb, id }: Launched, extra: Record<string, string> = {}): Promise<string> {
+  const running = startInProcess(['watch', id, '--interval', '1'], { env: envFor(sb, dir(), extra), tty: TTY, realTime: true });
+  expect(await running.done).toBe(0);
+  return running.stdout() + running.stderr();
+}
+
 function expectPlain(text: string): void {
   expect(text).not.toContain('\r');
   expect(text).not.toContain('\u001b');
@@ -70,84 +83,39 @@ function expectPlain(text: string): void {
 describe('accessible mode', () => {
   it('the agent wizard asks numbered questions, answered by typing, with no redraw and no escape sequence', async () => {
     const sb = await sandbox();
-    const dir = tempDir();
-    try {
-      const running = startInProcess(['agent', 'create', '--accessible', '--name', 'Survey desk', '--greeting', 'Vanakkam!', '--call-purpose', 'Survey', '--kb', '', '--direction', 'outbound'], {
-        env: envFor(sb, dir.dir), tty: TTY, openStdin: true,
-      });
-      const t = new Typist(running);
-      await t.pick('Language of the calls', ['Tamil']);
-      await t.pick('Voice for Tamil', ['Karthik']);
-      await t.pick('how will you write it?', ['Type or paste it here']);
-      await t.type('a line holding only a full stop', 'Ask three short questions.\n\nThank them by name.\n.');
-      await t.pick('Tools the agent may use', ['take_message', 'summarize_call'], 'Type the numbers');
-      await t.pick('Create this agent?', ['Create the agent']);
-      expect(await running.done).toBe(0);
-      const post = sb.requests.find((r) => r.method === 'POST' && r.path === '/agents');
-      expect(post?.body).toMatchObject({
-        language: 'ta-IN', voice_name: 'Karthik', name: 'Survey desk', prompt: 'Ask three short questions.\n\nThank them by name.', tools: ['take_message', 'summarize_call'],
-      });
-      expectPlain(running.stderr());
-      expectPlain(running.stdout());
-      expect(running.stderr()).toMatch(/\n {2}1\. /);
-    } finally {
-      dir.remove();
-    }
+    const running = startInProcess(['agent', 'create', '--accessible', '--name', 'Survey desk', '--greeting', 'Vanakkam!', '--call-purpose', 'Survey', '--kb', '', '--direction', 'outbound'], {
+      env: envFor(sb, dir()), tty: TTY, openStdin: true,
+    });
+    const t = new Typist(running);
+    await t.pick('Language of the calls', ['Tamil']);
+    await t.pick('Voice for Tamil', ['Karthik']);
+    await t.pick('how will you write it?', ['Type or paste it here']);
+    await t.type('a line holding only a full stop', 'Ask three short questions.\n\nThank them by name.\n.');
+    await t.pick('Tools the agent may use', ['take_message', 'summarize_call'], 'Type the numbers');
+    await t.pick('Create this agent?', ['Create the agent']);
+    expect(await running.done).toBe(0);
+    const post = sb.requests.find((r) => r.method === 'POST' && r.path === '/agents');
+    expect(post?.body).toMatchObject({
+      language: 'ta-IN', voice_name: 'Karthik', name: 'Survey desk', prompt: 'Ask three short questions.\n\nThank them by name.', tools: ['take_message', 'summarize_call'],
+    });
+    expectPlain(running.stderr());
+    expectPlain(running.stdout());
+    expect(running.stderr()).toMatch(/\n {2}1\. /);
   });
 
   it('watch prints its progress as lines, with no redraw and no escape sequence (VOICECTL_ACCESSIBLE=1)', async () => {
-    const sb = await sandbox();
-    const api = clientFor(sb);
-    const agent = await givenAgent(api);
-    const campaign = await givenCampaign(api, agent.id, 3);
-    expect((await api('POST', `/campaigns/${campaign.id}/launch`)).status).toBeLessThan(300);
-    const dir = tempDir();
-    try {
-      const running = startInProcess(['watch', campaign.id, '--interval', '1'], {
-        env: envFor(sb, dir.dir, { VOICECTL_ACCESSIBLE: '1' }), tty: TTY, realTime: true,
-      });
-      expect(await running.done).toBe(0);
-      const all = running.stdout() + running.stderr();
-      expect(all).toMatch(/completed/i);
-      expectPlain(all);
-    } finally {
-      dir.remove();
-    }
+    const all = await watched(await launched(3), { VOICECTL_ACCESSIBLE: '1' });
+    expect(all).toMatch(/completed/i);
+    expectPlain(all);
   }, 60_000);
 
   it('without accessible mode the same terminal gets a redrawn watch (so the test above can tell)', async () => {
-    const sb = await sandbox();
-    const api = clientFor(sb);
-    const agent = await givenAgent(api);
-    const campaign = await givenCampaign(api, agent.id, 2);
-    expect((await api('POST', `/campaigns/${campaign.id}/launch`)).status).toBeLessThan(300);
-    const dir = tempDir();
-    try {
-      const running = startInProcess(['watch', campaign.id, '--interval', '1'], { env: envFor(sb, dir.dir), tty: TTY, realTime: true });
-      expect(await running.done).toBe(0);
-      expect(running.stdout() + running.stderr()).toContain('\u001b');
-    } finally {
-      dir.remove();
-    }
+    expect(await watched(await launched(2))).toContain('\u001b');
   }, 60_000);
 
   it('TERM=dumb and NO_COLOR: no escape sequences from watch either', async () => {
-    const sb = await sandbox();
-    const api = clientFor(sb);
-    const agent = await givenAgent(api);
-    const campaign = await givenCampaign(api, agent.id, 2);
-    expect((await api('POST', `/campaigns/${campaign.id}/launch`)).status).toBeLessThan(300);
-    const dir = tempDir();
-    try {
-      for (const extra of [{ TERM: 'dumb' }, { NO_COLOR: '1' }]) {
-        const running = startInProcess(['watch', campaign.id, '--interval', '1'], { env: envFor(sb, dir.dir, extra), tty: TTY, realTime: true });
-        expect(await running.done).toBe(0);
-        const all = running.stdout() + running.stderr();
-        if (extra.TERM === 'dumb') expectPlain(all);
-        else expect(all).not.toMatch(/\u001b\[\d+m/);
-      }
-    } finally {
-      dir.remove();
-    }
+    const campaign = await launched(2);
+    expectPlain(await watched(campaign, { TERM: 'dumb' }));
+    expect(await watched(campaign, { NO_COLOR: '1' })).not.toMatch(/\u001b\[\d+m/);
   }, 60_000);
 });

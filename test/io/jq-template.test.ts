@@ -69,24 +69,6 @@ describe('--jq', () => {
     expect(filtered.exitCode).toBe(0);
     expect(JSON.parse(filtered.stdout)).toEqual(Object.keys(JSON.parse(json.stdout)).sort());
   });
-
-  it('streams of JSON lines (call tail, watch, listen) refuse --jq and --template before anything runs, naming the pipe to use', async () => {
-    for (const args of [['call', 'tail', '--jq', '.'], ['watch', 'c1', '--template', '{{id}}'], ['listen', '--skip-verify', '--port', '0', '--jq', '.']]) {
-      const r = await h.run(args);
-      expect(r.exitCode, args.join(' ')).toBe(2);
-      expect(r.stderr).toContain('| jq');
-    }
-  });
-
-  it('a bad expression is a usage error (2); one that fails on the data exits 1', async () => {
-    const bad = await h.run(['agent', 'list', '--jq', '.[']);
-    expect(bad.exitCode).toBe(2);
-    expect(bad.stderr).toContain('not a jq expression');
-    expect(bad.stdout).toBe('');
-    const fails = await h.run(['agent', 'list', '--jq', '.[0].name | .[0]']);
-    expect(fails.exitCode).toBe(1);
-    expect(fails.stderr).toContain('Cannot index string');
-  });
 });
 
 describe('--template', () => {
@@ -109,10 +91,22 @@ describe('--template', () => {
       .toBe('A ver…|a+b|{"x":1}|2026-01-02 10:00 UTC|3 hours ago|2026-01-02');
     expect(formatTime('2026-01-02T14:00:00Z', 'relative', new Date('2026-01-02T13:00:00Z'))).toBe('in 1 hour');
   });
+});
 
-  it('a template that does not compile is a usage error', async () => {
-    const r = await h.run(['agent', 'list', '--template', '{{#each}}']);
-    expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain('--template');
+describe('--jq and --template that cannot run', () => {
+  it.each([
+    // Streams of JSON lines (call tail, watch, listen) refuse both before anything runs, naming the pipe to use.
+    [['call', 'tail', '--jq', '.'], 2, '| jq'],
+    [['watch', 'c1', '--template', '{{id}}'], 2, '| jq'],
+    [['listen', '--skip-verify', '--port', '0', '--jq', '.'], 2, '| jq'],
+    // A bad expression or template is a usage error; an expression that fails on the data exits 1.
+    [['agent', 'list', '--jq', '.['], 2, 'not a jq expression'],
+    [['agent', 'list', '--template', '{{#each}}'], 2, '--template'],
+    [['agent', 'list', '--jq', '.[0].name | .[0]'], 1, 'Cannot index string'],
+  ])('%j exits %i, saying %j, printing nothing', async (args, code, says) => {
+    const r = await h.run(args);
+    expect(r.exitCode).toBe(code);
+    expect(r.stderr).toContain(says);
+    expect(r.stdout).toBe('');
   });
 });

@@ -4,7 +4,11 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { BIN } from '../helpers/cli.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import { BIN, harness, type Harness } from '../helpers/cli.js';
 
 export interface McpSession {
   client: Client;
@@ -31,4 +35,59 @@ export async function startMcp(flags: string[], env: Record<string, string>, cwd
 export function textOf(result: unknown): string {
   const content = (result as { content?: Array<{ type: string; text?: string }> }).content ?? [];
   return content.map((c) => c.text ?? '').join('\n');
+}
+
+export interface McpWorld {
+  /** The sandbox and the config folder. */
+  readonly h: Harness;
+  /** The server, started in `dir`. */
+  readonly mcp: McpSession;
+  /** The working folder: the server's, and where `files` are. */
+  readonly dir: string;
+}
+
+export interface McpWorldOptions {
+  /** Of the working folder's name. */
+  prefix: string;
+  /** `voicectl mcp`'s flags; null: start no server. */
+  flags?: string[] | null;
+  /** Added to the harness's environment for the server. */
+  env?: Record<string, string>;
+  /** Files written in the working folder, by name. */
+  files?: Record<string, string>;
+  /** What the tests start from, made before the server starts. */
+  given?: (h: Harness, dir: string) => Promise<void>;
+}
+
+/**
+ * For all the tests of a file: a sandbox harness, a working folder holding `files`, what
+ * `given` makes, then `voicectl mcp` started in that folder; all closed and removed after
+ * the last test.
+ */
+export function mcpForFile(opts: McpWorldOptions): McpWorld {
+  const dir = mkdtempSync(join(tmpdir(), opts.prefix));
+  let h: Harness | undefined;
+  let mcp: McpSession | undefined;
+  beforeAll(async () => {
+    h = await harness();
+    for (const [name, text] of Object.entries(opts.files ?? {})) writeFileSync(join(dir, name), text);
+    await opts.given?.(h, dir);
+    if (opts.flags !== null) mcp = await startMcp(opts.flags ?? [], { ...h.env, ...opts.env }, dir);
+  }, 60_000);
+  afterAll(async () => {
+    await mcp?.close();
+    await h?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    dir,
+    get h() {
+      if (!h) throw new Error('the harness of this file has not started');
+      return h;
+    },
+    get mcp() {
+      if (!mcp) throw new Error('this file starts no voicectl mcp, or it has not started');
+      return mcp;
+    },
+  };
 }

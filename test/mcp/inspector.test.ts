@@ -2,41 +2,35 @@
  * A client nobody here wrote: the MCP Inspector's command-line mode lists `voicectl mcp`'s
  * tools and calls every read tool, and gets what the CLI's --json prints.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, harness, type Harness } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { BIN } from '../helpers/cli.js';
 import { clientFor, givenAgent, givenFinishedCampaign } from '../helpers/given.js';
+import { mcpForFile } from './client.js';
 
 const INSPECTOR = fileURLToPath(new URL('../../node_modules/.bin/mcp-inspector', import.meta.url));
 
-let h: Harness;
-let dir: string;
 let campaignId: string;
 let callId: string;
-
-beforeAll(async () => {
-  h = await harness();
-  dir = mkdtempSync(join(tmpdir(), 'voicectl-inspector-'));
-  const api = clientFor(h.sandbox);
-  const agent = await givenAgent(api, { name: 'Priya - renewals' });
-  const campaign = await givenFinishedCampaign(api, { agentId: agent.id, contacts: 2, name: 'Renewals' });
-  campaignId = campaign.id;
-  callId = (await api('GET', `/calls?campaign_id=${campaignId}&limit=1`)).body.calls[0].call_id;
-  writeFileSync(join(dir, 'leads.csv'), 'name,phone\nAsha,+91 98123 45670\n');
-  expect((await h.run(['pull', join(dir, 'account')])).exitCode).toBe(0);
-}, 60_000);
-
-afterAll(async () => {
-  await h?.close();
-  rmSync(dir, { recursive: true, force: true });
+const w = mcpForFile({
+  prefix: 'voicectl-inspector-',
+  flags: null,
+  files: { 'leads.csv': 'name,phone\nAsha,+91 98123 45670\n' },
+  given: async (h, dir) => {
+    const api = clientFor(h.sandbox);
+    const agent = await givenAgent(api, { name: 'Priya - renewals' });
+    const campaign = await givenFinishedCampaign(api, { agentId: agent.id, contacts: 2, name: 'Renewals' });
+    campaignId = campaign.id;
+    callId = (await api('GET', `/calls?campaign_id=${campaignId}&limit=1`)).body.calls[0].call_id;
+    expect((await h.run(['pull', join(dir, 'account')])).exitCode).toBe(0);
+  },
 });
+const dir = w.dir;
 
 async function inspector(args: string[]): Promise<any> {
-  const r = await execa(INSPECTOR, ['--cli', process.execPath, BIN, 'mcp', ...args], { cwd: dir, env: h.env, extendEnv: false, reject: false, timeout: 60_000 });
+  const r = await execa(INSPECTOR, ['--cli', process.execPath, BIN, 'mcp', ...args], { cwd: dir, env: w.h.env, extendEnv: false, reject: false, timeout: 60_000 });
   expect(r.exitCode, String(r.stderr)).toBe(0);
   return JSON.parse(String(r.stdout));
 }
@@ -45,7 +39,7 @@ const call = (tool: string, args: Record<string, unknown> = {}) =>
   inspector(['--method', 'tools/call', '--tool-name', tool, ...Object.entries(args).flatMap(([k, v]) => ['--tool-arg', `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`])]);
 
 async function cliJson(args: string[]): Promise<any> {
-  const r = await h.run([...args, '--json']);
+  const r = await w.h.run([...args, '--json']);
   expect(r.exitCode, r.stderr).toBe(0);
   return JSON.parse(r.stdout);
 }

@@ -4,30 +4,18 @@
  * --heapsnapshot-signal; a snapshot collects garbage first, so it holds only what the
  * server keeps), after 100 calls and after 600.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { harness, type Harness } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
 import { clientFor, givenAgent } from '../helpers/given.js';
-import { startMcp, type McpSession } from './client.js';
+import { mcpForFile } from './client.js';
 
-let h: Harness;
-let mcp: McpSession;
-let dir: string;
-
-beforeAll(async () => {
-  h = await harness();
-  dir = mkdtempSync(join(tmpdir(), 'voicectl-mcp-heap-'));
-  await givenAgent(clientFor(h.sandbox), { name: 'Priya' });
-  mcp = await startMcp([], { ...h.env, NODE_OPTIONS: '--heapsnapshot-signal=SIGUSR2' }, dir);
-}, 60_000);
-
-afterAll(async () => {
-  await mcp?.close();
-  await h?.close();
-  rmSync(dir, { recursive: true, force: true });
+const w = mcpForFile({
+  prefix: 'voicectl-mcp-heap-',
+  env: { NODE_OPTIONS: '--heapsnapshot-signal=SIGUSR2' },
+  given: async (h) => void (await givenAgent(clientFor(h.sandbox), { name: 'Priya' })),
 });
+const dir = w.dir;
 
 /** What the objects of a heap snapshot take, in MiB: the sum of their own sizes. */
 function retainedMiB(file: string): number {
@@ -42,12 +30,12 @@ function retainedMiB(file: string): number {
 /** The heap after the next snapshot the server writes, in MiB. */
 async function heapMiB(): Promise<number> {
   const before = new Set(readdirSync(dir));
-  process.kill(mcp.pid, 'SIGUSR2');
+  process.kill(w.mcp.pid, 'SIGUSR2');
   let last = -1;
   for (let i = 0; i < 600; i++) {
     await new Promise((r) => setTimeout(r, 100));
     // The server writes the snapshot on its main thread: an answer comes after it is written.
-    await mcp.client.callTool({ name: 'voice_list', arguments: { limit: 1 } });
+    await w.mcp.client.callTool({ name: 'voice_list', arguments: { limit: 1 } });
     const file = readdirSync(dir).find((f) => f.endsWith('.heapsnapshot') && !before.has(f));
     if (!file) continue;
     const size = statSync(join(dir, file)).size;
@@ -63,7 +51,7 @@ describe.runIf(process.platform !== 'win32')('voicectl mcp under 500 calls', () 
       for (let i = 0; i < n; i++) {
         const name = i % 3 === 0 ? 'agent_list' : i % 3 === 1 ? 'campaign_get' : 'voice_list';
         const args = name === 'campaign_get' ? { campaign_id: `missing-${i}` } : { limit: 5 };
-        const r = (await mcp.client.callTool({ name, arguments: args })) as { isError?: boolean };
+        const r = (await w.mcp.client.callTool({ name, arguments: args })) as { isError?: boolean };
         expect(Boolean(r.isError)).toBe(name === 'campaign_get');
       }
     };
@@ -73,7 +61,7 @@ describe.runIf(process.platform !== 'win32')('voicectl mcp under 500 calls', () 
     const after = await heapMiB();
     // A flat heap varies by a few percent from one snapshot to the next.
     expect(after, `heap ${before.toFixed(1)} MiB after 100 calls, ${after.toFixed(1)} MiB after 600`).toBeLessThan(before * 1.1);
-    const still = (await mcp.client.callTool({ name: 'agent_list', arguments: {} })) as { structuredContent?: { items: unknown[] } };
+    const still = (await w.mcp.client.callTool({ name: 'agent_list', arguments: {} })) as { structuredContent?: { items: unknown[] } };
     expect(still.structuredContent?.items).toHaveLength(1);
   }, 180_000);
 });

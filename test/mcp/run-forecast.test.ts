@@ -3,17 +3,11 @@
  * --allow-write as a read tool, and answering what `voicectl campaign run --dry-run --json`
  * prints for the same input, against the sandbox, with no journal left behind.
  */
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { harness, type Harness } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
 import { clientFor, givenAgent } from '../helpers/given.js';
-import { startMcp, textOf, type McpSession } from './client.js';
-
-let h: Harness;
-let mcp: McpSession;
-let dir: string;
+import { mcpForFile, textOf } from './client.js';
 
 /** A one-hour window in India (UTC+05:30) that is closed now, so the waves' times do not move with the clock. */
 function closedWindow(now = new Date()): string {
@@ -24,23 +18,16 @@ function closedWindow(now = new Date()): string {
   return `${hh(start)}:00-${hh(start + 1)}:00`;
 }
 
-beforeAll(async () => {
-  h = await harness();
-  dir = mkdtempSync(join(tmpdir(), 'voicectl-mcp-run-'));
-  await givenAgent(clientFor(h.sandbox), { name: 'Sales desk' });
-  writeFileSync(join(dir, 'leads.csv'), 'name,phone\nAsha,+91 98123 45670\nRavi,+91 98123 45671\nMeena,+91 98123 45672\n');
-  mcp = await startMcp([], h.env, dir);
-}, 60_000);
-
-afterAll(async () => {
-  await mcp?.close();
-  await h?.close();
-  rmSync(dir, { recursive: true, force: true });
+const w = mcpForFile({
+  prefix: 'voicectl-mcp-run-',
+  files: { 'leads.csv': 'name,phone\nAsha,+91 98123 45670\nRavi,+91 98123 45671\nMeena,+91 98123 45672\n' },
+  given: async (h) => void (await givenAgent(clientFor(h.sandbox), { name: 'Sales desk' })),
 });
+const dir = w.dir;
 
 describe('campaign_run_forecast', () => {
   it('is a read tool, listed without --allow-write', async () => {
-    const tool = (await mcp.client.listTools()).tools.find((t) => t.name === 'campaign_run_forecast');
+    const tool = (await w.mcp.client.listTools()).tools.find((t) => t.name === 'campaign_run_forecast');
     expect(tool?.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true });
     expect(tool?.outputSchema?.type).toBe('object');
     expect(Object.keys(tool?.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['name', 'agent', 'csv', 'rows', 'from_campaign', 'calling_hours', 'wave_size', 'daily_cap', 'attempts', 'retry_after', 'retry_on', 'deadline', 'exclude']));
@@ -49,7 +36,7 @@ describe('campaign_run_forecast', () => {
   it('answers what `campaign run --dry-run --json` prints, from a path or inline rows, and writes no journal', async () => {
     const window = closedWindow();
     const deadline = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10) + 'T00:00:00Z';
-    const cli = await h.run(['campaign', 'run', '--dry-run', '--json', '--name', 'Renewals', '--agent', 'Sales desk', '--csv', join(dir, 'leads.csv'),
+    const cli = await w.h.run(['campaign', 'run', '--dry-run', '--json', '--name', 'Renewals', '--agent', 'Sales desk', '--csv', join(dir, 'leads.csv'),
       '--calling-hours', '09:00-21:00', '--calling-hours', `IN=${window}`, '--wave-size', '1', '--attempts', '2', '--retry-after', '3h', '--retry-on', 'no_answer',
       '--deadline', deadline]);
     expect(cli.exitCode, cli.stderr).toBe(0);
@@ -57,10 +44,10 @@ describe('campaign_run_forecast', () => {
     expect(expected.forecast.contacts).toBe(3);
 
     const common = { name: 'Renewals', agent: 'Sales desk', calling_hours: ['09:00-21:00', `IN=${window}`], wave_size: 1, attempts: 2, retry_after: '3h', retry_on: ['no_answer'], deadline };
-    const fromPath = await mcp.client.callTool({ name: 'campaign_run_forecast', arguments: { ...common, csv: 'leads.csv' } });
+    const fromPath = await w.mcp.client.callTool({ name: 'campaign_run_forecast', arguments: { ...common, csv: 'leads.csv' } });
     expect(fromPath.isError, textOf(fromPath)).toBeFalsy();
     expect(fromPath.structuredContent).toEqual(expected);
-    const fromRows = await mcp.client.callTool({ name: 'campaign_run_forecast', arguments: { ...common,
+    const fromRows = await w.mcp.client.callTool({ name: 'campaign_run_forecast', arguments: { ...common,
       rows: [{ name: 'Asha', phone: '+91 98123 45670' }, { name: 'Ravi', phone: '+91 98123 45671' }, { name: 'Meena', phone: '+91 98123 45672' }] } });
     expect(fromRows.structuredContent).toEqual(expected);
 
@@ -68,11 +55,11 @@ describe('campaign_run_forecast', () => {
   });
 
   it('refuses a request with no contacts or two sources, and keeps serving', async () => {
-    const none = await mcp.client.callTool({ name: 'campaign_run_forecast', arguments: { name: 'R', agent: 'Sales desk' } });
+    const none = await w.mcp.client.callTool({ name: 'campaign_run_forecast', arguments: { name: 'R', agent: 'Sales desk' } });
     expect(none.isError).toBe(true);
     expect(textOf(none)).toMatch(/exactly one of csv, contacts, rows or from_campaign/);
-    const missing = await mcp.client.callTool({ name: 'campaign_run_forecast', arguments: { name: 'R', agent: 'Sales desk', csv: 'nope.csv' } });
+    const missing = await w.mcp.client.callTool({ name: 'campaign_run_forecast', arguments: { name: 'R', agent: 'Sales desk', csv: 'nope.csv' } });
     expect(missing.isError).toBe(true);
-    expect((await mcp.client.listTools()).tools.length).toBeGreaterThan(0);
+    expect((await w.mcp.client.listTools()).tools.length).toBeGreaterThan(0);
   });
 });

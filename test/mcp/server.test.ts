@@ -3,55 +3,44 @@
  * each read tool beside the CLI's --json for the same request, the resources, malformed
  * arguments, and what an answer must never hold.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { harness, type Harness } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
 import { clientFor, givenAgent, givenFinishedCampaign } from '../helpers/given.js';
-import { startMcp, textOf, type McpSession } from './client.js';
+import { mcpForFile, startMcp, textOf } from './client.js';
 
-let h: Harness;
-let mcp: McpSession;
-let dir: string;
 let campaign: any;
 let callId: string;
 const answers: string[] = [];
+const w = mcpForFile({
+  prefix: 'voicectl-mcp-',
+  env: { VOICECTL_WEBHOOK_SECRET: 'whsec_do_not_show_me' },
+  files: { 'leads.csv': 'name,phone\nAsha,+91 98123 45670\nRavi,12\nAsha again,+91 98123 45670\n' },
+  given: async (h, dir) => {
+    const api = clientFor(h.sandbox);
+    const agent = await givenAgent(api, { name: 'Priya - renewals' });
+    await givenAgent(api, { name: 'Sales desk' });
+    campaign = await givenFinishedCampaign(api, { agentId: agent.id, contacts: 4, name: 'Renewals' });
+    callId = (await api('GET', `/calls?campaign_id=${campaign.id}&limit=1`)).body.calls[0].call_id;
+    expect((await h.run(['pull', join(dir, 'account')])).exitCode).toBe(0);
+  },
+});
+const dir = w.dir;
 
 async function call(name: string, args: Record<string, unknown> = {}): Promise<any> {
-  const r = await mcp.client.callTool({ name, arguments: args });
+  const r = await w.mcp.client.callTool({ name, arguments: args });
   answers.push(JSON.stringify(r));
   return r;
 }
 
 async function cliJson(args: string[]): Promise<any> {
-  const r = await h.run([...args, '--json'], {});
+  const r = await w.h.run([...args, '--json'], {});
   expect(r.exitCode, r.stderr).toBe(0);
   return JSON.parse(r.stdout);
 }
 
-beforeAll(async () => {
-  h = await harness();
-  dir = mkdtempSync(join(tmpdir(), 'voicectl-mcp-'));
-  const api = clientFor(h.sandbox);
-  const agent = await givenAgent(api, { name: 'Priya - renewals' });
-  await givenAgent(api, { name: 'Sales desk' });
-  campaign = await givenFinishedCampaign(api, { agentId: agent.id, contacts: 4, name: 'Renewals' });
-  callId = (await api('GET', `/calls?campaign_id=${campaign.id}&limit=1`)).body.calls[0].call_id;
-  writeFileSync(join(dir, 'leads.csv'), 'name,phone\nAsha,+91 98123 45670\nRavi,12\nAsha again,+91 98123 45670\n');
-  expect((await h.run(['pull', join(dir, 'account')])).exitCode).toBe(0);
-  mcp = await startMcp([], { ...h.env, VOICECTL_WEBHOOK_SECRET: 'whsec_do_not_show_me' }, dir);
-}, 60_000);
-
-afterAll(async () => {
-  await mcp?.close();
-  await h?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
 describe('voicectl mcp', () => {
   it('lists read tools only, each with schemas and annotations', async () => {
-    const { tools } = await mcp.client.listTools();
+    const { tools } = await w.mcp.client.listTools();
     expect(tools.map((t) => t.name)).toEqual(['agent_list', 'agent_get', 'voice_list', 'campaign_list', 'campaign_get', 'call_list', 'call_get', 'campaign_report', 'contacts_validate', 'plan', 'campaign_run_forecast']);
     for (const t of tools) {
       expect(t.inputSchema.type, t.name).toBe('object');
@@ -62,8 +51,8 @@ describe('voicectl mcp', () => {
   });
 
   it('adds write tools with --allow-write and the launch with --allow-launch; never a delete', async () => {
-    const write = await startMcp(['--allow-write'], h.env, dir);
-    const both = await startMcp(['--allow-write', '--allow-launch'], h.env, dir);
+    const write = await startMcp(['--allow-write'], w.h.env, dir);
+    const both = await startMcp(['--allow-write', '--allow-launch'], w.h.env, dir);
     try {
       const names = (await write.client.listTools()).tools.map((t) => t.name);
       expect(names).toEqual(expect.arrayContaining(['agent_create', 'agent_update', 'campaign_create', 'campaign_redial', 'kb_upload']));
@@ -108,7 +97,7 @@ describe('voicectl mcp', () => {
   });
 
   it('validates contacts from a path or inline rows, as `contacts validate --json`', async () => {
-    const cli = await h.run(['contacts', 'validate', join(dir, 'leads.csv'), '--json']);
+    const cli = await w.h.run(['contacts', 'validate', join(dir, 'leads.csv'), '--json']);
     expect(cli.exitCode).toBe(2);
     const byPath = await call('contacts_validate', { path: 'leads.csv' });
     expect(byPath.isError).toBeFalsy();
@@ -118,20 +107,20 @@ describe('voicectl mcp', () => {
   });
 
   it('serves the campaign report as markdown and the account file\'s schema', async () => {
-    const md = await mcp.client.readResource({ uri: `voicectl://campaigns/${campaign.id}/report` });
-    const cli = await h.run(['campaign', 'report', campaign.id, '--format', 'md']);
+    const md = await w.mcp.client.readResource({ uri: `voicectl://campaigns/${campaign.id}/report` });
+    const cli = await w.h.run(['campaign', 'report', campaign.id, '--format', 'md']);
     const strip = (s: string) => s.replace(/\d{4}-\d\d-\d\d[T ]\d\d:\d\d(:\d\d(\.\d+)?)?Z?( UTC)?/g, 'T');
     expect(strip((md.contents[0] as { text: string }).text).trimEnd()).toBe(strip(cli.stdout).trimEnd());
-    const schema = await mcp.client.readResource({ uri: 'voicectl://schema/voicectl.yaml' });
-    expect((schema.contents[0] as { text: string }).text.trimEnd()).toBe((await h.run(['schema'])).stdout.trimEnd());
-    const templates = await mcp.client.listResourceTemplates();
+    const schema = await w.mcp.client.readResource({ uri: 'voicectl://schema/voicectl.yaml' });
+    expect((schema.contents[0] as { text: string }).text.trimEnd()).toBe((await w.h.run(['schema'])).stdout.trimEnd());
+    const templates = await w.mcp.client.listResourceTemplates();
     expect(templates.resourceTemplates.map((t) => t.uriTemplate)).toContain('voicectl://campaigns/{id}/report');
   });
 
   it('answers failures as tool errors with the CLI\'s message, and malformed arguments never stop it', async () => {
     const missing = await call('campaign_get', { campaign_id: 'no-such-campaign' });
     expect(missing.isError).toBe(true);
-    const cli = await h.run(['campaign', 'get', 'no-such-campaign']);
+    const cli = await w.h.run(['campaign', 'get', 'no-such-campaign']);
     expect(textOf(missing)).toContain(cli.stderr.trim());
     expect(textOf(missing)).toContain('exit code 4');
 
@@ -151,7 +140,7 @@ describe('voicectl mcp', () => {
       ['agent_list', 'just a string'],
     ];
     for (const [name, args] of bad) {
-      const r = await mcp.client.callTool({ name, arguments: args as Record<string, unknown> }).catch((err: Error) => ({ isError: true, content: [{ type: 'text', text: err.message }] }));
+      const r = await w.mcp.client.callTool({ name, arguments: args as Record<string, unknown> }).catch((err: Error) => ({ isError: true, content: [{ type: 'text', text: err.message }] }));
       expect(r.isError, `${name} ${JSON.stringify(args)}: ${textOf(r)}`).toBe(true);
       expect(textOf(r), name).not.toMatch(/\n\s+at /);
     }
@@ -162,11 +151,11 @@ describe('voicectl mcp', () => {
 
   it('never answers the key or the webhook secret', async () => {
     // A person's words in the service that happen to hold the key must not come back with it.
-    await givenAgent(clientFor(h.sandbox), { name: 'Careless', greeting: `My key is ${h.sandbox.apiKey}` });
+    await givenAgent(clientFor(w.h.sandbox), { name: 'Careless', greeting: `My key is ${w.h.sandbox.apiKey}` });
     const careless = await call('agent_get', { agent: 'Careless' });
     expect(careless.isError).toBeFalsy();
     for (const a of answers) {
-      expect(a).not.toContain(h.sandbox.apiKey);
+      expect(a).not.toContain(w.h.sandbox.apiKey);
       expect(a).not.toContain('whsec_do_not_show_me');
     }
     expect(JSON.stringify(careless)).toContain('My key is');

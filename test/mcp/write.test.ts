@@ -1,29 +1,10 @@
 /** The write tools of `voicectl mcp --allow-write`: they create and change, as the verbs they run do, and launch nothing. */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { harness, type Harness } from '../helpers/cli.js';
-import { startMcp, textOf, type McpSession } from './client.js';
+import { describe, expect, it } from 'vitest';
+import { mcpForFile, textOf } from './client.js';
 
-let h: Harness;
-let mcp: McpSession;
-let dir: string;
+const w = mcpForFile({ prefix: 'voicectl-mcp-write-', flags: ['--allow-write'], files: { 'policy.txt': 'Leave policy: 20 days a year.\n' } });
 
-beforeAll(async () => {
-  h = await harness();
-  dir = mkdtempSync(join(tmpdir(), 'voicectl-mcp-write-'));
-  writeFileSync(join(dir, 'policy.txt'), 'Leave policy: 20 days a year.\n');
-  mcp = await startMcp(['--allow-write'], h.env, dir);
-}, 60_000);
-
-afterAll(async () => {
-  await mcp?.close();
-  await h?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const call = (name: string, args: Record<string, unknown>) => mcp.client.callTool({ name, arguments: args }) as Promise<any>;
+const call = (name: string, args: Record<string, unknown>) => w.mcp.client.callTool({ name, arguments: args }) as Promise<any>;
 
 describe('write tools', () => {
   it('create and update an agent, create a draft from inline rows, upload a document; nothing is launched', async () => {
@@ -32,7 +13,7 @@ describe('write tools', () => {
     expect(agent.structuredContent).toMatchObject({ name: 'Asha', voice_name: 'Ananya' });
     const updated = await call('agent_update', { agent: 'Asha', greeting: 'Hello {name}' });
     expect(updated.isError, textOf(updated)).toBeFalsy();
-    const cli = JSON.parse((await h.run(['agent', 'get', 'Asha', '--json'])).stdout);
+    const cli = JSON.parse((await w.h.run(['agent', 'get', 'Asha', '--json'])).stdout);
     expect(cli.greeting).toBe('Hello {name}');
 
     const draft = await call('campaign_create', { name: 'From rows', agent: 'Asha', rows: [{ phone: '+919812345670', name: 'A' }, { phone: '+919812345671', name: 'B' }] });
@@ -46,6 +27,6 @@ describe('write tools', () => {
     expect(kb.isError, textOf(kb)).toBeFalsy();
     expect(JSON.stringify(kb.structuredContent)).toContain('hr/policy.txt');
 
-    expect(h.sandbox.requests.filter((r) => r.method === 'POST' && /\/launch$/.test(r.path))).toEqual([]);
+    expect(w.h.sandbox.requests.filter((r) => r.method === 'POST' && /\/launch$/.test(r.path))).toEqual([]);
   });
 });

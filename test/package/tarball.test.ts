@@ -90,14 +90,13 @@ describe('the packed tarball, installed without dev dependencies', () => {
 
   it("exports voicectl/webhooks: sign and verify from a user's module", async () => {
     const file = join(app, 'receiver.mjs');
-    writeFileSync(file, [
-      "import { sign, verify } from 'voicectl/webhooks';",
-      "const body = JSON.stringify({ id: 'evt_1', type: 'ping', created_at: new Date().toISOString(), data: {} });",
-      "const header = sign('whsec_test', body);",
-      "const good = verify('whsec_test', body, header);",
-      "const bad = verify('whsec_other', body, header);",
-      'console.log(JSON.stringify({ good: good.ok, bad: bad.ok }));',
-    ].join('\n'));
+    writeFileSync(file, `import { sign, verify } from 'voicectl/webhooks';
+const body = JSON.stringify({ id: 'evt_1', type: 'ping', created_at: new Date().toISOString(), data: {} });
+const header = sign('whsec_test', body);
+const good = verify('whsec_test', body, header);
+const bad = verify('whsec_other', body, header);
+console.log(JSON.stringify({ good: good.ok, bad: bad.ok }));
+`);
     const r = await execa(process.execPath, [file], { cwd: app, reject: false });
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout)).toEqual({ good: true, bad: false });
@@ -105,13 +104,12 @@ describe('the packed tarball, installed without dev dependencies', () => {
 
   it('type-checks a TypeScript file that imports voicectl/webhooks', async () => {
     const file = join(app, 'receiver.ts');
-    writeFileSync(file, [
-      "import { verify, type WebhookEvent, type VerifyResult } from 'voicectl/webhooks';",
-      "export function handle(body: string, header: string): WebhookEvent | undefined {",
-      "  const r: VerifyResult = verify('whsec_test', body, header);",
-      '  return r.ok ? (JSON.parse(body) as WebhookEvent) : undefined;',
-      '}',
-    ].join('\n'));
+    writeFileSync(file, `import { verify, type WebhookEvent, type VerifyResult } from 'voicectl/webhooks';
+export function handle(body: string, header: string): WebhookEvent | undefined {
+  const r: VerifyResult = verify('whsec_test', body, header);
+  return r.ok ? (JSON.parse(body) as WebhookEvent) : undefined;
+}
+`);
     // A deliberate mistake, to show the check reads voicectl's types rather than accepting anything.
     const wrong = join(app, 'wrong.ts');
     writeFileSync(wrong, "import { verify } from 'voicectl/webhooks';\nverify('whsec_test', 42, 'header');\n");

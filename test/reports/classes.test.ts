@@ -1,24 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import type { Call } from '../../src/api/calls.js';
-import { isCallback, outcomeClass } from '../../src/reports/classes.js';
+import { isCallback, outcomeClass, type OutcomeClass } from '../../src/reports/classes.js';
 import { campaignReport } from '../../src/reports/stats.js';
 
+/** Each class, and the (status, outcome) pairs that fall in it. */
+const CLASS_OF: Record<OutcomeClass, Array<[status: string, outcome: string]>> = {
+  success: [['completed', 'requirements_gathered'], ['completed', 'information_provided'], ['completed', 'appointment_booked']],
+  neutral: [['completed', 'callback_scheduled'], ['completed', 'message_taken'], ['completed', 'Call back later']],
+  failure: [['completed', 'not_interested'], ['completed', 'wrong_number'], ['completed', 'do_not_call'], ['completed', 'opted-out']],
+  // A call that did not connect is no contact, whatever its outcome says.
+  no_contact: [['no_answer', 'no_answer'], ['failed', 'carrier_rejected'], ['failed', 'requirements_gathered']],
+};
+
 describe('outcome classes', () => {
-  it.each([
-    ['completed', 'requirements_gathered', 'success'],
-    ['completed', 'information_provided', 'success'],
-    ['completed', 'appointment_booked', 'success'],
-    ['completed', 'callback_scheduled', 'neutral'],
-    ['completed', 'message_taken', 'neutral'],
-    ['completed', 'Call back later', 'neutral'],
-    ['completed', 'not_interested', 'failure'],
-    ['completed', 'wrong_number', 'failure'],
-    ['completed', 'do_not_call', 'failure'],
-    ['completed', 'opted-out', 'failure'],
-    ['no_answer', 'no_answer', 'no_contact'],
-    ['failed', 'carrier_rejected', 'no_contact'],
-    ['failed', 'requirements_gathered', 'no_contact'],
-  ])('%s / %s → %s', (status, outcome, cls) => {
+  it.each(Object.entries(CLASS_OF).flatMap(([cls, pairs]) => pairs.map(([status, outcome]) => [status, outcome, cls])))('%s / %s → %s', (status, outcome, cls) => {
     expect(outcomeClass(status, outcome)).toBe(cls);
   });
 

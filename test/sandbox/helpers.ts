@@ -2,7 +2,7 @@
  * Helpers for the sandbox contract tests: a sandbox pinned to a morning, and checks of
  * its recordings. The client and the given* factories are test/helpers/given.ts.
  */
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { clientFor, type Client } from '../helpers/given.js';
 import { ALL_SCOPES, type KeyDef } from '../../src/sandbox/world.js';
@@ -17,6 +17,18 @@ export const MORNING = '2025-03-10T09:00:00.000Z';
 export async function sandbox(opts: SandboxOptions = {}): Promise<{ sb: Sandbox; api: Client }> {
   const sb = await startSandbox({ port: 0, timeScale: 20_000, seed: 11, startAt: MORNING, ...opts });
   return { sb, api: clientFor(sb) };
+}
+
+/** A sandbox for the tests of the enclosing describe block (or file): `use` gets it before the first, and it is closed after the last. */
+export function sandboxForBlock(opts: SandboxOptions, use: (sb: Sandbox) => void): void {
+  let sb: Sandbox | undefined;
+  beforeAll(async () => {
+    sb = await startSandbox({ port: 0, ...opts });
+    use(sb);
+  });
+  afterAll(async () => {
+    await sb?.close();
+  });
 }
 
 /** Reads a RIFF/WAVE header independently of the sandbox's writer. */

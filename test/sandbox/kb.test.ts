@@ -2,6 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { jobView, type KbJob } from '../../src/sandbox/kb-store.js';
+import { clientFor, type Res } from '../helpers/given.js';
 import { docx, paragraphs, pdf, scannedPdf } from './kb-fixtures.js';
 
 let sb: Sandbox;
@@ -24,20 +25,9 @@ afterAll(async () => {
   await sb?.close();
 });
 
-// Response bodies are JSON whose shape each test asserts.
-type Res = { status: number; body: any };
+const api = (method: string, path: string, body?: unknown, key: string | null = sb.apiKey): Promise<Res> => clientFor(sb)(method, path, body, key);
 
-async function api(method: string, path: string, body?: unknown, key = sb.apiKey): Promise<Res> {
-  const res = await fetch(`${sb.url}${path}`, {
-    method,
-    headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
-
-async function upload(name: string, content: Buffer | string, folder?: string, key = sb.apiKey): Promise<Res> {
+async function upload(name: string, content: Buffer | string, folder?: string, key = sb.apiKey): Promise<Pick<Res, 'status' | 'body'>> {
   const form = new FormData();
   form.append('file', new Blob([content]), name);
   if (folder !== undefined) form.append('folder', folder);

@@ -1,21 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/index.js';
 import { RETRY_DELAYS_MS } from '../../src/sandbox/webhook-store.js';
+import { clientFor, type Res } from '../helpers/given.js';
+import { sandboxForBlock } from './helpers.js';
 import { referenceCheck } from '../webhooks/reference-hmac.js';
 import { startReceiver, type Receiver, type Received, type Responder } from '../webhooks/capture-server.js';
 
-type Res = { status: number; body: any };
 const receivers: Receiver[] = [];
 
-async function call(sb: Sandbox, method: string, path: string, body?: unknown): Promise<Res> {
-  const res = await fetch(`${sb.url}${path}`, {
-    method,
-    headers: { 'x-api-key': sb.apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
+const call = (sb: Sandbox, method: string, path: string, body?: unknown): Promise<Res> => clientFor(sb)(method, path, body);
 
 async function receiver(respond?: Responder): Promise<Receiver> {
   const r = await startReceiver(respond);
@@ -59,12 +52,7 @@ afterEach(async () => {
 
 describe('deliveries from a launched campaign', () => {
   let sb: Sandbox;
-  beforeAll(async () => {
-    sb = await startSandbox({ port: 0, timeScale: 2000, seed: 11, allowLocalWebhooks: true });
-  });
-  afterAll(async () => {
-    await sb?.close();
-  });
+  sandboxForBlock({ timeScale: 2000, seed: 11, allowLocalWebhooks: true }, (s) => (sb = s));
 
   it('sends call.ended, call.recording_ready and campaign.completed, signed over the raw bytes', async () => {
     const rx = await receiver();
@@ -139,13 +127,8 @@ describe('deliveries from a launched campaign', () => {
 
 describe('test pings, redirects and retries', () => {
   let sb: Sandbox;
-  beforeAll(async () => {
-    // One simulated minute is 0.3 ms: the whole day-and-a-half retry schedule takes about 0.6 s.
-    sb = await startSandbox({ port: 0, timeScale: 200_000, allowLocalWebhooks: true });
-  });
-  afterAll(async () => {
-    await sb?.close();
-  });
+  // One simulated minute is 0.3 ms: the whole day-and-a-half retry schedule takes about 0.6 s.
+  sandboxForBlock({ timeScale: 200_000, allowLocalWebhooks: true }, (s) => (sb = s));
 
   it('POST …/test sends a signed ping and reports the first attempt', async () => {
     const rx = await receiver();
@@ -233,13 +216,8 @@ describe('test pings, redirects and retries', () => {
 
 describe('deletion and rotation while retries are pending', () => {
   let sb: Sandbox;
-  beforeAll(async () => {
-    // One simulated minute is half a real second: long enough to act between attempts.
-    sb = await startSandbox({ port: 0, timeScale: 120, allowLocalWebhooks: true });
-  });
-  afterAll(async () => {
-    await sb?.close();
-  });
+  // One simulated minute is half a real second: long enough to act between attempts.
+  sandboxForBlock({ timeScale: 120, allowLocalWebhooks: true }, (s) => (sb = s));
 
   async function untilSimTime(t: number): Promise<void> {
     while (sb.world.clock.now() < t) await new Promise((r) => setTimeout(r, 20));

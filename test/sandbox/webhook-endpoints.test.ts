@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { clientFor } from '../helpers/given.js';
 
 const FULL = ['agents:read', 'agents:write', 'calls:write', 'calls:dispatch', 'calls:read', 'webhooks:manage'];
 let strict: Sandbox;
@@ -21,17 +22,7 @@ afterAll(async () => {
   await local?.close();
 });
 
-type Res = { status: number; body: any };
-
-async function call(sb: Sandbox, method: string, path: string, body?: unknown, key = sb.apiKey): Promise<Res> {
-  const res = await fetch(`${sb.url}${path}`, {
-    method,
-    headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
+const call = (sb: Sandbox, method: string, path: string, body?: unknown, key: string | null = sb.apiKey) => clientFor(sb)(method, path, body, key);
 
 const PUBLIC = 'https://93.184.215.14/hooks';
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { clientFor } from '../helpers/given.js';
 import { referenceCheck } from '../webhooks/reference-hmac.js';
 import { startReceiver, type Receiver } from '../webhooks/capture-server.js';
 
@@ -21,14 +22,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function post(sb: Sandbox, path: string, body?: unknown) {
-  const res = await fetch(`${sb.url}${path}`, {
-    method: 'POST',
-    headers: { 'x-api-key': sb.apiKey, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return (await res.json()) as any;
-}
+const post = async (sb: Sandbox, path: string, body?: unknown) => (await clientFor(sb)('POST', path, body)).body;
 
 it('keeps a pending retry across a restart and delivers it with the same event id', async () => {
   const stateFile = join(dir, 'state.json');

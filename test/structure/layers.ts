@@ -192,17 +192,19 @@ export const VIEWS: View[] = [
   { file: 'commands/kb/progress.ts', reason: 'the upload progress lines; moves into io/progress.ts with the kb workflow' },
 ];
 
+/** One file's exceptions: each pattern it may use, with the reason. */
+const inFile = (file: string, reasons: Partial<Record<PatternName, string>>): PatternException[] =>
+  Object.entries(reasons).map(([pattern, reason]) => ({ file, pattern: pattern as PatternName, reason }));
+
 export const PATTERN_EXCEPTIONS: PatternException[] = [
-  { file: 'mcp/runner.ts', pattern: 'isTTY', reason: 'declares the in-process run\'s captured streams not terminals (it sets isTTY, never reads it)' },
-  { file: 'campaigns/hours-gate.ts', pattern: 'escape sequence', reason: 'the calling-hours countdown redraws its line; it becomes io/progress.ts\'s countdown' },
-  { file: 'campaigns/hours-gate.ts', pattern: 'direct write', reason: 'same countdown' },
-  { file: 'commands/contacts/validate.ts', pattern: 'escape sequence', reason: 'the "Checked N rows" counter; becomes io/progress.ts\'s counter' },
-  { file: 'commands/contacts/validate.ts', pattern: 'direct write', reason: 'same counter' },
-  { file: 'commands/campaign/report.ts', pattern: 'direct write', reason: 'the transcripts counter; becomes io/progress.ts\'s counter' },
-  { file: 'commands/listen/listen.ts', pattern: 'direct write', reason: 'batched event lines written at the reader\'s pace; io should own the batching' },
-  { file: 'commands/demo/demo.ts', pattern: 'ctx.opts.output', reason: 'hands the run\'s global options to the demo\'s own context' },
-  { file: 'commands/schema/schema.ts', pattern: 'direct write', reason: 'prints a whole generated file (the JSON schema), its last newline included' },
-  { file: 'commands/completion/print.ts', pattern: 'direct write', reason: 'prints a whole generated file (the completion script) byte for byte' },
+  ...inFile('mcp/runner.ts', { isTTY: 'declares the in-process run\'s captured streams not terminals (it sets isTTY, never reads it)' }),
+  ...inFile('campaigns/hours-gate.ts', { 'escape sequence': 'the calling-hours countdown redraws its line; it becomes io/progress.ts\'s countdown', 'direct write': 'same countdown' }),
+  ...inFile('commands/contacts/validate.ts', { 'escape sequence': 'the "Checked N rows" counter; becomes io/progress.ts\'s counter', 'direct write': 'same counter' }),
+  ...inFile('commands/campaign/report.ts', { 'direct write': 'the transcripts counter; becomes io/progress.ts\'s counter' }),
+  ...inFile('commands/listen/listen.ts', { 'direct write': 'batched event lines written at the reader\'s pace; io should own the batching' }),
+  ...inFile('commands/demo/demo.ts', { 'ctx.opts.output': 'hands the run\'s global options to the demo\'s own context' }),
+  ...inFile('commands/schema/schema.ts', { 'direct write': 'prints a whole generated file (the JSON schema), its last newline included' }),
+  ...inFile('commands/completion/print.ts', { 'direct write': 'prints a whole generated file (the completion script) byte for byte' }),
 ];
 
 /** The one module that seeds the sandbox over HTTP for tests (paths relative to test/). */

@@ -5,32 +5,23 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { clientFor, givenFinishedCampaign } from '../../helpers/given.js';
-import { tempDir } from '../../helpers/temp.js';
-import { simWorld, threeZoneContacts, writeContacts, type SimWorld } from './sim.js';
+import { simWorldForFile, threeZoneContacts, writeContacts } from './sim.js';
 
-const tmp = tempDir('voicectl-run-forecast-');
-let w: SimWorld;
-beforeAll(async () => {
-  w = await simWorld(tmp.dir, { startAt: '2026-01-15T02:00:00Z', timeScale: 200 });
-});
-afterAll(async () => {
-  await w.close();
-  tmp.remove();
-});
+const w = simWorldForFile('voicectl-run-forecast-', { startAt: '2026-01-15T02:00:00Z', timeScale: 200 });
 
 const writes = () => w.sandbox.requests.filter((q) => q.method !== 'GET').length;
 
 describe('campaign run --dry-run', () => {
   it('prints the forecast and the wave plan, sending nothing but reads', async () => {
-    const file = writeContacts(tmp.dir, 'plan.json', threeZoneContacts(30));
+    const file = writeContacts(w.dir, 'plan.json', threeZoneContacts(30));
     const before = writes();
     const r = await w.run(['campaign', 'run', '--name', 'Plan', '--agent', w.agentId, '--contacts', file, '--wave-size', '20',
       '--calling-hours', '10:00-19:00', '--calling-hours', 'US=08:00-20:00', '--dry-run', '--json']);
     expect(r.code, r.stderr).toBe(0);
     expect(writes()).toBe(before);
-    expect(existsSync(join(tmp.dir, 'plan.run.json'))).toBe(false);
+    expect(existsSync(join(w.dir, 'plan.run.json'))).toBe(false);
     const plan = JSON.parse(r.stdout);
     expect(plan.policy.windows).toEqual({ default: '10:00-19:00', US: '08:00-20:00' });
     const f = plan.forecast;
@@ -48,7 +39,7 @@ describe('campaign run --dry-run', () => {
 
   it('uses the agent\'s past calls: connect rate, talk minutes, and a wave as long as its long calls', async () => {
     await givenFinishedCampaign(clientFor(w.sandbox), { agentId: w.agentId, contacts: 40 });
-    const file = writeContacts(tmp.dir, 'hist.json', threeZoneContacts(10));
+    const file = writeContacts(w.dir, 'hist.json', threeZoneContacts(10));
     const r = await w.run(['campaign', 'run', '--name', 'Hist', '--agent', w.agentId, '--contacts', file, '--dry-run', '--json']);
     expect(r.code, r.stderr).toBe(0);
     const { forecast: f, policy } = JSON.parse(r.stdout);
@@ -62,13 +53,13 @@ describe('campaign run --dry-run', () => {
   });
 
   it('off a terminal without --yes, refuses (exit 2) stating the forecast, and sends nothing', async () => {
-    const file = writeContacts(tmp.dir, 'ask.json', threeZoneContacts(5));
+    const file = writeContacts(w.dir, 'ask.json', threeZoneContacts(5));
     const before = writes();
     const r = await w.run(['campaign', 'run', '--name', 'Ask', '--agent', w.agentId, '--contacts', file]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/This run dials up to 15 contacts in \d+ waves, finishing about .*: real calls that use the account balance\. Pass --yes/);
     expect(writes()).toBe(before);
-    expect(existsSync(join(tmp.dir, 'ask.run.json'))).toBe(false);
+    expect(existsSync(join(w.dir, 'ask.run.json'))).toBe(false);
   });
 });
 
@@ -80,7 +71,7 @@ describe('campaign run flags', () => {
     [['--deadline', 'tomorrow'], '--deadline "tomorrow" is not a time'],
     [['--wave-size', '0'], '--wave-size'],
   ])('%j is a usage error before any request', async (flags, message) => {
-    const file = writeContacts(tmp.dir, 'flags.json', threeZoneContacts(2));
+    const file = writeContacts(w.dir, 'flags.json', threeZoneContacts(2));
     const before = w.sandbox.requests.length;
     const r = await w.run(['campaign', 'run', '--name', 'F', '--agent', w.agentId, '--contacts', file, ...flags, '--yes']);
     expect(r.code).toBe(2);

@@ -7,31 +7,19 @@
  */
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { schemaText } from '../../../src/gitops/schema.js';
 import { runInProcess } from '../../helpers/run.js';
-import { tempDir, type TempDir } from '../../helpers/temp.js';
-import { simWorld, threeZoneContacts, writeContacts, type SimWorld } from './sim.js';
+import { simWorldForFile, threeZoneContacts, writeContacts } from './sim.js';
 
-let tmp: TempDir;
-let w: SimWorld;
-let contacts: string;
 const START = '2026-01-15T02:00:00Z';
 /** A fixed clock: two dry runs plan from the same instant. */
 const frozen = { now: () => new Date(START) };
-
-beforeAll(async () => {
-  tmp = tempDir('voicectl-run-policy-file-');
-  w = await simWorld(tmp.dir, { startAt: START });
-  contacts = writeContacts(tmp.dir, 'list.json', threeZoneContacts(30));
-});
-afterAll(async () => {
-  await w?.close();
-  tmp?.remove();
-});
+const w = simWorldForFile('voicectl-run-policy-file-', { startAt: START });
+const contacts = writeContacts(w.dir, 'list.json', threeZoneContacts(30));
 
 function policy(name: string, text: string): string {
-  const path = join(tmp.dir, name);
+  const path = join(w.dir, name);
   writeFileSync(path, text);
   return path;
 }
@@ -52,6 +40,10 @@ deadline: 3d
 `;
 const FLAGS = ['--calling-hours', '10:00-20:00', '--calling-hours', 'US=08:00-21:00', '--calling-hours', 'IN=09:30-19:00', '--wave-size', '20',
   '--daily-cap', '70', '--attempts', '3', '--retry-after', '3h', '--retry-on', 'no_answer', '--deadline', '3d'];
+
+/** A YAML alias bomb: each of eight levels holds ten aliases of the one before. */
+const names = 'abcdefgh';
+const LAUGHS = [...names].map((n, i) => `${n}: &${n} [${Array(10).fill(i ? `*${names[i - 1]}` : '"x"').join(',')}]`).join('\n');
 
 async function refused(file: string): Promise<{ code: number; stderr: string; requests: number }> {
   const before = w.sandbox.requests.length;
@@ -96,12 +88,12 @@ describe('campaign run --policy', () => {
 
   it('reads exclude files relative to the policy file, added to --exclude', async () => {
     const list = threeZoneContacts(30);
-    mkdirSync(join(tmp.dir, 'policies'), { recursive: true });
-    writeFileSync(join(tmp.dir, 'policies', 'dnc.txt'), `${list[0]!.phone_number}\n`);
-    writeFileSync(join(tmp.dir, 'more.txt'), `${list[1]!.phone_number}\n`);
+    mkdirSync(join(w.dir, 'policies'), { recursive: true });
+    writeFileSync(join(w.dir, 'policies', 'dnc.txt'), `${list[0]!.phone_number}\n`);
+    writeFileSync(join(w.dir, 'more.txt'), `${list[1]!.phone_number}\n`);
     const file = policy(join('policies', 'run.yaml'), 'exclude: [dnc.txt]\n');
     const all = JSON.parse((await w.run(base(), frozen)).stdout).forecast.contacts;
-    const r = await w.run([...base(), '--policy', file, '--exclude', join(tmp.dir, 'more.txt')], frozen);
+    const r = await w.run([...base(), '--policy', file, '--exclude', join(w.dir, 'more.txt')], frozen);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).forecast.contacts).toBe(all - 2);
   });
@@ -113,43 +105,26 @@ describe('campaign run --policy', () => {
     expect(r.requests).toBe(0);
   });
 
-  it('refuses an unknown key with its line and column, exit 2, no request', async () => {
-    const file = policy('typo.yaml', 'wave_size: 20\n\nwave_sise: 40\n');
+  it.each([
+    ['refuses an unknown key with its line and column', 'typo.yaml', 'wave_size: 20\n\nwave_sise: 40\n',
+      [/wave_sise: unknown key \(the keys are calling_hours, .*\) \(line 3, column 1\)/]],
+    ['refuses a bad window and a wrong type, each with its line', 'bad.yaml', 'calling_hours:\n  default: 09:00-21:00\n  US: 21:00-08:00\nwave_size: many\n',
+      [/calling_hours\.US: "21:00-08:00" is not a window of hours.*\(line 3, column 7\)/, /wave_size: must be a whole number of 1 or more, not "many" \(line 4, column 12\)/]],
+    ['refuses a YAML syntax error', 'broken.yaml', 'wave_size: 20\ncalling_hours: [09:00-21:00\n', [/line \d+, column \d+/]],
+    ['refuses an alias bomb', 'bomb.yaml', `${LAUGHS}\n`, [/billion laughs/]],
+  ])('%s, naming the file, exit 2, no request', async (_what, name, text, patterns) => {
+    const file = policy(name, text);
     const r = await refused(file);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(file);
-    expect(r.stderr).toMatch(/wave_sise: unknown key \(the keys are calling_hours, .*\) \(line 3, column 1\)/);
+    for (const p of patterns) expect(r.stderr).toMatch(p);
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(r.requests).toBe(0);
   });
 
-  it('refuses a bad window and a wrong type, each with its line, exit 2, no request', async () => {
-    const file = policy('bad.yaml', 'calling_hours:\n  default: 09:00-21:00\n  US: 21:00-08:00\nwave_size: many\n');
-    const r = await refused(file);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain(file);
-    expect(r.stderr).toMatch(/calling_hours\.US: "21:00-08:00" is not a window of hours.*\(line 3, column 7\)/);
-    expect(r.stderr).toMatch(/wave_size: must be a whole number of 1 or more, not "many" \(line 4, column 12\)/);
-    expect(r.requests).toBe(0);
-  });
-
-  it('refuses a YAML syntax error and an alias bomb, exit 2, no request', async () => {
-    const broken = await refused(policy('broken.yaml', 'wave_size: 20\ncalling_hours: [09:00-21:00\n'));
-    expect(broken.code).toBe(2);
-    expect(broken.stderr).toMatch(/line \d+, column \d+/);
-    expect(broken.requests).toBe(0);
-    const lol = ['a: &a ["x","x","x","x","x","x","x","x","x","x"]'];
-    const names = 'abcdefgh';
-    for (let i = 1; i < names.length; i++) lol.push(`${names[i]}: &${names[i]} [${Array(10).fill(`*${names[i - 1]}`).join(',')}]`);
-    const bomb = await refused(policy('bomb.yaml', `${lol.join('\n')}\n`));
-    expect(bomb.code).toBe(2);
-    expect(bomb.stderr).toMatch(/billion laughs/);
-    expect(bomb.requests).toBe(0);
-  });
-
   it('refuses a policy reached through a symbolic link, exit 2, no request', async () => {
     const target = policy('real.yaml', 'wave_size: 20\n');
-    const link = join(tmp.dir, 'link.yaml');
+    const link = join(w.dir, 'link.yaml');
     symlinkSync(target, link);
     const r = await refused(link);
     expect(r.code).toBe(2);
@@ -158,7 +133,7 @@ describe('campaign run --policy', () => {
   });
 
   it('cannot be combined with --resume', async () => {
-    const r = await w.run(['campaign', 'run', '--resume', join(tmp.dir, 'x.run.json'), '--policy', policy('r.yaml', 'wave_size: 20\n')], frozen);
+    const r = await w.run(['campaign', 'run', '--resume', join(w.dir, 'x.run.json'), '--policy', policy('r.yaml', 'wave_size: 20\n')], frozen);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--policy');
   });

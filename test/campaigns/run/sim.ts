@@ -5,11 +5,13 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { localMinute } from '../../../src/campaigns/calling-hours.js';
 import { zonesForNumber } from '../../../src/campaigns/phone-zones.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../../src/sandbox/index.js';
 import { runInProcess, startInProcess, type InProcessOptions } from '../../helpers/run.js';
 import { clientFor, givenAgent } from '../../helpers/given.js';
+import { tempDir } from '../../helpers/temp.js';
 
 export const SCALE = 20_000;
 
@@ -63,6 +65,41 @@ export async function simWorld(dir: string, options: SandboxOptions = {}): Promi
     run: (args, extra = {}) => runInProcess(args, { env, ...simClock(sandbox), ...extra }),
     start: (args, extra = {}) => startInProcess(args, { env, ...simClock(sandbox), ...extra }),
     close: () => sandbox.close(),
+  };
+}
+
+/**
+ * One SimWorld for all the tests of a file, in a throwaway folder (`dir`): started before
+ * the first test, closed and removed after the last.
+ */
+export function simWorldForFile(prefix: string, options: SandboxOptions): SimWorld & { dir: string } {
+  const tmp = tempDir(prefix);
+  let world: SimWorld | undefined;
+  beforeAll(async () => {
+    world = await simWorld(tmp.dir, options);
+  });
+  afterAll(async () => {
+    await world?.close();
+    tmp.remove();
+  });
+  const started = (): SimWorld => {
+    if (!world) throw new Error('the sandbox of this file has not started');
+    return world;
+  };
+  return {
+    dir: tmp.dir,
+    get sandbox() {
+      return started().sandbox;
+    },
+    get agentId() {
+      return started().agentId;
+    },
+    get env() {
+      return started().env;
+    },
+    run: (args, extra) => started().run(args, extra),
+    start: (args, extra) => started().start(args, extra),
+    close: () => started().close(),
   };
 }
 

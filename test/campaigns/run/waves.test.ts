@@ -5,26 +5,17 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../../helpers/temp.js';
-import { localMinuteOf, placedCalls, simWorld, threeZoneContacts, writeContacts, type SimWorld } from './sim.js';
+import { describe, expect, it } from 'vitest';
+import { localMinuteOf, placedCalls, simWorldForFile, threeZoneContacts, writeContacts } from './sim.js';
 
-const tmp = tempDir('voicectl-run-');
-let w: SimWorld;
-beforeAll(async () => {
-  // 12:00 UTC: London open, India open until 15:30 UTC, New York from 14:00 UTC. No wave
-  // is near a window's close, where a slow machine (every real millisecond is three
-  // simulated seconds here) could carry a launch past it.
-  w = await simWorld(tmp.dir, { startAt: '2026-01-15T12:00:00Z', timeScale: 3000 });
-});
-afterAll(async () => {
-  await w.close();
-  tmp.remove();
-});
+// 12:00 UTC: London open, India open until 15:30 UTC, New York from 14:00 UTC. No wave
+// is near a window's close, where a slow machine (every real millisecond is three
+// simulated seconds here) could carry a launch past it.
+const w = simWorldForFile('voicectl-run-', { startAt: '2026-01-15T12:00:00Z', timeScale: 3000 });
 
 describe('campaign run', () => {
   it('releases a three-zone list in waves, each contact dialed once and only inside its window', async () => {
-    const file = writeContacts(tmp.dir, 'three.json', threeZoneContacts(100));
+    const file = writeContacts(w.dir, 'three.json', threeZoneContacts(100));
     const r = await w.run(['campaign', 'run', '--name', 'Sun', '--agent', w.agentId, '--contacts', file, '--wave-size', '60', '--yes', '--json']);
     expect(r.code, r.stderr).toBe(0);
     const calls = placedCalls(w.sandbox);
@@ -44,14 +35,14 @@ describe('campaign run', () => {
     expect(launched.length).toBeGreaterThanOrEqual(3);
     expect(new Set(calls.map((c) => c.campaign)).size).toBe(launched.length);
     expect(summary.contacts).toEqual({ done: 300 });
-    const journal = JSON.parse(readFileSync(join(tmp.dir, 'three.run.json'), 'utf8'));
+    const journal = JSON.parse(readFileSync(join(w.dir, 'three.run.json'), 'utf8'));
     expect(journal.waves.every((x: { state: string }) => x.state === 'done' || x.state === 'abandoned')).toBe(true);
     // The zones open hours apart: the run waits between them.
     expect(r.stderr).toContain('No contact is inside its calling window');
   }, 60_000);
 
   it('a per-country window is obeyed by the calls placed', async () => {
-    const file = writeContacts(tmp.dir, 'us.json', threeZoneContacts(10).filter((c) => c.phone_number.startsWith('+1')));
+    const file = writeContacts(w.dir, 'us.json', threeZoneContacts(10).filter((c) => c.phone_number.startsWith('+1')));
     const earlier = new Set(placedCalls(w.sandbox).map((c) => c.campaign));
     const r = await w.run(['campaign', 'run', '--name', 'US', '--agent', w.agentId, '--contacts', file, '--calling-hours', 'US=12:00-13:00', '--yes']);
     expect(r.code, r.stderr).toBe(0);
