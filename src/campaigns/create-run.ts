@@ -9,7 +9,8 @@ import { createCampaign, type Campaign, type CampaignDraft } from '../api/campai
 import { ApiError } from '../api/errors.js';
 import type { Context } from '../context.js';
 import type { InputContact } from './input.js';
-import { launch, plural } from './launch-flow.js';
+import { launch } from './launch-flow.js';
+import { plural } from '../io/text.js';
 import { mapRejection } from './rejection.js';
 
 export interface Part {
@@ -110,4 +111,4 @@ export function idOf(c: Campaign | undefined): string | undefined {
   return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
 }
 
-export { shellQuote } from '../util/shell.js';
+export { shellQuote } from '../io/text.js';

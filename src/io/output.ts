@@ -9,8 +9,9 @@ import type { Context } from '../context.js';
 import { csvLine } from './csv.js';
 import { PacedWriter } from './drain.js';
 import { filtering, printFiltered } from './filter.js';
-import { withSpinner } from './spinner.js';
+import { withSpinner } from './progress.js';
 import { terminalLine, terminalSafe } from './terminal-text.js';
+import { truncate } from './text.js';
 
 export interface Column<T = Record<string, unknown>> {
   header: string;
@@ -261,12 +262,6 @@ const NO_BORDER = {
   right: '', 'right-mid': '', middle: '',
 };
 
-/** One line for a person, cut to `max` with an ellipsis; control characters escaped first, so they count. */
-export function truncate(s: string, max: number | undefined): string {
-  const line = terminalLine(s);
-  if (!max || line.length <= max) return line;
-  return `${line.slice(0, Math.max(1, max - 1))}…`;
-}
 
 /** Whether the run asked for JSON (`--json`, `-o json` or `-o jsonl`): a file writer's cue to write JSON lines. */
 export function asksForJson(ctx: Context): boolean {

@@ -1,7 +1,8 @@
 /** How calls look in tables, and the filter flags, shared by the call verbs. */
 import type { Call, CallFilters } from '../../api/calls.js';
 import type { Column } from '../../io/output.js';
-import { duration, formatDateTime, toQueryTime, type TypedTime } from '../../util/time.js';
+import { duration } from '../../io/text.js';
+import { formatDateTime, toQueryTime, type TypedTime } from '../../util/time.js';
 import { UsageError } from '../../errors.js';
 import { outcomeWord } from '../../calls/outcome.js';
 

@@ -2,7 +2,7 @@ import type { Context } from '../../context.js';
 import { allCalls, listCalls } from '../../api/calls.js';
 import { untilIncomplete } from '../../api/pagination.js';
 import { printList, printListing } from '../../io/output.js';
-import { withSpinner } from '../../io/spinner.js';
+import { withSpinner } from '../../io/progress.js';
 import { CALL_CSV_COLUMNS, callColumns, filtersFrom } from './fields.js';
 import { note } from '../../io/render.js';
 import type { ListFlags } from './definition.js';

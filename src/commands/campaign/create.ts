@@ -6,11 +6,12 @@ import { checkHoursFlags, gateCallingHours } from '../../campaigns/hours-gate.js
 import { assertCampaignSize, MAX_CONTACTS_PER_CAMPAIGN, partName, splitContacts } from '../../contacts/report.js';
 import { UsageError } from '../../errors.js';
 import { printList, printObject, type Column } from '../../io/output.js';
-import { withSpinner } from '../../io/spinner.js';
+import { withSpinner } from '../../io/progress.js';
 import { createAll, launchAll, shellQuote, type Created, type Part } from '../../campaigns/create-run.js';
 import { printDryRun } from './dry-run.js';
 import { readContactsInput, toWire, type ContactsInput } from '../../campaigns/input.js';
-import { confirmLaunch, plural } from '../../campaigns/launch-flow.js';
+import { confirmLaunch } from '../../campaigns/launch-flow.js';
+import { plural } from '../../io/text.js';
 import { printDuplicates, printProblems, printSkipped, summaryLine } from '../../campaigns/problems.js';
 import { render } from '../../io/render.js';
 import type { CreateFlags } from './definition.js';

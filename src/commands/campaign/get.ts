@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import type { Campaign } from '../../api/campaigns.js';
 import { printObject, type Column } from '../../io/output.js';
-import { withSpinner } from '../../io/spinner.js';
+import { withSpinner } from '../../io/progress.js';
 import { CAMPAIGN_CSV_COLUMNS, countLines, statusCounts } from './fields.js';
 import { readCampaign } from '../../campaigns/read.js';
 import { agentLabel, agentNames } from '../../agents/names.js';

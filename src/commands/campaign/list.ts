@@ -4,7 +4,7 @@ import type { ApiError } from '../../api/errors.js';
 import { collectAll, type IncompleteListError } from '../../api/pagination.js';
 import { FailureError } from '../../errors.js';
 import { printList } from '../../io/output.js';
-import { withSpinner } from '../../io/spinner.js';
+import { withSpinner } from '../../io/progress.js';
 import { CAMPAIGN_CSV_COLUMNS, campaignColumns } from './fields.js';
 import { agentNames } from '../../agents/names.js';
 import { note } from '../../io/render.js';

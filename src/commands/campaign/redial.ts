@@ -6,12 +6,13 @@ import { checkHoursFlags, gateCallingHours } from '../../campaigns/hours-gate.js
 import { DEFAULT_EXCLUDED_OUTCOMES, planRedial, type RedialContact, type RedialPlan } from '../../campaigns/redial.js';
 import { MAX_CONTACTS_PER_CAMPAIGN, partName, splitContacts } from '../../contacts/report.js';
 import { UsageError } from '../../errors.js';
-import { withSpinner } from '../../io/spinner.js';
+import { withSpinner } from '../../io/progress.js';
 import { createAll, launchAll, shellQuote, type Part } from '../../campaigns/create-run.js';
 import { printCreated } from './create.js';
 import { printDryRun } from './dry-run.js';
 import { toWire } from '../../campaigns/input.js';
-import { confirmLaunch, plural } from '../../campaigns/launch-flow.js';
+import { confirmLaunch } from '../../campaigns/launch-flow.js';
+import { plural } from '../../io/text.js';
 import { render } from '../../io/render.js';
 import type { RedialFlags } from './definition.js';
 import type { ApiClient } from '../../api/client.js';

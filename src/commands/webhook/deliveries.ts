@@ -3,7 +3,7 @@ import { allDeliveries, listDeliveries, type WebhookDelivery } from '../../api/w
 import { collectAll, type IncompleteListError } from '../../api/pagination.js';
 import { attemptsOf, failureOf, lastCodeOf, nextRetryOf, pick, when } from '../../webhooks/delivery-fields.js';
 import { printList, type Column } from '../../io/output.js';
-import { withSpinner } from '../../io/spinner.js';
+import { withSpinner } from '../../io/progress.js';
 import { note } from '../../io/render.js';
 import type { DeliveriesFlags } from './definition.js';
 
