@@ -16,7 +16,7 @@ import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { csvLine } from './csv.js';
 import { flushed, pending, type DrainableStream } from './drain.js';
-import { csvName, type Column, cell } from './output.js';
+import { csvColumns, csvName, csvRow, type Column } from './output.js';
 import { filtering, printFiltered } from './filter.js';
 
 /** How a result's JSON is laid out: by format (one line for -o jsonl, pretty otherwise), or always one way. */
@@ -55,8 +55,9 @@ export async function render<T>(ctx: Context, r: Rendering<T>): Promise<void> {
     return;
   }
   if (ctx.format === 'csv' && r.csv) {
-    ctx.out(csvLine(r.csv.columns.map(csvName)));
-    for (const row of r.csv.rows) ctx.out(csvLine(r.csv.columns.map((c) => cell(c.get ? c.get(row) : c.key ? (row as Record<string, unknown>)[c.key] : undefined))));
+    const columns = csvColumns(r.csv.columns);
+    ctx.out(csvLine(columns.map(csvName)));
+    for (const row of r.csv.rows) ctx.out(csvRow(row, columns));
     return;
   }
   if (r.jsonPieces && ctx.format === 'json') {

@@ -42,6 +42,44 @@ describe('csvName', () => {
   });
 });
 
+describe('one row source for the table and -o csv', () => {
+  interface Row { id: string; seconds: number; agent: string }
+  const rows: Row[] = [{ id: 'a1', seconds: 125, agent: 'ag_1' }];
+  const columns: Column<Row>[] = [
+    { header: 'ID', key: 'id' },
+    { header: 'DURATION', get: (r) => `${Math.floor(r.seconds / 60)}m ${String(r.seconds % 60).padStart(2, '0')}s`, csv: { name: 'duration_seconds', get: (r) => r.seconds } },
+    { header: 'AGENT', key: 'agent', csv: 'agent_id', table: false },
+    { header: 'NOTE', get: () => 'for people', csv: false },
+  ];
+
+  it('the table shows its columns and cells', async () => {
+    const { ctx, out } = context();
+    await printList(ctx, rows, columns);
+    expect(out()).toBe('ID  DURATION  NOTE\na1  2m 05s    for people\n');
+  });
+
+  it('CSV writes each column as it says: its own value, CSV-only columns, table-only ones left out', async () => {
+    const { ctx, out } = context('csv');
+    await printList(ctx, rows, columns);
+    expect(out()).toBe('id,duration_seconds,agent_id\na1,125,ag_1\n');
+  });
+
+  it('one object: the same rules', async () => {
+    const { ctx, out } = context('csv');
+    await printObject(ctx, rows[0]!, columns);
+    expect(out()).toBe('id,duration_seconds,agent_id\na1,125,ag_1\n');
+    const table = context();
+    await printObject(table.ctx, rows[0]!, columns);
+    expect(table.out()).toBe('ID        a1\nDURATION  2m 05s\nNOTE      for people\n');
+  });
+
+  it('render\'s CSV form too', async () => {
+    const { ctx, out } = context('csv');
+    await render(ctx, { json: rows, csv: { columns, rows } });
+    expect(out()).toBe('id,duration_seconds,agent_id\na1,125,ag_1\n');
+  });
+});
+
 describe('keptColumns', () => {
   const columns: Column<never>[] = [
     { header: 'ID' },
