@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Context } from '../../src/context.js';
 import { csvCell, csvLine } from '../../src/io/csv.js';
 import { csvName, keptColumns, printList, printObject, type Column } from '../../src/io/output.js';
-import { render } from '../../src/io/render.js';
+import { ownFormat, render } from '../../src/io/render.js';
 import { fakeIo } from '../helpers/fake-io.js';
 
 function context(output?: 'table' | 'json' | 'jsonl' | 'csv', tty?: { columns: number }) {
@@ -77,6 +77,19 @@ describe('one row source for the table and -o csv', () => {
     const { ctx, out } = context('csv');
     await render(ctx, { json: rows, csv: { columns, rows } });
     expect(out()).toBe('id,duration_seconds,agent_id\na1,125,ag_1\n');
+  });
+});
+
+describe('ownFormat: a verb with formats of its own', () => {
+  const formats = { extensions: { '.jsonl': 'jsonl', '.xlsx': 'xlsx' } as const, json: 'jsonl' as const, otherwise: 'csv' as const };
+
+  it('its flag wins, then the file\'s extension, then the run\'s format', () => {
+    expect(ownFormat(context('json').ctx, { ...formats, flag: 'xlsx', file: 'a.jsonl' })).toBe('xlsx');
+    expect(ownFormat(context('csv').ctx, { ...formats, file: 'calls.XLSX' })).toBe('xlsx');
+    expect(ownFormat(context('jsonl').ctx, { ...formats, file: 'calls.txt' })).toBe('jsonl');
+    expect(ownFormat(context('json').ctx, formats)).toBe('jsonl');
+    expect(ownFormat(context().ctx, formats)).toBe('csv');
+    expect(ownFormat(context('csv').ctx, formats)).toBe('csv');
   });
 });
 

@@ -6,7 +6,7 @@ import { truncate } from '../../io/text.js';
 import { isoInZone } from '../../util/time.js';
 import { campaignIds, collectReport } from '../../reports/collect.js';
 import type { CampaignReport } from '../../reports/stats.js';
-import { printJson, render } from '../../io/render.js';
+import { ownFormat, printJson, render } from '../../io/render.js';
 import { Counter } from '../../io/progress.js';
 import type { ReportFlags } from './definition.js';
 import { lineWidth } from '../../io/terminal.js';
@@ -67,8 +67,9 @@ export default async function campaignReport(ctx: Context, ids: string[], opts: 
     }
   };
   // --format is the report's own choice; without it, the run's output format decides.
-  if (opts.format === 'json') await printJson(ctx, body(ctx, reports), 'pretty');
-  else if (opts.format === 'md') ctx.out((await import('../../reports/text.js')).markdown(shown, { zone, when }));
+  const format = ownFormat(ctx, { flag: opts.format, json: 'json', otherwise: 'sections' });
+  if (format === 'json') await printJson(ctx, body(ctx, reports), 'pretty');
+  else if (format === 'md') ctx.out((await import('../../reports/text.js')).markdown(shown, { zone, when }));
   else await render(ctx, { json: body(ctx, reports), layout: 'pretty', human: sections });
 }
 
