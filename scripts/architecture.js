@@ -104,7 +104,7 @@ const WALKS = `
    \`lazy(ctx, () => import('./list.js'))\`, so the verb's code loads only when it runs.
 4. \`src/commands/call/list.ts\` reads the filters from its flags (\`filtersFrom\` in
    \`src/commands/call/fields.ts\`), asks \`ctx.api()\` for the client and calls \`listCalls\` in
-   \`src/api/calls.ts\` behind \`withSpinner\` (\`src/io/spinner.ts\`, silent under \`--json\`).
+   \`src/api/calls.ts\` behind \`withSpinner\` (\`src/io/progress.ts\`, silent under \`--json\`).
 5. \`src/api/client.ts\` sends the request (auth, timeouts, retries of safe requests, error
    parsing into \`ApiError\`); \`src/api/pagination.ts\` reads pages for \`--all\`.
 6. The verb hands the calls and their columns to \`printList\` in \`src/io/output.ts\`. With

@@ -3,6 +3,7 @@
  * is not what the spec promises, a network failure or a timeout.
  */
 import type { ProxyInUse } from './dispatcher.js';
+import { oneLine } from '../io/text.js';
 
 export type ApiErrorKind = 'http' | 'network' | 'timeout' | 'unexpected';
 
@@ -113,7 +114,7 @@ export function errorFromResponse(
   const host = safeHost(url);
   const statusLine = `HTTP ${status}${(statusText || STATUS_CODES[status]) ? ` ${statusText || STATUS_CODES[status]}` : ''}`;
   if (message) {
-    message = oneLine(message);
+    message = oneLine(message, MAX_MESSAGE);
   } else if (status >= 300 && status < 400) {
     message = extra.location
       ? `${host} answered ${statusLine}, redirecting to ${extra.location}; use that address as the base URL`
@@ -205,7 +206,7 @@ export function networkError(method: string, url: string, err: unknown, timeoutM
     EPROTO: 'could not agree on a secure connection (is it http rather than https?)',
   };
   const known = code ? what[code] : undefined;
-  const detail = known ?? `could not be reached: ${oneLine(text) || 'unknown error'}${code ? ` (${code})` : ''}`;
+  const detail = known ?? `could not be reached: ${oneLine(text, MAX_MESSAGE) || 'unknown error'}${code ? ` (${code})` : ''}`;
   return new ApiError({ kind: 'network', method, url, code, cause: err, message: `${host} ${detail}` });
 }
 
@@ -366,7 +367,3 @@ function readable(v: unknown): string | undefined {
   return undefined;
 }
 
-function oneLine(s: string): string {
-  const flat = s.replace(/\s+/g, ' ').trim();
-  return flat.length > MAX_MESSAGE ? `${flat.slice(0, MAX_MESSAGE - 1)}…` : flat;
-}

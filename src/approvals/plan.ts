@@ -13,6 +13,7 @@ import { callingWindow, checkHoursFlags } from '../campaigns/hours-gate.js';
 import { notDraft } from '../campaigns/launch-flow.js';
 import { readCampaign, readContacts } from '../campaigns/read.js';
 import { FailureError } from '../errors.js';
+import { oneLine } from '../io/text.js';
 
 export interface LaunchOptions {
   calling_hours?: string;
@@ -134,7 +135,3 @@ export function describePlan(record: PlanRecord, shown = 20): string[] {
   return lines;
 }
 
-function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}

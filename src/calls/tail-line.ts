@@ -5,9 +5,9 @@
  * `…`; ids and numbers stay whole (--json has every field whole). Everything here came from the
  * service, so control characters are shown, not obeyed.
  */
-import { finishedAt, formatDuration, num, oneLine, outcomeLabel, str, type ListedCall } from '../watch/calls.js';
+import { finishedAt, num, outcomeLabel, str, type ListedCall } from '../watch/calls.js';
+import { duration, oneLine, truncate } from '../io/text.js';
 import { terminalLine } from '../io/terminal-text.js';
-import { truncate } from '../io/output.js';
 import { clockTime, zoneAbbreviation } from '../util/time.js';
 
 /** The narrowest a contact's name and the outcome are cut to before the line is cut at its end. */
@@ -27,7 +27,7 @@ export function tailLine(call: ListedCall, columns?: number, zone = 'UTC'): stri
     str(call.phone_number) ?? '-',
     contact ? oneLine(contact) : '-',
     status && status !== label ? `${status}/${label}` : label,
-    formatDuration(num(call.duration_seconds)),
+    duration(num(call.duration_seconds), { missing: '-' }),
   ].map((f) => terminalLine(f));
   const summary = str(call.summary);
   const text = summary ? terminalLine(oneLine(summary)) : undefined;

@@ -6,6 +6,7 @@
  */
 import type { Source } from '../contacts/source.js';
 import { UsageError } from '../errors.js';
+import { plural } from '../io/text.js';
 
 export interface ExcludeList {
   path: string;
@@ -84,10 +85,6 @@ export async function readExcludeList(path: string, defaultCountry: string | und
 function where(entries: Array<{ row: number }>): string {
   const rows = entries.slice(0, 5).map((e) => e.row).join(', ');
   return `${entries.length === 1 ? 'row' : 'rows'} ${rows}${entries.length > 5 ? ' …' : ''}`;
-}
-
-function plural(n: number, word: string): string {
-  return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
 }
 
 interface Line {

@@ -6,6 +6,8 @@
  */
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
+import { countdown } from '../io/progress.js';
+import { duration, plural } from '../io/text.js';
 import {
   checkCallingHours, DEFAULT_WINDOW, formatWindow, parseWindow, WINDOW_HELP, zoneLabel, type HoursCheck, type HoursWindow, type ZoneGroup,
 } from './calling-hours.js';
@@ -62,7 +64,7 @@ export function gateCallingHours(ctx: Context, numbers: string[], flags: HoursFl
   if (numbers.length === 0) return { wait: async () => {} };
   const check = checkCallingHours(numbers, window, ctx.now().getTime());
   if (check.outside.length === 0 && check.unknown === 0) {
-    ctx.info(ctx.errColor.dim(`All ${count(check.total, 'contact')} are within calling hours (${formatWindow(window)} local time).`));
+    ctx.info(ctx.errColor.dim(`All ${plural(check.total, 'contact')} are within calling hours (${formatWindow(window)} local time).`));
     return { check, wait: async () => {} };
   }
   const zone = ctx.timeZone;
@@ -94,14 +96,14 @@ export function gateCallingHours(ctx: Context, numbers: string[], flags: HoursFl
  */
 function describe(check: HoursCheck, now: number, nothing: string, zone: string): string[] {
   const outside = check.outside.reduce((n, g) => n + g.count, 0) + check.unknown;
-  const lines = [`${count(outside, 'contact')} of ${check.total.toLocaleString('en-US')} ${outside === 1 ? 'is' : 'are'} outside calling hours (${formatWindow(check.window)} local time), so ${nothing}:`];
+  const lines = [`${plural(outside, 'contact')} of ${check.total.toLocaleString('en-US')} ${outside === 1 ? 'is' : 'are'} outside calling hours (${formatWindow(check.window)} local time), so ${nothing}:`];
   const row = (state: string, text: string) => `  ${state.padEnd(7)} ${text}`;
   for (const g of check.outside) {
     const opens = g.opensAt !== undefined ? `; opens ${opensAt(g.zones, g.opensAt, now, zone)}` : '; never open in all of them at once';
-    lines.push(row('closed', `${count(g.count, 'contact')} in ${zoneLabel(g.zones)} (${localNow(g, now)}${g.zones.length > 1 ? '; inside only if inside in every one' : ''})${opens}`));
+    lines.push(row('closed', `${plural(g.count, 'contact')} in ${zoneLabel(g.zones)} (${localNow(g, now)}${g.zones.length > 1 ? '; inside only if inside in every one' : ''})${opens}`));
   }
-  if (check.unknown > 0) lines.push(row('unknown', `${count(check.unknown, 'contact')} whose time zone is unknown`));
-  for (const g of check.insideGroups) lines.push(row('open', `${count(g.count, 'contact')} in ${zoneLabel(g.zones)} (${localNow(g, now)})`));
+  if (check.unknown > 0) lines.push(row('unknown', `${plural(check.unknown, 'contact')} whose time zone is unknown`));
+  for (const g of check.insideGroups) lines.push(row('open', `${plural(g.count, 'contact')} in ${zoneLabel(g.zones)} (${localNow(g, now)})`));
   if (check.opensForAll !== undefined) lines.push(`The window is open for all of them from ${when(check.opensForAll, now, zone)}.`);
   return lines;
 }
@@ -113,25 +115,20 @@ function localNow(g: ZoneGroup, now: number): string {
   return `now ${shown.join(', ')}${g.zones.length > 3 ? ` and ${g.zones.length - 3} more` : ''}`;
 }
 
-/** "2026-01-15 14:00 UTC (in 11h 0m)", in `zone`. */
+/** "2026-01-15 14:00 UTC (in 11h 00m)", in `zone`. */
 export function when(ms: number, now: number, zone = 'UTC'): string {
   return `${formatDateTime(ms, zone, { minutes: true })} ${zoneAbbreviation(zone, ms)} (in ${span(ms - now)})`;
 }
 
-/** "09:00 IST (2026-01-15 03:30 UTC, in 0h 30m)": the contacts' local time, then the user's. */
+/** "09:00 IST (2026-01-15 03:30 UTC, in 30m 00s)": the contacts' local time, then the user's. */
 function opensAt(zones: string[], ms: number, now: number, zone: string): string {
   if (zones.length !== 1 || zones[0] === zone) return when(ms, now, zone);
   return `${clockWithZone(ms, zones[0]!)} (${formatDateTime(ms, zone, { minutes: true })} ${zoneAbbreviation(zone, ms)}, in ${span(ms - now)})`;
 }
 
+/** How long until `ms` from now, as every duration is spelled ("10h 30m", "4m 05s"). */
 function span(ms: number): string {
-  const minutes = Math.max(0, Math.ceil(ms / 60_000));
-  const h = Math.floor(minutes / 60);
-  return h > 0 ? `${h}h ${minutes % 60}m` : `${minutes}m`;
-}
-
-function count(n: number, word: string): string {
-  return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+  return duration(Math.ceil(ms / 1000));
 }
 
 /**
@@ -139,29 +136,10 @@ function count(n: number, word: string): string {
  * a plain line each minute elsewhere (CI logs stay short). Ctrl-C stops it (exit 130).
  */
 async function waitUntil(ctx: Context, at: number, zone: string): Promise<void> {
-  const tty = ctx.interactiveStderr;
-  let lastLine = -1;
-  for (;;) {
-    const left = at - ctx.now().getTime();
-    if (left <= 0) break;
-    if (tty) {
-      ctx.io.stderr.write(`\r\x1b[KWaiting for calling hours: ${clock(left)} left (opens ${clockWithZone(at, zone)}). Ctrl-C stops.`);
-      await ctx.sleep(Math.min(left, 1000), ctx.signal);
-    } else {
-      const minute = Math.ceil(left / 60_000);
-      if (minute !== lastLine) {
-        ctx.info(`Waiting for calling hours: ${span(left)} left (opens ${clockWithZone(at, zone)}).`);
-        lastLine = minute;
-      }
-      await ctx.sleep(Math.min(left, left % 60_000 || 60_000), ctx.signal);
-    }
-  }
-  if (tty) ctx.io.stderr.write('\r\x1b[K');
+  const opens = clockWithZone(at, zone);
+  await countdown(ctx, at, {
+    live: (left) => `Waiting for calling hours: ${left} left (opens ${opens}). Ctrl-C stops.`,
+    plain: (left) => `Waiting for calling hours: ${span(left)} left (opens ${opens}).`,
+  });
   ctx.info('Calling hours are open for every contact.');
-}
-
-function clock(ms: number): string {
-  const s = Math.ceil(ms / 1000);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${Math.floor(s / 3600)}:${pad(Math.floor(s / 60) % 60)}:${pad(s % 60)}`;
 }

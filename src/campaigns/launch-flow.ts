@@ -10,6 +10,7 @@ import { ApiError } from '../api/errors.js';
 import type { Context } from '../context.js';
 import { AuthError, FailureError, UsageError } from '../errors.js';
 import { confirm } from '../io/prompter.js';
+import { plural } from '../io/text.js';
 import { noSuchCampaign } from './read.js';
 
 export interface LaunchTarget {
@@ -17,10 +18,6 @@ export interface LaunchTarget {
   name?: string;
   /** How many contacts the launch dials, when known. */
   dial?: number;
-}
-
-export function plural(n: number, word: string): string {
-  return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
 }
 
 function describeTargets(targets: LaunchTarget[]): { what: string; dial?: number } {

@@ -5,9 +5,8 @@
  */
 import type { Context } from '../context.js';
 import type { RowError } from '../contacts/index.js';
-import { truncate } from '../io/output.js';
 import type { ContactsInput } from './input.js';
-import { plural } from './launch-flow.js';
+import { plural, truncate } from '../io/text.js';
 
 const FIRST_PROBLEMS = 20;
 const MAX_LISTED = 100;

@@ -5,6 +5,7 @@
  */
 import { Readable } from 'node:stream';
 import { UsageError } from '../errors.js';
+import { bytes } from '../io/text.js';
 import { readText, type Source } from './source.js';
 
 export type Delimiter = ',' | ';' | '\t';
@@ -197,7 +198,7 @@ function longRow(records: string[][]): (OpenRow & { index: number }) | undefined
 function tooLong(name: string, row: number, found: OpenRow): UsageError {
   const limit = `${MAX_ROW_CHARS / 1024 / 1024} MB`;
   if (found.longest > MAX_ROW_CHARS) {
-    return new UsageError(`${name}: row ${row} has a cell that is too long: column ${columnLetters(found.column)} holds ${mb(found.longest)} of text, and voicectl reads cells of up to ${limit}.`, {
+    return new UsageError(`${name}: row ${row} has a cell that is too long: column ${columnLetters(found.column)} holds ${bytes(found.longest)} of text, and voicectl reads cells of up to ${limit}.`, {
       hint: `Shorten or empty that cell (a pasted document, or data that belongs elsewhere?) and run the command again.`,
     });
   }
@@ -211,10 +212,6 @@ function columnLetters(index: number): string {
   let s = '';
   for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
   return s;
-}
-
-function mb(chars: number): string {
-  return `${(chars / 1024 / 1024).toFixed(1)} MB`;
 }
 
 function unbalancedQuote(name: string, row: number): UsageError {

@@ -10,14 +10,13 @@ import { FailureError, InterruptedError } from '../errors.js';
 import { csvHeader, csvRow, planColumns, type CsvPlan } from './csv.js';
 import { limiter } from './limiter.js';
 import { callPages } from './pages.js';
-import { Progress } from './progress.js';
+import { ProgressBar } from '../io/progress.js';
 import { RecordingQueue, type RecordingResult } from './recordings.js';
 import { openSink } from './sink.js';
 import type { XlsxBook } from './xlsx.js';
 import { sweepStaleTemps } from './atomic-file.js';
 import { dirname, resolve } from 'node:path';
 import { MarkTracker, readState, writeState, type ExportState } from './state.js';
-import { isTerminal } from '../io/terminal.js';
 
 export interface ExportOptions {
   filters: CallFilters;
@@ -73,12 +72,8 @@ export async function runExport(ctx: Context, opts: ExportOptions): Promise<Expo
     ? await RecordingQueue.open(api, opts.recordingsDir, opts.recordingConcurrency ?? 3, run.signal)
     : undefined;
   const sink = await openSink(ctx, opts.out);
-  const progress = new Progress(ctx.io.stderr, {
-    unit: 'rows',
-    label: 'Exporting',
-    // On a terminal only, and not when the rows themselves go to that terminal.
-    enabled: ctx.redraws(ctx.io.stderr) && (sink.toFile || !isTerminal(ctx, 'stdout')),
-  });
+  // The rows go to the sink while the bar draws: not drawn when they go to the same terminal.
+  const progress = new ProgressBar(ctx, { unit: 'rows', label: 'Exporting', data: sink.toFile ? 'file' : 'stdout' });
   const detail = limiter(opts.concurrency);
   let plan: CsvPlan | undefined;
   let book: XlsxBook | undefined;

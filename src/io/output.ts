@@ -9,8 +9,9 @@ import type { Context } from '../context.js';
 import { csvLine } from './csv.js';
 import { PacedWriter } from './drain.js';
 import { filtering, printFiltered } from './filter.js';
-import { withSpinner } from './spinner.js';
+import { withSpinner } from './progress.js';
 import { terminalLine, terminalSafe } from './terminal-text.js';
+import { truncate } from './text.js';
 
 export interface Column<T = Record<string, unknown>> {
   header: string;
@@ -22,8 +23,15 @@ export interface Column<T = Record<string, unknown>> {
    * (names, summaries) are cut further to fit a narrower terminal; ids never are.
    */
   max?: number;
-  /** The CSV header: snake_case; defaults to `key`, or the header in snake_case. */
-  csv?: string;
+  /**
+   * How the column is written in -o csv: its header (snake_case; by default `key`, or the
+   * header in snake_case), `{ name, get }` when the file holds something other than the
+   * table's cell (the raw value behind a formatted one), or `false` for a column only a
+   * person's table has.
+   */
+  csv?: string | false | { name?: string; get?: (row: T) => unknown };
+  /** `false`: a column only -o csv has (the table has no room for it). */
+  table?: false;
   /**
    * On a terminal too narrow for the table, columns with a `drop` rank are left out,
    * highest rank first, before any text is cut. Columns without one always stay.
@@ -33,7 +41,23 @@ export interface Column<T = Record<string, unknown>> {
 
 /** A column's CSV header. */
 export function csvName(col: Column<never>): string {
-  return col.csv ?? col.key ?? col.header.trim().toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
+  const named = typeof col.csv === 'string' ? col.csv : typeof col.csv === 'object' ? col.csv.name : undefined;
+  return named ?? col.key ?? col.header.trim().toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
+}
+
+/** The columns -o csv writes, in order. */
+export function csvColumns<T>(columns: Column<T>[]): Column<T>[] {
+  return columns.filter((c) => c.csv !== false);
+}
+
+/** The columns a table shows, in order. */
+export function tableColumns<T>(columns: Column<T>[]): Column<T>[] {
+  return columns.filter((c) => c.table !== false);
+}
+
+/** A row as -o csv writes it under `columns` (csvColumns of them). */
+export function csvRow<T>(row: T, columns: Column<T>[]): string {
+  return csvLine(columns.map((c) => cell(typeof c.csv === 'object' && c.csv.get ? c.csv.get(row) : read(row, c))));
 }
 
 export function cell(value: unknown): string {
@@ -53,7 +77,7 @@ function read<T>(row: T, col: Column<T>): unknown {
 export interface ListOptions<T> {
   /** Said on stderr, for a person, when there is nothing to list. */
   empty?: string;
-  /** The columns of -o csv, when they differ from the table's (usually more of them). */
+  /** The columns of -o csv for `machineRows`, which are not the table's rows (the table's columns otherwise). */
   csv?: Column<any>[];
   /** What scripts get instead of `rows` (JSON, JSON lines, and the rows of `csv`), when it differs. */
   machineRows?: unknown[];
@@ -72,6 +96,7 @@ export async function printList<T>(ctx: Context, rows: T[], columns: Column<T>[]
     return;
   }
   await options.beforeTable?.();
+  columns = tableColumns(columns);
   const all = rows.map((r) => columns.map((c) => terminalLine(cell(read(r, c)))));
   const width = ctx.io.stdout.isTTY ? ctx.io.stdout.columns : undefined;
   const kept = keptColumns(columns, all, width);
@@ -132,9 +157,9 @@ async function printForScripts(ctx: Context, items: Iterable<unknown> | AsyncIte
       for await (const r of items) await paced.add(`${JSON.stringify(r) ?? ''}\n`);
       break;
     case 'csv': {
-      const cols = (options.csv ?? columns) as Column<unknown>[];
+      const cols = csvColumns((options.csv ?? columns) as Column<unknown>[]);
       await paced.add(`${csvLine(cols.map(csvName))}\n`);
-      for await (const r of items) await paced.add(`${csvLine(cols.map((c) => cell(read(r, c))))}\n`);
+      for await (const r of items) await paced.add(`${csvRow(r, cols)}\n`);
       break;
     }
   }
@@ -222,11 +247,14 @@ export async function printObject<T>(ctx: Context, obj: T, fields: Column<T>[]):
     case 'jsonl':
       ctx.out(JSON.stringify(obj));
       return;
-    case 'csv':
-      ctx.out(csvLine(fields.map(csvName)));
-      ctx.out(csvLine(fields.map((f) => cell(read(obj, f)))));
+    case 'csv': {
+      const cols = csvColumns(fields);
+      ctx.out(csvLine(cols.map(csvName)));
+      ctx.out(csvRow(obj, cols));
       return;
+    }
     case 'table': {
+      fields = tableColumns(fields);
       const c = ctx.color;
       const width = Math.max(...fields.map((f) => f.header.length));
       // Continuation lines start under the value, so a multi-line prompt keeps its indentation.
@@ -261,12 +289,6 @@ const NO_BORDER = {
   right: '', 'right-mid': '', middle: '',
 };
 
-/** One line for a person, cut to `max` with an ellipsis; control characters escaped first, so they count. */
-export function truncate(s: string, max: number | undefined): string {
-  const line = terminalLine(s);
-  if (!max || line.length <= max) return line;
-  return `${line.slice(0, Math.max(1, max - 1))}…`;
-}
 
 /** Whether the run asked for JSON (`--json`, `-o json` or `-o jsonl`): a file writer's cue to write JSON lines. */
 export function asksForJson(ctx: Context): boolean {

@@ -11,12 +11,15 @@
  * - `refuseCsv` is for verbs that have no CSV form: a usage error before anything runs.
  * - `chooseView` picks a live view: JSON lines for scripts, a redrawn view on a terminal,
  *   plain lines in a log or pipe.
+ * - `ownFormat` is for verbs with formats of their own (`campaign report --format md`,
+ *   `call export --format xlsx`): their flag, the file's extension, then the run's format.
  */
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { csvLine } from './csv.js';
 import { flushed, pending, type DrainableStream } from './drain.js';
-import { csvName, type Column, cell } from './output.js';
+import { extname } from 'node:path';
+import { asksForJson, csvColumns, csvName, csvRow, type Column } from './output.js';
 import { filtering, printFiltered } from './filter.js';
 
 /** How a result's JSON is laid out: by format (one line for -o jsonl, pretty otherwise), or always one way. */
@@ -55,8 +58,9 @@ export async function render<T>(ctx: Context, r: Rendering<T>): Promise<void> {
     return;
   }
   if (ctx.format === 'csv' && r.csv) {
-    ctx.out(csvLine(r.csv.columns.map(csvName)));
-    for (const row of r.csv.rows) ctx.out(csvLine(r.csv.columns.map((c) => cell(c.get ? c.get(row) : c.key ? (row as Record<string, unknown>)[c.key] : undefined))));
+    const columns = csvColumns(r.csv.columns);
+    ctx.out(csvLine(columns.map(csvName)));
+    for (const row of r.csv.rows) ctx.out(csvRow(row, columns));
     return;
   }
   if (r.jsonPieces && ctx.format === 'json') {
@@ -139,4 +143,27 @@ export function chooseView<V>(ctx: Context, views: { json: () => V; terminal: ()
 export function showBeforeAsking(ctx: Context, lines: (color: Context['color']) => string[]): void {
   if (!ctx.machineOutput) for (const line of lines(ctx.color)) ctx.out(line);
   else if (!ctx.opts.yes) for (const line of lines(ctx.errColor)) ctx.info(line);
+}
+
+export interface OwnFormats<F extends string> {
+  /** The verb's own flag (`--format`), when given. */
+  flag?: F;
+  /** The file the verb writes (`--out`): its extension names a format, `extensions` says which. */
+  file?: string;
+  extensions?: Record<string, F>;
+  /** The format when the run asked for JSON (--json, -o json, -o jsonl). */
+  json: F;
+  /** The format otherwise. */
+  otherwise: F;
+}
+
+/**
+ * The format of a verb whose output has formats of its own: its flag wins, then the
+ * extension of the file it writes (calls.jsonl, calls.xlsx), then the run's output format.
+ */
+export function ownFormat<F extends string>(ctx: Context, formats: OwnFormats<F>): F {
+  if (formats.flag !== undefined) return formats.flag;
+  const byName = formats.file ? formats.extensions?.[extname(formats.file).toLowerCase()] : undefined;
+  if (byName !== undefined) return byName;
+  return asksForJson(ctx) ? formats.json : formats.otherwise;
 }

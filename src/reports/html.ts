@@ -12,7 +12,8 @@
  */
 import { comparisonRows } from './text.js';
 import { CLASSES, isCallback, type OutcomeClass } from './classes.js';
-import { percent, seconds, type CampaignReport, type ReportCall } from './stats.js';
+import { percent, type CampaignReport, type ReportCall } from './stats.js';
+import { duration } from '../io/text.js';
 import { formatDateTime, isoInZone, zoneAbbreviation } from '../util/time.js';
 import { zonesForNumber } from '../campaigns/phone-zones.js';
 import { requestedTime } from './requested-time.js';
@@ -92,7 +93,7 @@ function callsTable(r: CampaignReport, zone: string, abbr: string): string {
     const open = hasDetails(c);
     return `<tr class="call" data-call="${esc(c.call_id)}" data-class="${c.class}" data-status="${esc(c.status)}" data-outcome="${esc(c.outcome || c.status)}">`
       + `<td data-v="${Number.isNaN(t) ? '' : t}">${esc(isoInZone(c.start_time, zone))}</td><td class="ph">${esc(c.phone_number)}</td><td>${esc(c.name)}</td><td>${esc(c.status)}</td>`
-      + `<td>${badge(c.class, c.outcome || c.status)}</td><td class="n" data-v="${c.duration_seconds ?? ''}">${esc(seconds(c.duration_seconds))}</td><td class="sum">${esc(c.summary)}</td>`
+      + `<td>${badge(c.class, c.outcome || c.status)}</td><td class="n" data-v="${c.duration_seconds ?? ''}">${esc(duration(c.duration_seconds, { missing: '-' }))}</td><td class="sum">${esc(c.summary)}</td>`
       + (details ? `<td>${open ? `<button type="button" class="open" aria-expanded="false" aria-controls="${id}">${c.recording_url ? 'Listen, read' : 'Transcript'}</button>` : ''}</td>` : '')
       + '</tr>'
       + (open ? `<tr class="transcript" id="${id}" hidden><td colspan="8">${transcriptHtml(c)}</td></tr>` : '');
@@ -156,7 +157,7 @@ function section(r: CampaignReport, zone: string, abbr: string): string {
 <div><b data-kpi="finished">${r.finished_calls}</b>calls finished</div>
 <div><b data-kpi="connected">${r.connected}</b>connected</div>
 <div><b data-kpi="connect-rate">${esc(percent(r.connect_rate))}</b>connect rate</div>
-<div><b data-kpi="average-duration">${esc(seconds(r.duration.average_seconds))}</b>average duration</div>
+<div><b data-kpi="average-duration">${esc(duration(r.duration.average_seconds, { missing: '-' }))}</b>average duration</div>
 </div>
 <div class="charts">${charts}</div>
 ${callbacks(r, zone)}

@@ -188,4 +188,3 @@ export function hourlyStats(finished: Call[], zone: string): HourlyStats {
 }
 
 export const percent = (r: number | null): string => (r === null ? '-' : `${(r * 100).toFixed(1)}%`);
-export const seconds = (s: number | null): string => (s === null ? '-' : s >= 60 ? `${Math.floor(s / 60)}m ${String(Math.round(s % 60)).padStart(2, '0')}s` : `${Math.round(s)}s`);

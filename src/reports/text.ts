@@ -1,6 +1,7 @@
 /** `campaign report` for a terminal, and as GitHub-flavoured markdown (`--format md`). */
 import { terminalLine } from '../io/terminal-text.js';
-import { percent, seconds, type CampaignReport } from './stats.js';
+import { percent, type CampaignReport } from './stats.js';
+import { duration } from '../io/text.js';
 import { CLASSES, isCallback, type OutcomeClass } from './classes.js';
 
 const CLASS_LABEL = Object.fromEntries(CLASSES.map((c) => [c.id, c.label.toLowerCase()])) as Record<OutcomeClass, string>;
@@ -28,8 +29,8 @@ export function comparisonRows(reports: CampaignReport[]): string[][] {
     row('calls finished', (r) => `${r.finished_calls} of ${r.calls}`),
     row('connected', (r) => String(r.connected)),
     row('connect rate', (r) => percent(r.connect_rate)),
-    row('average duration', (r) => seconds(r.duration.average_seconds)),
-    row('median duration', (r) => seconds(r.duration.median_seconds)),
+    row('average duration', (r) => duration(r.duration.average_seconds, { missing: '-' })),
+    row('median duration', (r) => duration(r.duration.median_seconds, { missing: '-' })),
     row('top outcome', (r) => {
       const t = topOutcome(r);
       return t ? `${t[0]} (${t[1]})` : '-';
@@ -66,7 +67,7 @@ export function markdown(reports: CampaignReport[], o: { calls?: number; zone?: 
     out.push(`**Callbacks** (${cb.length})`, '', cb.length ? mdTable([`called (${zone})`, 'phone', 'name', 'what was said'], cb) : 'No callback was asked for.', '');
     const shown = r.call_list.slice(0, o.calls ?? 100);
     out.push(`**Calls** (${shown.length} of ${r.call_list.length})`, '', mdTable(['call', 'phone', 'name', 'status', 'outcome', 'duration', 'summary'],
-      shown.map((c) => [c.call_id, c.phone_number, c.name, c.status, c.outcome, seconds(c.duration_seconds), c.summary])), '');
+      shown.map((c) => [c.call_id, c.phone_number, c.name, c.status, c.outcome, duration(c.duration_seconds, { missing: '-' }), c.summary])), '');
   }
   return out.join('\n');
 }

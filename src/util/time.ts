@@ -87,16 +87,6 @@ function checked(raw: string, y: number, mo: number, d: number, h: number, mi: n
   return new Date(typeof offset === 'number' ? t - offset * 60_000 : fromWallTime(offset, t));
 }
 
-export function duration(seconds: unknown): string {
-  const n = typeof seconds === 'string' ? Number(seconds) : seconds;
-  if (typeof n !== 'number' || !Number.isFinite(n)) return '';
-  const s = Math.round(n);
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m ${String(s % 60).padStart(2, '0')}s`;
-  return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, '0')}m`;
-}
-
 /*
  * Time zones. Every time a person reads is shown in one zone: --tz, VOICECTL_TZ, the
  * profile's `timezone`, else the system's. JSON, JSON lines and CSV stay UTC ISO 8601.

@@ -58,20 +58,3 @@ export function finishedAt(call: Record<string, unknown>): number | undefined {
   return timeMs(call.end_time) ?? timeMs(call.start_time);
 }
 
-export function formatDuration(seconds: number | undefined): string {
-  if (seconds === undefined) return '-';
-  const s = Math.max(0, Math.round(seconds));
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m${String(s % 60).padStart(2, '0')}s`;
-  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
-}
-
-/** A wait or a limit in seconds: "0.5s", "8s", "2m00s". */
-export function formatSeconds(seconds: number): string {
-  return seconds < 10 ? `${Number(seconds.toFixed(1))}s` : formatDuration(seconds);
-}
-
-export function oneLine(s: string): string {
-  return s.replace(/\s+/g, ' ').trim();
-}

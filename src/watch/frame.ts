@@ -4,7 +4,8 @@
  * decides when and where to draw it.
  */
 import type { ChalkInstance } from 'chalk';
-import { finishedAt, formatDuration, num, oneLine, outcomeLabel, str } from './calls.js';
+import { finishedAt, num, outcomeLabel, str } from './calls.js';
+import { duration, oneLine } from '../io/text.js';
 import { clockTime } from '../util/time.js';
 import { orderedStatuses } from './summary.js';
 import { terminalLine } from '../io/terminal-text.js';
@@ -47,7 +48,7 @@ export function buildFrame(s: Snapshot | undefined, o: FrameOptions): FrameLine[
       { text: s.name ?? s.campaignId, style: c.bold },
       { text: '  ' },
       { text: s.status ?? 'unknown', style: statusStyle(s.status, c) },
-      { text: `  elapsed ${formatDuration(s.elapsedMs / 1000)}`, style: c.dim },
+      { text: `  elapsed ${duration(s.elapsedMs / 1000)}`, style: c.dim },
     ]);
     if (s.total > 0) {
       const barWidth = Math.max(10, Math.min(50, o.width - 28));
@@ -81,7 +82,7 @@ export function buildFrame(s: Snapshot | undefined, o: FrameOptions): FrameLine[
 function rateText(s: Snapshot): string {
   const rate = s.callsPerMinute === undefined ? 'measuring rate…' : `${s.callsPerMinute.toFixed(1)} calls/min`;
   const left = s.total - s.finished;
-  const eta = left <= 0 ? 'nothing left' : s.etaSeconds === undefined ? 'time left unknown' : `about ${formatDuration(s.etaSeconds)} left`;
+  const eta = left <= 0 ? 'nothing left' : s.etaSeconds === undefined ? 'time left unknown' : `about ${duration(s.etaSeconds)} left`;
   return `${rate} · ${eta}`;
 }
 
@@ -148,7 +149,7 @@ function callRows(calls: ReadonlyArray<Record<string, unknown>>, c: ChalkInstanc
       { text: `${clockTime(finishedAt(call), zone)}  `, style: c.dim },
       { text: `${(str(call.phone_number) ?? '-').padEnd(phoneW)}  ` },
       { text: cut(outcome, outcomeW).padEnd(outcomeW), style: statusColor(outcomeColorKey(call), c) },
-      { text: `  ${formatDuration(num(call.duration_seconds)).padStart(6)}` },
+      { text: `  ${duration(num(call.duration_seconds), { missing: '-' }).padStart(7)}` },
     ];
     if (withSummary) row.push({ text: `  ${oneLine(str(call.summary) ?? '')}`, style: c.dim });
     return row;

@@ -7,7 +7,8 @@
 import { ApiError } from '../api/errors.js';
 import type { Context } from '../context.js';
 import { CliError, FailureError, InterruptedError, NotFoundError } from '../errors.js';
-import { formatSeconds, str } from './calls.js';
+import { str } from './calls.js';
+import { duration } from '../io/text.js';
 import { describeResult, evaluateFailIf, type Condition } from './fail-if.js';
 import { Poller, campaignState, type TickResult, type WatchSource } from './poller.js';
 import { RateMeter } from './rate.js';
@@ -68,7 +69,7 @@ export async function runWatch(ctx: Context, source: WatchSource, view: WatchVie
         const cap = Math.max(opts.intervalMs, MAX_BACKOFF_MS);
         delay = Math.round(Math.min(cap, opts.intervalMs * 2 ** (failures - 1)) * (0.8 + 0.4 * ctx.random()));
         lastError = errorText(err);
-        view.problem(`poll failed${failures > 1 ? ` (${failures} times in a row)` : ''}: ${lastError}; retrying in ${formatSeconds(delay / 1000)}`);
+        view.problem(`poll failed${failures > 1 ? ` (${failures} times in a row)` : ''}: ${lastError}; retrying in ${duration(delay / 1000, { tenths: true })}`);
       }
       if (deadline !== undefined) {
         const left = deadline - ctx.now().getTime();
@@ -169,7 +170,7 @@ function errorText(err: unknown): string {
 }
 
 function timeoutError(opts: WatchOptions, last: TickResult | undefined, lastError: string | undefined): FailureError {
-  const after = formatSeconds((opts.timeoutMs ?? 0) / 1000);
+  const after = duration((opts.timeoutMs ?? 0) / 1000, { tenths: true });
   let where = 'no poll succeeded';
   if (last) {
     const name = str(last.campaign.name);

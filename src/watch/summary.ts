@@ -3,7 +3,8 @@
  * must not hold 10,000 call objects), and the final summary made from them.
  */
 import type { ChalkInstance } from 'chalk';
-import { finishedAt, formatDuration, num, outcomeLabel, str } from './calls.js';
+import { finishedAt, num, outcomeLabel, str } from './calls.js';
+import { duration } from '../io/text.js';
 import { formatPercent } from './fail-if.js';
 import { terminalLine } from '../io/terminal-text.js';
 
@@ -154,7 +155,7 @@ export function formatSummary(s: Summary, c: ChalkInstance): string[] {
   }
   const finished = finishedOf(s.contacts_by_status) || s.calls;
   lines.push(`Connect rate      ${s.connect_rate === null ? '-' : `${formatPercent(s.connect_rate * 100)} (${s.connected} of ${finished})`}`);
-  lines.push(`Average duration  ${s.average_duration_seconds === null ? '-' : `${formatDuration(s.average_duration_seconds)} per ${s.average_duration_of === 'connected_calls' ? 'connected call' : 'call'}`}`);
+  lines.push(`Average duration  ${s.average_duration_seconds === null ? '-' : `${duration(s.average_duration_seconds)} per ${s.average_duration_of === 'connected_calls' ? 'connected call' : 'call'}`}`);
   return lines;
 }
 

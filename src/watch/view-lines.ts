@@ -4,7 +4,8 @@
  * and notices go to stderr, so stdout stays parseable.
  */
 import type { Context } from '../context.js';
-import { finishedAt, formatDuration, oneLine, outcomeLabel, str, num, type ListedCall } from './calls.js';
+import { finishedAt, outcomeLabel, str, num, type ListedCall } from './calls.js';
+import { duration, oneLine } from '../io/text.js';
 import { formatDateTime, zoneAbbreviation } from '../util/time.js';
 import { describeResult, type ConditionResult } from './fail-if.js';
 import { formatSummary, orderedStatuses, type Summary } from './summary.js';
@@ -49,7 +50,7 @@ export class PlainView extends LineView {
   protected progress(s: Snapshot): void {
     const parts = orderedStatuses(s.counts).map((k) => `${k} ${s.counts[k]}`);
     const rate = s.callsPerMinute !== undefined ? `, ${s.callsPerMinute.toFixed(1)} calls/min` : '';
-    const eta = s.etaSeconds !== undefined && s.etaSeconds > 0 ? `, about ${formatDuration(s.etaSeconds)} left` : '';
+    const eta = s.etaSeconds !== undefined && s.etaSeconds > 0 ? `, about ${duration(s.etaSeconds)} left` : '';
     const counts = s.total > 0 ? `  ${s.finished}/${s.total} finished${rate}${eta}` : '';
     this.ctx.out(terminalLine(`progress  ${s.status ?? 'unknown'}${parts.length ? `  ${parts.join('  ')}` : ''}${counts}`));
   }
@@ -61,7 +62,7 @@ export class PlainView extends LineView {
     const summary = str(call.summary);
     const fields = [
       'call', call.call_id, when, str(call.phone_number) ?? '-', outcomeLabel(call),
-      formatDuration(num(call.duration_seconds)),
+      duration(num(call.duration_seconds), { missing: '-' }),
     ];
     this.ctx.out(terminalLine(`${fields.join('  ')}${summary ? `  ${oneLine(summary)}` : ''}`));
   }

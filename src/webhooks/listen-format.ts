@@ -7,7 +7,7 @@ import type { ChalkInstance } from 'chalk';
 import type { AcceptedEvent, Rejection } from './receiver.js';
 import type { PostResult } from './forward.js';
 import { terminalLine as safe } from '../io/terminal-text.js';
-import { truncate } from '../io/output.js';
+import { oneLine, truncate } from '../io/text.js';
 import { clockTime, zoneAbbreviation } from '../util/time.js';
 
 /** "15:02:11 IST": when, in `zone`, named. */
@@ -90,11 +90,7 @@ export function forwardLine(c: ChalkInstance, id: string, target: string, r: Pos
   target = safe(target);
   if (r.status === undefined) return `${c.dim(clock(at, zone))}  ${c.red('---')}  ${c.dim('forward')} ${id} → ${target}: ${c.red(safe(r.error ?? 'failed'))} (${ms})`;
   const status = r.ok ? c.green(String(r.status)) : c.red(String(r.status));
-  const body = !r.ok && r.body ? `  ${c.dim(oneLine(r.body, 160))}` : '';
+  const body = !r.ok && r.body ? `  ${c.dim(truncate(oneLine(r.body), 160))}` : '';
   return `${c.dim(clock(at, zone))}  ${status}  ${c.dim('forward')} ${id} → ${target} in ${ms}${body}`;
 }
 
-export function oneLine(s: string, max: number): string {
-  const flat = safe(s.replace(/\s+/g, ' ').trim());
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}

@@ -6,15 +6,15 @@ import type { ApiClient } from '../api/client.js';
 import { deleteItem, isFolder, listItems, type KbItem } from '../api/kb.js';
 import type { Context } from '../context.js';
 import { collectFiles } from '../commands/kb/collect.js';
-import { formatBytes } from '../commands/kb/formats.js';
+import { bytes as formatBytes } from '../io/text.js';
 import { reportSkipped } from '../commands/kb/upload.js';
 import { uploadAll } from '../commands/kb/uploader.js';
 import { UsageError } from '../errors.js';
 import { failureMessage } from '../commands/kb/uploader.js';
 import { checkbox, confirm, input, select } from '../io/prompter.js';
-import { withSpinner } from '../io/spinner.js';
+import { drawsProgress, withSpinner } from '../io/progress.js';
 import { terminalLine } from '../io/terminal-text.js';
-import { shellQuote } from '../util/shell.js';
+import { shellQuote } from '../io/text.js';
 
 /** Enough for any knowledge base a person would tick through; beyond it, use --kb. */
 const MAX_FOLDERS = 50;
@@ -114,7 +114,7 @@ async function uploadFromHere(ctx: Context, api: ApiClient, uploaded: UploadedDo
   });
   const c = ctx.errColor;
   // On a terminal the progress display has already listed each file.
-  if (!ctx.interactiveStderr) {
+  if (!drawsProgress(ctx)) {
     for (const o of outcomes) ctx.info(o.status === 'failed' ? `${c.red('✗')} ${o.path}: ${o.error}` : `${o.replaced ? 'replaced (same id)' : 'uploaded'} ${o.path}`);
   }
   const ok = outcomes.filter((o) => o.id !== undefined);

@@ -1,8 +1,8 @@
 /** The review screen: every answer at once, then create, change one field, or cancel. */
-import { stripVTControlCharacters } from 'node:util';
 import type { Context } from '../context.js';
 import { select } from '../io/prompter.js';
 import { terminalLine as safe } from '../io/terminal-text.js';
+import { oneLine, truncate } from '../io/text.js';
 import type { Draft } from './questions.js';
 import type { VoiceCatalog } from './voices.js';
 
@@ -84,7 +84,7 @@ export async function reviewAction(ctx: Context): Promise<ReviewAction> {
 export async function chooseField(ctx: Context, draft: Draft, catalog: VoiceCatalog, docNames: Map<string, string>): Promise<Step | undefined> {
   const summary = (s: Step) => {
     const lines = show(ctx, draft, s, catalog, docNames);
-    return oneLine(s === 'prompt' || s === 'kb_item_ids' ? lines.join(' ') : lines[0] ?? '');
+    return truncate(oneLine(s === 'prompt' || s === 'kb_item_ids' ? lines.join(' ') : lines[0] ?? ''), 50);
   };
   const choices: Array<{ value: Step | 'back'; name: string }> = STEPS
     // Without languages in the voice list there is nothing to choose a language from.
@@ -95,7 +95,3 @@ export async function chooseField(ctx: Context, draft: Draft, catalog: VoiceCata
   return picked === 'back' ? undefined : picked;
 }
 
-function oneLine(s: string): string {
-  const flat = stripVTControlCharacters(s).replace(/\s+/g, ' ');
-  return flat.length > 50 ? `${flat.slice(0, 49)}…` : flat;
-}

@@ -10,7 +10,7 @@ const base = {
 describe('tailLine', () => {
   it('shows time, id, number, contact, status/outcome, duration and the summary', () => {
     const line = tailLine(base);
-    expect(line).toMatch(/^10:02:07 UTC  call_1  \+919876543210  Asha Rao  completed\/requirements_gathered  2m07s  Asha wants the premium plan/);
+    expect(line).toMatch(/^10:02:07 UTC  call_1  \+919876543210  Asha Rao  completed\/requirements_gathered  2m 07s  Asha wants the premium plan/);
     expect(line.endsWith('fee structure.')).toBe(true);
   });
 
@@ -38,8 +38,8 @@ describe('tailLine', () => {
     const long = { ...base, contact: { name: 'Srinivasaraghavan Venkataramanan of the Thiruvananthapuram district office' } };
     const line = tailLine(long, 80);
     expect(line.length).toBeLessThanOrEqual(80);
-    expect(line).toMatch(/^10:02:07 UTC  call_1  \+919876543210  Srini…  completed\/requirements_gath…  2m07s$/);
-    expect(tailLine(long, 100)).toMatch(/Srinivasaraghavan Venk…  completed\/requirements_gathered  2m07s$/);
+    expect(line).toMatch(/^10:02:07 UTC  call_1  \+919876543210  Srini…  completed\/requirements_gat…  2m 07s$/);
+    expect(tailLine(long, 100)).toMatch(/Srinivasaraghavan Ven…  completed\/requirements_gathered  2m 07s$/);
     // Whole in a pipe (no width) and in --json.
     expect(tailLine(long)).toContain('Thiruvananthapuram district office');
     for (const columns of [60, 80, 100, 120, 200]) expect(tailLine(long, columns).length, String(columns)).toBeLessThanOrEqual(columns);

@@ -143,9 +143,9 @@ describe('campaign launch checks calling hours on the injected clock', () => {
     expect(clock).toBe(new Date('2026-01-16T03:30:00Z').getTime());
     const waiting = r.stderr.split('\n').filter((l) => l.startsWith('Waiting for calling hours'));
     expect(waiting).toEqual([
-      'Waiting for calling hours: 3m left (opens 03:30 UTC).',
-      'Waiting for calling hours: 2m left (opens 03:30 UTC).',
-      'Waiting for calling hours: 1m left (opens 03:30 UTC).',
+      'Waiting for calling hours: 2m 30s left (opens 03:30 UTC).',
+      'Waiting for calling hours: 2m 00s left (opens 03:30 UTC).',
+      'Waiting for calling hours: 1m 00s left (opens 03:30 UTC).',
     ]);
     expect(r.stderr).toContain('Calling hours are open for every contact.');
   });
@@ -157,7 +157,7 @@ describe('campaign launch checks calling hours on the injected clock', () => {
       env: env(), now: () => new Date(clock), sleep: async (ms) => { clock += ms; },
     });
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain('Waiting for calling hours: 1m left (opens 09:00 IST).');
+    expect(r.stderr).toContain('Waiting for calling hours: 30s left (opens 09:00 IST).');
   });
 
   it('on a terminal the wait is a countdown redrawn in place', async () => {
@@ -170,8 +170,8 @@ describe('campaign launch checks calling hours on the injected clock', () => {
       sleep: async (ms) => { clock += ms; },
     });
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain('\r\x1b[KWaiting for calling hours: 0:00:03 left (opens 03:30 UTC). Ctrl-C stops.');
-    expect(r.stderr).toContain('\r\x1b[KWaiting for calling hours: 0:00:01 left');
+    expect(r.stderr).toContain('\r\x1b[KWaiting for calling hours: 0:03 left (opens 03:30 UTC). Ctrl-C stops.');
+    expect(r.stderr).toContain('\r\x1b[KWaiting for calling hours: 0:01 left');
     expect(launches(id)).toHaveLength(1);
   });
 

@@ -129,6 +129,6 @@ describe('watch against the sandbox', () => {
     expect(text).toContain('80/80 finished');
     expect(text).toContain('Campaign "Renewals 80" completed: 80 contacts, 80 finished calls');
     expect(text).toMatch(/Connect rate {6}\d+\.\d% \(\d+ of 80\)/);
-    expect(text).toMatch(/Average duration {2}\d+m\d\ds per connected call/);
+    expect(text).toMatch(/Average duration {2}\d+m \d\ds per connected call/);
   });
 });

@@ -8,7 +8,7 @@ import { hasControlCharacters, terminalLine, terminalSafe } from '../../src/io/t
 import { eventJson, eventLine, forwardLine, rejectLine } from '../../src/webhooks/listen-format.js';
 import { buildFrame } from '../../src/watch/frame.js';
 import { formatSummary, summarize, Tally } from '../../src/watch/summary.js';
-import { truncate } from '../../src/io/output.js';
+import { truncate } from '../../src/io/text.js';
 import type { AcceptedEvent } from '../../src/webhooks/receiver.js';
 import { PlainView } from '../../src/watch/view-lines.js';
 import { Context } from '../../src/context.js';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Context } from '../../src/context.js';
 import { csvCell, csvLine } from '../../src/io/csv.js';
 import { csvName, keptColumns, printList, printObject, type Column } from '../../src/io/output.js';
-import { render } from '../../src/io/render.js';
+import { ownFormat, render } from '../../src/io/render.js';
 import { fakeIo } from '../helpers/fake-io.js';
 
 function context(output?: 'table' | 'json' | 'jsonl' | 'csv', tty?: { columns: number }) {
@@ -39,6 +39,57 @@ describe('csvName', () => {
     expect(csvName({ header: 'LAST CODE' })).toBe('last_code');
     expect(csvName({ header: 'Contacts (total)' })).toBe('contacts_total');
     expect(csvName({ header: 'AGENT', csv: 'agent_name' })).toBe('agent_name');
+  });
+});
+
+describe('one row source for the table and -o csv', () => {
+  interface Row { id: string; seconds: number; agent: string }
+  const rows: Row[] = [{ id: 'a1', seconds: 125, agent: 'ag_1' }];
+  const columns: Column<Row>[] = [
+    { header: 'ID', key: 'id' },
+    { header: 'DURATION', get: (r) => `${Math.floor(r.seconds / 60)}m ${String(r.seconds % 60).padStart(2, '0')}s`, csv: { name: 'duration_seconds', get: (r) => r.seconds } },
+    { header: 'AGENT', key: 'agent', csv: 'agent_id', table: false },
+    { header: 'NOTE', get: () => 'for people', csv: false },
+  ];
+
+  it('the table shows its columns and cells', async () => {
+    const { ctx, out } = context();
+    await printList(ctx, rows, columns);
+    expect(out()).toBe('ID  DURATION  NOTE\na1  2m 05s    for people\n');
+  });
+
+  it('CSV writes each column as it says: its own value, CSV-only columns, table-only ones left out', async () => {
+    const { ctx, out } = context('csv');
+    await printList(ctx, rows, columns);
+    expect(out()).toBe('id,duration_seconds,agent_id\na1,125,ag_1\n');
+  });
+
+  it('one object: the same rules', async () => {
+    const { ctx, out } = context('csv');
+    await printObject(ctx, rows[0]!, columns);
+    expect(out()).toBe('id,duration_seconds,agent_id\na1,125,ag_1\n');
+    const table = context();
+    await printObject(table.ctx, rows[0]!, columns);
+    expect(table.out()).toBe('ID        a1\nDURATION  2m 05s\nNOTE      for people\n');
+  });
+
+  it('render\'s CSV form too', async () => {
+    const { ctx, out } = context('csv');
+    await render(ctx, { json: rows, csv: { columns, rows } });
+    expect(out()).toBe('id,duration_seconds,agent_id\na1,125,ag_1\n');
+  });
+});
+
+describe('ownFormat: a verb with formats of its own', () => {
+  const formats = { extensions: { '.jsonl': 'jsonl', '.xlsx': 'xlsx' } as const, json: 'jsonl' as const, otherwise: 'csv' as const };
+
+  it('its flag wins, then the file\'s extension, then the run\'s format', () => {
+    expect(ownFormat(context('json').ctx, { ...formats, flag: 'xlsx', file: 'a.jsonl' })).toBe('xlsx');
+    expect(ownFormat(context('csv').ctx, { ...formats, file: 'calls.XLSX' })).toBe('xlsx');
+    expect(ownFormat(context('jsonl').ctx, { ...formats, file: 'calls.txt' })).toBe('jsonl');
+    expect(ownFormat(context('json').ctx, formats)).toBe('jsonl');
+    expect(ownFormat(context().ctx, formats)).toBe('csv');
+    expect(ownFormat(context('csv').ctx, formats)).toBe('csv');
   });
 });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Call } from '../../src/api/calls.js';
-import { campaignReport, percent, seconds } from '../../src/reports/stats.js';
+import { campaignReport, percent } from '../../src/reports/stats.js';
+import { duration } from '../../src/io/text.js';
 
 const call = (id: string, o: Partial<Call>): Call => ({ call_id: id, start_time: '2026-05-01T10:15:00Z', end_time: '2026-05-01T10:17:00Z', status: 'completed', ...o });
 
@@ -52,6 +53,6 @@ describe('campaign report figures', () => {
     expect(empty.connect_rate).toBeNull();
     expect(empty.duration.average_seconds).toBeNull();
     expect(percent(empty.connect_rate)).toBe('-');
-    expect(seconds(125)).toBe('2m 05s');
+    expect(duration(125, { missing: '-' })).toBe('2m 05s');
   });
 });

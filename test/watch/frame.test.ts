@@ -43,20 +43,20 @@ describe('buildFrame', () => {
 
   it('shows the header, bar, legend, rate and the newest calls first', () => {
     const text = buildFrame(snapshot, { width: 120, height: 40, color: new Chalk({ level: 0 }), campaignId: 'camp-1' }).map((l) => l.text);
-    expect(text[0]).toBe('Campaign Spring renewals  running  elapsed 1m05s');
+    expect(text[0]).toBe('Campaign Spring renewals  running  elapsed 1m 05s');
     expect(text[1]).toMatch(/^█+▓+▒+░+·+ {2}70% {2}70\/100 finished$/);
     expect(text[1]!.split(' ')[0]).toHaveLength(50);
     expect(text[2]).toBe('█ completed 50  ▓ no_answer 15  ▒ failed 5  ░ initiated 20  · pending 10');
-    expect(text[3]).toBe('12.5 calls/min · about 2m24s left');
+    expect(text[3]).toBe('12.5 calls/min · about 2m 24s left');
     expect(text[5]).toBe('Latest finished calls (times UTC)');
-    expect(text[6]).toMatch(/^\d\d:\d\d:\d\d {2}\+919870000011 {2}requirements_gathered {3}2m20s {2}Summary of call 11/);
+    expect(text[6]).toMatch(/^\d\d:\d\d:\d\d {2}\+919870000011 {2}requirements_gathered {3}2m 20s {2}Summary of call 11/);
     expect(text).toHaveLength(6 + 10);
   });
 
   it('leaves the summary out where it would be cut to nothing, and fits the rows it has', () => {
     const frame = buildFrame(snapshot, { width: 60, height: 12, color: new Chalk({ level: 0 }), campaignId: 'camp-1' });
     expect(frame).toHaveLength(11);
-    expect(frame[6]!.text).toMatch(/^\d\d:\d\d:\d\d {2}\+919870000011 {2}requirements_gathered {3}2m20s$/);
+    expect(frame[6]!.text).toMatch(/^\d\d:\d\d:\d\d {2}\+919870000011 {2}requirements_gathered {3}2m 20s$/);
   });
 
   it('before the first poll, and for a draft, says what it is waiting for', () => {

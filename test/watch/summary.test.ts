@@ -39,7 +39,7 @@ describe('summarize', () => {
     expect(text).toMatch(/requirements_gathered\s+2\s+40\.0%/);
     expect(text).toMatch(/completed\s+3\s+60\.0%/);
     expect(text).toContain('Connect rate      60.0% (3 of 5)');
-    expect(text).toContain('Average duration  1m15s per connected call');
+    expect(text).toContain('Average duration  1m 15s per connected call');
   });
 
   it('copes with a campaign without counts and calls without statuses or durations', () => {

@@ -75,7 +75,7 @@ describe('watch off a terminal', () => {
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
     expect(lines.filter((l) => l.startsWith('call  '))).toHaveLength(40);
-    expect(lines.find((l) => l.startsWith('call  call_00000'))).toMatch(/^call {2}call_00000 {2}2025-03-01 10:\d\d:\d\d UTC {2}\+919870000000 {2}requirements_gathered {2}1m00s {2}Call 0 summary/);
+    expect(lines.find((l) => l.startsWith('call  call_00000'))).toMatch(/^call {2}call_00000 {2}2025-03-01 10:\d\d:\d\d UTC {2}\+919870000000 {2}requirements_gathered {2}1m 00s {2}Call 0 summary/);
     expect(lines.filter((l) => l.startsWith('progress  ')).length).toBeGreaterThan(2);
     expect(r.stdout).toContain('Campaign "Spring renewals" completed: 40 contacts, 40 finished calls');
     expect(r.stdout).toMatch(/Connect rate {6}80\.0% \(32 of 40\)/);

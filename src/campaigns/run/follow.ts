@@ -4,7 +4,7 @@
  */
 import { allCalls } from '../../api/calls.js';
 import { getCampaign } from '../../api/campaigns.js';
-import { plural } from '../launch-flow.js';
+import { plural } from '../../io/text.js';
 import { readContacts } from '../read.js';
 import { zoneLabel } from '../calling-hours.js';
 import { inFlight, type RunDeps } from './deps.js';

@@ -10,7 +10,7 @@ import type { ApiClient } from '../../api/client.js';
 import type { Context } from '../../context.js';
 import { AuthError, FailureError, UsageError } from '../../errors.js';
 import { sweepStaleTemps } from '../../export/atomic-file.js';
-import { shellQuote } from '../../util/shell.js';
+import { shellQuote } from '../../io/text.js';
 import { applyRules, buildRules, summarizeExclusions, type ExclusionFlags } from '../exclusions.js';
 import { callingWindow } from '../hours-gate.js';
 import { readContactsInput, type InputContact } from '../input.js';

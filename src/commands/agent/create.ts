@@ -4,7 +4,7 @@ import { UsageError } from '../../errors.js';
 import { checkAgentFields } from '../../agents/validate.js';
 import { printObject } from '../../io/output.js';
 import { terminalLine } from '../../io/terminal-text.js';
-import { withSpinner } from '../../io/spinner.js';
+import { withSpinner } from '../../io/progress.js';
 import { AGENT_FIELDS, FLAG_FOR_FIELD, fieldsFromFile, fieldsFromFlags } from './fields.js';
 import { note } from '../../io/render.js';
 import type { CreateFlags } from './definition.js';

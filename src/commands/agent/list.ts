@@ -3,7 +3,7 @@ import { allAgents, listAgents, type Agent } from '../../api/agents.js';
 import { extractList } from '../../api/envelope.js';
 import { collectAll, type IncompleteListError } from '../../api/pagination.js';
 import { printList } from '../../io/output.js';
-import { withSpinner } from '../../io/spinner.js';
+import { withSpinner } from '../../io/progress.js';
 import { AGENT_COLUMNS } from './fields.js';
 import { note } from '../../io/render.js';
 import type { ListFlags } from './definition.js';

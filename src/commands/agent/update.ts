@@ -4,7 +4,7 @@ import { FailureError, UsageError } from '../../errors.js';
 import { printObject } from '../../io/output.js';
 import { terminalLine } from '../../io/terminal-text.js';
 import { checkAgentFields } from '../../agents/validate.js';
-import { withSpinner } from '../../io/spinner.js';
+import { withSpinner } from '../../io/progress.js';
 import { AGENT_FIELDS, fieldsFromFlags } from './fields.js';
 import { note } from '../../io/render.js';
 import type { UpdateFlags } from './definition.js';

@@ -7,7 +7,7 @@ import { createAgent, type Agent, type AgentFields } from '../../api/agents.js';
 import { checkAgentFields } from '../../agents/validate.js';
 import type { Context } from '../../context.js';
 import { InterruptedError, SilentExit } from '../../errors.js';
-import { withSpinner } from '../../io/spinner.js';
+import { withSpinner } from '../../io/progress.js';
 import { recoverFrom } from '../../wizard/create-errors.js';
 import { askDocuments, offerToDeleteUploads, type UploadedDoc } from '../../wizard/kb-step.js';
 import { askDirection, askLanguage, askPrompt, askText, askTools, askVoice, draftFrom, type Draft } from '../../wizard/questions.js';

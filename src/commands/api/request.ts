@@ -8,7 +8,7 @@ import { rawPages, sendRaw } from '../../api/raw.js';
 import { FailureError, UsageError } from '../../errors.js';
 import { confirm } from '../../io/prompter.js';
 import { printJson } from '../../io/render.js';
-import { withSpinner } from '../../io/spinner.js';
+import { withSpinner } from '../../io/progress.js';
 import { API_METHODS, type RequestFlags } from './definition.js';
 
 export default async function apiRequest(ctx: Context, methodArg: string, path: string, flags: RequestFlags): Promise<void> {

@@ -1,4 +1,3 @@
-import { extname } from 'node:path';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { runExport } from '../../export/run.js';
@@ -6,9 +5,12 @@ import { filtersFrom } from './fields.js';
 import type { ExportFlags } from './definition.js';
 import { isoInZone } from '../../util/time.js';
 import { isTerminal } from '../../io/terminal.js';
-import { asksForJson } from '../../io/output.js';
+import { ownFormat } from '../../io/render.js';
+import { duration, plural } from '../../io/text.js';
 
 type Flags = ExportFlags;
+
+const EXTENSIONS = { '.jsonl': 'jsonl', '.ndjson': 'jsonl', '.xlsx': 'xlsx', '.csv': 'csv' } as const;
 
 const MAX_CONCURRENCY = 32;
 // Enough to hide a real network's round trips (8 pages in flight), few enough to stay polite.
@@ -26,7 +28,8 @@ export default async function callExport(ctx: Context, flags: Flags): Promise<vo
   if (flags.concurrency !== undefined && flags.concurrency > MAX_CONCURRENCY) {
     throw new UsageError(`--concurrency is at most ${MAX_CONCURRENCY}.`);
   }
-  const format = flags.format ?? formatFrom(ctx, flags.out);
+  // --format, else --out's extension (calls.jsonl, calls.xlsx), else -o jsonl|json, else CSV.
+  const format = ownFormat(ctx, { flag: flags.format, file: flags.out, extensions: EXTENSIONS, json: 'jsonl', otherwise: 'csv' });
   if (format === 'xlsx' && (!flags.out || flags.out === '-') && isTerminal(ctx, 'stdout')) {
     throw new UsageError('An xlsx workbook is binary: it cannot be shown on a terminal.', { hint: 'Pass --out calls.xlsx (or redirect stdout to a file).' });
   }
@@ -44,7 +47,7 @@ export default async function callExport(ctx: Context, flags: Flags): Promise<vo
 
   const c = ctx.errColor;
   const where = flags.out && flags.out !== '-' ? ` to ${flags.out}` : '';
-  const parts = [`Exported ${summary.rows.toLocaleString('en-US')} call${summary.rows === 1 ? '' : 's'}${where} in ${(summary.ms / 1000).toFixed(1)}s`];
+  const parts = [`Exported ${plural(summary.rows, 'call')}${where} in ${duration(summary.ms / 1000, { tenths: true })}`];
   if (summary.held > 0) parts.push(`${summary.held} still in progress, left for the next run`);
   if (summary.recordings) {
     const r = summary.recordings;
@@ -55,14 +58,4 @@ export default async function callExport(ctx: Context, flags: Flags): Promise<vo
     ctx.warn(`${summary.cutCells} cell${summary.cutCells === 1 ? ' was' : 's were'} longer than Excel's 32,767 characters and ${summary.cutCells === 1 ? 'was' : 'were'} cut; --format jsonl keeps every value whole.`);
   }
   if (summary.state) ctx.info(c.dim(`Next --since-last run starts at ${isoInZone(summary.state.mark, ctx.timeZone)} ${ctx.timeZone} (${flags.state}).`));
-}
-
-/** --out's extension picks the format (calls.jsonl, calls.xlsx), then -o jsonl|csv, then CSV. */
-function formatFrom(ctx: Context, out: string | undefined): 'csv' | 'jsonl' | 'xlsx' {
-  const ext = out ? extname(out).toLowerCase() : '';
-  if (ext === '.jsonl' || ext === '.ndjson') return 'jsonl';
-  if (ext === '.xlsx') return 'xlsx';
-  if (ext === '.csv') return 'csv';
-  if (asksForJson(ctx)) return 'jsonl';
-  return 'csv';
 }

@@ -1,7 +1,8 @@
 /** How calls look in tables, and the filter flags, shared by the call verbs. */
 import type { Call, CallFilters } from '../../api/calls.js';
 import type { Column } from '../../io/output.js';
-import { duration, formatDateTime, toQueryTime, type TypedTime } from '../../util/time.js';
+import { duration } from '../../io/text.js';
+import { formatDateTime, toQueryTime, type TypedTime } from '../../util/time.js';
 import { UsageError } from '../../errors.js';
 import { outcomeWord } from '../../calls/outcome.js';
 
@@ -27,26 +28,29 @@ export function shortTime(iso: unknown, zone: string): string {
 }
 
 
+/**
+ * Calls as rows: the table of `call list` (times in `zone`, the summary cut to what the
+ * terminal leaves) and its -o csv, which has every spec field as the service sent it,
+ * untruncated and UTC.
+ */
 export function callColumns(terminalWidth: number | undefined, zone: string): Column<Call>[] {
   // The summary takes what the other columns leave of the terminal (they need about 110).
   const summaryMax = Math.max(20, (terminalWidth ?? 160) - 112);
+  const only = (...keys: string[]): Column<Call>[] => keys.map((k) => ({ header: k, key: k, table: false }));
   return [
-    { header: `TIME (${zone})`, get: (c) => shortTime(c.start_time, zone), drop: 3 },
+    { header: `TIME (${zone})`, get: (c) => shortTime(c.start_time, zone), drop: 3, csv: false },
     { header: 'CALL ID', key: 'call_id' },
+    ...only('campaign_id', 'agent_id', 'agent_name', 'direction'),
     { header: 'NUMBER', key: 'phone_number' },
-    { header: 'CONTACT', get: (c) => c.contact?.name, max: 24, drop: 2 },
+    { header: 'CONTACT', get: (c) => c.contact?.name, max: 24, drop: 2, csv: false },
     { header: 'STATUS', key: 'status' },
-    { header: 'OUTCOME', get: (c) => outcomeWord(c as unknown as Record<string, unknown>), max: 24, drop: 1 },
-    { header: 'DURATION', get: (c) => duration(c.duration_seconds), drop: 4 },
+    ...only('end_reason'),
+    { header: 'OUTCOME', get: (c) => outcomeWord(c as unknown as Record<string, unknown>), max: 24, drop: 1, csv: { name: 'outcome', get: (c) => c.outcome } },
+    { header: 'DURATION', get: (c) => duration(c.duration_seconds), drop: 4, csv: false },
     { header: 'SUMMARY', key: 'summary', max: summaryMax, drop: 5 },
+    ...only('error', 'duration_seconds', 'start_time', 'end_time', 'has_recording'),
   ];
 }
-
-/** Columns for -o csv of `call list`: every spec field, untruncated. */
-export const CALL_CSV_COLUMNS: Column<Call>[] = [
-  'call_id', 'campaign_id', 'agent_id', 'agent_name', 'direction', 'phone_number', 'status', 'end_reason', 'outcome',
-  'summary', 'error', 'duration_seconds', 'start_time', 'end_time', 'has_recording',
-].map((k) => ({ header: k, key: k }));
 
 /** The fields of `call get`, times in `zone`. */
 export const callFields = (zone: string): Column<Call>[] => [

@@ -4,7 +4,8 @@ import { recordingLink } from '../../api/calls.js';
 import { ApiError } from '../../api/errors.js';
 import { NotFoundError } from '../../errors.js';
 import { downloadToFile, downloadToStream, type DownloadProgress } from '../../export/download.js';
-import { bytes, Progress } from '../../export/progress.js';
+import { ProgressBar } from '../../io/progress.js';
+import { bytes } from '../../io/text.js';
 import { render } from '../../io/render.js';
 import type { RecordingFlags } from './definition.js';
 import { isTerminal } from '../../io/terminal.js';
@@ -38,7 +39,7 @@ export default async function callRecording(ctx: Context, callId: string, flags:
   }
 
   const toStdout = flags.download === '-';
-  const bar = new Progress(ctx.io.stderr, { unit: 'bytes', label: 'Downloading', enabled: ctx.redraws(ctx.io.stderr) && !(toStdout && isTerminal(ctx, 'stdout')) });
+  const bar = new ProgressBar(ctx, { unit: 'bytes', label: 'Downloading', data: toStdout ? 'stdout' : 'file' });
   const progress: DownloadProgress = { onStart: (total) => bar.setTotal(total), onBytes: (n) => bar.add(n) };
   try {
     if (toStdout) {

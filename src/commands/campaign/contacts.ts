@@ -1,6 +1,6 @@
 import type { Context } from '../../context.js';
 import { printList } from '../../io/output.js';
-import { withSpinner } from '../../io/spinner.js';
+import { withSpinner } from '../../io/progress.js';
 import { contactColumns } from './fields.js';
 import { readContacts } from '../../campaigns/read.js';
 import { note } from '../../io/render.js';

@@ -9,14 +9,14 @@ import type { Campaign, CampaignDraft } from '../../api/campaigns.js';
 import { CampaignsStopped, createCampaigns, type CampaignResult, type PlannedCampaign } from '../../campaigns/create-campaigns.js';
 import type { InputContact } from '../../campaigns/input.js';
 import { toWire } from '../../campaigns/input.js';
-import { launchError, plural } from '../../campaigns/launch-flow.js';
+import { launchError } from '../../campaigns/launch-flow.js';
+import { plural, shellQuote } from '../../io/text.js';
 import { mapRejection } from '../../campaigns/rejection.js';
 import { partName } from '../../contacts/report.js';
 import type { Context } from '../../context.js';
 import { printList, printObject, type Column } from '../../io/output.js';
 import { render } from '../../io/render.js';
-import { withSpinner } from '../../io/spinner.js';
-import { shellQuote } from '../../util/shell.js';
+import { withSpinner } from '../../io/progress.js';
 
 export interface Part {
   /** 0-based position in the split. */

@@ -4,12 +4,12 @@ import { applyRules, buildRules, summarizeExclusions, type Excluded } from '../.
 import { checkHoursFlags, gateCallingHours } from '../../campaigns/hours-gate.js';
 import { assertCampaignSize, MAX_CONTACTS_PER_CAMPAIGN, partName, splitContacts } from '../../contacts/report.js';
 import { UsageError } from '../../errors.js';
-import { withSpinner } from '../../io/spinner.js';
-import { shellQuote } from '../../util/shell.js';
+import { withSpinner } from '../../io/progress.js';
+import { plural, shellQuote } from '../../io/text.js';
 import { printDryRun } from './dry-run.js';
 import { commandLine, createAndLaunch, partsOf, sharedResumeArgs, type Part } from './create-flow.js';
 import { readContactsInput, type ContactsInput } from '../../campaigns/input.js';
-import { confirmLaunch, plural } from '../../campaigns/launch-flow.js';
+import { confirmLaunch } from '../../campaigns/launch-flow.js';
 import { printDuplicates, printProblems, printSkipped, summaryLine } from '../../campaigns/problems.js';
 import { render } from '../../io/render.js';
 import type { CreateFlags } from './definition.js';

@@ -4,10 +4,10 @@
  * table a person can check at a glance.
  */
 import type { Context } from '../../context.js';
-import { printTable, truncate } from '../../io/output.js';
+import { printTable } from '../../io/output.js';
 import type { Part } from './create-flow.js';
 import { extraText } from './fields.js';
-import { plural } from '../../campaigns/launch-flow.js';
+import { plural, truncate } from '../../io/text.js';
 import { render } from '../../io/render.js';
 
 const SAMPLE = 10;

@@ -36,19 +36,23 @@ export function pendingContacts(campaign: Campaign): number | undefined {
 }
 
 /**
- * The table of `campaign list`; `agents` names the agents by id (agentNames), read only
- * for the table. `created` (in `zone`, which the header names): the spec does not promise
- * a campaign's creation time, so the column is there only when the service sent one.
+ * Campaigns as rows, for the table of `campaign list` and for -o csv (which has the agent
+ * id and a count per status instead of the progress and the agent's name). `agents` names
+ * the agents by id (agentNames), read only for the table. `created` (in `zone`, which the
+ * header names): the spec does not promise a campaign's creation time, so the column is
+ * there only when the service sent one.
  */
-export function campaignColumns(agents: Map<string, string>, zone = 'UTC', created = false): Column<Campaign>[] {
+export function campaignColumns(agents = new Map<string, string>(), zone = 'UTC', created = false): Column<Campaign>[] {
   return [
     { header: 'ID', key: 'id' },
     { header: 'NAME', key: 'name', max: 40 },
     { header: 'STATUS', key: 'status' },
+    { header: 'agent_id', key: 'agent_id', table: false },
     { header: 'CONTACTS', get: (c) => totalContacts(c) ?? '', drop: 2 },
-    { header: 'PROGRESS', get: (c) => progressText(c), drop: 3 },
-    { header: 'AGENT', get: (c) => agentLabel(c.agent_id, agents), max: 24, drop: 1 },
-    ...(created ? [{ header: `CREATED (${zone})`, get: (c: Campaign) => createdAt(c, zone), drop: 4 }] : []),
+    ...CONTACT_STATUSES.map((s): Column<Campaign> => ({ header: s, get: (c) => statusCounts(c.contacts_by_status).find(([k]) => k === s)?.[1], table: false })),
+    { header: 'PROGRESS', get: (c) => progressText(c), drop: 3, csv: false },
+    { header: 'AGENT', get: (c) => agentLabel(c.agent_id, agents), max: 24, drop: 1, csv: false },
+    ...(created ? [{ header: `CREATED (${zone})`, get: (c: Campaign) => createdAt(c, zone), drop: 4, csv: false as const }] : []),
   ];
 }
 
@@ -65,15 +69,6 @@ function progressText(c: Campaign): string {
   const open = counts.filter(([k]) => k === 'pending' || k === 'initiated').reduce((n, [, v]) => n + v, 0);
   return `${total - open}/${total} finished`;
 }
-
-export const CAMPAIGN_CSV_COLUMNS: Column<Campaign>[] = [
-  { header: 'id', key: 'id' },
-  { header: 'name', key: 'name' },
-  { header: 'status', key: 'status' },
-  { header: 'agent_id', key: 'agent_id' },
-  { header: 'contacts', get: (c) => totalContacts(c) },
-  ...CONTACT_STATUSES.map((s) => ({ header: s, get: (c: Campaign) => statusCounts(c.contacts_by_status).find(([k]) => k === s)?.[1] })),
-];
 
 export function contactColumns(): Column<CampaignContact>[] {
   return [

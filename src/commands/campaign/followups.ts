@@ -5,7 +5,7 @@ import { openAtomic, writeFileAtomic } from '../../export/atomic-file.js';
 import { csvLine } from '../../io/csv.js';
 import { printList, type Column } from '../../io/output.js';
 import { note, render } from '../../io/render.js';
-import { withSpinner } from '../../io/spinner.js';
+import { withSpinner } from '../../io/progress.js';
 import { campaignIds } from '../../reports/collect.js';
 import { collectFollowups, extraKeys, type Followup } from '../../reports/followups.js';
 import { isoInZone, wallDate } from '../../util/time.js';

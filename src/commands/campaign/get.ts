@@ -1,8 +1,8 @@
 import type { Context } from '../../context.js';
 import type { Campaign } from '../../api/campaigns.js';
 import { printObject, type Column } from '../../io/output.js';
-import { withSpinner } from '../../io/spinner.js';
-import { CAMPAIGN_CSV_COLUMNS, countLines, statusCounts } from './fields.js';
+import { withSpinner } from '../../io/progress.js';
+import { campaignColumns, countLines, statusCounts } from './fields.js';
 import { readCampaign } from '../../campaigns/read.js';
 import { agentLabel, agentNames } from '../../agents/names.js';
 import { render } from '../../io/render.js';
@@ -38,7 +38,7 @@ export default async function campaignGet(ctx: Context, id: string): Promise<voi
   const campaign = await withSpinner(ctx, 'Fetching the campaign', () => readCampaign(api, id, ctx.signal));
   await render(ctx, {
     json: campaign,
-    csv: { columns: CAMPAIGN_CSV_COLUMNS, rows: [campaign] },
+    csv: { columns: campaignColumns(), rows: [campaign] },
     human: async () => {
       const agents = campaign.agent_id ? await agentNames(api, ctx.signal) : new Map<string, string>();
       const shown = [...withAgentName(agents), ...OPTIONAL.filter((f) => present(campaign[f.key!]))];

@@ -4,8 +4,8 @@ import type { ApiError } from '../../api/errors.js';
 import { collectAll, type IncompleteListError } from '../../api/pagination.js';
 import { FailureError } from '../../errors.js';
 import { printList } from '../../io/output.js';
-import { withSpinner } from '../../io/spinner.js';
-import { CAMPAIGN_CSV_COLUMNS, campaignColumns } from './fields.js';
+import { withSpinner } from '../../io/progress.js';
+import { campaignColumns } from './fields.js';
 import { agentNames } from '../../agents/names.js';
 import { note } from '../../io/render.js';
 import type { ListFlags } from './definition.js';
@@ -44,7 +44,6 @@ export default async function campaignList(ctx: Context, flags: Flags): Promise<
       for (const [id, name] of await agentNames(api, ctx.signal)) agents.set(id, name);
     },
     empty: flags.status ? `No ${flags.status} campaigns.` : 'No campaigns yet. Create one with `voicectl campaign create`.',
-    csv: CAMPAIGN_CSV_COLUMNS,
   });
   if (total !== undefined && total > (flags.offset ?? 0) + campaigns.length) {
     note(ctx, ctx.errColor.dim(`Showing ${campaigns.length} of ${total}. Use --all for every campaign.`));

@@ -5,10 +5,11 @@ import { checkHoursFlags, gateCallingHours } from '../../campaigns/hours-gate.js
 import { DEFAULT_EXCLUDED_OUTCOMES, planRedial, type RedialContact, type RedialPlan } from '../../campaigns/redial.js';
 import { MAX_CONTACTS_PER_CAMPAIGN, splitContacts } from '../../contacts/report.js';
 import { UsageError } from '../../errors.js';
-import { withSpinner } from '../../io/spinner.js';
+import { withSpinner } from '../../io/progress.js';
 import { commandLine, createAndLaunch, partsOf, sharedResumeArgs, type Part } from './create-flow.js';
 import { printDryRun } from './dry-run.js';
-import { confirmLaunch, plural } from '../../campaigns/launch-flow.js';
+import { confirmLaunch } from '../../campaigns/launch-flow.js';
+import { plural } from '../../io/text.js';
 import { render } from '../../io/render.js';
 import type { RedialFlags } from './definition.js';
 import { NO_TIME_RULE, prepareCallbackRun, type Unread } from '../../campaigns/run/callbacks.js';

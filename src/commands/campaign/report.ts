@@ -1,11 +1,13 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { writeFileAtomic } from '../../export/atomic-file.js';
-import { printFittedTable, truncate } from '../../io/output.js';
+import { printFittedTable } from '../../io/output.js';
+import { truncate } from '../../io/text.js';
 import { isoInZone } from '../../util/time.js';
 import { campaignIds, collectReport } from '../../reports/collect.js';
 import type { CampaignReport } from '../../reports/stats.js';
-import { printJson, render } from '../../io/render.js';
+import { ownFormat, printJson, render } from '../../io/render.js';
+import { Counter } from '../../io/progress.js';
 import type { ReportFlags } from './definition.js';
 import { lineWidth } from '../../io/terminal.js';
 
@@ -23,11 +25,17 @@ export default async function campaignReport(ctx: Context, ids: string[], opts: 
   const shown: CampaignReport[] = [];
   const when = (iso: string | null) => isoInZone(iso, zone);
   for (const id of all) {
+    let total = 0;
+    const counter = new Counter(ctx, (done) => `Transcripts ${done}/${total}`);
     const { report, hours, recordingFailures } = await collectReport(api, id, {
       transcripts,
       recordings: opts.recordings === true,
       signal: ctx.signal,
-      onTranscript: ctx.interactiveStderr ? (done, total) => ctx.io.stderr.write(`\rTranscripts ${done}/${total}${done === total ? '\n' : ''}`) : undefined,
+      onTranscript: counter.live ? (done, all) => {
+        total = all;
+        counter.update(done);
+        if (done === all) counter.keep();
+      } : undefined,
     });
     if (recordingFailures.length) {
       const first = recordingFailures[0]!;
@@ -59,8 +67,9 @@ export default async function campaignReport(ctx: Context, ids: string[], opts: 
     }
   };
   // --format is the report's own choice; without it, the run's output format decides.
-  if (opts.format === 'json') await printJson(ctx, body(ctx, reports), 'pretty');
-  else if (opts.format === 'md') ctx.out((await import('../../reports/text.js')).markdown(shown, { zone, when }));
+  const format = ownFormat(ctx, { flag: opts.format, json: 'json', otherwise: 'sections' });
+  if (format === 'json') await printJson(ctx, body(ctx, reports), 'pretty');
+  else if (format === 'md') ctx.out((await import('../../reports/text.js')).markdown(shown, { zone, when }));
   else await render(ctx, { json: body(ctx, reports), layout: 'pretty', human: sections });
 }
 

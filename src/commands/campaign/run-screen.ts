@@ -8,7 +8,7 @@ import { FailureError, UsageError } from '../../errors.js';
 import { confirm } from '../../io/prompter.js';
 import { printList } from '../../io/output.js';
 import { render } from '../../io/render.js';
-import { plural } from '../../campaigns/launch-flow.js';
+import { plural } from '../../io/text.js';
 import { countStates } from '../../campaigns/run/deps.js';
 import { forecastLines, type Forecast } from '../../campaigns/run/forecast.js';
 import { DEFAULT_WAVE_LENGTH_MS } from '../../campaigns/run/history.js';

@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { render } from '../../io/render.js';
 import { printList } from '../../io/output.js';
-import { withSpinner } from '../../io/spinner.js';
+import { withSpinner } from '../../io/progress.js';
 import { openRun, prepareRun, resumeCommand } from '../../campaigns/run/start.js';
 import { resumeRun, startRun } from '../../campaigns/run/session.js';
 import { runStatus } from '../../campaigns/run/status.js';

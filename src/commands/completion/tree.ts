@@ -3,6 +3,7 @@
  * list exactly the commands, aliases and flags the parser accepts.
  */
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import { oneLine, singleQuote } from '../../io/text.js';
 
 export interface OptionSpec {
   /** `-o`, `--output`: short first. */
@@ -57,22 +58,15 @@ export function flatten(root: CommandSpec): CommandSpec[] {
   return [root, ...root.children.flatMap(flatten)];
 }
 
-/** Single-quotes a word for sh-like shells (bash, zsh and fish all read `'\''`). */
-export function sq(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
-}
 
-/** One line of help text, for descriptions shown beside candidates. */
-export function oneLine(s: string, max = 80): string {
-  const line = s.replace(/\s+/g, ' ').trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}
+/** Single-quotes a word for sh-like shells (bash, zsh and fish all read `'\''`). */
+export const sq = singleQuote;
 
 /** Candidate words for the next word after a command: its subcommands and their aliases. */
 export function childWords(cmd: CommandSpec): { word: string; description: string }[] {
-  return cmd.children.flatMap((c) => c.names.map((word) => ({ word, description: oneLine(c.description) })));
+  return cmd.children.flatMap((c) => c.names.map((word) => ({ word, description: oneLine(c.description, 80) })));
 }
 
 export function flagWords(cmd: CommandSpec): { word: string; description: string }[] {
-  return cmd.options.flatMap((o) => o.flags.map((word) => ({ word, description: oneLine(o.description) })));
+  return cmd.options.flatMap((o) => o.flags.map((word) => ({ word, description: oneLine(o.description, 80) })));
 }

@@ -10,8 +10,8 @@ import { secretFromFlags } from '../../webhooks/secret-input.js';
 import { readSavedSecret } from '../../webhooks/saved-secret.js';
 import { checkForwardUrl } from '../../webhooks/target-url.js';
 import { printList, type Column } from '../../io/output.js';
-import { withSpinner } from '../../io/spinner.js';
-import { shellQuote } from '../../util/shell.js';
+import { withSpinner } from '../../io/progress.js';
+import { shellQuote } from '../../io/text.js';
 import type { ReconcileFlags } from './definition.js';
 
 export default async function reconcile(ctx: Context, opts: ReconcileFlags): Promise<void> {

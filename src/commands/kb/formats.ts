@@ -1,3 +1,5 @@
+import { bytes } from '../../io/text.js';
+
 /** What the service accepts (spec section 4, Knowledge base rules, and section 8). */
 
 export const ACCEPTED_EXTENSIONS = ['pdf', 'docx', 'xlsx', 'xls', 'csv', 'txt', 'md', 'rst'] as const;
@@ -18,13 +20,6 @@ export function rejectionOf(name: string, size: number): string | undefined {
   if (!(ACCEPTED_EXTENSIONS as readonly string[]).includes(ext)) {
     return `${ext ? `.${ext} files are not accepted` : 'no file extension'} (accepted: ${ACCEPTED_LIST})`;
   }
-  if (size > MAX_UPLOAD_BYTES) return `${formatBytes(size)} is over the 50 MB upload limit`;
+  if (size > MAX_UPLOAD_BYTES) return `${bytes(size)} is over the 50 MB upload limit`;
   return undefined;
-}
-
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  if (n < 1024 * 1024 * 1024) return `${(n / 1024 / 1024).toFixed(1)} MB`;
-  return `${(n / 1024 / 1024 / 1024).toFixed(2)} GB`;
 }

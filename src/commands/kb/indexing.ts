@@ -7,27 +7,11 @@ import { ApiError } from '../../api/errors.js';
 import { jobState, jobStatus, type JobStatus } from '../../api/kb.js';
 import type { Context } from '../../context.js';
 import type { IndexResult } from './uploader.js';
-import { isTerminal } from '../../io/terminal.js';
+import { startSpinner } from '../../io/progress.js';
 
 const FIRST_POLL_MS = 300;
 const MAX_POLL_MS = 2000;
 const PARALLEL_POLLS = 4;
-
-interface Spinner {
-  text: string;
-  stop(): void;
-}
-
-/** An ora spinner on stderr when a person watches it; loaded only then. */
-export async function startSpinner(ctx: Context, text: string): Promise<Spinner> {
-  if (!ctx.interactiveStderr) {
-    // Accessible mode: the wait said once, as a plain line.
-    if (ctx.accessible && isTerminal(ctx, 'stderr')) ctx.info(`${text}…`);
-    return { text, stop() {} };
-  }
-  const { default: ora } = await import('ora');
-  return ora({ text, stream: ctx.io.stderr as NodeJS.WriteStream, color: 'cyan', discardStdin: false }).start();
-}
 
 export function indexResult(job: JobStatus): IndexResult {
   const chunks = typeof job.chunks_indexed === 'number' ? job.chunks_indexed : Number(job.chunks_indexed ?? NaN);
@@ -49,7 +33,7 @@ export async function waitForJobs(
   const pending = [...new Set(jobIds)];
   const total = pending.length;
   const label = options.label ?? ((done, all) => `Indexing: ${done} of ${all} done`);
-  const spinner = await startSpinner(ctx, label(0, total));
+  const spinner = startSpinner(ctx, label(0, total));
   let delay = FIRST_POLL_MS;
   try {
     while (pending.length > 0) {

@@ -3,9 +3,9 @@ import { ApiError } from '../../api/errors.js';
 import { isFolder, listItems, type KbItem } from '../../api/kb.js';
 import { NotFoundError } from '../../errors.js';
 import { printList } from '../../io/output.js';
-import { withSpinner } from '../../io/spinner.js';
+import { withSpinner } from '../../io/progress.js';
 import { normalizeFolder } from './collect.js';
-import { formatBytes } from './formats.js';
+import { bytes as formatBytes } from '../../io/text.js';
 import { note } from '../../io/render.js';
 import type { ListFlags } from './definition.js';
 

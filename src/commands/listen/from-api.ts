@@ -17,7 +17,7 @@ import type { AcceptedEvent } from '../../webhooks/receiver.js';
 import { eventLine, eventRecord, forwardLine } from '../../webhooks/listen-format.js';
 import { recordLine } from '../../io/render.js';
 import { parseTime } from '../../util/time.js';
-import { shellQuote } from '../../util/shell.js';
+import { shellQuote } from '../../io/text.js';
 import { resolveSecret } from './secret-source.js';
 import type { ListenFlags } from './definition.js';
 

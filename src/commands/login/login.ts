@@ -5,7 +5,7 @@ import { maskKey } from '../../config/profiles.js';
 import { checkApiKey, checkBaseUrl, checkProfileName, openStore } from '../../config/store.js';
 import { AuthError, FailureError, NotFoundError, UsageError } from '../../errors.js';
 import { input, password } from '../../io/prompter.js';
-import { withSpinner } from '../../io/spinner.js';
+import { withSpinner } from '../../io/progress.js';
 import { render } from '../../io/render.js';
 import type { LoginFlags } from './definition.js';
 import { isTerminal } from '../../io/terminal.js';

@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import { ChangesPendingError } from '../../errors.js';
 import { maskKeyLike, pendingCount, planFolder, planJson, planWarnings, renderPlan } from '../../gitops/index.js';
-import { withSpinner } from '../../io/spinner.js';
+import { withSpinner } from '../../io/progress.js';
 import { render } from '../../io/render.js';
 import type { PlanFlags } from './definition.js';
 

@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import { pull, type PullResult } from '../../gitops/index.js';
 import { confirm } from '../../io/prompter.js';
-import { withSpinner } from '../../io/spinner.js';
+import { withSpinner } from '../../io/progress.js';
 import { render } from '../../io/render.js';
 import type { PullFlags } from './definition.js';
 

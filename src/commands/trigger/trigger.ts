@@ -8,7 +8,7 @@ import { secretFromFlags } from '../../webhooks/secret-input.js';
 import { sampleEvent } from '../../webhooks/samples.js';
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, sign, type WebhookEventType } from '../../webhooks/signature.js';
 import { checkForwardUrl } from '../../webhooks/target-url.js';
-import { oneLine } from '../../webhooks/listen-format.js';
+import { oneLine, truncate } from '../../io/text.js';
 import { render } from '../../io/render.js';
 import type { TriggerFlags } from './definition.js';
 
@@ -38,7 +38,7 @@ export default async function trigger(ctx: Context, type: WebhookEventType, opts
       const c = ctx.color;
       const status = r.status === undefined ? c.red('no answer') : r.ok ? c.green(String(r.status)) : c.red(String(r.status));
       ctx.out(`${event.type} ${event.id} → ${url}: ${status} in ${ms} ms`);
-      if (!r.ok && r.body) ctx.info(`${ctx.errColor.dim('The receiver answered:')} ${oneLine(r.body, 400)}`);
+      if (!r.ok && r.body) ctx.info(`${ctx.errColor.dim('The receiver answered:')} ${truncate(oneLine(r.body), 400)}`);
     },
   });
   if (r.status === undefined) throw new FailureError(`${url} did not answer: ${r.error}.`);

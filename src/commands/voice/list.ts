@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import { listVoices, voiceLanguage, type Voice } from '../../api/voices.js';
 import { printList } from '../../io/output.js';
-import { withSpinner } from '../../io/spinner.js';
+import { withSpinner } from '../../io/progress.js';
 import type { ListFlags } from './definition.js';
 
 export default async function voiceList(ctx: Context, opts: ListFlags): Promise<void> {

@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import { createEndpoint } from '../../api/webhooks.js';
 import { printObject } from '../../io/output.js';
-import { withSpinner } from '../../io/spinner.js';
+import { withSpinner } from '../../io/progress.js';
 import { checkEvents, checkUrl, ENDPOINT_FIELDS, showSecret } from './fields.js';
 import { note } from '../../io/render.js';
 import type { CreateFlags } from './definition.js';

@@ -3,7 +3,7 @@ import { allDeliveries, listDeliveries, type WebhookDelivery } from '../../api/w
 import { collectAll, type IncompleteListError } from '../../api/pagination.js';
 import { attemptsOf, failureOf, lastCodeOf, nextRetryOf, pick, when } from '../../webhooks/delivery-fields.js';
 import { printList, type Column } from '../../io/output.js';
-import { withSpinner } from '../../io/spinner.js';
+import { withSpinner } from '../../io/progress.js';
 import { note } from '../../io/render.js';
 import type { DeliveriesFlags } from './definition.js';
 
@@ -19,18 +19,18 @@ export default async function webhookDeliveries(ctx: Context, id: string, opts: 
   }
   const now = ctx.now();
   // The table shows the next retry in the user's zone; -o csv keeps UTC ISO 8601.
-  const columns = (zone?: string): Column<WebhookDelivery>[] => [
+  const zone = rows.some((r) => nextRetryOf(r) !== undefined) ? ctx.timeZone : undefined;
+  const columns: Column<WebhookDelivery>[] = [
     { header: 'ID', get: (r) => pick(r, ['id', 'delivery_id']) },
     { header: 'EVENT', get: (r) => pick(r, ['event_id', 'event.id']), drop: 4 },
     { header: 'TYPE', get: (r) => pick(r, ['event_type', 'type', 'event.type']), drop: 2 },
     { header: 'STATUS', get: (r) => pick(r, ['status', 'state', 'delivery_status']) },
     { header: 'ATTEMPTS', get: attemptsOf, drop: 3 },
     { header: 'LAST CODE', get: lastCodeOf, drop: 1 },
-    { header: 'NEXT RETRY', get: (r) => when(nextRetryOf(r), now, zone), drop: 5 },
+    { header: 'NEXT RETRY', get: (r) => when(nextRetryOf(r), now, zone), drop: 5, csv: { get: (r) => when(nextRetryOf(r), now) } },
     { header: 'WHY IT FAILED', csv: 'failure', get: failureOf, max: 40 },
   ];
-  const hasRetry = rows.some((r) => nextRetryOf(r) !== undefined);
-  await printList(ctx, rows, columns(hasRetry ? ctx.timeZone : undefined), { empty: `No deliveries for endpoint ${id} yet.`, csv: columns() });
+  await printList(ctx, rows, columns, { empty: `No deliveries for endpoint ${id} yet.` });
   if (total !== undefined && total > rows.length) {
     note(ctx, ctx.errColor.dim(`Showing ${rows.length} of ${total}. Use --all for every delivery.`));
   }

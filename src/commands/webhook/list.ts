@@ -3,7 +3,7 @@ import { ApiError } from '../../api/errors.js';
 import { listEndpoints } from '../../api/webhooks.js';
 import { FailureError } from '../../errors.js';
 import { printList } from '../../io/output.js';
-import { withSpinner } from '../../io/spinner.js';
+import { withSpinner } from '../../io/progress.js';
 import { ENDPOINT_COLUMNS } from './fields.js';
 
 export default async function webhookList(ctx: Context): Promise<void> {

@@ -2,7 +2,7 @@ import type { Context } from '../../context.js';
 import { rotateSecret } from '../../api/webhooks.js';
 import { FailureError } from '../../errors.js';
 import { confirm } from '../../io/prompter.js';
-import { withSpinner } from '../../io/spinner.js';
+import { withSpinner } from '../../io/progress.js';
 import { showSecret } from './fields.js';
 import { note, render } from '../../io/render.js';
 import type { RotateSecretFlags } from './definition.js';

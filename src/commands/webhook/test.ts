@@ -1,6 +1,6 @@
 import type { Context } from '../../context.js';
 import { testEndpoint } from '../../api/webhooks.js';
-import { withSpinner } from '../../io/spinner.js';
+import { withSpinner } from '../../io/progress.js';
 import { attemptsOf, lastCodeOf, pick } from '../../webhooks/delivery-fields.js';
 import { render } from '../../io/render.js';
 

@@ -2,7 +2,7 @@ import type { Context } from '../../context.js';
 import { updateEndpoint, type EndpointChanges } from '../../api/webhooks.js';
 import { UsageError } from '../../errors.js';
 import { printObject } from '../../io/output.js';
-import { withSpinner } from '../../io/spinner.js';
+import { withSpinner } from '../../io/progress.js';
 import { checkEvents, checkUrl, ENDPOINT_FIELDS } from './fields.js';
 import { forPeople, render } from '../../io/render.js';
 import type { UpdateFlags } from './definition.js';

@@ -1,0 +1,93 @@
+/**
+ * One spelling of each small thing a person reads: a count with its noun, a line cut
+ * to fit, a duration, a countdown clock, a size in bytes, a word quoted for the shell.
+ * Pure functions of their arguments: every layer may use them (the api's error
+ * messages included), so this module imports nothing but terminal-text.ts.
+ *
+ * Machine output (JSON, JSON lines, CSV) never goes through here: it keeps raw numbers.
+ */
+import { terminalLine } from './terminal-text.js';
+
+/** "1 contact", "2 contacts", "12,000 contacts"; `many` for nouns that do not take an s. */
+export function plural(n: number, word: string, many = `${word}s`): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? word : many}`;
+}
+
+/**
+ * Text on one line: every run of whitespace (line breaks and tabs included) becomes one
+ * space, the ends are trimmed, and with `max` it is cut to that many characters, the
+ * last one an ellipsis. Other control characters are left as they are (JSON keeps them);
+ * for a terminal, `truncate` also shows them as escapes.
+ */
+export function oneLine(text: string, max?: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return max !== undefined && flat.length > max ? `${flat.slice(0, Math.max(1, max - 1))}…` : flat;
+}
+
+/**
+ * One line for a terminal, cut to `max` with an ellipsis (whole without one): line breaks
+ * and tabs become a space and other control characters are shown as escapes first, so
+ * they count.
+ */
+export function truncate(text: string, max: number | undefined): string {
+  const line = terminalLine(text);
+  if (!max || line.length <= max) return line;
+  return `${line.slice(0, Math.max(1, max - 1))}…`;
+}
+
+export interface DurationOptions {
+  /** What an unknown duration reads as (default: empty). */
+  missing?: string;
+  /** Below ten seconds, tenths are kept: a short wait reads "0.5s", not "1s". */
+  tenths?: boolean;
+}
+
+/**
+ * How long something took or will take: "45s", "2m 05s", "1h 15m" (seconds are left out
+ * beyond an hour). Negative durations read as 0s. `seconds` may be a numeric string,
+ * as some services send it.
+ */
+export function duration(seconds: unknown, options: DurationOptions = {}): string {
+  const n = typeof seconds === 'string' ? Number(seconds) : seconds;
+  if (typeof n !== 'number' || !Number.isFinite(n)) return options.missing ?? '';
+  if (options.tenths && n < 10) return `${Math.max(0, Number(n.toFixed(1)))}s`;
+  const s = Math.max(0, Math.round(n));
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m ${pad(s % 60)}s`;
+  return `${Math.floor(m / 60)}h ${pad(m % 60)}m`;
+}
+
+/** A countdown or an estimate on a progress line, as a clock reads: "0:42", "12:05", "1:02:05". */
+export function clock(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  return h > 0 ? `${h}:${pad(m)}:${pad(s % 60)}` : `${m}:${pad(s % 60)}`;
+}
+
+/** A size: "512 B", "1.5 KB", "12.0 MB", "1.25 GB" (powers of 1024). */
+export function bytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 ** 2) return `${(n / 1024).toFixed(1)} KB`;
+  if (n < 1024 ** 3) return `${(n / 1024 ** 2).toFixed(1)} MB`;
+  return `${(n / 1024 ** 3).toFixed(2)} GB`;
+}
+
+/**
+ * One shell word, for commands printed for a person to run: as is when it is safe,
+ * otherwise single-quoted.
+ */
+export function shellQuote(s: string): string {
+  if (s !== '' && /^[A-Za-z0-9_./:@%+=,-]+$/.test(s)) return s;
+  return singleQuote(s);
+}
+
+/** A word in single quotes, even a safe one, with `'\''` for a quote inside (sh, bash, zsh and fish all read it). */
+export function singleQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+function pad(n: number): string {
+  return n < 10 ? `0${n}` : String(n);
+}
