@@ -8,8 +8,9 @@ import { version } from './version.js';
 import { requestedGroup } from './argv.js';
 import { GLOBAL_ATTRIBUTES, globalOptions } from './commands/shared.js';
 import { GROUP_INFO } from './commands/groups.js';
-import { agentCommand } from './commands/agent/index.js';
-import { kbCommand } from './commands/kb/index.js';
+import { isGroup, toCommand, type Group, type Verb } from './commands/spec.js';
+import { agent } from './commands/agent/definition.js';
+import { kb } from './commands/kb/definition.js';
 import { campaignCommand } from './commands/campaign/index.js';
 import { contactsCommand } from './commands/contacts/index.js';
 import { watchCommand } from './commands/watch-verb.js';
@@ -41,8 +42,6 @@ const BUILDERS: Record<string, (ctx: Context) => CommandUnknownOpts> = {
   login: loginCommand,
   config: configCommand,
   voice: voiceCommand,
-  agent: agentCommand,
-  kb: kbCommand,
   contacts: contactsCommand,
   campaign: campaignCommand,
   watch: watchCommand,
@@ -65,7 +64,14 @@ const BUILDERS: Record<string, (ctx: Context) => CommandUnknownOpts> = {
   completion: (ctx) => completionCommand(ctx, () => buildProgram(ctx)),
 };
 
-const GROUPS = GROUP_INFO.map((info) => ({ ...info, build: BUILDERS[info.name]! }));
+const SPECS: Record<string, Group | Verb> = { agent, kb };
+
+const GROUPS = GROUP_INFO.map((info) => {
+  const spec = SPECS[info.name];
+  const build = spec ? (ctx: Context) => toCommand(spec, ctx, (c, argv) => buildProgram(c, argv)) : BUILDERS[info.name]!;
+  return { ...info, build };
+});
+void isGroup;
 
 /** Thrown before any action runs when the program was built only to show help. */
 export class ActionRequested extends Error {

@@ -97,7 +97,7 @@ export const LAYERS: Layer[] = [
   },
   {
     name: 'commands-shared',
-    files: ['commands/shared.ts', 'commands/groups.ts', 'commands/watch-verb.ts'],
+    files: ['commands/shared.ts', 'commands/spec.ts', 'commands/groups.ts', 'commands/watch-verb.ts'],
     role: 'what every group shares: lazy actions, global options, argument parsers, group metadata',
     may: ['context', 'io', ...FOUNDATION],
   },

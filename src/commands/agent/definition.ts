@@ -1,11 +1,12 @@
 /**
- * The options of the agent verbs, declared once: each verb's flags type is derived
- * from its definition, so the action modules cannot disagree with the parser.
+ * The agent verbs, each declared once (src/commands/spec.ts): each verb's flags type is
+ * derived from its options, so the action modules cannot disagree with the parser.
  * Marked @internal: the published declarations leave them out (spelling out every
  * inferred flags type there would cost the build minutes and gigabytes).
  */
-import { Option, type Command, type OptionValues } from '@commander-js/extra-typings';
+import { Argument, Option, type Command, type OptionValues } from '@commander-js/extra-typings';
 import { commaList, nonNegativeInt, pageLimit, type FlagsOf } from '../shared.js';
+import { verb, type Group } from '../spec.js';
 
 /** Flags shared by create and update, one per agent field. */
 /** @internal */
@@ -54,3 +55,40 @@ export type UpdateFlags = FlagsOf<typeof updateOptions>;
 /** The flags that set agent fields (status only on update). */
 /** @internal */
 export type AgentFlags = Omit<UpdateFlags, 'kbAdd' | 'kbRemove'>;
+
+const agentArgument = () => new Argument('<agent>', 'agent id or exact name');
+
+/** @internal */
+export const agent: Group = {
+  name: 'agent', alias: 'agents', summary: 'Create and manage voice agents',
+  verbs: [
+    verb({
+      name: 'list', alias: 'ls', summary: 'List agents', options: listOptions,
+      examples: [{ command: 'voicectl agent list' }, { command: "voicectl agent list --all --json | jq -r '.[].name'" }],
+      action: () => import('./list.js'),
+    }),
+    verb({
+      name: 'get', summary: 'Show one agent', arguments: [agentArgument()],
+      examples: [{ command: 'voicectl agent get "Priya - renewals"' }, { command: 'voicectl agent get AGENT_ID --json > agent.json' }],
+      action: () => import('./get.js'),
+    }),
+    verb({
+      name: 'create', summary: 'Create an agent from flags or a JSON file', options: createOptions,
+      examples: [
+        { command: 'voicectl agent create --name "Priya - renewals" --voice Priya --greeting "Namaste!" --call-purpose "Policy renewals" --prompt "Remind the customer that the policy renews this month."' },
+        { command: 'voicectl agent create --file agent.json --name "Priya - renewals (copy)"' },
+      ],
+      action: () => import('./create.js'),
+    }),
+    verb({
+      name: 'update', summary: 'Change an agent; sends only the fields given', arguments: [agentArgument()], options: updateOptions,
+      examples: [{ command: 'voicectl agent update "Priya - renewals" --greeting "Hello!"' }, { command: 'voicectl agent update AGENT_ID --kb-add ITEM_ID' }],
+      action: () => import('./update.js'),
+    }),
+    verb({
+      name: 'delete', alias: 'rm', summary: 'Delete an agent (its past calls and campaigns remain)', arguments: [agentArgument()],
+      examples: [{ command: 'voicectl agent delete AGENT_ID --yes' }],
+      action: () => import('./delete.js'),
+    }),
+  ],
+};

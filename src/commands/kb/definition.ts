@@ -1,11 +1,12 @@
 /**
- * The options of the kb verbs, declared once: each verb's flags type is derived
- * from its definition, so the action modules cannot disagree with the parser.
+ * The kb verbs, each declared once (src/commands/spec.ts): each verb's flags type is
+ * derived from its options, so the action modules cannot disagree with the parser.
  * Marked @internal: the published declarations leave them out (spelling out every
  * inferred flags type there would cost the build minutes and gigabytes).
  */
-import { InvalidArgumentError, type Command } from '@commander-js/extra-typings';
+import { Argument, InvalidArgumentError, type Command } from '@commander-js/extra-typings';
 import { type FlagsOf } from '../shared.js';
+import { verb, type Group } from '../spec.js';
 
 /** Parallel uploads: a few at a time is what a connection and the service handle well. */
 function concurrency(value: string): number {
@@ -40,3 +41,38 @@ export type UploadFlags = FlagsOf<typeof uploadOptions>;
 export type ListFlags = FlagsOf<typeof listOptions>;
 /** @internal */
 export type StatusFlags = FlagsOf<typeof statusOptions>;
+
+/** @internal */
+export const kb: Group = {
+  name: 'kb', summary: 'Upload documents to the knowledge base and manage them',
+  verbs: [
+    verb({
+      name: 'upload', summary: 'Upload files and folders (recursively) to the knowledge base',
+      arguments: [new Argument('<path...>', 'files or folders; a folder\'s contents go under --folder with their subfolders')],
+      options: uploadOptions,
+      help: [`Accepted: PDF, DOCX, XLSX, XLS, CSV, TXT, MD, RST, up to 50 MB each; other files are skipped (and listed).
+A file with the same name in the same folder is replaced and keeps its id.`],
+      examples: [
+        { command: 'voicectl kb upload policies/ --folder hr --wait', comment: 'policies/leave/a.pdf becomes hr/leave/a.pdf' },
+        { command: 'voicectl kb upload faq.md pricing.xlsx' },
+      ],
+      action: () => import('./upload.js'),
+    }),
+    verb({
+      name: 'list', alias: 'ls', summary: 'List the documents and folders in a folder (the top level by default)', options: listOptions,
+      examples: [{ command: 'voicectl kb list' }, { command: 'voicectl kb list --folder policies --json' }],
+      action: () => import('./list.js'),
+    }),
+    verb({
+      name: 'status', summary: 'Show an indexing job', arguments: [new Argument('<job_id>', 'the job id an upload returned')], options: statusOptions,
+      examples: [{ command: 'voicectl kb status JOB_ID' }, { command: 'voicectl kb status JOB_ID --wait' }],
+      action: () => import('./status.js'),
+    }),
+    verb({
+      name: 'delete', alias: 'rm', summary: 'Delete a document, or a folder with everything in it (asks first)',
+      arguments: [new Argument('<id>', 'knowledge-base item id')],
+      examples: [{ command: 'voicectl kb delete ITEM_ID --yes' }],
+      action: () => import('./delete.js'),
+    }),
+  ],
+};
