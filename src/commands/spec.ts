@@ -30,8 +30,11 @@ export type ArgsOf<T extends readonly unknown[]> = {
     : never;
 };
 
+/** The flags the options add, with the types their parsers return. */
+type OptsOf<C> = C extends Command<infer _Args extends unknown[], infer O extends OptionValues, infer _G extends OptionValues> ? O : never;
+
 /** What commander passes an action: the arguments, the flags, the command. */
-type ActionArgs<C> = C extends Command<infer Args extends unknown[], infer O extends OptionValues, infer _G extends OptionValues> ? [...Args, O, C] : never;
+type ActionArgs<A extends readonly unknown[], C> = [...ArgsOf<A>, OptsOf<C>, Command<ArgsOf<A>, OptsOf<C>>];
 
 /** Builds the program (program.ts passes its own): for the verbs that run or describe other verbs. */
 export type BuildProgram = (ctx: Context, argv?: string[]) => CommandUnknownOpts;
@@ -44,7 +47,13 @@ export interface Verb<A extends readonly unknown[] = readonly unknown[], C = Com
   /** What its own help opens with, when that says more than the summary. */
   description?: string;
   arguments?: A;
-  options?: (cmd: Command<ArgsOf<A>>, ctx: Context) => C;
+  /**
+   * Adds the options to the command (`listOptions`). It is handed the command with its
+   * arguments already added, typed loosely (`Command<any>`) so that it never depends on
+   * them: TypeScript then reads the flags type off any builder, generic or not.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  options?: (cmd: Command<any>, ctx: Context) => C;
   /** Paragraphs after the options, before the examples. */
   help?: readonly string[];
   examples: readonly Example[];
@@ -52,9 +61,9 @@ export interface Verb<A extends readonly unknown[] = readonly unknown[], C = Com
    * The module that runs the verb, loaded only when it runs: start-up pays for the
    * declarations and nothing else. Its default export takes `(ctx, ...arguments, flags, command)`.
    */
-  action?: () => Promise<{ default: (ctx: Context, ...args: ActionArgs<NoInfer<C>>) => void | Promise<void> }>;
+  action?: () => Promise<{ default: (ctx: Context, ...args: ActionArgs<A, NoInfer<C>>) => void | Promise<void> }>;
   /** Instead of `action`, for a verb that also needs the program itself (mcp, completion). */
-  run?: (ctx: Context, build: BuildProgram, ...args: ActionArgs<NoInfer<C>>) => Promise<void>;
+  run?: (ctx: Context, build: BuildProgram, ...args: ActionArgs<A, NoInfer<C>>) => Promise<void>;
 }
 
 /** A top-level command with verbs under it (`agent`, `campaign`). */
@@ -68,7 +77,7 @@ export interface Group {
 }
 
 /** Declares a verb; the types tie its action to its arguments and options. */
-export function verb<const A extends readonly unknown[] = [], C = Command<ArgsOf<A>>>(spec: Verb<A, C>): Verb {
+export function verb<const A extends readonly unknown[] = [], C = Command>(spec: Verb<A, C>): Verb {
   return spec as unknown as Verb;
 }
 
@@ -76,12 +85,11 @@ export function isGroup(spec: Group | Verb): spec is Group {
   return 'verbs' in spec;
 }
 
-/** The lines of a help's "Examples:" block. */
+/** The lines of a help's "Examples:" block; comments line up two spaces after the longest commented command. */
 export function exampleLines(examples: readonly Example[]): string[] {
-  return examples.map((e) => {
-    const text = typeof e.command === 'string' ? e.command : e.command.join(' \\\n    ');
-    return `  ${text}${e.comment ? `  # ${e.comment}` : ''}`;
-  });
+  const text = (e: Example) => (typeof e.command === 'string' ? e.command : e.command.join(' \\\n    '));
+  const width = Math.max(0, ...examples.filter((e) => e.comment).map((e) => text(e).length));
+  return examples.map((e) => `  ${e.comment ? `${text(e).padEnd(width)}  # ${e.comment}` : text(e)}`);
 }
 
 /** The command an example runs, continuation lines joined. */

@@ -25,13 +25,13 @@ export function agentFieldOptions<A extends unknown[], O extends OptionValues, G
 }
 
 /** @internal */
-export function createOptions<A extends unknown[]>(cmd: Command<A>) {
+export function createOptions(cmd: Command) {
   return agentFieldOptions(cmd
     .option('--file <agent.json>', 'read the agent\'s fields from a JSON file (flags override it)'));
 }
 
 /** @internal */
-export function updateOptions<A extends unknown[]>(cmd: Command<A>) {
+export function updateOptions(cmd: Command) {
   return agentFieldOptions(cmd
     .option('--status <status>', 'agent status, for example active')
     .option('--kb-add <ids>', 'attach knowledge-base items, keeping the ones attached (repeatable)', commaList)
@@ -39,7 +39,7 @@ export function updateOptions<A extends unknown[]>(cmd: Command<A>) {
 }
 
 /** @internal */
-export function listOptions<A extends unknown[]>(cmd: Command<A>) {
+export function listOptions(cmd: Command) {
   return cmd
     .option('--all', 'every page, not just the first')
     .option('--limit <n>', 'page size, 1 to 200', pageLimit)

@@ -16,7 +16,7 @@ function concurrency(value: string): number {
 }
 
 /** @internal */
-export function uploadOptions<A extends unknown[]>(cmd: Command<A>) {
+export function uploadOptions(cmd: Command) {
   return cmd
     .option('--folder <folder>', 'knowledge-base folder to upload into (created as needed)')
     .option('--wait', 'follow indexing until every document is indexed or failed')
@@ -24,13 +24,13 @@ export function uploadOptions<A extends unknown[]>(cmd: Command<A>) {
 }
 
 /** @internal */
-export function listOptions<A extends unknown[]>(cmd: Command<A>) {
+export function listOptions(cmd: Command) {
   return cmd
     .option('--folder <folder>', 'folder to list');
 }
 
 /** @internal */
-export function statusOptions<A extends unknown[]>(cmd: Command<A>) {
+export function statusOptions(cmd: Command) {
   return cmd
     .option('--wait', 'wait until the job is completed or failed (exit 1 if it failed)');
 }
