@@ -89,9 +89,9 @@ export function architectureMarkdown(map) {
   return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
 }
 
-/** The voice verbs' definition, from its options to the end: the example of a verb's spec. */
+/** The voice verbs' definition after its imports: the example of a verb's spec. */
 const VOICE_SPEC = readFileSync(join(ROOT, 'src/commands/voice/definition.ts'), 'utf8')
-  .replace(/^[^]*?(?=\/\*\* @internal \*\/\nexport function listOptions)/, '')
+  .replace(/^[^]*?\n(?=\/\*\* @internal \*\/\n)/, '')
   .trimEnd();
 
 const WALKS = `
@@ -151,7 +151,8 @@ in an existing group is built the same way, and touches nothing else.
    disagree with the parser; bad values are refused there with \`.choices()\` or an
    \`argParser\` (exit 2). \`toCommand\` in \`src/commands/spec.ts\` makes the commander
    command and its help, Examples block included; the action module's parameters are type-checked
-   against the arguments and options. Here is the whole of it, as the file has it:
+   against the arguments and options. Here is the whole of it, as the file has it after its
+   imports: the flags type the action imports, the spec, and the options:
 
 \`\`\`ts
 ${VOICE_SPEC}

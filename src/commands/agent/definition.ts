@@ -8,6 +8,16 @@ import { Argument, Option, type Command, type OptionValues } from '@commander-js
 import { commaList, nonNegativeInt, pageLimit, type FlagsOf } from '../shared.js';
 import { verb, type Group } from '../spec.js';
 
+/** @internal */
+export type ListFlags = FlagsOf<typeof listOptions>;
+/** @internal */
+export type CreateFlags = FlagsOf<typeof createOptions>;
+/** @internal */
+export type UpdateFlags = FlagsOf<typeof updateOptions>;
+/** The flags that set agent fields (status only on update). */
+/** @internal */
+export type AgentFlags = Omit<UpdateFlags, 'kbAdd' | 'kbRemove'>;
+
 /** Flags shared by create and update, one per agent field. */
 /** @internal */
 export function agentFieldOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>) {
@@ -23,6 +33,25 @@ export function agentFieldOptions<A extends unknown[], O extends OptionValues, G
     .option('--kb <ids>', 'knowledge-base item ids to attach (replaces the list)', commaList)
     .addOption(new Option('--direction <direction>', 'outbound or inbound').choices(['outbound', 'inbound']));
 }
+
+const agentArgument = () => new Argument('<agent>', 'agent id or exact name');
+
+/** @internal */
+export const agent: Group = {
+  name: 'agent', alias: 'agents', summary: 'Create and manage voice agents',
+  verbs: [
+    verb({ name: 'list', alias: 'ls', summary: 'List agents', options: listOptions, action: () => import('./list.js'),
+      examples: [{ command: 'voicectl agent list' }, { command: "voicectl agent list --all --json | jq -r '.[].name'" }] }),
+    verb({ name: 'get', summary: 'Show one agent', arguments: [agentArgument()], action: () => import('./get.js'),
+      examples: [{ command: 'voicectl agent get "Priya - renewals"' }, { command: 'voicectl agent get AGENT_ID --json > agent.json' }] }),
+    verb({ name: 'create', summary: 'Create an agent from flags or a JSON file', options: createOptions, action: () => import('./create.js'),
+      examples: [{ command: 'voicectl agent create --name "Priya - renewals" --voice Priya --greeting "Namaste!" --call-purpose "Policy renewals" --prompt "Remind the customer that the policy renews this month."' }, { command: 'voicectl agent create --file agent.json --name "Priya - renewals (copy)"' }] }),
+    verb({ name: 'update', summary: 'Change an agent; sends only the fields given', arguments: [agentArgument()], options: updateOptions, action: () => import('./update.js'),
+      examples: [{ command: 'voicectl agent update "Priya - renewals" --greeting "Hello!"' }, { command: 'voicectl agent update AGENT_ID --kb-add ITEM_ID' }] }),
+    verb({ name: 'delete', alias: 'rm', summary: 'Delete an agent (its past calls and campaigns remain)', arguments: [agentArgument()], action: () => import('./delete.js'),
+      examples: [{ command: 'voicectl agent delete AGENT_ID --yes' }] }),
+  ],
+};
 
 /** @internal */
 export function createOptions(cmd: Command) {
@@ -45,50 +74,3 @@ export function listOptions(cmd: Command) {
     .option('--limit <n>', 'page size, 1 to 200', pageLimit)
     .option('--offset <n>', 'start after this many agents', nonNegativeInt);
 }
-
-/** @internal */
-export type ListFlags = FlagsOf<typeof listOptions>;
-/** @internal */
-export type CreateFlags = FlagsOf<typeof createOptions>;
-/** @internal */
-export type UpdateFlags = FlagsOf<typeof updateOptions>;
-/** The flags that set agent fields (status only on update). */
-/** @internal */
-export type AgentFlags = Omit<UpdateFlags, 'kbAdd' | 'kbRemove'>;
-
-const agentArgument = () => new Argument('<agent>', 'agent id or exact name');
-
-/** @internal */
-export const agent: Group = {
-  name: 'agent', alias: 'agents', summary: 'Create and manage voice agents',
-  verbs: [
-    verb({
-      name: 'list', alias: 'ls', summary: 'List agents', options: listOptions,
-      examples: [{ command: 'voicectl agent list' }, { command: "voicectl agent list --all --json | jq -r '.[].name'" }],
-      action: () => import('./list.js'),
-    }),
-    verb({
-      name: 'get', summary: 'Show one agent', arguments: [agentArgument()],
-      examples: [{ command: 'voicectl agent get "Priya - renewals"' }, { command: 'voicectl agent get AGENT_ID --json > agent.json' }],
-      action: () => import('./get.js'),
-    }),
-    verb({
-      name: 'create', summary: 'Create an agent from flags or a JSON file', options: createOptions,
-      examples: [
-        { command: 'voicectl agent create --name "Priya - renewals" --voice Priya --greeting "Namaste!" --call-purpose "Policy renewals" --prompt "Remind the customer that the policy renews this month."' },
-        { command: 'voicectl agent create --file agent.json --name "Priya - renewals (copy)"' },
-      ],
-      action: () => import('./create.js'),
-    }),
-    verb({
-      name: 'update', summary: 'Change an agent; sends only the fields given', arguments: [agentArgument()], options: updateOptions,
-      examples: [{ command: 'voicectl agent update "Priya - renewals" --greeting "Hello!"' }, { command: 'voicectl agent update AGENT_ID --kb-add ITEM_ID' }],
-      action: () => import('./update.js'),
-    }),
-    verb({
-      name: 'delete', alias: 'rm', summary: 'Delete an agent (its past calls and campaigns remain)', arguments: [agentArgument()],
-      examples: [{ command: 'voicectl agent delete AGENT_ID --yes' }],
-      action: () => import('./delete.js'),
-    }),
-  ],
-};

@@ -16,10 +16,7 @@ export const completion = verb({
         and in ~/.zshrc, before compinit:  fpath=(~/.zsh/completions $fpath)
   fish  mkdir -p ~/.config/fish/completions
         voicectl completion fish > ~/.config/fish/completions/voicectl.fish`],
-  examples: [
-    { command: 'eval "$(voicectl completion bash)"', comment: 'this bash session only' },
-    { command: 'mkdir -p ~/.zsh/completions && voicectl completion zsh > ~/.zsh/completions/_voicectl' },
-  ],
+  examples: [{ command: 'eval "$(voicectl completion bash)"', comment: 'this bash session only' }, { command: 'mkdir -p ~/.zsh/completions && voicectl completion zsh > ~/.zsh/completions/_voicectl' }],
   // The script is made from the whole program, so it never drifts from the commands.
   run: async (ctx, build, shell) => (await import('./print.js')).default(ctx, shell, build(ctx)),
 });

@@ -16,25 +16,13 @@ timeout (seconds), webhook_secret (shown masked) and webhook_endpoint (saved by 
 do_not_call_file (a list every campaign leaves out) and calling_hours (local window, e.g. 10:00-19:00).
 The profile is --profile, VOICECTL_PROFILE or "default". Flags and environment variables override the profile.`],
   verbs: [
-    verb({
-      name: 'list', alias: 'ls', summary: 'Show the profile\'s settings (the API key masked) and where the file is',
-      examples: [{ command: 'voicectl config list' }, { command: 'voicectl config list --profile staging --json' }],
-      action: () => import('./list.js'),
-    }),
-    verb({
-      name: 'get', summary: 'Print one setting of the profile (the API key masked)', arguments: [keyArgument()],
-      examples: [{ command: 'voicectl config get base_url' }, { command: 'voicectl config get default_country --profile staging' }],
-      action: () => import('./get.js'),
-    }),
-    verb({
-      name: 'set', summary: 'Check and save one setting in the profile', arguments: [keyArgument(), new Argument('<value>', 'the new value')],
-      examples: [{ command: 'voicectl config set default_country IN' }, { command: 'voicectl config set timeout 60 --profile staging' }],
-      action: () => import('./set.js'),
-    }),
-    verb({
-      name: 'unset', summary: 'Remove one setting from the profile', arguments: [keyArgument()],
-      examples: [{ command: 'voicectl config unset default_country' }],
-      action: () => import('./unset.js'),
-    }),
+    verb({ name: 'list', alias: 'ls', summary: 'Show the profile\'s settings (the API key masked) and where the file is', action: () => import('./list.js'),
+      examples: [{ command: 'voicectl config list' }, { command: 'voicectl config list --profile staging --json' }] }),
+    verb({ name: 'get', summary: 'Print one setting of the profile (the API key masked)', arguments: [keyArgument()], action: () => import('./get.js'),
+      examples: [{ command: 'voicectl config get base_url' }, { command: 'voicectl config get default_country --profile staging' }] }),
+    verb({ name: 'set', summary: 'Check and save one setting in the profile', arguments: [keyArgument(), new Argument('<value>', 'the new value')], action: () => import('./set.js'),
+      examples: [{ command: 'voicectl config set default_country IN' }, { command: 'voicectl config set timeout 60 --profile staging' }] }),
+    verb({ name: 'unset', summary: 'Remove one setting from the profile', arguments: [keyArgument()], action: () => import('./unset.js'),
+      examples: [{ command: 'voicectl config unset default_country' }] }),
   ],
 };

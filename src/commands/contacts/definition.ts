@@ -8,12 +8,27 @@ import { Argument, InvalidArgumentError, type Command } from '@commander-js/extr
 import { type FlagsOf } from '../shared.js';
 import { verb, type Group } from '../spec.js';
 
+/** @internal */
+export type ValidateFlags = FlagsOf<typeof validateOptions>;
+
 /** --default-country: two letters, upper-cased; whether libphonenumber knows it is checked when the file is read. */
 /** @internal */
 export function countryCode(value: string): string {
   if (!/^[A-Za-z]{2}$/.test(value.trim())) throw new InvalidArgumentError('expected a two-letter country code such as IN, US or GB.');
   return value.trim().toUpperCase();
 }
+
+/** @internal */
+export const contacts: Group = {
+  name: 'contacts', alias: 'contact', summary: 'Check contact spreadsheets (CSV or .xlsx) before a campaign',
+  verbs: [
+    verb({ name: 'validate', summary: 'Check every row of a CSV or .xlsx file: phone numbers, duplicates, row-numbered problems', action: () => import('./validate.js'),
+      arguments: [new Argument('<file>', 'a .csv (comma, semicolon or tab separated; UTF-8 or UTF-16) or .xlsx file')],
+      options: validateOptions,
+      help: ['Exit status 2 when any row is invalid (or the file cannot be read); --json prints the report object.'],
+      examples: [{ command: 'voicectl contacts validate fixtures/leads.csv --default-country IN' }, { command: 'voicectl contacts validate fixtures/leads.csv --default-country IN --errors-out bad-rows.csv' }, { command: 'voicectl contacts validate fixtures/leads.csv --default-country IN --json | jq .invalid' }] }),
+  ],
+};
 
 /** @internal */
 export function validateOptions(cmd: Command) {
@@ -25,25 +40,3 @@ export function validateOptions(cmd: Command) {
     .option('--keep-duplicates', 'keep rows whose number repeats an earlier row\'s (still reported)')
     .option('--errors-out <file>', 'write every bad row to this CSV, with an error column, to fix in a spreadsheet');
 }
-
-/** @internal */
-export type ValidateFlags = FlagsOf<typeof validateOptions>;
-
-/** @internal */
-export const contacts: Group = {
-  name: 'contacts', alias: 'contact', summary: 'Check contact spreadsheets (CSV or .xlsx) before a campaign',
-  verbs: [
-    verb({
-      name: 'validate', summary: 'Check every row of a CSV or .xlsx file: phone numbers, duplicates, row-numbered problems',
-      arguments: [new Argument('<file>', 'a .csv (comma, semicolon or tab separated; UTF-8 or UTF-16) or .xlsx file')],
-      options: validateOptions,
-      help: ['Exit status 2 when any row is invalid (or the file cannot be read); --json prints the report object.'],
-      examples: [
-        { command: 'voicectl contacts validate fixtures/leads.csv --default-country IN' },
-        { command: 'voicectl contacts validate fixtures/leads.csv --default-country IN --errors-out bad-rows.csv' },
-        { command: 'voicectl contacts validate fixtures/leads.csv --default-country IN --json | jq .invalid' },
-      ],
-      action: () => import('./validate.js'),
-    }),
-  ],
-};

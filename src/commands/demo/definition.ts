@@ -9,23 +9,21 @@ import { type FlagsOf } from '../shared.js';
 import { verb } from '../spec.js';
 
 /** @internal */
-export function demoOptions(cmd: Command) {
-  return cmd
-    .option('--out <file>', 'where to write the CSV export of the calls (default: a new temporary directory)');
-}
-
-/** @internal */
 export type DemoFlags = FlagsOf<typeof demoOptions>;
 
 /** @internal */
 export const demo = verb({
-  name: 'demo', summary: 'Run a whole campaign against a built-in sandbox: no key, no network',
+  name: 'demo', summary: 'Run a whole campaign against a built-in sandbox: no key, no network', options: demoOptions, action: () => import('./demo.js'),
   description: 'Run a whole campaign against a built-in sandbox: no key, no network, no balance used',
-  options: demoOptions,
   help: [`Starts a local sandbox of the service, creates an agent, builds a campaign from the bundled
 fixtures/leads.csv (Indian and international numbers, checked like \`campaign create\` does),
 launches it, follows it to completion in simulated time, prints the calls and writes a CSV
 export. Your saved profile and API key are never read or changed.`],
   examples: [{ command: 'voicectl demo' }, { command: 'voicectl demo --out demo-calls.csv' }],
-  action: () => import('./demo.js'),
 });
+
+/** @internal */
+export function demoOptions(cmd: Command) {
+  return cmd
+    .option('--out <file>', 'where to write the CSV export of the calls (default: a new temporary directory)');
+}

@@ -9,7 +9,27 @@ import type { FlagsOf } from '../shared.js';
 import type { Context } from '../../context.js';
 import { verb, type Group } from '../spec.js';
 
+/** @internal */
+export type ReconcileFlags = FlagsOf<typeof reconcileOptions>;
+
 type TimeParser = (value: string) => TypedTime;
+
+/** @internal */
+export const events: Group = {
+  name: 'events', alias: 'event', summary: 'Find the webhook events your app never got, and send them again',
+  verbs: [
+    verb({ name: 'reconcile', summary: 'List the webhook events the service should have sent that your logs do not hold; exit 1 when any are missing', action: () => import('./reconcile.js'),
+      options: (cmd: Command, ctx: Context) => reconcileOptions(cmd, timeOption(() => ctx.now())),
+      help: [`Expected: call.ended for each finished call, call.recording_ready for each call with a
+recording, campaign.completed for each completed campaign. A rebuilt event's data is the
+object as the API returns it now (not when the event happened); its id is
+evt_reconciled_ plus a hash of type and object id, so receivers that dedupe take it once.
+With --backfill the secret comes from --secret-file, --secret-stdin, VOICECTL_WEBHOOK_SECRET
+or the profile's saved webhook_secret. Exit 0: nothing missing (or all of it backfilled);
+1: events are missing (or some could not be backfilled).`],
+      examples: [{ command: 'voicectl events reconcile --log events.jsonl --campaign CAMPAIGN_ID --into-log' }, { command: 'voicectl events reconcile --log events.jsonl --campaign CAMPAIGN_ID --backfill http://localhost:3000/hooks --secret-file secret.txt' }] }),
+  ],
+};
 
 /** @internal */
 export function reconcileOptions(cmd: Command, time: TimeParser) {
@@ -25,29 +45,3 @@ export function reconcileOptions(cmd: Command, time: TimeParser) {
     .option('--into-log', 'append the missing events to the (first) log instead, for `listen --replay`')
     .addOption(new Option('--format <format>', 'md (for CI job summaries) or json; default: a table').choices(['md', 'json']));
 }
-
-/** @internal */
-export type ReconcileFlags = FlagsOf<typeof reconcileOptions>;
-
-/** @internal */
-export const events: Group = {
-  name: 'events', alias: 'event', summary: 'Find the webhook events your app never got, and send them again',
-  verbs: [
-    verb({
-      name: 'reconcile', summary: 'List the webhook events the service should have sent that your logs do not hold; exit 1 when any are missing',
-      options: (cmd: Command, ctx: Context) => reconcileOptions(cmd, timeOption(() => ctx.now())),
-      help: [`Expected: call.ended for each finished call, call.recording_ready for each call with a
-recording, campaign.completed for each completed campaign. A rebuilt event's data is the
-object as the API returns it now (not when the event happened); its id is
-evt_reconciled_ plus a hash of type and object id, so receivers that dedupe take it once.
-With --backfill the secret comes from --secret-file, --secret-stdin, VOICECTL_WEBHOOK_SECRET
-or the profile's saved webhook_secret. Exit 0: nothing missing (or all of it backfilled);
-1: events are missing (or some could not be backfilled).`],
-      examples: [
-        { command: 'voicectl events reconcile --log events.jsonl --campaign CAMPAIGN_ID --into-log' },
-        { command: 'voicectl events reconcile --log events.jsonl --campaign CAMPAIGN_ID --backfill http://localhost:3000/hooks --secret-file secret.txt' },
-      ],
-      action: () => import('./reconcile.js'),
-    }),
-  ],
-};

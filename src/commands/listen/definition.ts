@@ -9,11 +9,30 @@ import { commaList, positiveNumber, type FlagsOf } from '../shared.js';
 import { verb } from '../spec.js';
 
 /** @internal */
+export type ListenFlags = FlagsOf<typeof listenOptions>;
+
+/** @internal */
 export function port(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('expected a port number from 0 to 65535 (0 picks a free one).');
   return n;
 }
+
+/** @internal */
+export const listen = verb({
+  name: 'listen', summary: 'Receive webhook events locally: verify, log, forward to your app', options: listenOptions, action: () => import('./listen.js'),
+  description: 'Receive webhook events locally: verify signatures, log, forward to your app',
+  help: [`Without --secret or --endpoint, the secret comes from VOICECTL_WEBHOOK_SECRET, then from the
+profile's webhook_secret (saved by \`voicectl webhook create --save-secret\`).
+Answers: 200 accepted (or a duplicate Service-Event-Id, not processed again); 400 missing or
+malformed signature header, or not a JSON event; 401 signature or timestamp (5 minutes either
+way) does not verify; 413 body over 1 MB. Ctrl-C stops it and prints how many events arrived.
+With --from-api, nothing listens: voicectl polls the API every --interval seconds and builds
+each call.ended, call.recording_ready and campaign.completed event from what it returns (its
+state when read), with ids evt_reconciled_… so each is logged once. The cursor is kept in
+<log>.cursor (or the config folder without --log), so a restart goes on where it stopped.`],
+  examples: [{ command: 'voicectl listen --endpoint ENDPOINT_ID --log events.jsonl' }, { command: 'voicectl listen --from-api --log events.jsonl --forward-to http://localhost:3000/hooks --secret-file secret.txt' }, { command: 'voicectl listen --secret-stdin --forward-to http://localhost:3000/hooks < secret.txt' }, { command: 'voicectl listen --replay events.jsonl --unforwarded --forward-to http://localhost:3000/hooks' }],
+});
 
 /** @internal */
 export function listenOptions(cmd: Command) {
@@ -34,29 +53,3 @@ export function listenOptions(cmd: Command) {
     .option('--since <time>', 'with --from-api, on a first run: from calls that started at this time (default: now); later runs go on from the saved cursor')
     .option('--interval <seconds>', 'with --from-api: seconds between polls', positiveNumber, 5);
 }
-
-/** @internal */
-export type ListenFlags = FlagsOf<typeof listenOptions>;
-
-/** @internal */
-export const listen = verb({
-  name: 'listen', summary: 'Receive webhook events locally: verify, log, forward to your app',
-  description: 'Receive webhook events locally: verify signatures, log, forward to your app',
-  options: listenOptions,
-  help: [`Without --secret or --endpoint, the secret comes from VOICECTL_WEBHOOK_SECRET, then from the
-profile's webhook_secret (saved by \`voicectl webhook create --save-secret\`).
-Answers: 200 accepted (or a duplicate Service-Event-Id, not processed again); 400 missing or
-malformed signature header, or not a JSON event; 401 signature or timestamp (5 minutes either
-way) does not verify; 413 body over 1 MB. Ctrl-C stops it and prints how many events arrived.
-With --from-api, nothing listens: voicectl polls the API every --interval seconds and builds
-each call.ended, call.recording_ready and campaign.completed event from what it returns (its
-state when read), with ids evt_reconciled_… so each is logged once. The cursor is kept in
-<log>.cursor (or the config folder without --log), so a restart goes on where it stopped.`],
-  examples: [
-    { command: 'voicectl listen --endpoint ENDPOINT_ID --log events.jsonl' },
-    { command: 'voicectl listen --from-api --log events.jsonl --forward-to http://localhost:3000/hooks --secret-file secret.txt' },
-    { command: 'voicectl listen --secret-stdin --forward-to http://localhost:3000/hooks < secret.txt' },
-    { command: 'voicectl listen --replay events.jsonl --unforwarded --forward-to http://localhost:3000/hooks' },
-  ],
-  action: () => import('./listen.js'),
-});

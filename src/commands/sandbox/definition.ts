@@ -9,6 +9,16 @@ import { nonNegativeInt, positiveNumber, type FlagsOf } from '../shared.js';
 import { verb } from '../spec.js';
 
 /** @internal */
+export type SandboxFlags = FlagsOf<typeof sandboxOptions>;
+
+/** @internal */
+export const sandbox = verb({
+  name: 'sandbox', summary: 'Run a local emulator of the whole service (no real calls)', options: sandboxOptions, action: () => import('./start.js'),
+  description: 'Run a local emulator of the whole service (simulated calls, no balance used) until Ctrl-C',
+  examples: [{ command: 'voicectl sandbox' }, { command: 'voicectl sandbox --port 4010 --time-scale 60 --seed 7' }, { command: 'voicectl sandbox --state sandbox.json --allow-local-webhooks' }],
+});
+
+/** @internal */
 export function sandboxOptions(cmd: Command) {
   return cmd
     .option('--port <n>', 'port to listen on (0 = any free port)', nonNegativeInt, 4010)
@@ -21,19 +31,3 @@ export function sandboxOptions(cmd: Command) {
     .option('--allow-local-webhooks', 'accept webhook URLs on loopback and private networks (for `voicectl listen`)')
     .option('--latency <ms>', 'delay every response by this many milliseconds', nonNegativeInt, 0);
 }
-
-/** @internal */
-export type SandboxFlags = FlagsOf<typeof sandboxOptions>;
-
-/** @internal */
-export const sandbox = verb({
-  name: 'sandbox', summary: 'Run a local emulator of the whole service (no real calls)',
-  description: 'Run a local emulator of the whole service (simulated calls, no balance used) until Ctrl-C',
-  options: sandboxOptions,
-  examples: [
-    { command: 'voicectl sandbox' },
-    { command: 'voicectl sandbox --port 4010 --time-scale 60 --seed 7' },
-    { command: 'voicectl sandbox --state sandbox.json --allow-local-webhooks' },
-  ],
-  action: () => import('./start.js'),
-});

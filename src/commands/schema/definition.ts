@@ -8,21 +8,19 @@ import type { FlagsOf } from '../shared.js';
 import { verb } from '../spec.js';
 
 /** @internal */
-export function schemaOptions(cmd: Command) {
-  return cmd
-    .option('--run-policy', 'print the JSON Schema of a `campaign run --policy` file instead');
-}
-
-/** @internal */
 export type SchemaFlags = FlagsOf<typeof schemaOptions>;
 
 /** @internal */
 export const schema = verb({
-  name: 'schema', summary: 'Print the JSON Schema of voicectl.yaml, for editors',
-  options: schemaOptions,
+  name: 'schema', summary: 'Print the JSON Schema of voicectl.yaml, for editors', options: schemaOptions, action: () => import('./schema.js'),
   help: [`Put this line at the top of voicectl.yaml for completion and checks in editors that use
 the YAML language server (VS Code's YAML extension, Neovim, JetBrains):
   # yaml-language-server: $schema=./voicectl.schema.json`],
   examples: [{ command: 'voicectl schema > account/voicectl.schema.json' }],
-  action: () => import('./schema.js'),
 });
+
+/** @internal */
+export function schemaOptions(cmd: Command) {
+  return cmd
+    .option('--run-policy', 'print the JSON Schema of a `campaign run --policy` file instead');
+}

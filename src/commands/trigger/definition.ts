@@ -9,6 +9,18 @@ import { type FlagsOf } from '../shared.js';
 import { verb } from '../spec.js';
 
 /** @internal */
+export type TriggerFlags = FlagsOf<typeof triggerOptions>;
+
+/** @internal */
+export const trigger = verb({
+  name: 'trigger', summary: 'Send a signed sample event to any URL, to test a receiver', options: triggerOptions, action: () => import('./trigger.js'),
+  description: 'Send a realistic, correctly signed sample event to any URL (to test your receiver)',
+  // Spelled out rather than imported from signature.ts: start-up loads this file, not node:crypto.
+  arguments: [new Argument('<event-type>', 'the event to send').choices(['call.ended', 'call.recording_ready', 'campaign.completed', 'ping'])],
+  examples: [{ command: 'voicectl trigger call.ended --to http://localhost:3000/hooks --secret-file secret.txt' }, { command: 'voicectl trigger campaign.completed --to http://localhost:3000/hooks --secret-stdin --json < secret.txt' }],
+});
+
+/** @internal */
 export function triggerOptions(cmd: Command) {
   return cmd
     .requiredOption('--to <url>', 'the receiver\'s URL, e.g. http://localhost:3000/webhooks')
@@ -17,20 +29,3 @@ export function triggerOptions(cmd: Command) {
     .option('--secret-stdin', 'read the signing secret from standard input')
     .option('--data <file>', 'JSON file whose object replaces the sample\'s `data` ("-" reads stdin)');
 }
-
-/** @internal */
-export type TriggerFlags = FlagsOf<typeof triggerOptions>;
-
-/** @internal */
-export const trigger = verb({
-  name: 'trigger', summary: 'Send a signed sample event to any URL, to test a receiver',
-  description: 'Send a realistic, correctly signed sample event to any URL (to test your receiver)',
-  // Spelled out rather than imported from signature.ts: start-up loads this file, not node:crypto.
-  arguments: [new Argument('<event-type>', 'the event to send').choices(['call.ended', 'call.recording_ready', 'campaign.completed', 'ping'])],
-  options: triggerOptions,
-  examples: [
-    { command: 'voicectl trigger call.ended --to http://localhost:3000/hooks --secret-file secret.txt' },
-    { command: 'voicectl trigger campaign.completed --to http://localhost:3000/hooks --secret-stdin --json < secret.txt' },
-  ],
-  action: () => import('./trigger.js'),
-});

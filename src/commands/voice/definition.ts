@@ -9,22 +9,19 @@ import { type FlagsOf } from '../shared.js';
 import { verb, type Group } from '../spec.js';
 
 /** @internal */
-export function listOptions(cmd: Command) {
-  return cmd
-    .option('--language <tag>', 'only voices for this locale tag, for example hi-IN');
-}
-
-/** @internal */
 export type ListFlags = FlagsOf<typeof listOptions>;
 
 /** @internal */
 export const voice: Group = {
   name: 'voice', alias: 'voices', summary: 'List the voices agents can speak with (no key needed)',
   verbs: [
-    verb({
-      name: 'list', alias: 'ls', summary: 'List voices, optionally for one language', options: listOptions,
-      examples: [{ command: 'voicectl voice list' }, { command: 'voicectl voice list --language hi-IN --json' }],
-      action: () => import('./list.js'),
-    }),
+    verb({ name: 'list', alias: 'ls', summary: 'List voices, optionally for one language', options: listOptions, action: () => import('./list.js'),
+      examples: [{ command: 'voicectl voice list' }, { command: 'voicectl voice list --language hi-IN --json' }] }),
   ],
 };
+
+/** @internal */
+export function listOptions(cmd: Command) {
+  return cmd
+    .option('--language <tag>', 'only voices for this locale tag, for example hi-IN');
+}

@@ -8,6 +8,9 @@ import { Argument, InvalidArgumentError, type Command } from '@commander-js/extr
 import { positiveNumber, type FlagsOf } from '../shared.js';
 import { verb } from '../spec.js';
 
+/** @internal */
+export type WatchFlags = FlagsOf<typeof watchOptions>;
+
 /** Repeated --fail-if flags add up; the expression is parsed by the verb, before any request. */
 function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
@@ -19,6 +22,22 @@ function port(value: string): number {
   if (!/^\d+$/.test(value) || n > 65535) throw new InvalidArgumentError('expected a port number from 0 to 65535.');
   return n;
 }
+
+/** @internal */
+export const watch = verb({
+  name: 'watch', summary: 'Follow a campaign live until it completes', options: watchOptions, action: () => import('./watch.js'),
+  description: 'Follow a campaign live until it completes: progress, finished calls, a final summary',
+  arguments: [new Argument('<campaign_id>', 'the campaign to watch')],
+  help: [
+    `Off a terminal it prints one line per change; with --json, one JSON object per line:
+{"type":"progress",...}, {"type":"call",...} for each finished call, {"type":"completed","summary":{...}}.
+Exit codes: 0 completed (and no --fail-if line crossed), 1 --timeout or --fail-if, 4 no such campaign, 130 Ctrl-C.`,
+    `With --serve it prints a link to the live report page on 127.0.0.1 (the link holds an
+unguessable token; any other address is 404) and serves it until Ctrl-C, for a manager
+who is not at the terminal: the page updates as calls finish.`,
+  ],
+  examples: [{ command: 'voicectl watch CAMPAIGN_ID' }, { command: 'voicectl watch CAMPAIGN_ID --json --fail-if "failed>5%" --timeout 3600' }, { command: 'voicectl watch CAMPAIGN_ID --serve' }],
+});
 
 /** @internal */
 export function watchOptions(cmd: Command) {
@@ -34,28 +53,3 @@ export function watchOptions(cmd: Command) {
       collect,
     );
 }
-
-/** @internal */
-export type WatchFlags = FlagsOf<typeof watchOptions>;
-
-/** @internal */
-export const watch = verb({
-  name: 'watch', summary: 'Follow a campaign live until it completes',
-  description: 'Follow a campaign live until it completes: progress, finished calls, a final summary',
-  arguments: [new Argument('<campaign_id>', 'the campaign to watch')],
-  options: watchOptions,
-  help: [
-    `Off a terminal it prints one line per change; with --json, one JSON object per line:
-{"type":"progress",...}, {"type":"call",...} for each finished call, {"type":"completed","summary":{...}}.
-Exit codes: 0 completed (and no --fail-if line crossed), 1 --timeout or --fail-if, 4 no such campaign, 130 Ctrl-C.`,
-    `With --serve it prints a link to the live report page on 127.0.0.1 (the link holds an
-unguessable token; any other address is 404) and serves it until Ctrl-C, for a manager
-who is not at the terminal: the page updates as calls finish.`,
-  ],
-  examples: [
-    { command: 'voicectl watch CAMPAIGN_ID' },
-    { command: 'voicectl watch CAMPAIGN_ID --json --fail-if "failed>5%" --timeout 3600' },
-    { command: 'voicectl watch CAMPAIGN_ID --serve' },
-  ],
-  action: () => import('./watch.js'),
-});

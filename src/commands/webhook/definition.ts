@@ -8,7 +8,41 @@ import { Argument, type Command } from '@commander-js/extra-typings';
 import { commaList, pageLimit, type FlagsOf } from '../shared.js';
 import { verb, type Group } from '../spec.js';
 
+/** @internal */
+export type CreateFlags = FlagsOf<typeof createOptions>;
+/** @internal */
+export type UpdateFlags = FlagsOf<typeof updateOptions>;
+/** @internal */
+export type DeliveriesFlags = FlagsOf<typeof deliveriesOptions>;
+/** @internal */
+export type RotateSecretFlags = FlagsOf<typeof rotateSecretOptions>;
+
 const EVENTS_HELP = 'comma-separated event types (call.ended, call.recording_ready, campaign.completed, ping); default: all';
+
+const endpointArgument = () => new Argument('<id>', 'endpoint id');
+
+/** @internal */
+export const webhook: Group = {
+  name: 'webhook', alias: 'webhooks', summary: 'Manage webhook endpoints that receive signed events',
+  verbs: [
+    verb({ name: 'list', alias: 'ls', summary: 'List webhook endpoints', action: () => import('./list.js'),
+      examples: [{ command: 'voicectl webhook list' }, { command: 'voicectl webhook list --json' }] }),
+    verb({ name: 'create', summary: 'Register an HTTPS endpoint; prints its signing secret once', options: createOptions, action: () => import('./create.js'),
+      examples: [{ command: 'voicectl webhook create --url https://hooks.example.com/voice --events call.ended,campaign.completed --save-secret' }] }),
+    verb({ name: 'update', summary: 'Change an endpoint; sends only what is given', arguments: [endpointArgument()], options: updateOptions, action: () => import('./update.js'),
+      examples: [{ command: 'voicectl webhook update ENDPOINT_ID --disable' }, { command: 'voicectl webhook update ENDPOINT_ID --events call.ended --enable' }] }),
+    verb({ name: 'test', summary: 'Ask the service to send a ping event to an endpoint', arguments: [endpointArgument()], action: () => import('./test.js'),
+      examples: [{ command: 'voicectl webhook test ENDPOINT_ID' }] }),
+    verb({ name: 'deliveries', summary: 'Show an endpoint\'s deliveries: status, attempts, last response code, next retry', action: () => import('./deliveries.js'),
+      arguments: [endpointArgument()], options: deliveriesOptions,
+      examples: [{ command: 'voicectl webhook deliveries ENDPOINT_ID' }, { command: 'voicectl webhook deliveries ENDPOINT_ID --all -o csv > deliveries.csv' }] }),
+    verb({ name: 'rotate-secret', summary: 'Replace an endpoint\'s signing secret; prints the new one once', action: () => import('./rotate-secret.js'),
+      arguments: [endpointArgument()], options: rotateSecretOptions,
+      examples: [{ command: 'voicectl webhook rotate-secret ENDPOINT_ID --save-secret --yes' }] }),
+    verb({ name: 'delete', alias: 'rm', summary: 'Delete an endpoint (its pending retries are dropped)', arguments: [endpointArgument()], action: () => import('./delete.js'),
+      examples: [{ command: 'voicectl webhook delete ENDPOINT_ID --yes' }] }),
+  ],
+};
 
 /** @internal */
 export function createOptions(cmd: Command) {
@@ -41,58 +75,3 @@ export function rotateSecretOptions(cmd: Command) {
   return cmd
     .option('--save-secret', 'save the new secret in the profile as webhook_secret');
 }
-
-/** @internal */
-export type CreateFlags = FlagsOf<typeof createOptions>;
-/** @internal */
-export type UpdateFlags = FlagsOf<typeof updateOptions>;
-/** @internal */
-export type DeliveriesFlags = FlagsOf<typeof deliveriesOptions>;
-/** @internal */
-export type RotateSecretFlags = FlagsOf<typeof rotateSecretOptions>;
-
-const endpointArgument = () => new Argument('<id>', 'endpoint id');
-
-/** @internal */
-export const webhook: Group = {
-  name: 'webhook', alias: 'webhooks', summary: 'Manage webhook endpoints that receive signed events',
-  verbs: [
-    verb({
-      name: 'list', alias: 'ls', summary: 'List webhook endpoints',
-      examples: [{ command: 'voicectl webhook list' }, { command: 'voicectl webhook list --json' }],
-      action: () => import('./list.js'),
-    }),
-    verb({
-      name: 'create', summary: 'Register an HTTPS endpoint; prints its signing secret once', options: createOptions,
-      examples: [{ command: 'voicectl webhook create --url https://hooks.example.com/voice --events call.ended,campaign.completed --save-secret' }],
-      action: () => import('./create.js'),
-    }),
-    verb({
-      name: 'update', summary: 'Change an endpoint; sends only what is given', arguments: [endpointArgument()], options: updateOptions,
-      examples: [{ command: 'voicectl webhook update ENDPOINT_ID --disable' }, { command: 'voicectl webhook update ENDPOINT_ID --events call.ended --enable' }],
-      action: () => import('./update.js'),
-    }),
-    verb({
-      name: 'test', summary: 'Ask the service to send a ping event to an endpoint', arguments: [endpointArgument()],
-      examples: [{ command: 'voicectl webhook test ENDPOINT_ID' }],
-      action: () => import('./test.js'),
-    }),
-    verb({
-      name: 'deliveries', summary: 'Show an endpoint\'s deliveries: status, attempts, last response code, next retry',
-      arguments: [endpointArgument()], options: deliveriesOptions,
-      examples: [{ command: 'voicectl webhook deliveries ENDPOINT_ID' }, { command: 'voicectl webhook deliveries ENDPOINT_ID --all -o csv > deliveries.csv' }],
-      action: () => import('./deliveries.js'),
-    }),
-    verb({
-      name: 'rotate-secret', summary: 'Replace an endpoint\'s signing secret; prints the new one once',
-      arguments: [endpointArgument()], options: rotateSecretOptions,
-      examples: [{ command: 'voicectl webhook rotate-secret ENDPOINT_ID --save-secret --yes' }],
-      action: () => import('./rotate-secret.js'),
-    }),
-    verb({
-      name: 'delete', alias: 'rm', summary: 'Delete an endpoint (its pending retries are dropped)', arguments: [endpointArgument()],
-      examples: [{ command: 'voicectl webhook delete ENDPOINT_ID --yes' }],
-      action: () => import('./delete.js'),
-    }),
-  ],
-};
