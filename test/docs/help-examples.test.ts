@@ -61,6 +61,7 @@ describe('every verb', () => {
       const text = texts[i]!;
       expect(text.split('\nExamples:\n').length - 1, `${v.verb.join(' ')}: examples sections`).toBe(1);
       expect(text, v.verb.join(' ')).toContain(`\nExamples:\n${exampleLines(v.examples).join('\n')}\n`);
+      expect(text, `${v.verb.join(' ')}: one blank line before the examples`).toMatch(/[^\n]\n\nExamples:\n/);
       expect(text, v.verb.join(' ')).toContain('Global Options:');
     }
   });
