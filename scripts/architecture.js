@@ -89,6 +89,11 @@ export function architectureMarkdown(map) {
   return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
 }
 
+/** The voice verbs' definition after its imports: the example of a verb's spec. */
+const VOICE_SPEC = readFileSync(join(ROOT, 'src/commands/voice/definition.ts'), 'utf8')
+  .replace(/^[^]*?\n(?=\/\*\* @internal \*\/\n)/, '')
+  .trimEnd();
+
 const WALKS = `
 ## From argv to output: \`voicectl call list --json\`
 
@@ -98,10 +103,11 @@ const WALKS = `
 2. \`main(argv)\` in \`src/main.ts\` builds a \`Context\` (\`src/context.ts\`: the streams, the
    environment, the global options) and calls \`run(argv, ctx)\`, which imports
    \`src/program.ts\` and parses argv with commander.
-3. \`src/program.ts\` \`buildProgram\` adds each group from \`BUILDERS\` (names and summaries are in
-   \`src/commands/groups.ts\`). \`src/commands/call/index.ts\` wires \`call list\`: its flags come
-   from \`listOptions\` in \`src/commands/call/definition.ts\`, and its action is
-   \`lazy(ctx, () => import('./list.js'))\`, so the verb's code loads only when it runs.
+3. \`src/program.ts\` \`buildProgram\` makes each top-level command of \`COMMANDS\` with
+   \`toCommand\` (\`src/commands/spec.ts\`), the one this command line names in full, the others
+   as a name and a summary. \`call list\` is a spec in \`src/commands/call/definition.ts\`: its
+   flags come from \`listOptions\`, and its action is \`() => import('./list.js')\`, so the
+   verb's code loads only when it runs.
 4. \`src/commands/call/list.ts\` reads the filters from its flags (\`filtersFrom\` in
    \`src/commands/call/fields.ts\`), asks \`ctx.api()\` for the client and calls \`listCalls\` in
    \`src/api/calls.ts\` behind \`withSpinner\` (\`src/io/progress.ts\`, silent under \`--json\`).
@@ -114,9 +120,9 @@ const WALKS = `
 
 ## From argv to output: \`voicectl campaign create --csv leads.csv --launch\`
 
-1. As above, up to \`src/commands/campaign/index.ts\`, which wires \`campaign create\` with
-   \`createOptions\` and \`hoursOptions\` from \`src/commands/campaign/definition.ts\` and its help
-   and examples; the action is \`src/commands/campaign/create.ts\`.
+1. As above, up to the spec of \`campaign create\` in \`src/commands/campaign/definition.ts\`:
+   its options (\`createOptions\`, with \`hoursOptions\`), help and examples; the action is
+   \`src/commands/campaign/create.ts\`.
 2. The verb checks the calling-hours flags (\`src/campaigns/hours-gate.ts\`), then reads the file
    with \`readContactsInput\` (\`src/campaigns/input.ts\`), which leaves spreadsheets, phone
    numbers and the contacts report to \`src/contacts/\`. One invalid row stops it with exit 2
@@ -136,24 +142,34 @@ const WALKS = `
 
 ## How to add a verb
 
-\`voice list\` is the smallest complete verb; a new verb in an existing group is built the same way.
+A verb is one spec and one action file. \`voice list\` is the smallest complete one; a new verb
+in an existing group is built the same way, and touches nothing else.
 
-1. **Flags**, in the group's \`definition.ts\` (\`src/commands/voice/definition.ts\`): a function
-   that adds the options to a commander command (\`listOptions\`), and the flags type derived
-   from it (\`type ListFlags = FlagsOf<typeof listOptions>\`), so the action cannot disagree with
-   the parser. Bad values are refused there with \`.choices()\` or an \`argParser\` (exit 2).
-2. **Wiring, help and examples**, in the group's \`index.ts\` (\`src/commands/voice/index.ts\`):
-   \`.command('list')\`, its alias and description, its examples in \`addHelpText\`, and
-   \`.action(lazy(ctx, () => import('./list.js')))\`.
-3. **The action**, one file (\`src/commands/voice/list.ts\`): a default export
-   \`(ctx, flags) => Promise<void>\` that calls the API (\`listVoices\` in \`src/api/voices.ts\`)
-   or a domain module, and hands the rows and columns to \`printList\` in \`src/io/output.ts\`.
-   It never checks for a terminal, never picks a format, never writes to a stream itself.
-4. **Tests**, against the sandbox: the world from \`test/helpers/given.ts\`, the command run with
-   \`runInProcess\` (\`test/helpers/run.ts\`); see [testing.md](testing.md).
-5. **Docs**: \`npm run docs\` rewrites \`docs/reference.md\`, \`docs/voicectl.1\` and this file.
-   A new group also needs its name and summary in \`src/commands/groups.ts\` and its builder in
-   \`BUILDERS\` in \`src/program.ts\`.
+1. **The spec**, in the group's \`definition.ts\` (\`src/commands/voice/definition.ts\`): the
+   verb's name, alias, summary, arguments, options, help paragraphs, examples (as data) and
+   its action, added to the group's \`verbs\`. The options are a function over a commander
+   command (\`listOptions\`), and the flags type is derived from it, so the action cannot
+   disagree with the parser; bad values are refused there with \`.choices()\` or an
+   \`argParser\` (exit 2). \`toCommand\` in \`src/commands/spec.ts\` makes the commander
+   command and its help, Examples block included; the action module's parameters are type-checked
+   against the arguments and options. Here is the whole of it, as the file has it after its
+   imports: the flags type the action imports, the spec, and the options:
+
+\`\`\`ts
+${VOICE_SPEC}
+\`\`\`
+
+2. **The action**, one file (\`src/commands/voice/list.ts\`): a default export
+   \`(ctx, ...arguments, flags) => Promise<void>\`, loaded only when the verb runs, that calls
+   the API (\`listVoices\` in \`src/api/voices.ts\`) or a domain module, and hands the rows and
+   columns to \`printList\` in \`src/io/output.ts\`. It never checks for a terminal, never picks
+   a format, never writes to a stream itself.
+
+Then its tests, against the sandbox: the world from \`test/helpers/given.ts\`, the command run
+with \`runInProcess\` (\`test/helpers/run.ts\`); see [testing.md](testing.md). The help-example
+test runs the spec's examples. \`npm run docs\` rewrites \`docs/reference.md\`,
+\`docs/voicectl.1\` and this file. A new top-level command is a spec (a verb of its own, or a
+group of verbs) in a new folder, added to \`COMMANDS\` in \`src/program.ts\`.
 `;
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

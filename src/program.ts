@@ -1,5 +1,5 @@
 /**
- * Builds the commander program. Group files define their verbs and options; the verbs'
+ * Builds the commander program from the specs each command folder declares (src/commands/spec.ts); the verbs'
  * code loads only when run.
  */
 import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
@@ -7,65 +7,44 @@ import type { Context } from './context.js';
 import { version } from './version.js';
 import { requestedGroup } from './argv.js';
 import { GLOBAL_ATTRIBUTES, globalOptions } from './commands/shared.js';
-import { GROUP_INFO } from './commands/groups.js';
-import { agentCommand } from './commands/agent/index.js';
-import { kbCommand } from './commands/kb/index.js';
-import { campaignCommand } from './commands/campaign/index.js';
-import { contactsCommand } from './commands/contacts/index.js';
-import { watchCommand } from './commands/watch-verb.js';
-import { callCommand } from './commands/call/index.js';
-import { testCommand } from './commands/test/index.js';
-import { voiceCommand } from './commands/voice/index.js';
-import { loginCommand } from './commands/login/index.js';
-import { configCommand } from './commands/config/index.js';
-import { completionCommand } from './commands/completion/index.js';
-import { sandboxCommand } from './commands/sandbox/index.js';
-import { demoCommand } from './commands/demo/index.js';
-import { webhookCommand } from './commands/webhook/index.js';
-import { listenCommand } from './commands/listen/index.js';
-import { eventsCommand } from './commands/events/index.js';
-import { triggerCommand } from './commands/trigger/index.js';
-import { pullCommand } from './commands/pull/index.js';
-import { planCommand } from './commands/plan/index.js';
-import { applyCommand } from './commands/apply/index.js';
-import { schemaCommand } from './commands/schema/index.js';
-import { mcpCommand } from './commands/mcp/index.js';
-import { approveCommand } from './commands/approve/index.js';
-import { apiCommand } from './commands/api/index.js';
-import { doctorCommand } from './commands/doctor/index.js';
+import { toCommand, type Group, type Verb } from './commands/spec.js';
+import { login } from './commands/login/definition.js';
+import { config } from './commands/config/definition.js';
+import { voice } from './commands/voice/definition.js';
+import { agent } from './commands/agent/definition.js';
+import { kb } from './commands/kb/definition.js';
+import { contacts } from './commands/contacts/definition.js';
+import { campaign } from './commands/campaign/definition.js';
+import { watch } from './commands/watch/definition.js';
+import { call } from './commands/call/definition.js';
+import { test } from './commands/test/definition.js';
+import { webhook } from './commands/webhook/definition.js';
+import { listen } from './commands/listen/definition.js';
+import { events } from './commands/events/definition.js';
+import { trigger } from './commands/trigger/definition.js';
+import { sandbox } from './commands/sandbox/definition.js';
+import { demo } from './commands/demo/definition.js';
+import { pull } from './commands/pull/definition.js';
+import { plan } from './commands/plan/definition.js';
+import { apply } from './commands/apply/definition.js';
+import { schema } from './commands/schema/definition.js';
+import { mcp } from './commands/mcp/definition.js';
+import { approve } from './commands/approve/definition.js';
+import { api } from './commands/api/definition.js';
+import { doctor } from './commands/doctor/definition.js';
+import { completion } from './commands/completion/definition.js';
 
 export { version };
 
-/** How each top-level command is built; its name, alias and summary are in commands/groups.ts. */
-const BUILDERS: Record<string, (ctx: Context) => CommandUnknownOpts> = {
-  login: loginCommand,
-  config: configCommand,
-  voice: voiceCommand,
-  agent: agentCommand,
-  kb: kbCommand,
-  contacts: contactsCommand,
-  campaign: campaignCommand,
-  watch: watchCommand,
-  call: callCommand,
-  test: testCommand,
-  webhook: webhookCommand,
-  listen: listenCommand,
-  events: eventsCommand,
-  trigger: triggerCommand,
-  sandbox: sandboxCommand,
-  demo: demoCommand,
-  pull: pullCommand,
-  plan: planCommand,
-  apply: applyCommand,
-  schema: schemaCommand,
-  mcp: (ctx) => mcpCommand(ctx, (c, argv) => buildProgram(c, argv)),
-  approve: approveCommand,
-  api: apiCommand,
-  doctor: doctorCommand,
-  completion: (ctx) => completionCommand(ctx, () => buildProgram(ctx)),
-};
-
-const GROUPS = GROUP_INFO.map((info) => ({ ...info, build: BUILDERS[info.name]! }));
+/**
+ * Every top-level command, in the order `voicectl --help` lists them: a group of verbs or a
+ * verb of its own, each declared in its folder's definition.ts. `campaign watch` is the
+ * `watch` verb listed again under campaign.
+ */
+export const COMMANDS: readonly (Group | Verb)[] = [
+  login, config, voice, agent, kb, contacts, { ...campaign, verbs: [...campaign.verbs, watch] }, watch, call, test,
+  webhook, listen, events, trigger, sandbox, demo, pull, plan, apply, schema, mcp, approve, api, doctor, completion,
+];
 
 /** Thrown before any action runs when the program was built only to show help. */
 export class ActionRequested extends Error {
@@ -75,15 +54,15 @@ export class ActionRequested extends Error {
   }
 }
 
+/** Every top-level command's name. */
+export const GROUP_NAMES: readonly string[] = COMMANDS.map((g) => g.name);
+
 /**
  * Builds the program. With `argv`, only the group it asks for is built in full and the
  * others are one-line stubs (names and summaries, enough for help and suggestions):
  * building every verb and option costs more start-up time than all the rest.
  * Without `argv` (shell completion), everything is built.
  */
-/** Every top-level command's name. */
-export const GROUP_NAMES: readonly string[] = GROUPS.map((g) => g.name);
-
 export function buildProgram(ctx: Context, argv?: string[], options: { helpOnly?: boolean } = {}): CommandUnknownOpts {
   const program = new Command('voicectl')
     .description('Run AI voice agents and calling campaigns from the terminal.')
@@ -94,9 +73,9 @@ export function buildProgram(ctx: Context, argv?: string[], options: { helpOnly?
   for (const opt of globalOptions()) program.addOption(opt);
 
   const wanted = argv ? requestedGroup(argv) : undefined;
-  for (const g of GROUPS) {
+  for (const g of COMMANDS) {
     const full = !argv || wanted === g.name || (g.alias !== undefined && wanted === g.alias);
-    const cmd = full ? g.build(ctx) : stub(g.name);
+    const cmd = full ? toCommand(g, ctx, buildProgram) : stub(g.name);
     // The line `voicectl --help` lists; a command's own help shows its description.
     cmd.summary(g.summary);
     if (!full) {

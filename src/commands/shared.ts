@@ -1,27 +1,9 @@
 /**
- * What every command file shares: lazy actions, the global options, and argument
- * parsers that turn bad flags into exit 2 before any request is sent.
+ * What every command file shares: the global options, and argument parsers that turn
+ * bad flags into exit 2 before any request is sent.
  */
 import { Command, InvalidArgumentError, Option, type OptionValues } from '@commander-js/extra-typings';
-import type { Context } from '../context.js';
-import { groupInfo } from './groups.js';
 import { zoneOption } from '../util/time.js';
-
-/**
- * The action runs from a module loaded only when the command runs, so start-up
- * pays for commander definitions and nothing else. The module's parameters are checked
- * against the command's definition: `(ctx, ...arguments, flags, command)`, where the
- * flags are what its options declare, with the types their parsers return.
- */
-export function lazy<Args extends unknown[]>(
-  ctx: Context,
-  load: () => Promise<{ default: (ctx: Context, ...args: Args) => Promise<void> | void }>,
-): (...args: Args) => Promise<void> {
-  return async (...args: Args) => {
-    const mod = await load();
-    await mod.default(ctx, ...args);
-  };
-}
 
 /** --adopt and --lock, the same for plan and apply. */
 export function accountFileOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>) {
@@ -86,13 +68,4 @@ export function pageLimit(value: string): number {
 export function commaList(value: string, previous: string[] | undefined): string[] {
   const items = value.split(',').map((s) => s.trim()).filter(Boolean);
   return [...(previous ?? []), ...items];
-}
-
-/** A group command (`agent`, `campaign`) with its plural alias. */
-/** A top-level command, with its summary and alias from groups.ts (declared there once). */
-export function group(name: string) {
-  const info = groupInfo(name);
-  const cmd = new Command(name).description(info.summary);
-  if (info.alias) cmd.alias(info.alias);
-  return cmd;
 }

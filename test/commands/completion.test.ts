@@ -5,7 +5,7 @@ import { PassThrough } from 'node:stream';
 import type { CommandUnknownOpts as Command } from '@commander-js/extra-typings';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completionScript } from '../../src/commands/completion/print.js';
-import { SHELLS, type Shell } from '../../src/commands/completion/index.js';
+import { SHELLS, type Shell } from '../../src/commands/completion/shells.js';
 import { Context } from '../../src/context.js';
 import { buildProgram } from '../../src/program.js';
 import { tempDir } from '../config/harness.js';

@@ -1,6 +1,7 @@
 /**
- * Every verb's help ends with examples, and every example runs: each verb's examples in
- * a bash session of their own, against a sandbox of their own holding what the examples
+ * Every verb's help ends with examples, and every example runs. The examples are read as
+ * data from the verbs' specs (src/commands/spec.ts), which the help renders; each verb's
+ * run in a bash session of their own, against a sandbox of their own holding what they
  * name (agents "Priya - renewals" and "Sales desk", a finished campaign, the files
  * leads.csv, contacts.json, agent.json, policies/ …, profiles "default" and "staging").
  *
@@ -15,26 +16,25 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Context } from '../../src/context.js';
-import { buildProgram } from '../../src/program.js';
+import { buildProgram, COMMANDS } from '../../src/program.js';
+import { exampleCommand, exampleLines, isGroup, type Example } from '../../src/commands/spec.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { RECORDING_LINK_MS } from '../../src/sandbox/routes/calls.js';
 import { clientFor, givenAgent, givenCampaign, givenFinishedCampaign, type Client } from '../helpers/given.js';
 import { tempDir } from '../helpers/temp.js';
-import { code, commandsOf } from './blocks.js';
 import { runInProcess } from '../helpers/run.js';
 import { freePort, programsFor, readerEnv, setUpFolder, startApp } from './reader.js';
 import { needs } from '../helpers/requires.js';
 import { Shell } from './shell.js';
 
-function verbs(): string[][] {
-  const ctx = new Context({ io: { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough() }, env: {} });
-  const out: string[][] = [];
-  for (const g of buildProgram(ctx).commands) {
-    const subs = g.commands.filter((c) => c.name() !== 'help');
-    if (subs.length === 0) out.push([g.name()]);
-    else for (const s of subs) out.push([g.name(), s.name()]);
-  }
-  return out;
+interface VerbExamples {
+  verb: string[];
+  examples: readonly Example[];
+}
+
+/** Every verb with the examples its spec declares (as data: the help renders them). */
+function verbs(): VerbExamples[] {
+  return COMMANDS.flatMap((c) => (isGroup(c) ? c.verbs.map((v) => ({ verb: [c.name, v.name], examples: v.examples })) : [{ verb: [c.name], examples: c.examples }]));
 }
 
 /** The verb's help, from the same run() as the binary (the start-path tests hold them byte-equal). */
@@ -45,37 +45,40 @@ function help(verb: string[]): Promise<string> {
   return helps.get(key)!;
 }
 
-/** The example lines of a help text, continuation lines joined. */
-function examplesOf(text: string): string[] {
-  const section = text.split('\nExamples:\n')[1];
-  if (section === undefined) return [];
-  const lines: string[] = [];
-  for (const line of section.split('\n')) {
-    if (!line.startsWith('  ')) break;
-    lines.push(line.slice(2));
-  }
-  return commandsOf(lines, 1).map((c) => code(c.text));
+/** The commands a verb's examples run. */
+function examplesOf(verb: string): string[] {
+  return VERBS.find((v) => v.verb.join(' ') === verb)!.examples.map(exampleCommand);
 }
 
 const VERBS = verbs();
 
 describe('every verb', () => {
-  it('has one examples section and lists the global options', async () => {
+  it('has examples, shown in one examples section of its help, and lists the global options', async () => {
     expect(VERBS.length).toBeGreaterThanOrEqual(34);
-    const texts = await Promise.all(VERBS.map(help));
-    const without = VERBS.filter((_, i) => examplesOf(texts[i]!).length === 0).map((v) => v.join(' '));
-    expect(without, 'verbs whose help shows no example').toEqual([]);
+    expect(VERBS.filter((v) => v.examples.length === 0).map((v) => v.verb.join(' ')), 'verbs without an example').toEqual([]);
+    const texts = await Promise.all(VERBS.map((v) => help(v.verb)));
     for (const [i, v] of VERBS.entries()) {
       const text = texts[i]!;
-      expect(text.split('\nExamples:\n').length - 1, `${v.join(' ')}: examples sections`).toBe(1);
-      expect(text, v.join(' ')).toContain('Global Options:');
+      expect(text.split('\nExamples:\n').length - 1, `${v.verb.join(' ')}: examples sections`).toBe(1);
+      expect(text, v.verb.join(' ')).toContain(`\nExamples:\n${exampleLines(v.examples).join('\n')}\n`);
+      expect(text, `${v.verb.join(' ')}: one blank line before the examples`).toMatch(/[^\n]\n\nExamples:\n/);
+      expect(text, v.verb.join(' ')).toContain('Global Options:');
     }
+  });
+
+  it('lists the verbs the program has', () => {
+    const ctx = new Context({ io: { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough() }, env: {} });
+    const built = buildProgram(ctx).commands.flatMap((g) => {
+      const subs = g.commands.filter((c) => c.name() !== 'help');
+      return subs.length === 0 ? [g.name()] : subs.map((s) => `${g.name()} ${s.name()}`);
+    });
+    expect(VERBS.map((v) => v.verb.join(' '))).toEqual(built);
   });
 });
 
 describe('the sandbox of a verb whose examples download a recording', () => {
   it('runs slowly enough that a fresh link outlives the download on a busy machine', async () => {
-    const examples = examplesOf(await help(['call', 'recording']));
+    const examples = examplesOf('call recording');
     expect(examples.some((e) => e.includes('--download'))).toBe(true);
     // simulated link lifetime over the time scale: the link's life in real milliseconds
     expect(RECORDING_LINK_MS / timeScaleFor(examples)).toBeGreaterThanOrEqual(30_000);
@@ -183,9 +186,9 @@ scenarios:
 }
 
 // Each verb has its own sandbox, folder and shell, so they run side by side.
-describe.concurrent.each(VERBS.map((v) => v.join(' ')))('voicectl %s --help', (verb) => {
+describe.concurrent.each(VERBS.map((v) => v.verb.join(' ')))('voicectl %s --help', (verb) => {
   it('runs its examples', async (ctx) => {
-    const examples = examplesOf(await help(verb.split(' ')));
+    const examples = examplesOf(verb);
     expect(examples.length).toBeGreaterThan(0);
     needs(ctx, ...programsFor(examples));
     const sandbox = await startSandbox({ port: 0, timeScale: timeScaleFor(examples), seed: 7, allowLocalWebhooks: true });

@@ -28,16 +28,14 @@ const text = new Map(files.map((f) => [f, readFileSync(f, 'utf8')]));
 const IMPORT = /\b(?:import|export)\s+(?:type\s+)?(?:[\w*{}\s,$]+?\s+from\s+)?['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
 const withoutComments = (code: string) => code.replace(/\/\*[^]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
 
-const imports = new Map(
-  files.map((file) => {
-    const targets = [...withoutComments(text.get(file)!).matchAll(IMPORT)]
-      .map((m) => (m[1] ?? m[2])!)
-      .filter((spec) => spec.startsWith('.'))
-      .map((spec) => resolve(dirname(file), spec).replace(/\.js$/, '.ts'))
-      .filter((target) => text.has(target));
-    return [file, targets] as const;
-  }),
-);
+const importsOf = (file: string, which: (m: RegExpMatchArray) => string | undefined) =>
+  [...withoutComments(text.get(file)!).matchAll(IMPORT)]
+    .map(which)
+    .filter((spec): spec is string => spec !== undefined && spec.startsWith('.'))
+    .map((spec) => resolve(dirname(file), spec).replace(/\.js$/, '.ts'))
+    .filter((target) => text.has(target));
+
+const imports = new Map(files.map((file) => [file, importsOf(file, (m) => m[1] ?? m[2])] as const));
 
 const rel = (f: string) => relative(SRC, f);
 const group = (f: string) => /^commands\/([^/]+)\//.exec(rel(f))?.[1];
@@ -86,7 +84,14 @@ describe('structure of src/', () => {
   });
 
   it('has no import circles', () => {
-    expect(circles(imports).map((c) => c.map(rel))).toEqual([]);
+    // A verb's spec (its group's definition.ts) loads the verb's action with import() when
+    // it runs, and the action takes its flags type from the spec: that pair is the one
+    // way round a circle, since the action loads only after every declaration has.
+    const spec = (f: string) => /^commands\/[^/]+\/definition\.ts$/.test(rel(f));
+    const graph = new Map(files.map((file) => [file, spec(file)
+      ? [...importsOf(file, (m) => m[1]), ...importsOf(file, (m) => m[2]).filter((t) => group(t) !== group(file))]
+      : imports.get(file)!] as const));
+    expect(circles(graph).map((c) => c.map(rel))).toEqual([]);
   });
 
   it('has no verb importing from another group\'s folder', () => {

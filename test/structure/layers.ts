@@ -91,14 +91,14 @@ export const LAYERS: Layer[] = [
   {
     name: 'commands',
     files: ['commands/*/'],
-    role: 'one folder per group: index.ts wires the verbs, definition.ts declares their flags, one action file per verb',
+    role: 'one folder per group: definition.ts declares each verb as one spec (name, arguments, options, help, examples, action), one action file per verb',
     may: ['commands-shared', 'context', 'io', 'api', ...DOMAINS, ...FOUNDATION],
     note: 'a verb may import its own group\'s files, never another group\'s folder',
   },
   {
     name: 'commands-shared',
-    files: ['commands/shared.ts', 'commands/groups.ts', 'commands/watch-verb.ts'],
-    role: 'what every group shares: lazy actions, global options, argument parsers, group metadata',
+    files: ['commands/shared.ts', 'commands/spec.ts'],
+    role: 'what every group shares: the verb spec and the one function that makes it a command, global options, argument parsers',
     may: ['context', 'io', ...FOUNDATION],
   },
   {
@@ -182,7 +182,6 @@ export const LAYERS: Layer[] = [
 ];
 
 export const IMPORT_EXCEPTIONS: ImportException[] = [
-  { from: 'commands/watch-verb.ts', to: 'commands/watch/', reason: '`watch <id>` is still a loose verb beside the groups; it becomes an ordinary group' },
   { from: 'wizard/kb-step.ts', to: 'commands/kb/', reason: 'the knowledge-base workflow still lives in commands/kb/; it moves to src/kb/' },
   { from: 'wizard/questions.ts', to: 'commands/agent/fields.ts', reason: 'readTextFile is still a verb helper; it moves to the wizard or util' },
   { from: 'calls/', to: 'watch/calls.ts', reason: 'watch/calls.ts is the call model; it moves to calls/' },

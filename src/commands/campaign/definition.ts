@@ -1,11 +1,12 @@
 /**
- * The options of the campaign verbs, declared once: each verb's flags type is derived from
- * these definitions (FlagsOf), so the action modules cannot disagree with the parser.
+ * The campaign verbs, each declared once (src/commands/spec.ts): each verb's flags type is
+ * derived from its options (FlagsOf), so the action modules cannot disagree with the parser.
  * Marked @internal: the published declarations leave them out (spelling out every
  * inferred flags type there would cost the build minutes and gigabytes).
  */
-import { InvalidArgumentError, Option, type Command, type OptionValues } from '@commander-js/extra-typings';
+import { Argument, InvalidArgumentError, Option, type Command, type OptionValues } from '@commander-js/extra-typings';
 import { commaList, nonNegativeInt, pageLimit, positiveInt, type FlagsOf } from '../shared.js';
+import { verb, type Group } from '../spec.js';
 
 const STATUSES = 'pending, initiated, completed, no_answer or failed';
 
@@ -168,3 +169,65 @@ export type FollowupsFlags = FlagsOf<typeof followupsOptions>;
 export type ListFlags = FlagsOf<typeof listOptions>;
 /** @internal */
 export type ContactsFlags = FlagsOf<typeof contactsOptions>;
+
+const idArgument = () => new Argument('<id>', 'the campaign\'s id');
+
+/** @internal */
+export const campaign: Group = {
+  name: 'campaign', alias: 'campaigns', summary: 'Create, launch and follow calling campaigns',
+  verbs: [
+    verb({ name: 'create', summary: 'Create a campaign (a draft: nothing is dialed) from a spreadsheet or a JSON file of contacts', action: () => import('./create.js'),
+      options: createOptions,
+      help: [`Every row is checked before anything is sent: numbers are normalized to E.164 and must be
+valid for their country. One invalid row and nothing is created (exit 2), with the row
+numbers as a spreadsheet shows them (the header is row 1). \`voicectl contacts validate\`
+runs the same checks on their own.`],
+      examples: [{ command: 'voicectl campaign create --name "Diwali offer" --agent "Sales desk" --csv leads.csv --default-country IN' }, { command: 'voicectl campaign create --name Survey --agent AGENT_ID --contacts contacts.json --dry-run --json' }, { command: ['voicectl campaign create --name "Week 2" --agent "Sales desk" --csv leads.csv --default-country IN', '--exclude do-not-call.csv --exclude-called-within 7d --dry-run --json'], }] }),
+    verb({ name: 'launch', summary: 'Launch a draft campaign: dials every pending contact (real calls that use balance)', action: () => import('./launch.js'),
+      arguments: [idArgument()], options: (cmd: Command) => hoursOptions(cmd),
+      help: [`Asks for confirmation on a terminal; elsewhere (CI, --no-input) pass --yes.
+Refuses (exit 2) when a pending contact is outside calling hours in its own time zone
+(from its number), and says when the window opens for all of them.`],
+      examples: [{ command: 'voicectl campaign launch CAMPAIGN_ID --yes' }, { command: 'voicectl campaign launch CAMPAIGN_ID --calling-hours 10:00-19:00 --wait-for-calling-hours --yes' }] }),
+    verb({ name: 'redial', summary: 'Create a draft campaign that calls a campaign\'s unanswered contacts again (never those who asked not to be called)', action: () => import('./redial.js'),
+      arguments: [new Argument('<id>', 'the campaign to redial')], options: redialOptions,
+      help: [`Contacts keep their name and extra. Outcomes are read from the campaign's calls; a
+contact whose call ended with an excluded outcome is never included, whatever its status.`],
+      examples: [{ command: 'voicectl campaign redial CAMPAIGN_ID --dry-run' }, { command: 'voicectl campaign redial CAMPAIGN_ID --status no_answer --exclude do-not-call.csv --name "Diwali offer, second try"' }, { command: 'voicectl campaign redial CAMPAIGN_ID --outcome callback_scheduled --launch --yes' }] }),
+    verb({ name: 'run', summary: 'Release a list as a series of small campaigns ("waves"), each only when its contacts\' calling windows are open; retries, daily cap, deadline; crash-safe', action: () => import('./run.js'),
+      arguments: [
+        new Argument('[status]', '"status" to read a run\'s journal and the service, releasing nothing'),
+        new Argument('[journal]', 'the journal, with status'),
+      ],
+      options: runOptions,
+      help: [`Each wave is one campaign, created and then launched, holding contacts whose
+local calling window is open now and stays open for the wave's expected length
+(from this agent's past calls). The run's whole state is in one journal file,
+written before every create and every launch: after Ctrl-C or a crash, --resume
+continues without creating or launching any wave twice. A released wave cannot
+be stopped: the API has no cancel. Ctrl-C stops releasing waves; calls in flight
+finish on the service. Details: docs/campaign-run.md.`],
+      examples: [{ command: ['voicectl campaign run --name "Renewals" --agent "Sales desk" --csv leads.csv', '--default-country IN --dry-run'] }, { command: ['voicectl campaign run --name "Renewals" --agent "Sales desk" --csv leads.csv', '--default-country IN --calling-hours 10:00-19:00 --calling-hours US=08:00-20:00', '--wave-size 25 --deadline 3d --yes'], }, { command: 'voicectl campaign run status leads.run.json' }, { command: 'voicectl campaign run --resume leads.run.json --yes' }] }),
+    verb({ name: 'report', summary: 'The numbers a manager asks for: contacts by status, connect rate, outcomes, durations, calls per hour', action: () => import('./report.js'),
+      arguments: [new Argument('[ids...]', 'one campaign, or several side by side')], options: reportOptions,
+      help: [`Connect rate: connected calls (status completed) of finished calls. Times and hours are in
+your zone (--tz); --json keeps UTC. The page (--html) groups outcomes into success, neutral,
+failure and no contact, and works offline; with --recordings it holds each call's recording
+link, which expires after an hour. Details: docs/reports.md.`],
+      examples: [{ command: 'voicectl campaign report CAMPAIGN_ID' }, { command: 'voicectl campaign report CAMPAIGN_ID --format md >> "$GITHUB_STEP_SUMMARY"' }, { command: 'voicectl campaign report --name-prefix "Renewals" --html renewals.html' }, { command: 'voicectl campaign report CAMPAIGN_ID --html report.html --recordings' }] }),
+    verb({ name: 'followups', summary: 'Who needs a person\'s call after a campaign: callbacks at the time asked for, messages taken, interested leads', action: () => import('./followups.js'),
+      arguments: [new Argument('<ids...>', 'one campaign or several')], options: followupsOptions,
+      help: [`One row per contact whose latest call needs a follow-up. A callback's requested time is read
+from the summary, else from the transcript ("tomorrow at 4 pm", "kal shaam 5 baje", "next
+Monday morning"), as a time in the contact's zone (extra.timezone, else the number's, else
+yours); where none can be read the cell is empty and the words are shown. Details:
+docs/reports.md.`],
+      examples: [{ command: 'voicectl campaign followups CAMPAIGN_ID' }, { command: 'voicectl campaign followups CAMPAIGN_ID --out followups.xlsx' }, { command: 'voicectl campaign followups CAMPAIGN_ID --out followups.csv --outcomes callback_scheduled,message_taken' }, { command: 'voicectl campaign followups CAMPAIGN_ID --json' }] }),
+    verb({ name: 'list', alias: 'ls', summary: 'List campaigns', options: listOptions, action: () => import('./list.js'),
+      examples: [{ command: 'voicectl campaign list' }, { command: 'voicectl campaign list --status running --json' }] }),
+    verb({ name: 'get', summary: 'Show a campaign: its status and how many contacts are in each state', arguments: [idArgument()], action: () => import('./get.js'),
+      examples: [{ command: 'voicectl campaign get CAMPAIGN_ID' }, { command: 'voicectl campaign get CAMPAIGN_ID --json | jq .contacts_by_status' }] }),
+    verb({ name: 'contacts', summary: 'List a campaign\'s contacts with their status and call ids', arguments: [idArgument()], options: contactsOptions, action: () => import('./contacts.js'),
+      examples: [{ command: 'voicectl campaign contacts CAMPAIGN_ID' }, { command: 'voicectl campaign contacts CAMPAIGN_ID --status failed -o csv > failed.csv' }] }),
+  ],
+};

@@ -1,11 +1,15 @@
 /**
- * The options of the contacts verbs, declared once: each verb's flags type is derived
- * from its definition, so the action modules cannot disagree with the parser.
+ * The contacts verbs, each declared once (src/commands/spec.ts): each verb's flags type is
+ * derived from its options, so the action modules cannot disagree with the parser.
  * Marked @internal: the published declarations leave them out (spelling out every
  * inferred flags type there would cost the build minutes and gigabytes).
  */
-import { InvalidArgumentError, type Command } from '@commander-js/extra-typings';
+import { Argument, InvalidArgumentError, type Command } from '@commander-js/extra-typings';
 import { type FlagsOf } from '../shared.js';
+import { verb, type Group } from '../spec.js';
+
+/** @internal */
+export type ValidateFlags = FlagsOf<typeof validateOptions>;
 
 /** --default-country: two letters, upper-cased; whether libphonenumber knows it is checked when the file is read. */
 /** @internal */
@@ -15,7 +19,19 @@ export function countryCode(value: string): string {
 }
 
 /** @internal */
-export function validateOptions<A extends unknown[]>(cmd: Command<A>) {
+export const contacts: Group = {
+  name: 'contacts', alias: 'contact', summary: 'Check contact spreadsheets (CSV or .xlsx) before a campaign',
+  verbs: [
+    verb({ name: 'validate', summary: 'Check every row of a CSV or .xlsx file: phone numbers, duplicates, row-numbered problems', action: () => import('./validate.js'),
+      arguments: [new Argument('<file>', 'a .csv (comma, semicolon or tab separated; UTF-8 or UTF-16) or .xlsx file')],
+      options: validateOptions,
+      help: ['Exit status 2 when any row is invalid (or the file cannot be read); --json prints the report object.'],
+      examples: [{ command: 'voicectl contacts validate fixtures/leads.csv --default-country IN' }, { command: 'voicectl contacts validate fixtures/leads.csv --default-country IN --errors-out bad-rows.csv' }, { command: 'voicectl contacts validate fixtures/leads.csv --default-country IN --json | jq .invalid' }] }),
+  ],
+};
+
+/** @internal */
+export function validateOptions(cmd: Command) {
   return cmd
     .option('--default-country <cc>', 'country for numbers written without +, e.g. IN (default: the profile\'s default_country)', countryCode)
     .option('--phone-column <header>', 'the phone column\'s header, when it is not phone, mobile, number, whatsapp ...')
@@ -24,6 +40,3 @@ export function validateOptions<A extends unknown[]>(cmd: Command<A>) {
     .option('--keep-duplicates', 'keep rows whose number repeats an earlier row\'s (still reported)')
     .option('--errors-out <file>', 'write every bad row to this CSV, with an error column, to fix in a spreadsheet');
 }
-
-/** @internal */
-export type ValidateFlags = FlagsOf<typeof validateOptions>;

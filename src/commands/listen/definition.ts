@@ -1,11 +1,15 @@
 /**
- * The options of the listen verbs, declared once: each verb's flags type is derived
- * from its definition, so the action modules cannot disagree with the parser.
+ * `listen`, declared once (src/commands/spec.ts): its flags type is derived from its
+ * options, so the action module cannot disagree with the parser.
  * Marked @internal: the published declarations leave them out (spelling out every
  * inferred flags type there would cost the build minutes and gigabytes).
  */
 import { InvalidArgumentError, type Command } from '@commander-js/extra-typings';
 import { commaList, positiveNumber, type FlagsOf } from '../shared.js';
+import { verb } from '../spec.js';
+
+/** @internal */
+export type ListenFlags = FlagsOf<typeof listenOptions>;
 
 /** @internal */
 export function port(value: string): number {
@@ -15,7 +19,23 @@ export function port(value: string): number {
 }
 
 /** @internal */
-export function listenOptions<A extends unknown[]>(cmd: Command<A>) {
+export const listen = verb({
+  name: 'listen', summary: 'Receive webhook events locally: verify, log, forward to your app', options: listenOptions, action: () => import('./listen.js'),
+  description: 'Receive webhook events locally: verify signatures, log, forward to your app',
+  help: [`Without --secret or --endpoint, the secret comes from VOICECTL_WEBHOOK_SECRET, then from the
+profile's webhook_secret (saved by \`voicectl webhook create --save-secret\`).
+Answers: 200 accepted (or a duplicate Service-Event-Id, not processed again); 400 missing or
+malformed signature header, or not a JSON event; 401 signature or timestamp (5 minutes either
+way) does not verify; 413 body over 1 MB. Ctrl-C stops it and prints how many events arrived.
+With --from-api, nothing listens: voicectl polls the API every --interval seconds and builds
+each call.ended, call.recording_ready and campaign.completed event from what it returns (its
+state when read), with ids evt_reconciled_… so each is logged once. The cursor is kept in
+<log>.cursor (or the config folder without --log), so a restart goes on where it stopped.`],
+  examples: [{ command: 'voicectl listen --endpoint ENDPOINT_ID --log events.jsonl' }, { command: 'voicectl listen --from-api --log events.jsonl --forward-to http://localhost:3000/hooks --secret-file secret.txt' }, { command: 'voicectl listen --secret-stdin --forward-to http://localhost:3000/hooks < secret.txt' }, { command: 'voicectl listen --replay events.jsonl --unforwarded --forward-to http://localhost:3000/hooks' }],
+});
+
+/** @internal */
+export function listenOptions(cmd: Command) {
   return cmd
     .option('--port <n>', 'port to listen on (0 picks a free one)', port, 4242)
     .option('--host <address>', 'address to bind', '127.0.0.1')
@@ -33,6 +53,3 @@ export function listenOptions<A extends unknown[]>(cmd: Command<A>) {
     .option('--since <time>', 'with --from-api, on a first run: from calls that started at this time (default: now); later runs go on from the saved cursor')
     .option('--interval <seconds>', 'with --from-api: seconds between polls', positiveNumber, 5);
 }
-
-/** @internal */
-export type ListenFlags = FlagsOf<typeof listenOptions>;

@@ -1,14 +1,25 @@
 /**
- * The options of the sandbox verbs, declared once: each verb's flags type is derived
- * from its definition, so the action modules cannot disagree with the parser.
+ * `sandbox`, declared once (src/commands/spec.ts): its flags type is derived from its
+ * options, so the action module cannot disagree with the parser.
  * Marked @internal: the published declarations leave them out (spelling out every
  * inferred flags type there would cost the build minutes and gigabytes).
  */
 import { type Command } from '@commander-js/extra-typings';
 import { nonNegativeInt, positiveNumber, type FlagsOf } from '../shared.js';
+import { verb } from '../spec.js';
 
 /** @internal */
-export function sandboxOptions<A extends unknown[]>(cmd: Command<A>) {
+export type SandboxFlags = FlagsOf<typeof sandboxOptions>;
+
+/** @internal */
+export const sandbox = verb({
+  name: 'sandbox', summary: 'Run a local emulator of the whole service (no real calls)', options: sandboxOptions, action: () => import('./start.js'),
+  description: 'Run a local emulator of the whole service (simulated calls, no balance used) until Ctrl-C',
+  examples: [{ command: 'voicectl sandbox' }, { command: 'voicectl sandbox --port 4010 --time-scale 60 --seed 7' }, { command: 'voicectl sandbox --state sandbox.json --allow-local-webhooks' }],
+});
+
+/** @internal */
+export function sandboxOptions(cmd: Command) {
   return cmd
     .option('--port <n>', 'port to listen on (0 = any free port)', nonNegativeInt, 4010)
     .option('--host <address>', 'address to listen on', '127.0.0.1')
@@ -20,6 +31,3 @@ export function sandboxOptions<A extends unknown[]>(cmd: Command<A>) {
     .option('--allow-local-webhooks', 'accept webhook URLs on loopback and private networks (for `voicectl listen`)')
     .option('--latency <ms>', 'delay every response by this many milliseconds', nonNegativeInt, 0);
 }
-
-/** @internal */
-export type SandboxFlags = FlagsOf<typeof sandboxOptions>;
