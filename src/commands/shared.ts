@@ -57,6 +57,20 @@ export function nonNegativeInt(value: string): number {
   return n;
 }
 
+/** A TCP port: 0 (any free one) to 65535. */
+export function portNumber(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n > 65535) throw new InvalidArgumentError('expected a port number from 0 to 65535 (0 picks a free one).');
+  return n;
+}
+
+/** --port and --host of a verb that serves on this machine (listen, sandbox). */
+export function serveOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>, defaultPort: number) {
+  return cmd
+    .option('--port <n>', 'port to listen on (0 picks a free one)', portNumber, defaultPort)
+    .option('--host <address>', 'address to listen on', '127.0.0.1');
+}
+
 /** --limit: the service takes 1..200. */
 export function pageLimit(value: string): number {
   const n = Number(value);

@@ -4,19 +4,12 @@
  * Marked @internal: the published declarations leave them out (spelling out every
  * inferred flags type there would cost the build minutes and gigabytes).
  */
-import { InvalidArgumentError, type Command } from '@commander-js/extra-typings';
-import { commaList, positiveNumber, type FlagsOf } from '../shared.js';
+import { type Command } from '@commander-js/extra-typings';
+import { commaList, positiveNumber, serveOptions, type FlagsOf } from '../shared.js';
 import { verb } from '../spec.js';
 
 /** @internal */
 export type ListenFlags = FlagsOf<typeof listenOptions>;
-
-/** @internal */
-export function port(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('expected a port number from 0 to 65535 (0 picks a free one).');
-  return n;
-}
 
 /** @internal */
 export const listen = verb({
@@ -36,9 +29,7 @@ state when read), with ids evt_reconciled_… so each is logged once. The cursor
 
 /** @internal */
 export function listenOptions(cmd: Command) {
-  return cmd
-    .option('--port <n>', 'port to listen on (0 picks a free one)', port, 4242)
-    .option('--host <address>', 'address to bind', '127.0.0.1')
+  return serveOptions(cmd, 4242)
     .option('--secret <secret>', 'the endpoint\'s signing secret; visible in process lists: prefer VOICECTL_WEBHOOK_SECRET, --secret-file or --secret-stdin')
     .option('--secret-file <file>', 'read the signing secret from FILE')
     .option('--secret-stdin', 'read the signing secret from standard input')

@@ -5,7 +5,7 @@
  * inferred flags type there would cost the build minutes and gigabytes).
  */
 import { type Command } from '@commander-js/extra-typings';
-import { nonNegativeInt, positiveNumber, type FlagsOf } from '../shared.js';
+import { nonNegativeInt, positiveNumber, serveOptions, type FlagsOf } from '../shared.js';
 import { verb } from '../spec.js';
 
 /** @internal */
@@ -20,9 +20,7 @@ export const sandbox = verb({
 
 /** @internal */
 export function sandboxOptions(cmd: Command) {
-  return cmd
-    .option('--port <n>', 'port to listen on (0 = any free port)', nonNegativeInt, 4010)
-    .option('--host <address>', 'address to listen on', '127.0.0.1')
+  return serveOptions(cmd, 4010)
     .option('--time-scale <n>', 'run simulated time N times faster than real time', positiveNumber, 1)
     .option('--seed <n>', 'make ids, outcomes and transcripts reproducible', nonNegativeInt)
     .option('--keys <file>', 'JSON array of keys: [{"key", "org", "scopes": [...], "daily_dispatch_cap"?}]')

@@ -5,7 +5,7 @@
  * inferred flags type there would cost the build minutes and gigabytes).
  */
 import { Argument, InvalidArgumentError, type Command } from '@commander-js/extra-typings';
-import { positiveNumber, type FlagsOf } from '../shared.js';
+import { portNumber, positiveNumber, type FlagsOf } from '../shared.js';
 import { verb } from '../spec.js';
 
 /** @internal */
@@ -14,13 +14,6 @@ export type WatchFlags = FlagsOf<typeof watchOptions>;
 /** Repeated --fail-if flags add up; the expression is parsed by the verb, before any request. */
 function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
-}
-
-/** A TCP port, 0 (any free port) to 65535. */
-function port(value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || n > 65535) throw new InvalidArgumentError('expected a port number from 0 to 65535.');
-  return n;
 }
 
 /** @internal */
@@ -43,7 +36,7 @@ who is not at the terminal: the page updates as calls finish.`,
 export function watchOptions(cmd: Command) {
   return cmd
     .option('--interval <seconds>', 'seconds between polls', positiveNumber, 2)
-    .option('--serve [port]', 'serve the live report page on 127.0.0.1 (PORT, default any free one) under an unguessable link, until Ctrl-C', port)
+    .option('--serve [port]', 'serve the live report page on 127.0.0.1 (PORT, default any free one) under an unguessable link, until Ctrl-C', portNumber)
     // Not the global request timeout: how long to wait for the campaign to complete.
     .option('--timeout <seconds>', 'stop with exit 1 if the campaign has not completed after this many seconds', positiveNumber)
     .option(
