@@ -125,7 +125,7 @@ export const LAYERS: Layer[] = [
   domain('events', 'the webhook event log: backfill, reconcile, report', ['calls', 'export', 'webhooks']),
   domain('export', 'call export: pages, sinks, recordings, transcripts, resumable state', ['calls']),
   domain('gitops', 'account as code: load, plan, apply, pull', ['agents', 'export', 'kb', 'webhooks']),
-  domain('kb', 'knowledge base: collection, upload, indexing, formats', ['contacts'], { coming: true }),
+  domain('kb', 'knowledge base: collection, upload, indexing, formats', ['contacts']),
   domain('mcp', 'the MCP server: each tool runs the matching verb in process and answers what its --json prints', ['outcome', 'agents', 'approvals', 'calls', 'campaigns', 'config', 'contacts', 'events', 'export', 'gitops', 'kb', 'quality', 'reports', 'watch', 'webhooks']),
   domain('quality', 'the call quality gate (`calls check`, `calls pin`, `voicectl test`)', ['agents', 'calls', 'campaigns', 'config', 'contacts', 'events', 'export', 'gitops', 'reports', 'watch'], {
     note: 'it reads suppression lists with contacts/ and a suite\'s agent handle from the account files with gitops/',
@@ -176,7 +176,6 @@ export const LAYERS: Layer[] = [
 
 export const IMPORT_EXCEPTIONS: ImportException[] = [
   { from: 'commands/watch-verb.ts', to: 'commands/watch/', reason: '`watch <id>` is still a loose verb beside the groups; it becomes an ordinary group' },
-  { from: 'wizard/kb-step.ts', to: 'commands/kb/', reason: 'the knowledge-base workflow still lives in commands/kb/; it moves to src/kb/' },
   { from: 'wizard/questions.ts', to: 'commands/agent/fields.ts', reason: 'readTextFile is still a verb helper; it moves to the wizard or util' },
   { from: 'calls/', to: 'watch/calls.ts', reason: 'watch/calls.ts is the call model; it moves to calls/' },
   { from: 'reports/', to: 'watch/', reason: 'reports read the call model and counts from watch/; the model moves to calls/' },
@@ -189,7 +188,7 @@ export const VIEWS: View[] = [
   { file: 'campaigns/run/view.ts', reason: 'the redrawn `campaign run` screen (waves, counts, the next opening per zone)' },
   { file: 'watch/view-terminal.ts', reason: 'the redrawn `watch` screen' },
   { file: 'export/progress.ts', reason: 'the export progress bar; moves into io/progress.ts' },
-  { file: 'commands/kb/progress.ts', reason: 'the upload progress lines; moves into io/progress.ts with the kb workflow' },
+  { file: 'kb/progress.ts', reason: 'the upload progress lines; moves into io/progress.ts' },
 ];
 
 export const PATTERN_EXCEPTIONS: PatternException[] = [

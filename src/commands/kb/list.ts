@@ -4,8 +4,8 @@ import { isFolder, listItems, type KbItem } from '../../api/kb.js';
 import { NotFoundError } from '../../errors.js';
 import { printList } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
-import { normalizeFolder } from './collect.js';
-import { formatBytes } from './formats.js';
+import { normalizeFolder } from '../../kb/collect.js';
+import { formatBytes } from '../../kb/formats.js';
 import { note } from '../../io/render.js';
 import type { ListFlags } from './definition.js';
 

@@ -3,7 +3,7 @@
  * sent, and a line per finished file above it. Only on a terminal and never with machine
  * output; elsewhere every method does nothing.
  */
-import type { Context } from '../../context.js';
+import type { Context } from '../context.js';
 import { formatBytes } from './formats.js';
 
 const REDRAW_MS = 100;

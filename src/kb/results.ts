@@ -1,6 +1,6 @@
 /** The end of `kb upload`: the results as a table (file, id, what happened) or JSON. */
-import type { Context } from '../../context.js';
-import { printList, type Column } from '../../io/output.js';
+import type { Context } from '../context.js';
+import { printList, type Column } from '../io/output.js';
 import type { SkippedFile } from './collect.js';
 import { indexed } from './indexing.js';
 import type { UploadOutcome } from './uploader.js';
