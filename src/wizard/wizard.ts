@@ -3,16 +3,16 @@
  * not give, shows everything for review, then creates the agent. Ctrl-C (or Cancel) at
  * any point creates nothing. A plan limit leads back into the wizard rather than out.
  */
-import { createAgent, type Agent, type AgentFields } from '../../api/agents.js';
-import { checkAgentFields } from '../../agents/validate.js';
-import type { Context } from '../../context.js';
-import { InterruptedError, SilentExit } from '../../errors.js';
-import { withSpinner } from '../../io/spinner.js';
-import { recoverFrom } from '../../wizard/create-errors.js';
-import { askDocuments, offerToDeleteUploads, type UploadedDoc } from '../../wizard/kb-step.js';
-import { askDirection, askLanguage, askPrompt, askText, askTools, askVoice, draftFrom, type Draft } from '../../wizard/questions.js';
-import { chooseField, renderReview, reviewAction, STEPS, type Step, LABELS } from '../../wizard/review.js';
-import { VoiceCatalog } from '../../wizard/voices.js';
+import { createAgent, type Agent, type AgentFields } from '../api/agents.js';
+import { checkAgentFields } from '../agents/validate.js';
+import type { Context } from '../context.js';
+import { InterruptedError, SilentExit } from '../errors.js';
+import { withSpinner } from '../io/spinner.js';
+import { recoverFrom } from './create-errors.js';
+import { askDocuments, offerToDeleteUploads, type UploadedDoc } from './kb-step.js';
+import { askDirection, askLanguage, askPrompt, askText, askTools, askVoice, draftFrom, type Draft } from './questions.js';
+import { chooseField, renderReview, reviewAction, STEPS, type Step, LABELS } from './review.js';
+import { VoiceCatalog } from './voices.js';
 
 const FLAG: Record<Step, string> = {
   language: '--language', voice_name: '--voice', name: '--name', greeting: '--greeting', call_purpose: '--call-purpose',
