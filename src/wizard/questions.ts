@@ -3,7 +3,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { AgentFields } from '../api/agents.js';
 import type { Context } from '../context.js';
-import { readTextFile } from '../commands/agent/fields.js';
+import { readTextFile } from '../agents/text-file.js';
 import { checkbox, editor, input, select, type SelectChoice } from '../io/prompter.js';
 import { multiline } from './multiline.js';
 import type { VoiceCatalog } from './voices.js';

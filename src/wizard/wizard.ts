@@ -1,7 +1,7 @@
 /**
- * `agent create` at a terminal with fields missing: asks for each field the flags did
- * not give, shows everything for review, then creates the agent. Ctrl-C (or Cancel) at
- * any point creates nothing. A plan limit leads back into the wizard rather than out.
+ * The agent wizard: asks for each field the flags did not give, shows everything for
+ * review, then creates the agent. Ctrl-C (or Cancel) at any point creates nothing. A plan
+ * limit leads back into the wizard rather than out.
  */
 import { createAgent, type Agent, type AgentFields } from '../api/agents.js';
 import { checkAgentFields } from '../agents/validate.js';
@@ -11,13 +11,8 @@ import { withSpinner } from '../io/spinner.js';
 import { recoverFrom } from './create-errors.js';
 import { askDocuments, offerToDeleteUploads, type UploadedDoc } from './kb-step.js';
 import { askDirection, askLanguage, askPrompt, askText, askTools, askVoice, draftFrom, type Draft } from './questions.js';
-import { chooseField, renderReview, reviewAction, STEPS, type Step, LABELS } from './review.js';
+import { chooseField, renderReview, reviewAction, STEPS, type Step } from './review.js';
 import { VoiceCatalog } from './voices.js';
-
-const FLAG: Record<Step, string> = {
-  language: '--language', voice_name: '--voice', name: '--name', greeting: '--greeting', call_purpose: '--call-purpose',
-  prompt: '--prompt', tools: '--tools', kb_item_ids: '--kb', direction: '--direction',
-};
 
 class Wizard {
   /** Languages the service refused with a 402 in this session. */
@@ -133,14 +128,8 @@ class Wizard {
   }
 }
 
-export default async function agentWizard(ctx: Context, given: AgentFields): Promise<Agent> {
-  // No address or no key: say so now, not after a dozen answers.
-  await ctx.api();
-  const c = ctx.errColor;
-  const prefilled = STEPS.filter((s) => given[s] !== undefined);
-  ctx.info(c.bold('Create a voice agent'));
-  ctx.info(c.dim('Answer each question; you can review everything before anything is created. Ctrl-C quits at any point.'));
-  if (prefilled.length > 0) ctx.info(c.dim(`From your flags: ${prefilled.map((s) => `${LABELS[s].toLowerCase()} (${FLAG[s]})`).join(', ')}.`));
+/** Runs the wizard from the fields the flags gave to the created agent. */
+export async function runWizard(ctx: Context, given: AgentFields): Promise<Agent> {
   let wizard: Wizard | undefined;
   try {
     const catalog = await withSpinner(ctx, 'Fetching voices', () => VoiceCatalog.load(ctx));

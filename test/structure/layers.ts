@@ -176,7 +176,6 @@ export const LAYERS: Layer[] = [
 
 export const IMPORT_EXCEPTIONS: ImportException[] = [
   { from: 'commands/watch-verb.ts', to: 'commands/watch/', reason: '`watch <id>` is still a loose verb beside the groups; it becomes an ordinary group' },
-  { from: 'wizard/questions.ts', to: 'commands/agent/fields.ts', reason: 'readTextFile is still a verb helper; it moves to the wizard or util' },
   { from: 'calls/', to: 'watch/calls.ts', reason: 'watch/calls.ts is the call model; it moves to calls/' },
   { from: 'reports/', to: 'watch/', reason: 'reports read the call model and counts from watch/; the model moves to calls/' },
   { from: 'config/store.ts', to: 'campaigns/calling-hours.ts', reason: 'config validates calling hours with the campaigns parser; it takes its validators from a small table instead' },

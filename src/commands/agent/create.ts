@@ -22,7 +22,7 @@ export default async function agentCreate(ctx: Context, opts: CreateFlags): Prom
   const missing = REQUIRED_FIELDS.filter((k) => fields[k] === undefined || fields[k] === '');
   if (missing.length > 0 && ctx.canPrompt()) {
     // The wizard and inquirer load only when a person is there to answer.
-    const { default: wizard } = await import('../../wizard/wizard.js');
+    const { default: wizard } = await import('./wizard.js');
     return printCreated(ctx, await wizard(ctx, fields));
   }
   if (missing.length > 0) {
