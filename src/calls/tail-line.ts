@@ -5,7 +5,7 @@
  * `…`; ids and numbers stay whole (--json has every field whole). Everything here came from the
  * service, so control characters are shown, not obeyed.
  */
-import { finishedAt, formatDuration, num, oneLine, outcomeLabel, str, type ListedCall } from '../watch/calls.js';
+import { finishedAt, formatDuration, num, oneLine, outcomeLabel, str, type ListedCall } from './model.js';
 import { terminalLine } from '../io/terminal-text.js';
 import { truncate } from '../io/output.js';
 import { clockTime, zoneAbbreviation } from '../util/time.js';

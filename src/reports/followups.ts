@@ -7,7 +7,7 @@
 import type { ApiClient } from '../api/client.js';
 import { allCalls, getCall, type Call } from '../api/calls.js';
 import { zonesForNumber } from '../campaigns/phone-zones.js';
-import { isFinished } from '../watch/calls.js';
+import { isFinished } from '../calls/model.js';
 import { canonicalZone, offsetText, wallClock } from '../util/time.js';
 import { isCallback } from './classes.js';
 import { requestedTime } from './requested-time.js';

@@ -11,7 +11,7 @@
  */
 import type { Call } from '../api/calls.js';
 import type { Campaign, CampaignContact } from '../api/campaigns.js';
-import { isFinished } from '../watch/calls.js';
+import { isFinished } from '../calls/model.js';
 import { outcomeWord } from '../calls/outcome.js';
 import { offsetText, wallClock } from '../util/time.js';
 import { outcomeClass, type OutcomeClass } from './classes.js';

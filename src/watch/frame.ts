@@ -4,7 +4,7 @@
  * decides when and where to draw it.
  */
 import type { ChalkInstance } from 'chalk';
-import { finishedAt, formatDuration, num, oneLine, outcomeLabel, str } from './calls.js';
+import { finishedAt, formatDuration, num, oneLine, outcomeLabel, str } from '../calls/model.js';
 import { clockTime } from '../util/time.js';
 import { orderedStatuses } from './summary.js';
 import { terminalLine } from '../io/terminal-text.js';

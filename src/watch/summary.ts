@@ -3,7 +3,7 @@
  * must not hold 10,000 call objects), and the final summary made from them.
  */
 import type { ChalkInstance } from 'chalk';
-import { finishedAt, formatDuration, num, outcomeLabel, str } from './calls.js';
+import { finishedAt, formatDuration, num, outcomeLabel, str } from '../calls/model.js';
 import { formatPercent } from './fail-if.js';
 import { terminalLine } from '../io/terminal-text.js';
 
