@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Call, CallFilters } from '../api/calls.js';
 import { UsageError } from '../errors.js';
-import { writeFileAtomic } from './atomic-file.js';
+import { writeFileAtomic } from '../util/atomic-file.js';
 
 export interface ExportState {
   version: 1;

@@ -12,7 +12,7 @@ import { Document } from 'yaml';
 import type { ApiClient } from '../api/client.js';
 import type { Agent } from '../api/agents.js';
 import { UsageError } from '../errors.js';
-import { writeFileAtomic } from '../export/atomic-file.js';
+import { writeFileAtomic } from '../util/atomic-file.js';
 import { EVENT_TYPES } from '../webhooks/signature.js';
 import { checkWritableInside, RefusedFile } from './files.js';
 import { holdRunLock } from './run-lock.js';

@@ -3,9 +3,10 @@
  * the old one, so a crash never leaves half a file), debounced so a running campaign
  * does not rewrite the file on every call, and read back at start.
  */
-import { chmod, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import type { KeyDef, OrgState, World } from './world.js';
 import { stateProblem } from './state-shape.js';
+import { writeFileAtomic } from '../util/atomic-file.js';
 
 export interface SavedState {
   version: 1;
@@ -103,14 +104,10 @@ export class Persister {
   private async write(): Promise<void> {
     const started = Date.now();
     const text = JSON.stringify(this.take());
-    const tmp = `${this.file}.${process.pid}.tmp`;
     try {
       // The state holds a full-scope key and webhook secrets: readable by its owner only.
-      await writeFile(tmp, text, { mode: 0o600 });
-      if (process.platform !== 'win32') await chmod(tmp, 0o600);
-      await rename(tmp, this.file);
+      await writeFileAtomic(this.file, text, { mode: 0o600 });
     } catch (err) {
-      await unlink(tmp).catch(() => {});
       this.dirty = true;
       throw err;
     } finally {

@@ -157,7 +157,7 @@ export const LAYERS: Layer[] = [
   {
     name: 'util',
     files: ['util/'],
-    role: 'small pure helpers: time, shell quoting, redaction, file errors',
+    role: 'small helpers: time, shell quoting, redaction, file errors, the one atomic-file writer',
     may: [],
   },
   {
