@@ -176,8 +176,6 @@ export const LAYERS: Layer[] = [
 
 export const IMPORT_EXCEPTIONS: ImportException[] = [
   { from: 'commands/watch-verb.ts', to: 'commands/watch/', reason: '`watch <id>` is still a loose verb beside the groups; it becomes an ordinary group' },
-  { from: 'config/store.ts', to: 'campaigns/calling-hours.ts', reason: 'config validates calling hours with the campaigns parser; it takes its validators from a small table instead' },
-  { from: 'config/store.ts', to: 'contacts/validity.ts', reason: 'config validates the default country with the contacts module; same table' },
   { from: 'sandbox/deliveries.ts', to: 'api/undici.ts', reason: 'webhook deliveries use the client\'s undici loader; they get their own' },
 ];
 
