@@ -176,7 +176,6 @@ export const LAYERS: Layer[] = [
 
 export const IMPORT_EXCEPTIONS: ImportException[] = [
   { from: 'commands/watch-verb.ts', to: 'commands/watch/', reason: '`watch <id>` is still a loose verb beside the groups; it becomes an ordinary group' },
-  { from: 'sandbox/deliveries.ts', to: 'api/undici.ts', reason: 'webhook deliveries use the client\'s undici loader; they get their own' },
 ];
 
 export const VIEWS: View[] = [
