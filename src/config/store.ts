@@ -9,8 +9,8 @@ import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { FailureError, UsageError } from '../errors.js';
 import { configDir, configFileError, inspectConfig, PROFILE_KEYS, type ConfigFile, type KeyCheckedByCaller, type Profile, type ProfileKey } from './profiles.js';
 
-export const FILE_MODE = 0o600;
-export const DIR_MODE = 0o700;
+const FILE_MODE = 0o600;
+const DIR_MODE = 0o700;
 
 /** A setting's name as users type it (`base-url` is accepted for `base_url`). */
 export function checkKey(key: string): ProfileKey {

@@ -26,14 +26,14 @@ export const MAX_WORKBOOK_INFLATED_BYTES = 64 * 1024 * 1024;
  * The longest text between two tags: a cell holds at most 32,767 characters (Excel's
  * limit, and what voicectl's own exports cut to), at most ~200 KB written as XML.
  */
-export const MAX_XML_TEXT_BYTES = 256 * 1024;
+const MAX_XML_TEXT_BYTES = 256 * 1024;
 /** The longest tag: a spreadsheet program writes tags of a few dozen bytes. */
-export const MAX_XML_TAG_BYTES = 64 * 1024;
+const MAX_XML_TAG_BYTES = 64 * 1024;
 /** Whitespace inside tags, as a share of the part (a space between attributes is ~10%). */
 const MAX_TAG_SPACE_SHARE = 0.25;
 
 /** The parts the sheet reader inflates; images and other media are never inflated. */
-export function isReadPart(name: string): boolean {
+function isReadPart(name: string): boolean {
   return name.endsWith('.xml') || name.endsWith('.xml.rels');
 }
 
@@ -105,7 +105,7 @@ function inflateWithin(data: Buffer, entry: Entry, start: number, fileName: stri
  * 8 s for 60 MB). '<' cannot appear in text or in an attribute value, so it starts every
  * token; comments, CDATA and processing instructions run to their own terminators.
  */
-export function scanXml(xml: Buffer, part: string, fileName: string): void {
+function scanXml(xml: Buffer, part: string, fileName: string): void {
   const n = xml.length;
   let tagSpace = 0;
   let i = 0;

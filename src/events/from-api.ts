@@ -31,7 +31,7 @@ export interface Cursor {
 }
 
 /** How long after a call's end its recording is waited for (the spec: usually within a minute). */
-export const RECORDING_WAIT_MS = 10 * 60_000;
+const RECORDING_WAIT_MS = 10 * 60_000;
 
 export function freshCursor(baseUrl: string, since: Date): Cursor {
   return { version: 1, base_url: baseUrl, since: since.toISOString(), campaigns: [], recent: [] };

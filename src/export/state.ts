@@ -52,7 +52,7 @@ export async function writeState(file: string, state: ExportState): Promise<void
   await writeFileAtomic(file, `${JSON.stringify(state, null, 2)}\n`);
 }
 
-export function isLive(call: Call, nowMs: number): boolean {
+function isLive(call: Call, nowMs: number): boolean {
   const status = typeof call.status === 'string' ? call.status.toLowerCase() : '';
   if (!LIVE.has(status)) return false;
   const start = startMs(call);

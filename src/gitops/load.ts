@@ -292,7 +292,7 @@ async function readDocument(dir: string, key: string, entry: unknown, errors: st
 const WHOLE_READ = 4 * 1024 * 1024;
 
 /** The SHA-256 and size of a file of the folder, read through the one handle that was checked. */
-export async function hashInside(dir: string, local: string): Promise<{ sha256: string; size: number }> {
+async function hashInside(dir: string, local: string): Promise<{ sha256: string; size: number }> {
   const { handle, size: statSize } = await openInside(dir, local);
   try {
     if (statSize <= WHOLE_READ) {

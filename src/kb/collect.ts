@@ -40,7 +40,7 @@ export function normalizeFolder(folder: string | undefined): string {
   return folder.split(/[/\\]/).map((s) => s.trim()).filter((s) => s !== '' && s !== '.').join('/');
 }
 
-export function joinKb(folder: string, name: string): string {
+function joinKb(folder: string, name: string): string {
   return folder ? `${folder}/${name}` : name;
 }
 

@@ -19,7 +19,7 @@ interface Spinner {
 }
 
 /** An ora spinner on stderr when a person watches it; loaded only then. */
-export async function startSpinner(ctx: Context, text: string): Promise<Spinner> {
+async function startSpinner(ctx: Context, text: string): Promise<Spinner> {
   if (!ctx.interactiveStderr) {
     // Accessible mode: the wait said once, as a plain line.
     if (ctx.accessible && isTerminal(ctx, 'stderr')) ctx.info(`${text}…`);
@@ -29,7 +29,7 @@ export async function startSpinner(ctx: Context, text: string): Promise<Spinner>
   return ora({ text, stream: ctx.io.stderr as NodeJS.WriteStream, color: 'cyan', discardStdin: false }).start();
 }
 
-export function indexResult(job: JobStatus): IndexResult {
+function indexResult(job: JobStatus): IndexResult {
   const chunks = typeof job.chunks_indexed === 'number' ? job.chunks_indexed : Number(job.chunks_indexed ?? NaN);
   const error = typeof job.error === 'string' && job.error ? job.error : null;
   return { status: job.status, chunks_indexed: Number.isFinite(chunks) ? chunks : undefined, error };

@@ -6,7 +6,7 @@ import { indexed } from './indexing.js';
 import type { UploadOutcome } from './uploader.js';
 
 /** What happened to one file, in words. */
-export function describeOutcome(o: UploadOutcome): string {
+function describeOutcome(o: UploadOutcome): string {
   if (o.status === 'failed') return `upload failed: ${o.error}`;
   const replaced = o.replaced ? 'replaced the existing file (same id); ' : '';
   if (!o.job_id) return `${replaced || 'uploaded; '}the service named no indexing job to follow`;

@@ -17,7 +17,7 @@ export interface ReportOptions {
   title: string;
 }
 
-export function checkJson(r: CheckResult): Record<string, unknown> {
+function checkJson(r: CheckResult): Record<string, unknown> {
   return {
     passed: r.errorFailures === 0,
     calls: r.calls,
