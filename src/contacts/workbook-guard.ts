@@ -16,6 +16,7 @@ import { promisify } from 'node:util';
 import { inflateRawSync } from 'node:zlib';
 import type { Entry, Options, ZipFile } from 'yauzl';
 import { UsageError } from '../errors.js';
+import { firstEvent } from '../util/first-event.js';
 
 /**
  * Inflated size of a workbook's XML parts that voicectl reads: a 10,000-row sheet is a few
@@ -170,23 +171,12 @@ function size(bytes: number): string {
 /** The central directory's entries, one at a time (lazyEntries). */
 async function* entries(zip: ZipFile, fileName: string): AsyncGenerator<Entry> {
   for (;;) {
-    const next = await new Promise<Entry | undefined>((resolve, reject) => {
-      const onEntry = (e: Entry) => done(() => resolve(e));
-      const onEnd = () => done(() => resolve(undefined));
-      const onError = (err: unknown) => done(() => reject(unreadable(fileName, err)));
-      const done = (f: () => void) => {
-        zip.off('entry', onEntry);
-        zip.off('end', onEnd);
-        zip.off('error', onError);
-        f();
-      };
-      zip.on('entry', onEntry);
-      zip.on('end', onEnd);
-      zip.on('error', onError);
-      zip.readEntry();
-    });
-    if (!next) return;
-    yield next;
+    const next = firstEvent(zip, ['entry', 'end', 'error']);
+    zip.readEntry();
+    const { name, args } = await next;
+    if (name === 'error') throw unreadable(fileName, args[0]);
+    if (name === 'end') return;
+    yield args[0] as Entry;
   }
 }
 
