@@ -51,12 +51,8 @@ function lookup(digits: string): string[] {
  * has no zone for it (libphonenumber's "Etc/Unknown").
  */
 export function zonesForNumber(e164: string): string[] {
-  let phone;
-  try {
-    phone = lpn.parsePhoneNumberWithError(e164, {});
-  } catch {
-    return [];
-  }
+  const phone = parsed(e164);
+  if (!phone) return [];
   const cc = phone.countryCallingCode as string;
   // getType() compiles the plan's patterns on every call (~30 µs a number); where the
   // answer cannot depend on the type, validity (compiled once) is all that is asked.
@@ -66,13 +62,17 @@ export function zonesForNumber(e164: string): string[] {
 
 /** libphonenumber's rule as it is written, without the shortcut: for the differential test. */
 export function zonesByLibraryRule(e164: string): string[] {
-  let phone;
-  try {
-    phone = lpn.parsePhoneNumberWithError(e164, {});
-  } catch {
-    return [];
-  }
+  const phone = parsed(e164);
+  if (!phone) return [];
   return byType(phone.countryCallingCode as string, phone.nationalNumber as string, phone.getType());
+}
+
+function parsed(e164: string) {
+  try {
+    return lpn.parsePhoneNumberWithError(e164, {});
+  } catch {
+    return undefined;
+  }
 }
 
 function byType(cc: string, nationalNumber: string, type: string | undefined): string[] {
