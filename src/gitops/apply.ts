@@ -14,7 +14,7 @@ import { FailureError, UsageError } from '../errors.js';
 import { openInside, RefusedFile } from './files.js';
 import { writeLock, type Lock } from './lock.js';
 import { containsNull } from './model.js';
-import type { AgentBody, Plan, Step } from './plan.js';
+import type { AgentBody, Plan, Step } from './steps.js';
 import { stepTitle } from './render.js';
 
 export interface ApplyHooks {
