@@ -12,7 +12,7 @@ import { paginate, type PaginateOptions } from './pagination.js';
 import { scopeFor } from './scopes.js';
 import { redact } from '../util/redact.js';
 
-export { clampLimit, type PaginateOptions } from './pagination.js';
+export { clampLimit } from './pagination.js';
 
 export type Query = Record<string, string | number | boolean | undefined | null>;
 

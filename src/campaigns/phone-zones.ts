@@ -8,10 +8,8 @@
  * the same data as BSON; the lookup itself is a prefix walk.
  */
 import { lpn, PlanValidity } from '../contacts/validity.js';
-import { PREFIXES, SOURCE, ZONES } from './phone-zones-data.js';
+import { PREFIXES, ZONES } from './phone-zones-data.js';
 import { LEGACY_ZONES } from '../util/time.js';
-
-export { SOURCE as ZONE_DATA_SOURCE };
 
 /** PhoneNumberUtil.GEO_MOBILE_COUNTRIES: countries whose mobile numbers are tied to an area. */
 const GEO_MOBILE_COUNTRIES = new Set(['52', '54', '55', '62', '86']);

@@ -17,8 +17,7 @@ import { holdRunLock } from './run-lock.js';
 
 export { pull, type PullResult } from './pull.js';
 export { ApplyStopped, type ApplyHooks } from './apply.js';
-export { renderPlan, planJson, planWarnings, pendingCount, stepTitle, maskKeyLike, type Mask } from './render.js';
-export { schemaText } from './schema.js';
+export { renderPlan, planJson, planWarnings, pendingCount, stepTitle, maskKeyLike } from './render.js';
 export type { Plan, Step } from './steps.js';
 
 export interface FolderOptions {

@@ -29,8 +29,6 @@ export const AGENT_FIELDS: Column<Agent>[] = [
   { header: 'kb items', key: 'kb_item_ids' },
 ];
 
-export type { AgentFlags };
-
 export const FLAG_FOR_FIELD: Record<string, string> = {
   name: '--name',
   voice_name: '--voice',
