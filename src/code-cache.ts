@@ -8,10 +8,11 @@
  * has run, so the functions a run needs are compiled into it. A cache that does not fit
  * (other V8 flags) is ignored and the file compiled as usual; a cache is never required.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import { Script } from 'node:vm';
+import { writeFileAtomicSync } from './util/atomic-file.js';
 
 export interface Loaded<T> {
   exports: T;
@@ -89,9 +90,7 @@ export function load<T>(file: string, options: { userCache?: boolean } = {}): Lo
 function writeUserCache(path: string, data: Buffer): void {
   const dir = userCacheDir();
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, data, { mode: 0o600 });
-  renameSync(tmp, path);
+  writeFileAtomicSync(path, data, { mode: 0o600 });
   // Caches of earlier builds of the same file, for this V8, are of no further use.
   const name = basename(path);
   const [prefix] = name.split('-');

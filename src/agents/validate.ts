@@ -10,7 +10,7 @@ const STRING_FIELDS = ['name', 'voice_name', 'greeting', 'call_purpose', 'prompt
 const STRING_ARRAY_FIELDS = ['tools', 'kb_item_ids'] as const;
 
 /** What a JSON value is, in words: "a number", "an array", "null". */
-export function jsonKind(v: unknown): string {
+function jsonKind(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
   switch (typeof v) {

@@ -47,7 +47,7 @@ export interface CallPage extends ListPage<Call> {
   body: unknown;
 }
 
-export function callQuery(filters: CallFilters, limit?: number, offset?: number): Query {
+function callQuery(filters: CallFilters, limit?: number, offset?: number): Query {
   return { ...filters, limit, offset };
 }
 

@@ -12,7 +12,7 @@ import { paginate, type PaginateOptions } from './pagination.js';
 import { scopeFor } from './scopes.js';
 import { redact } from '../util/redact.js';
 
-export { clampLimit, type PaginateOptions } from './pagination.js';
+export { clampLimit } from './pagination.js';
 
 export type Query = Record<string, string | number | boolean | undefined | null>;
 
@@ -80,7 +80,7 @@ const MAX_DELAY_MS = 8_000;
 /** Of an error body only the start is read: the status says what happened, the message is cut to a line anyway. */
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 /** A Retry-After longer than this is not waited out: the error is reported instead. */
-export const MAX_RETRY_AFTER_MS = 60_000;
+const MAX_RETRY_AFTER_MS = 60_000;
 
 export class ApiClient {
   readonly baseUrl: string;

@@ -4,8 +4,9 @@
  * `voicectl approve`, two processes, meet there. An approval is used by removing it: of
  * two launches racing for it, one removes the file and the other finds nothing.
  */
-import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileAtomicSync } from '../util/atomic-file.js';
 import { configDir } from '../config/profiles.js';
 import type { Env } from '../context.js';
 import { planHash, type PlanRecord } from './plan.js';
@@ -33,9 +34,7 @@ export class ApprovalStore {
   private write(kind: 'pending' | 'approved', hash: string, value: unknown): void {
     const file = this.path(kind, hash);
     mkdirSync(join(this.dir, kind), { recursive: true, mode: 0o700 });
-    const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
-    renameSync(tmp, file);
+    writeFileAtomicSync(file, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
   }
 
   /** Keeps the plan for `voicectl approve` to show. */

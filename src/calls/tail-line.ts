@@ -5,7 +5,7 @@
  * `…`; ids and numbers stay whole (--json has every field whole). Everything here came from the
  * service, so control characters are shown, not obeyed.
  */
-import { finishedAt, num, outcomeLabel, str, type ListedCall } from '../watch/calls.js';
+import { finishedAt, num, outcomeLabel, str, type ListedCall } from './model.js';
 import { duration, oneLine, truncate } from '../io/text.js';
 import { terminalLine } from '../io/terminal-text.js';
 import { clockTime, zoneAbbreviation } from '../util/time.js';

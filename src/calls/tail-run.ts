@@ -7,7 +7,7 @@
 import { ApiError } from '../api/errors.js';
 import type { Context } from '../context.js';
 import { CliError, NotFoundError } from '../errors.js';
-import type { ListedCall } from '../watch/calls.js';
+import type { ListedCall } from './model.js';
 import { CallTail, type TailSource } from './tail.js';
 
 export interface TailRunOptions {

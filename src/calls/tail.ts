@@ -25,7 +25,7 @@
  * by the next poll or by takeFound()) and leaves S where it was: the next poll reads the
  * same window again, and nothing is lost.
  */
-import { callId, isFinished, str, timeMs, finishedAt, type ListedCall } from '../watch/calls.js';
+import { callId, isFinished, str, timeMs, finishedAt, type ListedCall } from './model.js';
 
 export const PAGE_SIZE = 200;
 /** Calls still unfinished this long after they started are no longer followed. */

@@ -36,7 +36,7 @@ function hhmm(minutes: number): string {
 }
 
 /** Start before end, in 24-hour time: "9-5" is refused rather than read as a night window. */
-export function isInside(w: HoursWindow, localMinute: number): boolean {
+function isInside(w: HoursWindow, localMinute: number): boolean {
   return localMinute >= w.start && localMinute < w.end;
 }
 

@@ -18,7 +18,7 @@ export interface ExcludeList {
 }
 
 /** A line of a plain list holds one number: a longer one is not a list of numbers. */
-export const MAX_LINE_CHARS = 1024;
+const MAX_LINE_CHARS = 1024;
 
 /** A first line that is a number and nothing else: "+91 98765 43210", "(212) 555-0123", "'098765 43210". */
 const NUMBER_LINE = /^\s*['"]?\s*\+?[\d\s().\-/]{5,}['"]?\s*[,;]?\s*$/;

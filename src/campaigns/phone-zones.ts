@@ -8,10 +8,8 @@
  * the same data as BSON; the lookup itself is a prefix walk.
  */
 import { lpn, PlanValidity } from '../contacts/validity.js';
-import { PREFIXES, SOURCE, ZONES } from './phone-zones-data.js';
+import { PREFIXES, ZONES } from './phone-zones-data.js';
 import { LEGACY_ZONES } from '../util/time.js';
-
-export { SOURCE as ZONE_DATA_SOURCE };
 
 /** PhoneNumberUtil.GEO_MOBILE_COUNTRIES: countries whose mobile numbers are tied to an area. */
 const GEO_MOBILE_COUNTRIES = new Set(['52', '54', '55', '62', '86']);
@@ -51,12 +49,8 @@ function lookup(digits: string): string[] {
  * has no zone for it (libphonenumber's "Etc/Unknown").
  */
 export function zonesForNumber(e164: string): string[] {
-  let phone;
-  try {
-    phone = lpn.parsePhoneNumberWithError(e164, {});
-  } catch {
-    return [];
-  }
+  const phone = parsed(e164);
+  if (!phone) return [];
   const cc = phone.countryCallingCode as string;
   // getType() compiles the plan's patterns on every call (~30 µs a number); where the
   // answer cannot depend on the type, validity (compiled once) is all that is asked.
@@ -66,13 +60,17 @@ export function zonesForNumber(e164: string): string[] {
 
 /** libphonenumber's rule as it is written, without the shortcut: for the differential test. */
 export function zonesByLibraryRule(e164: string): string[] {
-  let phone;
-  try {
-    phone = lpn.parsePhoneNumberWithError(e164, {});
-  } catch {
-    return [];
-  }
+  const phone = parsed(e164);
+  if (!phone) return [];
   return byType(phone.countryCallingCode as string, phone.nationalNumber as string, phone.getType());
+}
+
+function parsed(e164: string) {
+  try {
+    return lpn.parsePhoneNumberWithError(e164, {});
+  } catch {
+    return undefined;
+  }
 }
 
 function byType(cc: string, nationalNumber: string, type: string | undefined): string[] {

@@ -18,7 +18,7 @@ import type { PhoneCheck } from '../contacts/e164.js';
 import { normalizeReadBack } from '../contacts/read-back.js';
 import { NotFoundError } from '../errors.js';
 
-export const DEFAULT_STATUSES = ['no_answer', 'failed'];
+const DEFAULT_STATUSES = ['no_answer', 'failed'];
 export const DEFAULT_EXCLUDED_OUTCOMES = ['do_not_call'];
 
 export interface RedialOptions {

@@ -15,6 +15,13 @@ import { fsErrorReason } from '../util/fs-error.js';
 // timezone: the zone of every time shown and of dates typed without an offset (--tz, VOICECTL_TZ).
 export const PROFILE_KEYS = ['base_url', 'api_key', 'default_country', 'timeout', 'webhook_secret', 'webhook_endpoint', 'do_not_call_file', 'calling_hours', 'timezone'] as const;
 export type ProfileKey = (typeof PROFILE_KEYS)[number];
+/**
+ * Settings whose values another module understands: a country (contacts/) and a window
+ * of calling hours (campaigns/). The caller supplies their checks (normalizeValue), so
+ * config/ stays below the domains it is read by.
+ */
+export const KEYS_CHECKED_BY_CALLER = ['default_country', 'calling_hours'] as const satisfies readonly ProfileKey[];
+export type KeyCheckedByCaller = (typeof KEYS_CHECKED_BY_CALLER)[number];
 export type Profile = Partial<Record<ProfileKey, string>>;
 
 export interface ConfigFile {

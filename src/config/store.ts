@@ -7,10 +7,10 @@
  */
 import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { FailureError, UsageError } from '../errors.js';
-import { configDir, configFileError, inspectConfig, PROFILE_KEYS, type ConfigFile, type Profile, type ProfileKey } from './profiles.js';
+import { configDir, configFileError, inspectConfig, PROFILE_KEYS, type ConfigFile, type KeyCheckedByCaller, type Profile, type ProfileKey } from './profiles.js';
 
-export const FILE_MODE = 0o600;
-export const DIR_MODE = 0o700;
+const FILE_MODE = 0o600;
+const DIR_MODE = 0o700;
 
 /** A setting's name as users type it (`base-url` is accepted for `base_url`). */
 export function checkKey(key: string): ProfileKey {
@@ -27,8 +27,13 @@ export function checkProfileName(name: string): string {
   });
 }
 
+/** Checks a trimmed value (`raw` as typed, for the message) and returns it as stored; a bad value throws UsageError. */
+export type SettingCheck = (value: string, raw: string) => string | Promise<string>;
+/** The checks of the settings another module understands (KEYS_CHECKED_BY_CALLER). */
+export type SettingChecks = Record<KeyCheckedByCaller, SettingCheck>;
+
 /** Checks a value for a setting and returns it as stored; bad values are exit 2. */
-export async function normalizeValue(key: ProfileKey, raw: string): Promise<string> {
+export async function normalizeValue(key: ProfileKey, raw: string, checks: SettingChecks): Promise<string> {
   const v = raw.trim();
   switch (key) {
     case 'base_url':
@@ -40,16 +45,9 @@ export async function normalizeValue(key: ProfileKey, raw: string): Promise<stri
     case 'webhook_endpoint':
       if (v === '' || /\s/.test(v)) throw new UsageError(`"${raw}" is not a webhook endpoint id.`, { hint: 'Use the id from `voicectl webhook list`.' });
       return v;
-    case 'default_country': {
-      const cc = v.toUpperCase();
-      // libphonenumber-js knows the regions numbers can be normalized for, which is what
-      // this setting is for; loaded here only (~30 ms).
-      const { lpn } = await import('../contacts/validity.js');
-      if (!/^[A-Z]{2}$/.test(cc) || !lpn.isSupportedCountry(cc)) {
-        throw new UsageError(`"${raw}" is not an ISO 3166 alpha-2 country code.`, { hint: 'Use two letters, for example IN, US or GB.' });
-      }
-      return cc;
-    }
+    case 'default_country':
+    case 'calling_hours':
+      return checks[key](v, raw);
     case 'timezone': {
       const { canonicalZone, ZONE_HELP } = await import('../util/time.js');
       const zone = canonicalZone(v);
@@ -63,12 +61,6 @@ export async function normalizeValue(key: ProfileKey, raw: string): Promise<stri
       const path = resolve(v);
       if (!existsSync(path)) throw new UsageError(`${path} does not exist.`, { hint: 'Give the path of a CSV, .xlsx or text file with one number a line.' });
       return path;
-    }
-    case 'calling_hours': {
-      const { parseWindow, formatWindow, WINDOW_HELP } = await import('../campaigns/calling-hours.js');
-      const w = parseWindow(v);
-      if (!w) throw new UsageError(`"${raw}" is not a window of calling hours.`, { hint: `Use ${WINDOW_HELP}.` });
-      return formatWindow(w);
     }
     case 'timeout': {
       const n = Number(v);

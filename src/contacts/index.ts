@@ -15,11 +15,9 @@ export {
   writeErrorsCsv,
   type Contact,
   type DuplicateRow,
-  type InvalidRow,
   type Report,
   type RowError,
   type ValidationResult,
 } from './report.js';
-export { checkPhone, countryLabel, createPhoneCheck, resolveDefaultCountry } from './phone.js';
-export { isE164, type PhoneCheck } from './e164.js';
-export { normalizeHeader } from './columns.js';
+export { createPhoneCheck, resolveDefaultCountry } from './phone.js';
+export { isE164 } from './e164.js';

@@ -3,11 +3,9 @@
  * rows as the user wrote them, and the helpers campaign commands need on top (the
  * --errors-out CSV, the 10,000-contact limit and --split).
  */
-import { randomBytes } from 'node:crypto';
-import { open, rename, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
 import { FailureError, UsageError } from '../errors.js';
 import { csvCell } from '../io/csv.js';
+import { writeFileAtomic } from '../util/atomic-file.js';
 
 export interface RowError {
   /** Spreadsheet row number: the header is row 1. */
@@ -193,17 +191,9 @@ export async function writeErrorsCsv(path: string, result: Pick<ValidationResult
     while (cells.length < width) cells.push('');
     lines.push([...cells, `row ${r.row}: ${r.message}`].map((c) => safeCell(c, d)).join(d));
   }
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
-    const fh = await open(tmp, 'w');
-    try {
-      await fh.writeFile(`\uFEFF${lines.join('\r\n')}\r\n`, 'utf8');
-    } finally {
-      await fh.close();
-    }
-    await rename(tmp, path);
+    await writeFileAtomic(path, `\uFEFF${lines.join('\r\n')}\r\n`);
   } catch (err) {
-    await rm(tmp, { force: true }).catch(() => undefined);
     throw new FailureError(`Could not write ${path}: ${(err as Error)?.message ?? String(err)}`);
   }
 }

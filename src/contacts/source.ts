@@ -19,7 +19,7 @@ const HEAD_BYTES = 64 * 1024;
  * Small pieces keep the main thread's memory low: papaparse's rows for one piece are all
  * alive at once, and larger pieces made V8 grow its young generation to its maximum.
  */
-export const READ_CHUNK_BYTES = 32 * 1024;
+const READ_CHUNK_BYTES = 32 * 1024;
 
 const SAVE_AS_UTF8 = 'In Excel use File > Save As > "CSV UTF-8 (Comma delimited)"; in Google Sheets use File > Download > CSV.';
 

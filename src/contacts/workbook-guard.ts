@@ -16,6 +16,7 @@ import { promisify } from 'node:util';
 import { inflateRawSync } from 'node:zlib';
 import type { Entry, Options, ZipFile } from 'yauzl';
 import { UsageError } from '../errors.js';
+import { firstEvent } from '../util/first-event.js';
 
 /**
  * Inflated size of a workbook's XML parts that voicectl reads: a 10,000-row sheet is a few
@@ -26,14 +27,14 @@ export const MAX_WORKBOOK_INFLATED_BYTES = 64 * 1024 * 1024;
  * The longest text between two tags: a cell holds at most 32,767 characters (Excel's
  * limit, and what voicectl's own exports cut to), at most ~200 KB written as XML.
  */
-export const MAX_XML_TEXT_BYTES = 256 * 1024;
+const MAX_XML_TEXT_BYTES = 256 * 1024;
 /** The longest tag: a spreadsheet program writes tags of a few dozen bytes. */
-export const MAX_XML_TAG_BYTES = 64 * 1024;
+const MAX_XML_TAG_BYTES = 64 * 1024;
 /** Whitespace inside tags, as a share of the part (a space between attributes is ~10%). */
 const MAX_TAG_SPACE_SHARE = 0.25;
 
 /** The parts the sheet reader inflates; images and other media are never inflated. */
-export function isReadPart(name: string): boolean {
+function isReadPart(name: string): boolean {
   return name.endsWith('.xml') || name.endsWith('.xml.rels');
 }
 
@@ -105,7 +106,7 @@ function inflateWithin(data: Buffer, entry: Entry, start: number, fileName: stri
  * 8 s for 60 MB). '<' cannot appear in text or in an attribute value, so it starts every
  * token; comments, CDATA and processing instructions run to their own terminators.
  */
-export function scanXml(xml: Buffer, part: string, fileName: string): void {
+function scanXml(xml: Buffer, part: string, fileName: string): void {
   const n = xml.length;
   let tagSpace = 0;
   let i = 0;
@@ -170,23 +171,12 @@ function size(bytes: number): string {
 /** The central directory's entries, one at a time (lazyEntries). */
 async function* entries(zip: ZipFile, fileName: string): AsyncGenerator<Entry> {
   for (;;) {
-    const next = await new Promise<Entry | undefined>((resolve, reject) => {
-      const onEntry = (e: Entry) => done(() => resolve(e));
-      const onEnd = () => done(() => resolve(undefined));
-      const onError = (err: unknown) => done(() => reject(unreadable(fileName, err)));
-      const done = (f: () => void) => {
-        zip.off('entry', onEntry);
-        zip.off('end', onEnd);
-        zip.off('error', onError);
-        f();
-      };
-      zip.on('entry', onEntry);
-      zip.on('end', onEnd);
-      zip.on('error', onError);
-      zip.readEntry();
-    });
-    if (!next) return;
-    yield next;
+    const next = firstEvent(zip, ['entry', 'end', 'error']);
+    zip.readEntry();
+    const { name, args } = await next;
+    if (name === 'error') throw unreadable(fileName, args[0]);
+    if (name === 'end') return;
+    yield args[0] as Entry;
   }
 }
 

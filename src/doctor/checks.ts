@@ -28,8 +28,8 @@ export interface CheckResult {
 }
 
 /** Clock skew beyond which signature timestamps (five minutes' tolerance, spec section 6) are at risk. */
-export const SKEW_WARN_S = 30;
-export const SKEW_FAIL_S = 120;
+const SKEW_WARN_S = 30;
+const SKEW_FAIL_S = 120;
 
 /** Read-only requests that tell whether the key holds a scope: success means yes, 403 means no. */
 const SCOPE_PROBES: Array<{ scope: string; path: string; query?: Record<string, number> }> = [

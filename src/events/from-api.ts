@@ -11,13 +11,13 @@
  * SIGKILL, goes on from the last poll. Exactly-once logging does not rest on the cursor:
  * the log is read at start, and an event whose id it holds is never logged again.
  */
-import { randomBytes } from 'node:crypto';
-import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import type { ApiClient } from '../api/client.js';
 import { allCalls } from '../api/calls.js';
 import { getCampaign } from '../api/campaigns.js';
 import { ApiError } from '../api/errors.js';
 import { callFinished, rebuildEvent, type RebuiltEvent, type RebuiltType } from './rebuild.js';
+import { writeFileAtomic } from '../util/atomic-file.js';
 
 export interface Cursor {
   version: 1;
@@ -31,7 +31,7 @@ export interface Cursor {
 }
 
 /** How long after a call's end its recording is waited for (the spec: usually within a minute). */
-export const RECORDING_WAIT_MS = 10 * 60_000;
+const RECORDING_WAIT_MS = 10 * 60_000;
 
 export function freshCursor(baseUrl: string, since: Date): Cursor {
   return { version: 1, base_url: baseUrl, since: since.toISOString(), campaigns: [], recent: [] };
@@ -64,14 +64,7 @@ export async function readCursor(path: string): Promise<CursorRead> {
 
 /** Written whole under another name, then renamed over the old one: a crash leaves the old cursor or the new, never half. */
 export async function saveCursor(path: string, cursor: Cursor): Promise<void> {
-  const tmp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    await writeFile(tmp, `${JSON.stringify(cursor)}\n`, { mode: 0o600 });
-    await rename(tmp, path);
-  } catch (err) {
-    await unlink(tmp).catch(() => {});
-    throw err;
-  }
+  await writeFileAtomic(path, `${JSON.stringify(cursor)}\n`, { mode: 0o600 });
 }
 
 export interface PollDeps {

@@ -13,7 +13,7 @@ export function eventKey(type: string, objectId: string): string {
 }
 
 /** The object an event is about: the call of call events, the campaign of campaign.completed. */
-export function objectIdOf(type: string, data: unknown): string | undefined {
+function objectIdOf(type: string, data: unknown): string | undefined {
   if (!data || typeof data !== 'object' || Array.isArray(data)) return undefined;
   const d = data as Record<string, unknown>;
   const v = type === 'campaign.completed' ? d.id ?? d.campaign_id : type.startsWith('call.') ? d.call_id : undefined;

@@ -11,8 +11,8 @@
 import { createHash } from 'node:crypto';
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, sign } from '../webhooks/signature.js';
 
-export const SYNTHESIZED_HEADER = 'Service-Event-Synthesized';
-export const RECONCILED_PREFIX = 'evt_reconciled_';
+const SYNTHESIZED_HEADER = 'Service-Event-Synthesized';
+const RECONCILED_PREFIX = 'evt_reconciled_';
 
 export type RebuiltType = 'call.ended' | 'call.recording_ready' | 'campaign.completed';
 
@@ -28,7 +28,7 @@ export interface RebuiltEvent {
 }
 
 /** The call as the list returns it: a single-call read's transcript is not part of `data`. */
-export function callData(call: Record<string, unknown>): Record<string, unknown> {
+function callData(call: Record<string, unknown>): Record<string, unknown> {
   if (!('transcript' in call)) return call;
   const { transcript: _omitted, ...rest } = call;
   return rest;

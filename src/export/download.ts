@@ -7,7 +7,7 @@ import type { ApiClient } from '../api/client.js';
 import { openRecording } from '../api/calls.js';
 import { downloadError } from '../api/errors.js';
 import { FailureError } from '../errors.js';
-import { openAtomic } from './atomic-file.js';
+import { openAtomic } from '../util/atomic-file.js';
 import { drained } from '../util/drained.js';
 import { fsErrorReason, isFsError } from '../util/fs-error.js';
 

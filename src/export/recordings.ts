@@ -19,7 +19,7 @@ export interface RecordingResult {
 }
 
 /** A call id as a file name: anything outside [A-Za-z0-9._-] becomes "_". */
-export function recordingBaseName(callId: string): string {
+function recordingBaseName(callId: string): string {
   const safe = callId.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_');
   return safe === '' ? '_' : safe;
 }

@@ -14,7 +14,7 @@ import { ProgressBar } from '../io/progress.js';
 import { RecordingQueue, type RecordingResult } from './recordings.js';
 import { openSink } from './sink.js';
 import type { XlsxBook } from './xlsx.js';
-import { sweepStaleTemps } from './atomic-file.js';
+import { sweepStaleTemps } from '../util/atomic-file.js';
 import { dirname, resolve } from 'node:path';
 import { MarkTracker, readState, writeState, type ExportState } from './state.js';
 

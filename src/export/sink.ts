@@ -6,7 +6,7 @@
 import type { Writable } from 'node:stream';
 import type { Context } from '../context.js';
 import { FailureError, SilentExit } from '../errors.js';
-import { openAtomic, type AtomicFile } from './atomic-file.js';
+import { openAtomic, type AtomicFile } from '../util/atomic-file.js';
 import { drained } from '../util/drained.js';
 import { fsErrorReason } from '../util/fs-error.js';
 

@@ -5,10 +5,10 @@
  * next run (their results are not final yet), which holds the mark at the earliest of
  * them. The file is replaced atomically, and only after a successful export.
  */
-import { readFile } from 'node:fs/promises';
+import { readJsonFile } from '../util/json-file.js';
 import type { Call, CallFilters } from '../api/calls.js';
 import { UsageError } from '../errors.js';
-import { writeFileAtomic } from './atomic-file.js';
+import { writeFileAtomic } from '../util/atomic-file.js';
 
 export interface ExportState {
   version: 1;
@@ -28,19 +28,10 @@ const LIVE = new Set(['queued', 'pending', 'initiated', 'dialing', 'ringing', 'i
 const STUCK_MS = 6 * 3600_000;
 
 export async function readState(file: string): Promise<ExportState | undefined> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new UsageError(`cannot read the state file ${file}: ${(err as Error).message}`);
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new UsageError(`the state file ${file} is not valid JSON.`, { hint: 'Delete it to export everything again, or point --state at another file.' });
-  }
+  const parsed = await readJsonFile(file, ({ kind, error }) => kind === 'read'
+    ? new UsageError(`cannot read the state file ${file}: ${error.message}`)
+    : new UsageError(`the state file ${file} is not valid JSON.`, { hint: 'Delete it to export everything again, or point --state at another file.' }));
+  if (parsed === undefined) return undefined;
   const s = parsed as Partial<ExportState> | null;
   if (!s || typeof s !== 'object' || typeof s.mark !== 'string' || Number.isNaN(Date.parse(s.mark)) || !Array.isArray(s.ids)) {
     throw new UsageError(`the state file ${file} is not a voicectl export state.`, { hint: 'Delete it to export everything again, or point --state at another file.' });
@@ -52,7 +43,7 @@ export async function writeState(file: string, state: ExportState): Promise<void
   await writeFileAtomic(file, `${JSON.stringify(state, null, 2)}\n`);
 }
 
-export function isLive(call: Call, nowMs: number): boolean {
+function isLive(call: Call, nowMs: number): boolean {
   const status = typeof call.status === 'string' ? call.status.toLowerCase() : '';
   if (!LIVE.has(status)) return false;
   const start = startMs(call);

@@ -27,7 +27,7 @@ export function transcriptText(call: Pick<Call, 'start_time' | 'transcript'>): s
   return transcriptTurns(call).map((t) => `${t.time ? `${t.time} ` : ''}${t.speaker}: ${t.text.replace(/\s*\n\s*/g, ' ')}`).join('\n');
 }
 
-export function speakerOf(turn: TranscriptTurn | undefined): string {
+function speakerOf(turn: TranscriptTurn | undefined): string {
   const role = typeof turn?.role === 'string' ? turn.role.trim() : '';
   if (role === '') return 'Unknown';
   const lower = role.toLowerCase();

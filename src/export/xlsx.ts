@@ -15,7 +15,7 @@ import { transcriptText } from './transcript.js';
 import { wallDate } from '../util/time.js';
 
 /** Excel refuses longer text in a cell (it "repairs" the file and drops the rest). */
-export const EXCEL_MAX_CELL_CHARS = 32_767;
+const EXCEL_MAX_CELL_CHARS = 32_767;
 /**
  * One style object per kind of cell, shared by every cell: exceljs looks a style up by
  * object identity first, and a fresh object per cell made styling most of the work.

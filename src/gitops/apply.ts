@@ -14,7 +14,7 @@ import { FailureError, UsageError } from '../errors.js';
 import { openInside, RefusedFile } from './files.js';
 import { writeLock, type Lock } from './lock.js';
 import { containsNull } from './model.js';
-import type { AgentBody, Plan, Step } from './plan.js';
+import type { AgentBody, Plan, Step } from './steps.js';
 import { stepTitle } from './render.js';
 
 export interface ApplyHooks {
@@ -165,17 +165,16 @@ async function runStep(api: ApiClient, step: Step, lock: Lock, save: () => Promi
       lock.agents[step.handle] = { id: step.id, name: step.name };
       return;
     case 'delete-agent':
-      await deleteAgent(api, step.id).catch((err) => { if (!isGone(err)) throw err; });
-      delete lock.agents[step.handle];
-      return;
     case 'delete-document':
-      await deleteItem(api, step.id).catch((err) => { if (!isGone(err)) throw err; });
-      delete lock.documents[step.key];
+    case 'delete-webhook': {
+      const [remove, section, key] = step.kind === 'delete-agent' ? [deleteAgent, 'agents', step.handle] as const
+        : step.kind === 'delete-document' ? [deleteItem, 'documents', step.key] as const
+          : [deleteEndpoint, 'webhooks', step.handle] as const;
+      // Already gone is what a delete wanted.
+      await remove(api, step.id).catch((err: unknown) => { if (!isGone(err)) throw err; });
+      delete lock[section][key];
       return;
-    case 'delete-webhook':
-      await deleteEndpoint(api, step.id).catch((err) => { if (!isGone(err)) throw err; });
-      delete lock.webhooks[step.handle];
-      return;
+    }
     case 'forget':
       delete lock[step.section][step.key];
       return;

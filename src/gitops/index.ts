@@ -10,15 +10,15 @@ import { applyPlan, type ApplyHooks, type ApplyResult } from './apply.js';
 import { findConfig, loadDesired } from './load.js';
 import { lockPath, openLock, type Lock } from './lock.js';
 import { kbPath } from './model.js';
-import { isResend, makePlan, sendsRequest, type Plan, type Step } from './plan.js';
+import { makePlan } from './plan.js';
+import { isResend, sendsRequest, type Plan, type Step } from './steps.js';
 import { stepTitle } from './render.js';
 import { holdRunLock } from './run-lock.js';
 
 export { pull, type PullResult } from './pull.js';
 export { ApplyStopped, type ApplyHooks } from './apply.js';
-export { renderPlan, planJson, planWarnings, pendingCount, stepTitle, maskKeyLike, type Mask } from './render.js';
-export { schemaText } from './schema.js';
-export type { Plan, Step } from './plan.js';
+export { renderPlan, planJson, planWarnings, pendingCount, stepTitle, maskKeyLike } from './render.js';
+export type { Plan, Step } from './steps.js';
 
 export interface FolderOptions {
   dir: string;

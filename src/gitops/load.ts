@@ -6,8 +6,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { basename, join, posix, relative, resolve, sep } from 'node:path';
-import { isMap, isScalar, LineCounter, parseDocument, type Document, type ScalarTag } from 'yaml';
+import { isMap, isScalar, type Document, type LineCounter, type ScalarTag } from 'yaml';
 import { UsageError } from '../errors.js';
+import { parseYaml, placeOf, problemList, yamlData } from '../util/yaml.js';
 import { EVENT_TYPES } from '../webhooks/signature.js';
 import { openInside, readInside, RefusedFile, somethingAt } from './files.js';
 import {
@@ -49,17 +50,11 @@ export async function loadDesired(dir: string): Promise<Desired> {
     if (err instanceof RefusedFile) throw new UsageError(`${file} cannot be used: ${err.message}; voicectl reads only regular files inside the folder (see docs/safety.md).`);
     throw err;
   }
-  const lines = new LineCounter();
-  const doc = parseDocument(text.replace(/^\uFEFF/, ''), { customTags: [fileTag], uniqueKeys: true, lineCounter: lines });
-  const problems = [...doc.errors, ...doc.warnings].map((e) => e.message.split('\n')[0]!);
+  const { doc, lines, problems } = parseYaml(text, [fileTag]);
   if (problems.length) throw invalid(file, problems);
-  let data: unknown;
-  try {
-    data = doc.toJS({ maxAliasCount: MAX_ALIASES });
-  } catch (err) {
-    // yaml throws a ReferenceError for an alias with no anchor and for an alias bomb.
-    throw invalid(file, [aliasProblem(err)]);
-  }
+  const read = yamlData(doc);
+  if (read.problem !== undefined) throw invalid(file, [read.problem]);
+  const data = read.data;
   if (data === null || data === undefined) {
     throw new UsageError(`${file} is empty: it declares nothing, which apply --prune would take as "delete everything".`, {
       hint: 'Start it with `version: 1`, then agents:, documents: and webhooks: (or run `voicectl pull` to write it from the account).',
@@ -96,25 +91,11 @@ function withPlace(doc: Document, lines: LineCounter, error: string): string {
     node = best.pair.value;
   }
   if (offset === undefined) return error;
-  const { line, col } = lines.linePos(offset);
-  return `${error} (line ${line}, column ${col})`;
-}
-
-/** Aliases one file may expand: enough for anchors reused by hand, far from an exponential "billion laughs". */
-const MAX_ALIASES = 100;
-
-function aliasProblem(err: unknown): string {
-  const message = err instanceof Error ? err.message : String(err);
-  const unresolved = /^Unresolved alias[^:]*: (.*)$/.exec(message);
-  if (unresolved) return `*${unresolved[1]} is an alias with no anchor &${unresolved[1]} before it`;
-  if (/alias count/i.test(message)) return `its aliases expand to more than ${MAX_ALIASES} copies (a YAML "billion laughs"); write the values out`;
-  return message;
+  return `${error} ${placeOf(lines, offset)}`;
 }
 
 function invalid(file: string, problems: string[]): UsageError {
-  const shown = problems.slice(0, 12).map((p) => `  ${p}`).join('\n');
-  const more = problems.length > 12 ? `\n  … and ${problems.length - 12} more` : '';
-  return new UsageError(`${file} is not valid:\n${shown}${more}`, { hint: '`voicectl schema` prints the JSON Schema of the file (see docs/account-as-code.md).' });
+  return new UsageError(`${file} is not valid:\n${problemList(problems)}`, { hint: '`voicectl schema` prints the JSON Schema of the file (see docs/account-as-code.md).' });
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -292,7 +273,7 @@ async function readDocument(dir: string, key: string, entry: unknown, errors: st
 const WHOLE_READ = 4 * 1024 * 1024;
 
 /** The SHA-256 and size of a file of the folder, read through the one handle that was checked. */
-export async function hashInside(dir: string, local: string): Promise<{ sha256: string; size: number }> {
+async function hashInside(dir: string, local: string): Promise<{ sha256: string; size: number }> {
   const { handle, size: statSize } = await openInside(dir, local);
   try {
     if (statSize <= WHOLE_READ) {

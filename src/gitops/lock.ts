@@ -6,7 +6,7 @@
  */
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../errors.js';
-import { writeFileAtomic } from '../export/atomic-file.js';
+import { writeFileAtomic } from '../util/atomic-file.js';
 import { openInside, RefusedFile } from './files.js';
 import { LOCK_NAME } from './model.js';
 

@@ -12,7 +12,7 @@ import { Document } from 'yaml';
 import type { ApiClient } from '../api/client.js';
 import type { Agent } from '../api/agents.js';
 import { UsageError } from '../errors.js';
-import { writeFileAtomic } from '../export/atomic-file.js';
+import { writeFileAtomic } from '../util/atomic-file.js';
 import { EVENT_TYPES } from '../webhooks/signature.js';
 import { checkWritableInside, RefusedFile } from './files.js';
 import { holdRunLock } from './run-lock.js';
@@ -22,7 +22,7 @@ import { emptyLock, lockPath, openLock, writeLock, type Lock } from './lock.js';
 import { AGENT_TEXT_FIELDS, SERVER_SET_AGENT_FIELDS, kbPath } from './model.js';
 import { schemaText } from './schema.js';
 
-export const SCHEMA_FILE = 'voicectl.schema.json';
+const SCHEMA_FILE = 'voicectl.schema.json';
 const KNOWN = new Set<string>([...AGENT_TEXT_FIELDS, 'tools', 'kb_item_ids', ...SERVER_SET_AGENT_FIELDS]);
 /** A prompt this long, or on several lines, goes to a file of its own. */
 const LONG_TEXT = 200;
@@ -44,7 +44,7 @@ export interface PullResult {
   webhooks: number;
 }
 
-export function slug(text: string, fallback: string): string {
+function slug(text: string, fallback: string): string {
   const s = text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 48).replace(/-+$/, '');
   return s || fallback;
 }

@@ -2,8 +2,8 @@
  * Signing secrets of endpoints apply created, kept outside the committed folder in a
  * file only its owner can read.
  */
-import { chmod, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
-import { tempPathFor } from '../export/atomic-file.js';
+import { readFile, stat, unlink, writeFile } from 'node:fs/promises';
+import { tempPathFor, writeFileAtomic } from '../util/atomic-file.js';
 import { FailureError, UsageError } from '../errors.js';
 import { fsErrorReason } from '../util/fs-error.js';
 
@@ -55,13 +55,9 @@ export async function saveSecrets(file: string, handle: string, id: string, secr
     throw new FailureError(`cannot read ${file} to add the secret of webhook ${handle}: ${(err as Error).message}`);
   }
   data[handle] = { id, secret };
-  const temp = tempPathFor(file);
   try {
-    await writeFile(temp, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
-    await chmod(temp, 0o600);
-    await rename(temp, file);
+    await writeFileAtomic(file, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
   } catch (err) {
-    await unlink(temp).catch(() => {});
     throw new FailureError(`cannot write ${file}: ${fsErrorReason(err)}`);
   }
 }

@@ -22,7 +22,7 @@ export async function printFiltered(ctx: Context, value: unknown): Promise<void>
  * binary. Strings print raw, as gh's --jq prints them, so `--jq '.[].id'` gives ids a
  * shell loop can use.
  */
-export async function applyJq(expression: string, value: unknown): Promise<string> {
+async function applyJq(expression: string, value: unknown): Promise<string> {
   // Loaded here: the WebAssembly jq costs start-up time no other command should pay.
   const jq = await import('jq-wasm');
   try {

@@ -67,7 +67,7 @@ export async function password(ctx: Context, message: string): Promise<string> {
   return asked(ask({ message, mask: '*' }, { ...streams(ctx), signal: ctx.signal }));
 }
 
-export { streams as promptStreams, asked };
+export { streams as promptStreams };
 
 export interface SelectChoice<T> {
   value: T;

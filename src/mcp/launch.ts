@@ -9,7 +9,7 @@ import { makeLaunchPlan, type PlanRecord } from '../approvals/plan.js';
 import { ApprovalStore } from '../approvals/store.js';
 import type { Env } from '../context.js';
 import type { VerbRunner } from './runner.js';
-import { ToolFailure, type LaunchArgs, type ToolAnswer } from './tools.js';
+import { ToolFailure, type LaunchArgs, type ToolAnswer } from './tool-spec.js';
 import { describe as describeError, exitCodeFor } from '../outcome.js';
 
 /** Contacts shown in a tool answer; `voicectl approve` shows the person the list. */

@@ -14,7 +14,8 @@ import { schemaText } from '../gitops/schema.js';
 import { version } from '../version.js';
 import { launchTool } from './launch.js';
 import { VerbRunner, type Arg, type ProgramBuilder } from './runner.js';
-import { parseJson, ToolFailure, toolsFor, type ToolDeps, type ToolSpec } from './tools.js';
+import { parseJson, ToolFailure, type ToolDeps, type ToolSpec } from './tool-spec.js';
+import { toolsFor } from './tools.js';
 
 export interface ServerOptions {
   build: ProgramBuilder;

@@ -269,7 +269,7 @@ function contextOf(transcript: TranscriptTurn[] | undefined, turn: number | unde
  * Calls read offline: a folder of `calls pin` fixtures (one .json each), a JSON lines
  * file (`call export --format jsonl --transcripts`), or a JSON file of one call or a list.
  */
-export async function readCallsFile(path: string): Promise<Call[]> {
+async function readCallsFile(path: string): Promise<Call[]> {
   let info;
   try {
     info = await stat(path);

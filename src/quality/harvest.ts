@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { UsageError } from '../errors.js';
-import { writeFileAtomic } from '../export/atomic-file.js';
+import { writeFileAtomic } from '../util/atomic-file.js';
 
 export async function harvestOptOuts(file: string, numbers: string[], defaultCountry: string | undefined): Promise<{ file: string; added: number; total: number }> {
   if (['.csv', '.xlsx', '.xls'].includes(extname(file).toLowerCase())) {

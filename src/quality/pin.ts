@@ -14,7 +14,7 @@ import { allAgents } from '../api/agents.js';
 import { configDir } from '../config/profiles.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { writeFileAtomic } from '../export/atomic-file.js';
+import { writeFileAtomic } from '../util/atomic-file.js';
 import { limiter } from '../export/limiter.js';
 
 export interface Pinned {

@@ -4,7 +4,7 @@
  * summary; JSON for scripts; and a JUnit file with one test case per rule and call.
  */
 import type { Context } from '../context.js';
-import { openAtomic } from '../export/atomic-file.js';
+import { openAtomic } from '../util/atomic-file.js';
 import { printTable } from '../io/output.js';
 import { render } from '../io/render.js';
 import { terminalLine, terminalSafe } from '../io/terminal-text.js';
@@ -17,7 +17,7 @@ export interface ReportOptions {
   title: string;
 }
 
-export function checkJson(r: CheckResult): Record<string, unknown> {
+function checkJson(r: CheckResult): Record<string, unknown> {
   return {
     passed: r.errorFailures === 0,
     calls: r.calls,

@@ -7,7 +7,7 @@ import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type
 import { UsageError } from '../errors.js';
 import { parseWindow, WINDOW_HELP, type HoursWindow } from '../campaigns/calling-hours.js';
 
-export const RULE_KINDS = [
+const RULE_KINDS = [
   'first_agent_turn_matches', 'never_says', 'opt_out_honoured', 'max_duration', 'outcome_in',
   'language', 'within_calling_hours', 'not_suppressed', 'judge',
 ] as const;
@@ -41,7 +41,7 @@ export type Rule = Base & (
 );
 
 /** Where a problem is: "rules.yaml:12". */
-export class Located {
+class Located {
   constructor(readonly file: string, private readonly lines: LineCounter) {}
   line(node: Node | null | undefined): number {
     const at = node?.range?.[0];
@@ -281,7 +281,7 @@ export function scriptFor(language: string): string | undefined {
 }
 
 /** Reads a rules file's text: `rules:` at the top level. */
-export function parseRules(text: string, file: string): Rule[] {
+function parseRules(text: string, file: string): Rule[] {
   const { doc, at } = parseYaml(text, file);
   const top = doc.contents as Node | null;
   if (!isMap(top)) throw refuse(at, top, 'the file must be a mapping with a rules: list');

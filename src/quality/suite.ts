@@ -51,7 +51,7 @@ export async function loadSuite(path: string): Promise<Suite> {
 const TOP = ['name', 'agent', 'repeat', 'calling_hours', 'timeout_minutes', 'rules', 'scenarios'];
 const SCENARIO = ['name', 'phone_number', 'contact_name', 'extra', 'expect'];
 
-export function parseSuite(text: string, file: string): Suite {
+function parseSuite(text: string, file: string): Suite {
   const { doc, at } = parseYaml(text, file);
   const top = doc.contents as Node | null;
   if (!isMap(top)) throw refuse(at, top, 'a suite is a mapping with agent, scenarios and optionally repeat, rules, calling_hours', SUITE_HINT);

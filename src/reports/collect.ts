@@ -5,7 +5,7 @@ import { ApiError } from '../api/errors.js';
 import { allCampaigns, getCampaign, listContacts } from '../api/campaigns.js';
 import { UsageError } from '../errors.js';
 import { campaignReport, hourlyStats, type CampaignReport, type HourlyStats } from './stats.js';
-import { isFinished } from '../watch/calls.js';
+import { isFinished } from '../calls/model.js';
 
 /** The ids named, and the campaigns whose name starts with the prefix, in that order. */
 export async function campaignIds(api: ApiClient, ids: string[], namePrefix?: string, signal?: AbortSignal): Promise<string[]> {

@@ -7,7 +7,7 @@
 import type { ApiClient } from '../api/client.js';
 import { allCalls, getCall, type Call } from '../api/calls.js';
 import { zonesForNumber } from '../campaigns/phone-zones.js';
-import { isFinished } from '../watch/calls.js';
+import { isFinished } from '../calls/model.js';
 import { canonicalZone, offsetText, wallClock } from '../util/time.js';
 import { isCallback } from './classes.js';
 import { requestedTime } from './requested-time.js';
@@ -33,7 +33,7 @@ export interface Followup {
 }
 
 /** Without --outcomes: callbacks, messages taken and interested leads. */
-export function defaultKind(outcome: string): FollowupKind | undefined {
+function defaultKind(outcome: string): FollowupKind | undefined {
   const o = outcome.toLowerCase().replace(/[\s-]+/g, '_');
   if (isCallback(o)) return 'callback';
   if (/message/.test(o)) return 'message';
@@ -74,7 +74,7 @@ const isoIn = (ms: number, zone: string) => {
 };
 
 /** Each contact's latest finished call (by start time), contacts keyed by phone number. */
-export function latestCalls(calls: Iterable<Call>): Call[] {
+function latestCalls(calls: Iterable<Call>): Call[] {
   const latest = new Map<string, Call>();
   for (const c of calls) {
     if (!isFinished(c) || typeof c.call_id !== 'string') continue;
@@ -86,7 +86,7 @@ export function latestCalls(calls: Iterable<Call>): Call[] {
 }
 
 /** The follow-up of one call, its requested time read from `said` (summary first, then the customer's words). */
-export function followupOf(call: Call, kind: FollowupKind, userZone: string, said: string[] = []): Followup {
+function followupOf(call: Call, kind: FollowupKind, userZone: string, said: string[] = []): Followup {
   const zone = contactZone(call, userZone);
   const startMs = typeof call.start_time === 'string' ? Date.parse(call.start_time) : Number.NaN;
   const endMs = typeof call.end_time === 'string' ? Date.parse(call.end_time) : Number.NaN;

@@ -79,11 +79,10 @@ export function requestedTime(text: string, callMs: number, zone: string): Reque
 
   // The day.
   let day: number | undefined;
-  let m: RegExpExecArray | null;
-  if ((m = mark(/\b(day after tomorrow|parso|parson|parsoon)\b/.exec(t)))) day = today + 2 * DAY;
-  else if ((m = mark(/\b(tomorrow|tmrw|tmr|tomorow|kal)\b/.exec(t)))) day = today + DAY;
-  else if ((m = mark(/\b(today|aaj|later today|this (?:morning|afternoon|evening))\b/.exec(t)))) day = today;
-  else if ((m = mark(/\bnext week\b|\bagle (?:hafte|hafta|week)\b/.exec(t)))) {
+  if (mark(/\b(day after tomorrow|parso|parson|parsoon)\b/.exec(t))) day = today + 2 * DAY;
+  else if (mark(/\b(tomorrow|tmrw|tmr|tomorow|kal)\b/.exec(t))) day = today + DAY;
+  else if (mark(/\b(today|aaj|later today|this (?:morning|afternoon|evening))\b/.exec(t))) day = today;
+  else if (mark(/\bnext week\b|\bagle (?:hafte|hafta|week)\b/.exec(t))) {
     const dow = new Date(today).getUTCDay();
     day = today + ((8 - dow) % 7 || 7) * DAY;
   }

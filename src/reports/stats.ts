@@ -11,12 +11,12 @@
  */
 import type { Call } from '../api/calls.js';
 import type { Campaign, CampaignContact } from '../api/campaigns.js';
-import { isFinished } from '../watch/calls.js';
+import { isFinished } from '../calls/model.js';
 import { outcomeWord } from '../calls/outcome.js';
 import { offsetText, wallClock } from '../util/time.js';
 import { outcomeClass, type OutcomeClass } from './classes.js';
 
-export const DURATION_BUCKETS: Array<{ label: string; max: number }> = [
+const DURATION_BUCKETS: Array<{ label: string; max: number }> = [
   { label: '0-30s', max: 30 },
   { label: '30-60s', max: 60 },
   { label: '1-2m', max: 120 },
@@ -147,7 +147,7 @@ export function campaignReport(campaign: Campaign, contacts: CampaignContact[], 
   };
 }
 
-export function increment(counts: Map<string, number>, key: string): void {
+function increment(counts: Map<string, number>, key: string): void {
   counts.set(key, (counts.get(key) ?? 0) + 1);
 }
 

@@ -25,7 +25,7 @@ const CACHE_SIZE = 16;
 /** JSON kept for list pages: enough for 100,000 calls, bounded so memory stays predictable. */
 const JSON_CACHE_CHARS = 64 * 1024 * 1024;
 
-export function compareCalls(a: Call, b: Call): number {
+function compareCalls(a: Call, b: Call): number {
   return a._start - b._start || (a.call_id < b.call_id ? -1 : a.call_id > b.call_id ? 1 : 0);
 }
 
@@ -135,7 +135,7 @@ export class CallIndex {
 }
 
 /** First index whose start time is >= t. */
-export function lowerBound(arr: Call[], t: number): number {
+function lowerBound(arr: Call[], t: number): number {
   let lo = 0;
   let hi = arr.length;
   while (lo < hi) {

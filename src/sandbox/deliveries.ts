@@ -7,9 +7,9 @@
 import { randomBytes } from 'node:crypto';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
-import { Agent, request } from '../api/undici.js';
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, isWebhookEventType, sign, type WebhookEventType } from '../webhooks/signature.js';
 import type { Cancel } from './clock.js';
+import { PostClient } from './http-post.js';
 import { addressProblem } from './webhook-url.js';
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS, pruneFinished, type Delivery, type WebhookEndpoint } from './webhook-store.js';
 import type { OrgState, World } from './world.js';
@@ -43,12 +43,13 @@ export class Deliveries {
   private readonly inflight = new Map<string, AbortController>();
   private readonly waiting: Array<() => void> = [];
   private readonly finishedSincePrune = new Map<string, number>();
-  private readonly agent: Agent;
+  private readonly client = new PostClient();
+  private readonly lookup: LookupFunction;
   private active = 0;
   private closed = false;
 
   constructor(private readonly world: World) {
-    this.agent = new Agent({ connect: { lookup: this.guardedLookup() } });
+    this.lookup = this.guardedLookup();
     world.onEvent((orgId, type, data) => {
       if (!isWebhookEventType(type) || type === 'ping') return;
       const org = world.orgs.get(orgId);
@@ -160,10 +161,11 @@ export class Deliveries {
     const timer = setTimeout(() => controller.abort(new Error(`no answer within ${timeoutMs / 1000} s`)), timeoutMs);
     timer.unref();
     try {
-      const res = await request(ep.url, {
-        method: 'POST',
-        dispatcher: this.agent,
+      // The answer's body is read (part of answering within the timeout), not used.
+      const status = await this.client.post(ep.url, {
         signal: controller.signal,
+        lookup: this.lookup,
+        readLimit: 64 * 1024,
         headers: {
           'content-type': 'application/json',
           'user-agent': USER_AGENT,
@@ -174,11 +176,9 @@ export class Deliveries {
         },
         body,
       });
-      // Part of answering within the timeout; the content is not used.
-      await res.body.dump({ limit: 64 * 1024 });
       // Redirects are not followed, so a 3xx is a failure like any other non-2xx.
-      if (res.statusCode >= 200 && res.statusCode < 300) return { ok: true, status: res.statusCode };
-      return { ok: false, status: res.statusCode, error: `HTTP ${res.statusCode}` };
+      if (status >= 200 && status < 300) return { ok: true, status };
+      return { ok: false, status, error: `HTTP ${status}` };
     } catch (err) {
       const reason = controller.signal.aborted ? (controller.signal.reason as Error | undefined)?.message ?? 'aborted' : describeError(err);
       return { ok: false, status: null, error: reason };
@@ -232,7 +232,7 @@ export class Deliveries {
     this.timers.clear();
     for (const c of this.inflight.values()) c.abort(new Error('sandbox closing'));
     for (const resolve of this.waiting.splice(0)) resolve();
-    await this.agent.destroy().catch(() => {});
+    this.client.close();
   }
 }
 

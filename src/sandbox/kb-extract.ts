@@ -23,7 +23,7 @@ export function formatOf(fileName: string): KbFormat | undefined {
 }
 
 /** Plain-text formats: honour a BOM, otherwise UTF-8 (invalid bytes become U+FFFD and count against readability). */
-export function decodeText(buf: Buffer): string {
+function decodeText(buf: Buffer): string {
   if (buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) return buf.toString('utf8', 3);
   if (buf[0] === 0xff && buf[1] === 0xfe) return buf.subarray(2).toString('utf16le');
   if (buf[0] === 0xfe && buf[1] === 0xff) {
@@ -37,7 +37,7 @@ export function decodeText(buf: Buffer): string {
 const XLS_NOISE = /^(Root Entry|Workbook|Book|SummaryInformation|DocumentSummaryInformation|CompObj|Microsoft Excel.*|Biff\d|Excel\.Sheet\.\d+|Calibri|Arial|Cambria|General|Sheet\d+|Normal)$/;
 
 /** Legacy .xls (BIFF in an OLE2 container): the printable runs, which is where its strings live. */
-export function xlsText(buf: Buffer): string {
+function xlsText(buf: Buffer): string {
   if (buf.length < 8 || buf.readUInt32BE(0) !== 0xd0cf11e0 || buf.readUInt32BE(4) !== 0xa1b11ae1) {
     throw new ExtractError('not an Excel 97-2003 workbook (no OLE2 header)');
   }
@@ -50,7 +50,7 @@ export function xlsText(buf: Buffer): string {
     .join('\n');
 }
 
-export class ExtractError extends Error {}
+class ExtractError extends Error {}
 
 export interface Extracted {
   text: string;

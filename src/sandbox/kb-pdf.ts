@@ -37,7 +37,7 @@ function decodeBytes(bytes: number[]): string {
 const ESCAPES: Record<string, number> = { n: 10, r: 13, t: 9, b: 8, f: 12, '(': 40, ')': 41, '\\': 92 };
 
 /** Walks a content stream's operators and returns what Tj, TJ, ' and " draw. */
-export function contentStreamText(src: string): string {
+function contentStreamText(src: string): string {
   let out = '';
   let operands: Array<string | number | Array<string | number>> = [];
   let array: Array<string | number> | null = null;

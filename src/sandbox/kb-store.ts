@@ -99,7 +99,7 @@ export function findFolder(kb: KbState, path: string): KbItem | undefined {
 }
 
 /** Creates each missing folder along `path`; a file in the way is a conflict. */
-export function ensureFolder(world: KbWorld, kb: KbState, path: string): void {
+function ensureFolder(world: KbWorld, kb: KbState, path: string): void {
   if (!path) return;
   let parent = '';
   const now = world.clock.nowIso();

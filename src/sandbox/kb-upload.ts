@@ -12,10 +12,10 @@ const MULTIPART_OVERHEAD = 64 * 1024;
 
 export class TooLargeError extends Error {}
 
-export const TOO_LARGE_MESSAGE = `the file is larger than the ${MAX_UPLOAD_BYTES / 1024 / 1024} MB upload limit`;
+const TOO_LARGE_MESSAGE = `the file is larger than the ${MAX_UPLOAD_BYTES / 1024 / 1024} MB upload limit`;
 
 /** Resolves with the whole body, or rejects with TooLargeError as soon as more than `cap` bytes arrive. */
-export function readCapped(req: IncomingMessage, cap: number): Promise<Buffer> {
+function readCapped(req: IncomingMessage, cap: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

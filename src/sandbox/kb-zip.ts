@@ -25,7 +25,7 @@ function findEndOfCentralDirectory(buf: Buffer): number {
   throw new ZipError('not a ZIP archive (no end of central directory)');
 }
 
-export function listZipEntries(buf: Buffer): ZipEntry[] {
+function listZipEntries(buf: Buffer): ZipEntry[] {
   if (buf.length < 22) throw new ZipError('not a ZIP archive (too short)');
   const eocd = findEndOfCentralDirectory(buf);
   const count = buf.readUInt16LE(eocd + 10);
@@ -49,7 +49,7 @@ export function listZipEntries(buf: Buffer): ZipEntry[] {
   return entries;
 }
 
-export function readZipEntry(buf: Buffer, entry: ZipEntry): Buffer {
+function readZipEntry(buf: Buffer, entry: ZipEntry): Buffer {
   const at = entry.localOffset;
   if (at + 30 > buf.length || buf.readUInt32LE(at) !== 0x04034b50) throw new ZipError(`corrupt ZIP entry ${entry.name}`);
   const start = at + 30 + buf.readUInt16LE(at + 26) + buf.readUInt16LE(at + 28);
@@ -67,7 +67,7 @@ export function readZipEntry(buf: Buffer, entry: ZipEntry): Buffer {
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
-export function decodeXmlText(s: string): string {
+function decodeXmlText(s: string): string {
   return s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
     if (name[0] === '#') {
       const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);

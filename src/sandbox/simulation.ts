@@ -47,7 +47,7 @@ function utcDay(ms: number): string {
 }
 
 /** Dials pending contacts until the key's cap for today is used up; the rest wait for the next simulated day. */
-export function dispatchRound(world: World, org: OrgState, campaign: Campaign): number {
+function dispatchRound(world: World, org: OrgState, campaign: Campaign): number {
   delete campaign._resume_at;
   if (campaign.status !== 'running') return 0;
   const now = world.clock.now();

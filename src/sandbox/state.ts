@@ -3,9 +3,10 @@
  * the old one, so a crash never leaves half a file), debounced so a running campaign
  * does not rewrite the file on every call, and read back at start.
  */
-import { chmod, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { readJsonFile } from '../util/json-file.js';
 import type { KeyDef, OrgState, World } from './world.js';
 import { stateProblem } from './state-shape.js';
+import { writeFileAtomic } from '../util/atomic-file.js';
 
 export interface SavedState {
   version: 1;
@@ -23,19 +24,10 @@ export interface SavedState {
 export class StateFileError extends Error {}
 
 export async function loadState(file: string): Promise<SavedState | undefined> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new StateFileError(`cannot read the state file ${file}: ${(err as Error).message}`);
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (err) {
-    throw new StateFileError(`the state file ${file} is not valid JSON (${(err as Error).message}); move it away to start fresh`);
-  }
+  const data = await readJsonFile(file, ({ kind, error }) => new StateFileError(kind === 'read'
+    ? `cannot read the state file ${file}: ${error.message}`
+    : `the state file ${file} is not valid JSON (${error.message}); move it away to start fresh`));
+  if (data === undefined) return undefined;
   const s = data as Partial<SavedState>;
   if (!s || typeof s !== 'object' || Array.isArray(s) || !('orgs' in s) || !('version' in s)) {
     throw new StateFileError(`the state file ${file} is not a voicectl sandbox state; move it away to start fresh`);
@@ -103,14 +95,10 @@ export class Persister {
   private async write(): Promise<void> {
     const started = Date.now();
     const text = JSON.stringify(this.take());
-    const tmp = `${this.file}.${process.pid}.tmp`;
     try {
       // The state holds a full-scope key and webhook secrets: readable by its owner only.
-      await writeFile(tmp, text, { mode: 0o600 });
-      if (process.platform !== 'win32') await chmod(tmp, 0o600);
-      await rename(tmp, this.file);
+      await writeFileAtomic(this.file, text, { mode: 0o600 });
     } catch (err) {
-      await unlink(tmp).catch(() => {});
       this.dirty = true;
       throw err;
     } finally {

@@ -30,7 +30,7 @@ function displayName(call: Call): string {
   return call.contact.name.trim() || 'The contact';
 }
 
-export function purposePhrase(script: Script): string {
+function purposePhrase(script: Script): string {
   const p = script.call_purpose.trim().replace(/[.!]+$/, '');
   if (!p) return 'a quick follow-up';
   return /^[A-Z][a-z]/.test(p) ? p[0]!.toLowerCase() + p.slice(1) : p;
@@ -57,7 +57,7 @@ function city(call: Call): string | undefined {
 }
 
 /** `{name}`, `{{name}}` and `{first_name}` in a greeting become the contact's name. */
-export function personalize(text: string, call: Call): string {
+function personalize(text: string, call: Call): string {
   return text
     .replace(/\{\{\s*name\s*\}\}|\{\s*name\s*\}/gi, call.contact.name.trim() || 'there')
     .replace(/\{\{\s*first_name\s*\}\}|\{\s*first_name\s*\}/gi, firstName(call));

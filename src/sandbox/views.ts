@@ -28,7 +28,7 @@ export function callView(c: Call): CallView {
   };
 }
 
-export const FALLBACK_SCRIPT: Script = {
+const FALLBACK_SCRIPT: Script = {
   agent_name: 'Agent', greeting: 'Hello!', call_purpose: '', prompt: '', campaign_prompt: '', language: 'en-IN', tools: [],
 };
 

@@ -6,7 +6,7 @@ const RATE = 8000;
 const cache = new Map<string, Buffer>();
 
 /** Tones played one after another: [frequency Hz (0 = silence), seconds][]. */
-export function toneWav(parts: Array<[number, number]>): Buffer {
+function toneWav(parts: Array<[number, number]>): Buffer {
   const key = parts.map(([f, s]) => `${f}:${s}`).join(',');
   const hit = cache.get(key);
   if (hit) return hit;

@@ -12,7 +12,7 @@ export const RETRY_DELAYS_MS = [60_000, 300_000, 1_800_000, 7_200_000, 18_000_00
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 
 /** Finished deliveries kept per endpoint for the deliveries listing; pending ones are never dropped. */
-export const KEEP_FINISHED = 500;
+const KEEP_FINISHED = 500;
 
 export interface WebhookEndpoint {
   id: string;

@@ -30,7 +30,7 @@ export interface OrgState {
   webhooks: WebhookState;
 }
 
-export function newOrg(id: string): OrgState {
+function newOrg(id: string): OrgState {
   return { id, agents: {}, campaigns: {}, calls: {}, scripts: {}, seq: 0, dispatched: {}, kb: emptyKb(), webhooks: emptyWebhooks() };
 }
 

@@ -5,7 +5,7 @@
  * comparisons, the request body) would die with "Maximum call stack size exceeded".
  */
 
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
 
 export class JsonTooDeepError extends Error {
   constructor(readonly line: number, readonly column: number, readonly max: number) {

@@ -6,7 +6,7 @@
  * wherever a server or a proxy may have echoed them.
  */
 
-export const MASK = '***';
+const MASK = '***';
 
 /**
  * Query parameter names treated as secret, matched case-insensitively against the whole

@@ -4,7 +4,7 @@
  * decides when and where to draw it.
  */
 import type { ChalkInstance } from 'chalk';
-import { finishedAt, num, outcomeLabel, str } from './calls.js';
+import { finishedAt, num, outcomeLabel, str } from '../calls/model.js';
 import { duration, oneLine } from '../io/text.js';
 import { clockTime } from '../util/time.js';
 import { orderedStatuses } from './summary.js';

@@ -26,7 +26,7 @@
  * window, one full listing of the campaign's calls settles it.
  */
 import type { Campaign } from '../api/campaigns.js';
-import { callId, finishedAt, isFinished, str, timeMs, type ListedCall } from './calls.js';
+import { callId, finishedAt, isFinished, str, timeMs, type ListedCall } from '../calls/model.js';
 import { Tally, finishedOf, statusCounts } from './summary.js';
 
 export const PAGE_SIZE = 200;

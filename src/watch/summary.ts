@@ -3,7 +3,7 @@
  * must not hold 10,000 call objects), and the final summary made from them.
  */
 import type { ChalkInstance } from 'chalk';
-import { finishedAt, num, outcomeLabel, str } from './calls.js';
+import { finishedAt, num, outcomeLabel, str } from '../calls/model.js';
 import { duration } from '../io/text.js';
 import { formatPercent } from './fail-if.js';
 import { terminalLine } from '../io/terminal-text.js';

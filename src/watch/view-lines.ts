@@ -4,7 +4,7 @@
  * and notices go to stderr, so stdout stays parseable.
  */
 import type { Context } from '../context.js';
-import { finishedAt, outcomeLabel, str, num, type ListedCall } from './calls.js';
+import { finishedAt, outcomeLabel, str, num, type ListedCall } from '../calls/model.js';
 import { duration, oneLine } from '../io/text.js';
 import { formatDateTime, zoneAbbreviation } from '../util/time.js';
 import { describeResult, type ConditionResult } from './fail-if.js';

@@ -5,7 +5,7 @@
  * forced exit (a second Ctrl-C calls process.exit, hence the 'exit' hook).
  */
 import type { Context, OutStream } from '../context.js';
-import type { ListedCall } from './calls.js';
+import type { ListedCall } from '../calls/model.js';
 import { describeResult, type ConditionResult } from './fail-if.js';
 import { buildFrame, type FrameLine } from './frame.js';
 import { formatSummary, type Summary } from './summary.js';

@@ -2,7 +2,7 @@
  * What the watch loop hands to whichever view is showing it: the live terminal view,
  * plain lines, or NDJSON.
  */
-import type { ListedCall } from './calls.js';
+import type { ListedCall } from '../calls/model.js';
 import type { ConditionResult } from './fail-if.js';
 import type { Summary } from './summary.js';
 

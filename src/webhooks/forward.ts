@@ -129,7 +129,7 @@ function failure(err: NodeJS.ErrnoException, started: number): PostResult {
   return { ok: false, ms: performance.now() - started, error: describeNetError(err), code: err.code };
 }
 
-export function describeNetError(err: NodeJS.ErrnoException): string {
+function describeNetError(err: NodeJS.ErrnoException): string {
   switch (err.code) {
     case 'ECONNREFUSED':
       return 'connection refused (is the app running on that port?)';

@@ -20,7 +20,7 @@ import type { AcceptedEvent } from './receiver.js';
 
 export const MAX_ATTEMPTS = 6;
 /** Waits between attempts: 1 s, 2 s, 4 s … up to a minute. */
-export const retryDelay = (attempt: number): number => Math.min(60_000, 1000 * 2 ** (attempt - 1));
+const retryDelay = (attempt: number): number => Math.min(60_000, 1000 * 2 ** (attempt - 1));
 
 export interface ForwardRecord {
   id: string;

@@ -26,7 +26,7 @@ function str(v: unknown): string | undefined {
 }
 
 /** The ids and the status/outcome of an event, by type. */
-export function eventDetails(type: string, data: unknown): string {
+function eventDetails(type: string, data: unknown): string {
   const d = data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
   const parts: string[] = [];
   if (type.startsWith('call.')) {
@@ -72,10 +72,6 @@ export function eventLine(c: ChalkInstance, e: AcceptedEvent, o: LineOptions = {
 /** The NDJSON record: the event as sent, with when it arrived. */
 export function eventRecord(e: AcceptedEvent): Record<string, unknown> {
   return { received_at: e.receivedAt.toISOString(), verified: e.verified, ...e.event };
-}
-
-export function eventJson(e: AcceptedEvent): string {
-  return JSON.stringify(eventRecord(e));
 }
 
 export function rejectLine(c: ChalkInstance, r: Rejection, zone = 'UTC'): string {

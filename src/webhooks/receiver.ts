@@ -12,7 +12,7 @@ import type { EventLog } from './event-log.js';
 import { header, readBody, relayHeaders } from './request.js';
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, verify } from './signature.js';
 
-export const DEFAULT_MAX_BODY = 1024 * 1024;
+const DEFAULT_MAX_BODY = 1024 * 1024;
 
 export interface ReceiverOptions {
   host?: string;
@@ -339,7 +339,7 @@ function logLine(raw: Buffer): string {
  * The event ids already received, each remembered for a time window and at most `capacity`
  * of them (the oldest go first): bounded memory, however long listen runs.
  */
-export class SeenIds {
+class SeenIds {
   private readonly ids = new Map<string, number>();
 
   constructor(readonly capacity: number, readonly windowMs: number) {}

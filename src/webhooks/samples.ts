@@ -19,7 +19,7 @@ export interface SampleOptions {
   eventId?: string;
 }
 
-export function newEventId(): string {
+function newEventId(): string {
   return `evt_${randomBytes(12).toString('hex')}`;
 }
 

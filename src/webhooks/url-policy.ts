@@ -34,7 +34,7 @@ export function checkWebhookUrl(raw: string): UrlProblem {
 }
 
 /** Why a host is not public, or undefined when it looks public. */
-export function privateHostReason(hostname: string): string | undefined {
+function privateHostReason(hostname: string): string | undefined {
   const host = hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
   if (host === '') return 'empty';
   if (host === 'localhost' || host.endsWith('.localhost')) return 'this machine (localhost)';

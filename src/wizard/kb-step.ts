@@ -5,12 +5,10 @@
 import type { ApiClient } from '../api/client.js';
 import { deleteItem, isFolder, listItems, type KbItem } from '../api/kb.js';
 import type { Context } from '../context.js';
-import { collectFiles } from '../commands/kb/collect.js';
+import { collectFiles, reportSkipped } from '../kb/collect.js';
 import { bytes as formatBytes } from '../io/text.js';
-import { reportSkipped } from '../commands/kb/upload.js';
-import { uploadAll } from '../commands/kb/uploader.js';
+import { failureMessage, uploadAll } from '../kb/uploader.js';
 import { UsageError } from '../errors.js';
-import { failureMessage } from '../commands/kb/uploader.js';
 import { checkbox, confirm, input, select } from '../io/prompter.js';
 import { drawsProgress, withSpinner } from '../io/progress.js';
 import { terminalLine } from '../io/terminal-text.js';

@@ -3,7 +3,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { AgentFields } from '../api/agents.js';
 import type { Context } from '../context.js';
-import { readTextFile } from '../commands/agent/fields.js';
+import { readTextFile } from '../agents/text-file.js';
 import { checkbox, editor, input, select, type SelectChoice } from '../io/prompter.js';
 import { multiline } from './multiline.js';
 import type { VoiceCatalog } from './voices.js';
@@ -121,7 +121,7 @@ export async function askDirection(ctx: Context, current: string | undefined): P
 }
 
 /** The first line of a long text, cut short, and how many lines it has. */
-export function preview(text: string, max = 50): string {
+function preview(text: string, max = 50): string {
   const lines = text.split('\n');
   const first = lines.find((l) => l.trim())?.trim() ?? '';
   const cut = first.length > max ? `${first.slice(0, max - 1)}…` : first;

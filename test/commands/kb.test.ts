@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { jobState, listItems, multipartBody, uploadFile } from '../../src/api/kb.js';
-import { collectFiles } from '../../src/commands/kb/collect.js';
+import { collectFiles } from '../../src/kb/collect.js';
 import { UsageError } from '../../src/errors.js';
 import { client, json, serve, type TestServer } from '../api/helpers.js';
 

@@ -1,8 +1,10 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { configPath, inspectConfig, maskKey, maskProfile, readProfile, type ProfileKey } from '../../src/config/profiles.js';
-import { checkKey, checkProfileName, normalizeValue, openStore } from '../../src/config/store.js';
+import { configPath, inspectConfig, maskKey, maskProfile, readProfile } from '../../src/config/profiles.js';
+import { checkKey, checkProfileName, normalizeValue as normalizeWith, openStore } from '../../src/config/store.js';
+import { SETTING_CHECKS } from '../../src/commands/config/checks.js';
+import type { ProfileKey } from '../../src/config/profiles.js';
 import { UsageError } from '../../src/errors.js';
 import { scratch } from '../helpers/scratch.js';
 
@@ -15,6 +17,8 @@ function env(): { VOICECTL_CONFIG_DIR: string } {
 }
 
 const mode = (p: string) => statSync(p).mode & 0o777;
+/** As `config set` checks a value: with the checks the command layer supplies. */
+const normalizeValue = (key: ProfileKey, raw: string) => normalizeWith(key, raw, SETTING_CHECKS);
 
 describe('openStore', () => {
   it('creates the file where readConfig looks, with mode 0600, in a directory with mode 0700', async () => {
@@ -134,6 +138,23 @@ describe('keys and values', () => {
   };
   it.each(Object.entries(refused).flatMap(([key, values]) => values.map((v) => [key as ProfileKey, v] as const)))('%s refuses %j', async (key, raw) => {
     await expect(normalizeValue(key, raw)).rejects.toBeInstanceOf(UsageError);
+  });
+
+  it('calling_hours is a window, stored in one spelling', async () => {
+    expect(await normalizeValue('calling_hours', ' 9:00-18:30 ')).toMatch(/^09:00-18:30$/);
+    await expect(normalizeValue('calling_hours', 'after lunch')).rejects.toBeInstanceOf(UsageError);
+  });
+
+  it('takes the country and calling-hours checks from its caller, so config/ imports no domain module', async () => {
+    const seen: string[] = [];
+    const checks = {
+      default_country: (v: string) => (seen.push(`country ${v}`), 'XX'),
+      calling_hours: (v: string, raw: string) => (seen.push(`hours ${v} (${raw})`), 'always'),
+    };
+    expect(await normalizeWith('default_country', ' zz ', checks)).toBe('XX');
+    expect(await normalizeWith('calling_hours', ' 9-5 ', checks)).toBe('always');
+    expect(await normalizeWith('timeout', '5', checks)).toBe('5');
+    expect(seen).toEqual(['country zz', 'hours 9-5 ( 9-5 )']);
   });
 
   it('masks keys to their last four characters', () => {

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Account } from '../../src/gitops/account.js';
 import { accountUrl, emptyLock, lockText, type Lock } from '../../src/gitops/lock.js';
 import type { Desired, DesiredAgent, DesiredDocument } from '../../src/gitops/model.js';
-import { makePlan, sendsRequest } from '../../src/gitops/plan.js';
+import { makePlan } from '../../src/gitops/plan.js';
+import { sendsRequest } from '../../src/gitops/steps.js';
 import { maskKeyLike, planJson, renderPlan } from '../../src/gitops/render.js';
 
 const PLAIN = new Proxy(((...t: unknown[]) => t.join(' ')) as never, { get: (_t, p) => (p === 'level' ? 0 : PLAIN) });

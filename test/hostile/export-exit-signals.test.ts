@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, harness, runCli, type Harness } from '../helpers/cli.js';
 import { tempDir, type TempDir } from '../helpers/temp.js';
 import { plantCalls } from '../export/sandbox-fixtures.js';
-import { tempPathFor } from '../../src/export/atomic-file.js';
+import { tempPathFor } from '../../src/util/atomic-file.js';
 
 let h: Harness;
 const dirs: TempDir[] = [];

@@ -5,7 +5,7 @@
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { hasControlCharacters, terminalLine, terminalSafe } from '../../src/io/terminal-text.js';
-import { eventJson, eventLine, forwardLine, rejectLine } from '../../src/webhooks/listen-format.js';
+import { eventLine, eventRecord, forwardLine, rejectLine } from '../../src/webhooks/listen-format.js';
 import { buildFrame } from '../../src/watch/frame.js';
 import { formatSummary, summarize, Tally } from '../../src/watch/summary.js';
 import { truncate } from '../../src/io/text.js';
@@ -81,7 +81,7 @@ describe('listen lines', () => {
   });
 
   it('keep the NDJSON log exact', () => {
-    expect(JSON.parse(eventJson(event)).data.outcome).toBe(`ok${EVIL}`);
+    expect(JSON.parse(JSON.stringify(eventRecord(event))).data.outcome).toBe(`ok${EVIL}`);
   });
 });
 

@@ -96,6 +96,12 @@ describe('the layer map', () => {
     expect(named).toEqual(['program.ts']);
   });
 
+  it('keeps the emulator off the client\'s HTTP stack: src/sandbox imports nothing from src/api/, and no rule may let it', () => {
+    expect(LAYERS.find((l) => l.name === 'sandbox')!.may).not.toContain('api');
+    expect(IMPORT_EXCEPTIONS.filter((e) => e.from.startsWith('sandbox') && e.to.startsWith('api'))).toEqual([]);
+    expect(srcFiles.filter((f) => f.startsWith('sandbox/') && importsOf(f).some((to) => to.startsWith('api/')))).toEqual([]);
+  });
+
   it('checks the layer of a file the way the table says (the checker itself)', () => {
     expect(layerOf('commands/call/list.ts')).toBe('commands');
     expect(layerOf('commands/shared.ts')).toBe('commands-shared');

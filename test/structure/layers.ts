@@ -125,7 +125,7 @@ export const LAYERS: Layer[] = [
   domain('events', 'the webhook event log: backfill, reconcile, report', ['calls', 'export', 'webhooks']),
   domain('export', 'call export: pages, sinks, recordings, transcripts, resumable state', ['calls']),
   domain('gitops', 'account as code: load, plan, apply, pull', ['agents', 'export', 'kb', 'webhooks']),
-  domain('kb', 'knowledge base: collection, upload, indexing, formats', ['contacts'], { coming: true }),
+  domain('kb', 'knowledge base: collection, upload, indexing, formats', ['contacts']),
   domain('mcp', 'the MCP server: each tool runs the matching verb in process and answers what its --json prints', ['outcome', 'agents', 'approvals', 'calls', 'campaigns', 'config', 'contacts', 'events', 'export', 'gitops', 'kb', 'quality', 'reports', 'watch', 'webhooks']),
   domain('quality', 'the call quality gate (`calls check`, `calls pin`, `voicectl test`)', ['agents', 'calls', 'campaigns', 'config', 'contacts', 'events', 'export', 'gitops', 'reports', 'watch'], {
     note: 'it reads suppression lists with contacts/ and a suite\'s agent handle from the account files with gitops/',
@@ -164,7 +164,7 @@ export const LAYERS: Layer[] = [
   {
     name: 'util',
     files: ['util/'],
-    role: 'small pure helpers: time, redaction, file errors',
+    role: 'small helpers: time, redaction, file errors, the one atomic-file writer',
     may: [],
   },
   {
@@ -182,13 +182,6 @@ export const LAYERS: Layer[] = [
 ];
 
 export const IMPORT_EXCEPTIONS: ImportException[] = [
-  { from: 'wizard/kb-step.ts', to: 'commands/kb/', reason: 'the knowledge-base workflow still lives in commands/kb/; it moves to src/kb/' },
-  { from: 'wizard/questions.ts', to: 'commands/agent/fields.ts', reason: 'readTextFile is still a verb helper; it moves to the wizard or util' },
-  { from: 'calls/', to: 'watch/calls.ts', reason: 'watch/calls.ts is the call model; it moves to calls/' },
-  { from: 'reports/', to: 'watch/', reason: 'reports read the call model and counts from watch/; the model moves to calls/' },
-  { from: 'config/store.ts', to: 'campaigns/calling-hours.ts', reason: 'config validates calling hours with the campaigns parser; it takes its validators from a small table instead' },
-  { from: 'config/store.ts', to: 'contacts/validity.ts', reason: 'config validates the default country with the contacts module; same table' },
-  { from: 'sandbox/deliveries.ts', to: 'api/undici.ts', reason: 'webhook deliveries use the client\'s undici loader; they get their own' },
 ];
 
 export const VIEWS: View[] = [

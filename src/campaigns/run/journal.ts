@@ -9,7 +9,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../../errors.js';
-import { writeFileAtomic } from '../../export/atomic-file.js';
+import { writeFileAtomic } from '../../util/atomic-file.js';
 import type { RunPolicy } from './policy.js';
 
 export const JOURNAL_FORMAT = 'voicectl-campaign-run';

@@ -5,28 +5,17 @@
  * the flags given on the command line win over the file.
  */
 import { resolve } from 'node:path';
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
+import { isMap, isScalar, isSeq, type Document, type LineCounter } from 'yaml';
 import { UsageError } from '../../errors.js';
+import { parseYaml, placeOf, problemList, yamlData } from '../../util/yaml.js';
 import { parseWindow, WINDOW_HELP } from '../calling-hours.js';
 import { deadlineNamesZone, parseDeadline, parseRetryOn } from './policy.js';
+import type { RunFlags } from './start.js';
 
 /** What a policy file sets, as the flags of the same names would. */
-export interface PolicyFileValues {
-  callingHours?: string[];
-  waveSize?: number;
-  dailyCap?: number;
-  attempts?: number;
-  retryAfter?: number;
-  retryOn?: string[];
-  deadline?: string;
-  exclude?: string[];
-  excludeCalledWithin?: number;
-}
+export type PolicyFileValues = Pick<RunFlags, 'callingHours' | 'waveSize' | 'dailyCap' | 'attempts' | 'retryAfter' | 'retryOn' | 'deadline' | 'exclude' | 'excludeCalledWithin'>;
 
 const KEYS = ['calling_hours', 'wave_size', 'daily_cap', 'attempts', 'retry_after', 'retry_on', 'deadline', 'exclude', 'exclude_called_within'] as const;
-
-/** Aliases one file may expand: enough for anchors reused by hand, far from a "billion laughs". */
-const MAX_ALIASES = 100;
 
 type Path = Array<string | number>;
 
@@ -48,19 +37,11 @@ export interface PolicyFileOptions {
 
 /** Parses the text of a policy file. `file` is the path as the user wrote it, named in every message. */
 export function parsePolicyFile(file: string, text: string, { span, now, dir }: PolicyFileOptions): PolicyFileValues {
-  const lines = new LineCounter();
-  const doc = parseDocument(text.replace(/^\uFEFF/, ''), { uniqueKeys: true, lineCounter: lines, prettyErrors: false });
-  const syntax = [...doc.errors, ...doc.warnings].map((e) => {
-    const at = e.linePos?.[0] ?? lines.linePos(e.pos[0]);
-    return `${e.message.split('\n')[0]!.replace(/ at line \d+, column \d+$/, '')} (line ${at.line}, column ${at.col})`;
-  });
+  const { doc, lines, problems: syntax } = parseYaml(text);
   if (syntax.length) throw invalid(file, syntax);
-  let data: unknown;
-  try {
-    data = doc.toJS({ maxAliasCount: MAX_ALIASES });
-  } catch (err) {
-    throw invalid(file, [aliasProblem(err)]);
-  }
+  const read = yamlData(doc);
+  if (read.problem !== undefined) throw invalid(file, [read.problem]);
+  const data = read.data;
   if (data === null || data === undefined) throw invalid(file, ['the file is empty: write the policy as keys such as wave_size: 100']);
   if (!isRecord(data)) throw invalid(file, [locate(doc, lines, { path: [], message: 'the policy is a mapping of keys (calling_hours:, wave_size: …), not a list or a single value' }).text]);
 
@@ -221,22 +202,11 @@ function locate(doc: Document, lines: LineCounter, p: Problem): { text: string; 
   const where = p.path.map((s) => (typeof s === 'number' ? `[${s}]` : s)).join('.').replace(/\.\[/g, '[');
   const text = where ? `${where}: ${p.message}` : p.message;
   if (offset === undefined) return { text, offset: Number.MAX_SAFE_INTEGER };
-  const { line, col } = lines.linePos(offset);
-  return { text: `${text} (line ${line}, column ${col})`, offset };
-}
-
-function aliasProblem(err: unknown): string {
-  const message = err instanceof Error ? err.message : String(err);
-  const unresolved = /^Unresolved alias[^:]*: (.*)$/.exec(message);
-  if (unresolved) return `*${unresolved[1]} is an alias with no anchor &${unresolved[1]} before it`;
-  if (/alias count/i.test(message)) return `its aliases expand to more than ${MAX_ALIASES} copies (a YAML "billion laughs"); write the values out`;
-  return message;
+  return { text: `${text} ${placeOf(lines, offset)}`, offset };
 }
 
 function invalid(file: string, problems: string[]): UsageError {
-  const shownList = problems.slice(0, 12).map((p) => `  ${p}`).join('\n');
-  const more = problems.length > 12 ? `\n  … and ${problems.length - 12} more` : '';
-  return new UsageError(`${file} is not a valid run policy, so nothing was sent:\n${shownList}${more}`, {
+  return new UsageError(`${file} is not a valid run policy, so nothing was sent:\n${problemList(problems)}`, {
     hint: '`voicectl schema --run-policy` prints the JSON Schema of the file (see docs/campaign-run.md).',
   });
 }

@@ -9,7 +9,7 @@ import { resolveAgent } from '../../api/agents.js';
 import type { ApiClient } from '../../api/client.js';
 import type { Context } from '../../context.js';
 import { AuthError, FailureError, UsageError } from '../../errors.js';
-import { sweepStaleTemps } from '../../export/atomic-file.js';
+import { sweepStaleTemps } from '../../util/atomic-file.js';
 import { shellQuote } from '../../io/text.js';
 import { applyRules, buildRules, summarizeExclusions, type ExclusionFlags } from '../exclusions.js';
 import { callingWindow } from '../hours-gate.js';

@@ -4,6 +4,7 @@ import type { Column } from '../../io/output.js';
 import { UsageError } from '../../errors.js';
 import { JsonTooDeepError, parseJsonWithin } from '../../util/json-depth.js';
 import type { AgentFlags } from './definition.js';
+import { readTextFile } from '../../agents/text-file.js';
 
 export const AGENT_COLUMNS: Column<Agent>[] = [
   { header: 'ID', key: 'id' },
@@ -28,8 +29,6 @@ export const AGENT_FIELDS: Column<Agent>[] = [
   { header: 'kb items', key: 'kb_item_ids' },
 ];
 
-export type { AgentFlags };
-
 export const FLAG_FOR_FIELD: Record<string, string> = {
   name: '--name',
   voice_name: '--voice',
@@ -37,24 +36,6 @@ export const FLAG_FOR_FIELD: Record<string, string> = {
   call_purpose: '--call-purpose',
   prompt: '--prompt or --prompt-file',
 };
-
-export async function readTextFile(path: string, what: string, stdin?: NodeJS.ReadableStream): Promise<string> {
-  // "-" is standard input: `voicectl agent get X --json | voicectl agent create --file -`.
-  if (path === '-' && stdin) {
-    const chunks: Buffer[] = [];
-    for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-    return Buffer.concat(chunks).toString('utf8');
-  }
-  try {
-    // Loaded here: `agent list` and `get` share this file, and node:fs/promises costs them a few ms.
-    const { readFile } = await import('node:fs/promises');
-    return await readFile(path, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (err as Error).message;
-    throw new UsageError(`Cannot read ${what} "${path}": ${why}.`);
-  }
-}
 
 /** The API fields the flags set; undefined fields are left out. */
 export async function fieldsFromFlags(flags: AgentFlags): Promise<AgentFields> {

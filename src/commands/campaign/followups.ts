@@ -1,7 +1,7 @@
 import { extname } from 'node:path';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { openAtomic, writeFileAtomic } from '../../export/atomic-file.js';
+import { openAtomic, writeFileAtomic } from '../../util/atomic-file.js';
 import { csvLine } from '../../io/csv.js';
 import { printList, type Column } from '../../io/output.js';
 import { note, render } from '../../io/render.js';

@@ -1,6 +1,6 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { writeFileAtomic } from '../../export/atomic-file.js';
+import { writeFileAtomic } from '../../util/atomic-file.js';
 import { printFittedTable } from '../../io/output.js';
 import { truncate } from '../../io/text.js';
 import { isoInZone } from '../../util/time.js';

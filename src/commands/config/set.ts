@@ -1,10 +1,11 @@
 import type { Context } from '../../context.js';
 import { isSecretKey, maskKey, type ProfileKey } from '../../config/profiles.js';
 import { checkProfileName, normalizeValue, openStore } from '../../config/store.js';
+import { SETTING_CHECKS } from './checks.js';
 
 export default async function configSet(ctx: Context, key: ProfileKey, value: string): Promise<void> {
   const profile = checkProfileName(ctx.settings().profileName);
-  const stored = await normalizeValue(key, value);
+  const stored = await normalizeValue(key, value, SETTING_CHECKS);
   const store = await openStore(ctx.env);
   await store.update(profile, { [key]: stored });
   // A base URL may carry a gateway's user:password@ or ?api_key=: echoed masked, as config list shows it.

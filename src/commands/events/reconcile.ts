@@ -11,7 +11,6 @@ import { readSavedSecret } from '../../webhooks/saved-secret.js';
 import { checkForwardUrl } from '../../webhooks/target-url.js';
 import { printList, type Column } from '../../io/output.js';
 import { withSpinner } from '../../io/progress.js';
-import { shellQuote } from '../../io/text.js';
 import type { ReconcileFlags } from './definition.js';
 
 export default async function reconcile(ctx: Context, opts: ReconcileFlags): Promise<void> {

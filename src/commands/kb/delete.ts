@@ -1,32 +1,14 @@
-import type { ApiClient } from '../../api/client.js';
 import { ApiError } from '../../api/errors.js';
-import { deleteItem, getItem, isFolder, listItems, type KbItem } from '../../api/kb.js';
+import { deleteItem, isFolder } from '../../api/kb.js';
 import type { Context } from '../../context.js';
 import { FailureError, NotFoundError } from '../../errors.js';
 import { confirm } from '../../io/prompter.js';
 import { render } from '../../io/render.js';
-
-/**
- * What the id is, when the service says: a one-item read (not in the spec, so a failure
- * only means "unknown"), else the top-level listing.
- */
-async function describeTarget(api: ApiClient, id: string): Promise<KbItem | undefined> {
-  try {
-    const item = await getItem(api, id);
-    if (item) return item;
-  } catch (err) {
-    if (err instanceof ApiError && (err.status === 401 || err.status === 403)) throw err;
-  }
-  try {
-    return (await listItems(api)).find((i) => String(i.id) === id);
-  } catch {
-    return undefined;
-  }
-}
+import { describeItem } from '../../kb/items.js';
 
 export default async function kbDelete(ctx: Context, id: string): Promise<void> {
   const api = await ctx.api();
-  const item = await describeTarget(api, id);
+  const item = await describeItem(api, id);
   const label = item?.path ?? item?.name;
   const question = !item
     ? `Delete knowledge-base item ${id}? If it is a folder, everything in it is deleted too, and agents stop using those documents.`

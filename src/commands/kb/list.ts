@@ -4,7 +4,7 @@ import { isFolder, listItems, type KbItem } from '../../api/kb.js';
 import { NotFoundError } from '../../errors.js';
 import { printList } from '../../io/output.js';
 import { withSpinner } from '../../io/progress.js';
-import { normalizeFolder } from './collect.js';
+import { normalizeFolder } from '../../kb/collect.js';
 import { bytes as formatBytes } from '../../io/text.js';
 import { note } from '../../io/render.js';
 import type { ListFlags } from './definition.js';

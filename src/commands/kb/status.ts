@@ -3,7 +3,7 @@ import { jobState, jobStatus, type JobStatus } from '../../api/kb.js';
 import { SilentExit } from '../../errors.js';
 import { printObject } from '../../io/output.js';
 import { withSpinner } from '../../io/progress.js';
-import { waitForJobs } from './indexing.js';
+import { waitForJobs } from '../../kb/indexing.js';
 import { note } from '../../io/render.js';
 import type { StatusFlags } from './definition.js';
 

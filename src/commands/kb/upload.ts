@@ -1,22 +1,12 @@
 import type { Context } from '../../context.js';
 import { SilentExit, UsageError } from '../../errors.js';
-import { collectFiles, type SkippedFile } from './collect.js';
-import { ACCEPTED_LIST } from './formats.js';
-import { waitForJobs } from './indexing.js';
-import { failed, printResults } from './results.js';
-import { uploadAll, type UploadOutcome } from './uploader.js';
+import { collectFiles, reportSkipped } from '../../kb/collect.js';
+import { ACCEPTED_LIST } from '../../kb/formats.js';
+import { waitForJobs } from '../../kb/indexing.js';
+import { failed, printResults } from '../../kb/results.js';
+import { uploadAll, type UploadOutcome } from '../../kb/uploader.js';
 import { forPeople } from '../../io/render.js';
 import type { UploadFlags } from './definition.js';
-
-
-export function reportSkipped(ctx: Context, skipped: SkippedFile[], hidden: number): void {
-  const c = ctx.errColor;
-  if (skipped.length > 0) {
-    ctx.info(c.yellow(`Skipping ${skipped.length} file${skipped.length === 1 ? '' : 's'}:`));
-    for (const s of skipped) ctx.info(`  ${s.display}: ${s.reason}`);
-  }
-  if (hidden > 0) ctx.info(c.dim(`Left out ${hidden} hidden file${hidden === 1 ? '' : 's'} or folder${hidden === 1 ? '' : 's'} (names starting with a dot).`));
-}
 
 export default async function kbUpload(ctx: Context, paths: string[], opts: UploadFlags): Promise<void> {
   const plan = await collectFiles(ctx.cwd, paths, opts.folder);

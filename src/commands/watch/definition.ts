@@ -4,7 +4,7 @@
  * Marked @internal: the published declarations leave them out (spelling out every
  * inferred flags type there would cost the build minutes and gigabytes).
  */
-import { Argument, InvalidArgumentError, type Command } from '@commander-js/extra-typings';
+import { Argument, type Command } from '@commander-js/extra-typings';
 import { portNumber, positiveNumber, type FlagsOf } from '../shared.js';
 import { verb } from '../spec.js';
 

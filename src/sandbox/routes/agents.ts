@@ -14,7 +14,7 @@ const DIRECTIONS = ['outbound', 'inbound'];
 const EDITABLE = ['name', 'voice_name', 'language', 'greeting', 'call_purpose', 'prompt', 'tools', 'kb_item_ids', 'status', 'direction'];
 const READ_ONLY = ['id', 'created_at', 'updated_at', 'phone_number'];
 
-export function findAgent(org: OrgState, id: string): Agent {
+function findAgent(org: OrgState, id: string): Agent {
   const agent = Object.hasOwn(org.agents, id) ? org.agents[id] : undefined;
   if (!agent) throw notFound('agent', id);
   return agent;

@@ -13,7 +13,7 @@ import type { Call, OrgState, World } from '../world.js';
 
 export const RECORDING_LINK_MS = 3_600_000;
 
-export function findCall(org: OrgState, id: string): Call {
+function findCall(org: OrgState, id: string): Call {
   const c = Object.hasOwn(org.calls, id) ? org.calls[id] : undefined;
   if (!c) throw notFound('call', id);
   return c;

@@ -9,11 +9,11 @@ import { campaignView } from '../views.js';
 import { CONTACT_STATUSES, type Campaign, type Contact, type ContactStatus, type OrgState, type World } from '../world.js';
 import { badField, bodyObject, isE164, notFound, optionalString, optionalStringArray, page, pageParams, requiredString } from '../validate.js';
 
-export const MAX_CONTACTS = 10_000;
+const MAX_CONTACTS = 10_000;
 const CAMPAIGN_STATUSES = ['draft', 'running', 'completed'];
 const FIELDS = ['name', 'agent_id', 'campaign_prompt', 'kb_item_ids', 'contacts'];
 
-export function findCampaign(org: OrgState, id: string): Campaign {
+function findCampaign(org: OrgState, id: string): Campaign {
   const c = Object.hasOwn(org.campaigns, id) ? org.campaigns[id] : undefined;
   if (!c) throw notFound('campaign', id);
   return c;

@@ -2,12 +2,12 @@
  * Following indexing jobs until each is completed or failed, with a spinner on a
  * terminal. Polls gently: the first check comes quickly, later ones further apart.
  */
-import type { ApiClient } from '../../api/client.js';
-import { ApiError } from '../../api/errors.js';
-import { jobState, jobStatus, type JobStatus } from '../../api/kb.js';
-import type { Context } from '../../context.js';
+import type { ApiClient } from '../api/client.js';
+import { ApiError } from '../api/errors.js';
+import { jobState, jobStatus, type JobStatus } from '../api/kb.js';
+import type { Context } from '../context.js';
 import type { IndexResult } from './uploader.js';
-import { startSpinner } from '../../io/progress.js';
+import { startSpinner } from '../io/progress.js';
 
 const FIRST_POLL_MS = 300;
 const MAX_POLL_MS = 2000;

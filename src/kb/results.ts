@@ -1,12 +1,12 @@
 /** The end of `kb upload`: the results as a table (file, id, what happened) or JSON. */
-import type { Context } from '../../context.js';
-import { printList, type Column } from '../../io/output.js';
+import type { Context } from '../context.js';
+import { printList, type Column } from '../io/output.js';
 import type { SkippedFile } from './collect.js';
 import { indexed } from './indexing.js';
 import type { UploadOutcome } from './uploader.js';
 
 /** What happened to one file, in words. */
-export function describeOutcome(o: UploadOutcome): string {
+function describeOutcome(o: UploadOutcome): string {
   if (o.status === 'failed') return `upload failed: ${o.error}`;
   const replaced = o.replaced ? 'replaced the existing file (same id); ' : '';
   if (!o.job_id) return `${replaced || 'uploaded; '}the service named no indexing job to follow`;

@@ -1,15 +1,15 @@
-import { bytes } from '../../io/text.js';
+import { bytes } from '../io/text.js';
 
 /** What the service accepts (spec section 4, Knowledge base rules, and section 8). */
 
-export const ACCEPTED_EXTENSIONS = ['pdf', 'docx', 'xlsx', 'xls', 'csv', 'txt', 'md', 'rst'] as const;
+const ACCEPTED_EXTENSIONS = ['pdf', 'docx', 'xlsx', 'xls', 'csv', 'txt', 'md', 'rst'] as const;
 
 export const ACCEPTED_LIST = ACCEPTED_EXTENSIONS.map((e) => e.toUpperCase()).join(', ');
 
 /** 50 MB, counted as the sandbox and most services do: 50 × 1024 × 1024 bytes. */
 export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
 
-export function extensionOf(name: string): string {
+function extensionOf(name: string): string {
   const dot = name.lastIndexOf('.');
   return dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
 }

@@ -5,7 +5,8 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join, relative, resolve, sep } from 'node:path';
-import { UsageError } from '../../errors.js';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
 import { rejectionOf } from './formats.js';
 
 export interface PlannedFile {
@@ -39,7 +40,7 @@ export function normalizeFolder(folder: string | undefined): string {
   return folder.split(/[/\\]/).map((s) => s.trim()).filter((s) => s !== '' && s !== '.').join('/');
 }
 
-export function joinKb(folder: string, name: string): string {
+function joinKb(folder: string, name: string): string {
   return folder ? `${folder}/${name}` : name;
 }
 
@@ -138,4 +139,14 @@ async function walk(dir: string, folder: string, plan: UploadPlan, add: (abs: st
 function displayPath(cwd: string, abs: string): string {
   const rel = relative(cwd, abs);
   return rel && !rel.startsWith('..') ? rel : abs;
+}
+
+/** Says on stderr what the plan left out, before anything is sent. */
+export function reportSkipped(ctx: Context, skipped: SkippedFile[], hidden: number): void {
+  const c = ctx.errColor;
+  if (skipped.length > 0) {
+    ctx.info(c.yellow(`Skipping ${skipped.length} file${skipped.length === 1 ? '' : 's'}:`));
+    for (const s of skipped) ctx.info(`  ${s.display}: ${s.reason}`);
+  }
+  if (hidden > 0) ctx.info(c.dim(`Left out ${hidden} hidden file${hidden === 1 ? '' : 's'} or folder${hidden === 1 ? '' : 's'} (names starting with a dot).`));
 }

@@ -3,9 +3,9 @@
  * sent, and a line per finished file above it. Only on a terminal and never with machine
  * output; elsewhere every method does nothing.
  */
-import type { Context } from '../../context.js';
-import { ProgressLine } from '../../io/progress.js';
-import { bytes as formatBytes } from '../../io/text.js';
+import type { Context } from '../context.js';
+import { ProgressLine } from '../io/progress.js';
+import { bytes as formatBytes } from '../io/text.js';
 
 const REDRAW_MS = 100;
 

@@ -4,13 +4,13 @@
  * id) can be reported as such. Failures of one file do not stop the others; failures
  * that would hit every file (key refused, plan limit, wrong address, Ctrl-C) do.
  */
-import type { ApiClient } from '../../api/client.js';
-import { ApiError } from '../../api/errors.js';
-import { isFolder, listItems, uploadFile, type KbItem } from '../../api/kb.js';
-import type { Context } from '../../context.js';
-import { InterruptedError } from '../../errors.js';
+import type { ApiClient } from '../api/client.js';
+import { ApiError } from '../api/errors.js';
+import { isFolder, listItems, uploadFile, type KbItem } from '../api/kb.js';
+import type { Context } from '../context.js';
+import { InterruptedError } from '../errors.js';
 import type { PlannedFile } from './collect.js';
-import { bytes as formatBytes } from '../../io/text.js';
+import { bytes as formatBytes } from '../io/text.js';
 import { UploadProgress } from './progress.js';
 
 export interface IndexResult {

@@ -1,8 +1,9 @@
 /**
- * Reading calls as `GET /calls` lists them, tolerating missing fields: the spec leaves
- * call status, end_reason and outcome open, so "finished" is read from several signs.
+ * The call model, shared by `call tail`, `watch` and the reports: reading calls as
+ * `GET /calls` lists them, tolerating missing fields. The spec leaves call status,
+ * end_reason and outcome open, so "finished" is read from several signs.
  */
-import { outcomeWord } from '../calls/outcome.js';
+import { outcomeWord } from './outcome.js';
 
 export interface ListedCall {
   call_id: string;

@@ -1,16 +1,15 @@
 /**
- * A file written under a temporary name in the same directory and renamed into place
- * only when complete, so a failed or interrupted run never leaves a file that looks
- * finished (rename within one directory is atomic).
+ * The one way voicectl replaces a file: written under a temporary name in the same
+ * directory and renamed into place only when complete, so a failed or interrupted run
+ * never leaves a file that looks finished (rename within one directory is atomic).
  *
  * Temporary files never outlive their process when it can help it: every exit (a
  * second Ctrl-C or SIGTERM that exits at once, the safety-net timer) removes the ones
  * still open. A process killed outright (SIGKILL, a crash, the power) cannot; the next
  * export into the same folder sweeps what such processes left (sweepStaleTemps).
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { createWriteStream, unlinkSync, type WriteStream } from 'node:fs';
-import { readdir, rename, unlink, writeFile } from 'node:fs/promises';
+import { chmodSync, createWriteStream, renameSync, unlinkSync, writeFileSync, type WriteStream } from 'node:fs';
+import { chmod, readdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 
@@ -39,7 +38,13 @@ function track(path: string): void {
  * files made on this machine, whose writers' pids it can check (a folder may be shared
  * over the network with another machine's running export).
  */
-const HOST_TAG = createHash('sha256').update(hostname()).digest('hex').slice(0, 4);
+let hostTag: string | undefined;
+function host(): string {
+  // node:crypto is loaded on the first write, not at start-up: the start path (the code
+  // cache) imports this module, and most commands write nothing.
+  hostTag ??= process.getBuiltinModule('node:crypto').createHash('sha256').update(hostname()).digest('hex').slice(0, 4);
+  return hostTag;
+}
 const TEMP_NAME = /^\..+\.(\d+)\.([0-9a-f]{4})[0-9a-f]{4}\.tmp$/;
 
 export interface AtomicFile {
@@ -53,7 +58,8 @@ export interface AtomicFile {
 }
 
 export function tempPathFor(target: string): string {
-  return join(dirname(target), `.${basename(target)}.${process.pid}.${HOST_TAG}${randomBytes(2).toString('hex')}.tmp`);
+  const random = process.getBuiltinModule('node:crypto').randomBytes(2).toString('hex');
+  return join(dirname(target), `.${basename(target)}.${process.pid}.${host()}${random}.tmp`);
 }
 
 /**
@@ -71,7 +77,7 @@ export async function sweepStaleTemps(dir: string): Promise<string[]> {
   const removed: string[] = [];
   for (const name of names) {
     const m = TEMP_NAME.exec(name);
-    if (!m || m[2] !== HOST_TAG) continue;
+    if (!m || m[2] !== host()) continue;
     const pid = Number(m[1]);
     if (pid === process.pid || isRunning(pid)) continue;
     try {
@@ -116,14 +122,7 @@ export async function openAtomic(target: string): Promise<AtomicFile> {
         stream.end(() => resolve());
       });
       settled = true;
-      try {
-        await rename(tempPath, target);
-      } catch (err) {
-        await unlink(tempPath).catch(() => {});
-        throw err;
-      } finally {
-        open.delete(tempPath);
-      }
+      await settle(tempPath, () => rename(tempPath, target));
     },
     async discard() {
       if (settled) return;
@@ -139,17 +138,48 @@ export async function openAtomic(target: string): Promise<AtomicFile> {
   };
 }
 
-/** A small file (the export state) replaced atomically. */
-export async function writeFileAtomic(target: string, data: string): Promise<void> {
-  const temp = tempPathFor(target);
-  track(temp);
+/** Runs the last steps of a write; on failure the temporary file is removed and the error passed on. */
+async function settle(temp: string, steps: () => Promise<void>): Promise<void> {
   try {
-    await writeFile(temp, data, { flag: 'wx' });
-    await rename(temp, target);
+    await steps();
   } catch (err) {
     await unlink(temp).catch(() => {});
     throw err;
   } finally {
     open.delete(temp);
+  }
+}
+
+export interface WriteOptions {
+  /** Permissions of the file, set on the temporary file before it takes the target's place (0o600 for secrets). */
+  mode?: number;
+}
+
+/** A small file (a state, a cursor, a secrets file) replaced atomically. */
+export async function writeFileAtomic(target: string, data: string | Uint8Array, options: WriteOptions = {}): Promise<void> {
+  const temp = tempPathFor(target);
+  track(temp);
+  await settle(temp, async () => {
+    await writeFile(temp, data, { flag: 'wx', mode: options.mode });
+    // The mode given at creation is narrowed by the umask; chmod states it exactly.
+    if (options.mode !== undefined && process.platform !== 'win32') await chmod(temp, options.mode);
+    await rename(temp, target);
+  });
+}
+
+/** The same, for the few writers that cannot wait (the code cache at exit, the approvals store). */
+export function writeFileAtomicSync(target: string, data: string | Uint8Array, options: WriteOptions = {}): void {
+  const temp = tempPathFor(target);
+  try {
+    writeFileSync(temp, data, { flag: 'wx', mode: options.mode });
+    if (options.mode !== undefined && process.platform !== 'win32') chmodSync(temp, options.mode);
+    renameSync(temp, target);
+  } catch (err) {
+    try {
+      unlinkSync(temp);
+    } catch {
+      // never made, or already gone
+    }
+    throw err;
   }
 }

@@ -1,0 +1,168 @@
+/**
+ * What a tool of `voicectl mcp` is (its spec, what its handler may use, its answer) and
+ * the pieces the tools are declared with: input schemas, annotations, cursors, flags.
+ * The tools themselves are in tools-read.ts and tools-write.ts.
+ */
+import { z } from './sdk.js';
+import type { Arg, VerbOutcome } from './runner.js';
+
+export type ToolKind = 'read' | 'write' | 'spend';
+
+export interface ToolAnnotations {
+  title: string;
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/** What a tool's handler may use. */
+export interface ToolDeps {
+  /** Runs a command line with --json and answers its parsed output, or throws a ToolFailure with the CLI's message. */
+  cli(argv: Arg[]): Promise<unknown>;
+  /** The same, returning the outcome as is (contacts validate reports on exit 2 too). */
+  cliOutcome(argv: Arg[]): Promise<VerbOutcome>;
+  /** Writes inline rows as a CSV file that lives as long as the call; returns its path. */
+  rowsFile(rows: Array<Record<string, unknown>>): Promise<string>;
+  /** The launch, bound to a person's approval (src/mcp/launch.ts). */
+  launch(args: LaunchArgs): Promise<ToolAnswer>;
+}
+
+export interface ToolAnswer {
+  structured: Record<string, unknown>;
+  /** A refusal the model should read (approval needed): an MCP tool error with the structured answer too. */
+  isError?: boolean;
+  text?: string;
+}
+
+export interface LaunchArgs {
+  campaign_id: string;
+  calling_hours?: string;
+  ignore_calling_hours?: boolean;
+}
+
+export interface ToolSpec {
+  name: string;
+  kind: ToolKind;
+  description: string;
+  annotations: ToolAnnotations;
+  input: z.ZodRawShape;
+  /** Open objects: the service's objects carry more fields than any schema here names. */
+  output: z.ZodObject;
+  call(args: Record<string, unknown>, deps: ToolDeps): Promise<ToolAnswer>;
+}
+
+/** A failure in the CLI's own words (what it prints on stderr), with its exit code. */
+export class ToolFailure extends Error {
+  constructor(message: string, readonly exitCode: number) {
+    super(message);
+    this.name = 'ToolFailure';
+  }
+}
+
+export const DEFAULT_LIMIT = 20;
+export const MAX_LIMIT = 100;
+/** Past this many characters of transcript, a call's transcript is cut and says so. */
+export const TRANSCRIPT_CHARS = 20_000;
+
+export const id = (what: string) => z.string().min(1).max(200).describe(what);
+export const paging = {
+  limit: z.number().int().min(1).max(MAX_LIMIT).optional().describe(`items per page, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT})`),
+  cursor: z.string().max(200).optional().describe('next_cursor of the previous page; omit for the first page'),
+};
+export const object = z.looseObject({});
+export const page = {
+  items: z.array(object).describe('what `voicectl … --json` prints for this page'),
+  next_cursor: z.string().nullable().describe('pass as cursor for the next page; null on the last page'),
+};
+export const text = (max: number) => z.string().min(1).max(max);
+export const rowsInput = z.array(z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]))).min(1).max(10_000)
+  .describe('spreadsheet rows as objects, header to cell, for example [{"phone": "+91 98123 45670", "name": "Asha"}]');
+
+const READ: ToolAnnotations = { title: '', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+export const annotate = (title: string, a: Partial<ToolAnnotations> = {}): ToolAnnotations => ({ ...READ, ...a, title });
+export const WRITE = { readOnlyHint: false, destructiveHint: false, idempotentHint: false };
+
+/** An opaque cursor: the offset of the next page. */
+export function encodeCursor(offset: number): string {
+  return Buffer.from(JSON.stringify({ offset }), 'utf8').toString('base64url');
+}
+
+export function decodeCursor(cursor: string | undefined): number {
+  if (cursor === undefined || cursor === '') return 0;
+  try {
+    const { offset } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { offset?: unknown };
+    if (typeof offset === 'number' && Number.isInteger(offset) && offset >= 0) return offset;
+  } catch {
+    // fall through to the error
+  }
+  throw new ToolFailure('error: the cursor is not one this server gave; start again without a cursor.', 2);
+}
+
+/** One page of a list verb that takes --limit and --offset: one more item is read, to know whether a next page exists. */
+export async function listPage(deps: ToolDeps, argv: Arg[], args: Record<string, unknown>): Promise<ToolAnswer> {
+  const limit = (args.limit as number | undefined) ?? DEFAULT_LIMIT;
+  const offset = decodeCursor(args.cursor as string | undefined);
+  const all = asArray(await deps.cli([...argv, `--limit=${limit + 1}`, `--offset=${offset}`]));
+  return { structured: { items: all.slice(0, limit), next_cursor: all.length > limit ? encodeCursor(offset + limit) : null } };
+}
+
+export function asArray(value: unknown): Array<Record<string, unknown>> {
+  if (!Array.isArray(value)) throw new ToolFailure('error: the command did not print a list.', 1);
+  return value as Array<Record<string, unknown>>;
+}
+
+export function asObject(value: unknown): Record<string, unknown> {
+  if (Array.isArray(value)) return { items: value };
+  if (value && typeof value === 'object') return value as Record<string, unknown>;
+  throw new ToolFailure('error: the command did not print an object.', 1);
+}
+
+export const flag = (name: string, value: unknown): string[] => {
+  if (value === undefined || value === null || value === false) return [];
+  if (value === true) return [`--${name}`];
+  if (Array.isArray(value)) return value.length ? [`--${name}=${value.join(',')}`] : [];
+  return [`--${name}=${String(value)}`];
+};
+export const pos = (value: unknown): Arg => ({ positional: String(value) });
+
+/** A call's transcript, cut past a size with a note that says how to read the rest. */
+export function cutTranscript(call: Record<string, unknown>, max = TRANSCRIPT_CHARS): Record<string, unknown> {
+  const t = call.transcript;
+  if (t === undefined || t === null) return call;
+  const size = (typeof t === 'string' ? t : JSON.stringify(t)).length;
+  if (size <= max) return call;
+  const how = `voicectl call get ${String(call.call_id ?? call.id ?? '<call_id>')} --json`;
+  if (typeof t === 'string') {
+    return { ...call, transcript: t.slice(0, max), transcript_note: `Transcript cut at ${max} of ${size} characters; the whole transcript: ${how}.` };
+  }
+  if (Array.isArray(t)) {
+    const kept: unknown[] = [];
+    let used = 2;
+    for (const turn of t) {
+      const n = JSON.stringify(turn).length + 1;
+      if (used + n > max) break;
+      kept.push(turn);
+      used += n;
+    }
+    return { ...call, transcript: kept, transcript_note: `Transcript cut at ${kept.length} of ${t.length} turns (${max} characters); the whole transcript: ${how}.` };
+  }
+  return { ...call, transcript: null, transcript_note: `Transcript left out: ${size} characters, over ${max}; read it with ${how}.` };
+}
+
+export function agentFlags(args: Record<string, unknown>): string[] {
+  return [...flag('name', args.name), ...flag('voice', args.voice), ...flag('language', args.language), ...flag('greeting', args.greeting),
+    ...flag('call-purpose', args.call_purpose), ...flag('prompt', args.prompt), ...flag('tools', args.tools), ...flag('kb', args.kb)];
+}
+
+export function excludeFlags(args: Record<string, unknown>): string[] {
+  return [...((args.exclude as string[] | undefined) ?? []).map((f) => `--exclude=${f}`), ...flag('exclude-called-within', args.exclude_called_within)];
+}
+
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
