@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { tempDir, waitFor } from '../config/harness.js';
-import { runInProcess } from '../helpers/run.js';
+import { run } from '../helpers/run.js';
 
 let sandbox: Sandbox;
 const cfg = tempDir();
@@ -36,7 +36,7 @@ describe('apply with a create left pending, at a terminal', () => {
   it('no sends nothing and says what to do', async () => {
     pendingFolder();
     const before = posts();
-    const r = await runInProcess(['apply', folder.dir], {
+    const r = await run(['apply', folder.dir], {
       env: env(),
       tty: true,
       answer: async ({ stdin, stderr }) => {
@@ -45,7 +45,7 @@ describe('apply with a create left pending, at a terminal', () => {
       },
     });
     expect(plain(r.stderr)).toContain('create agent late ("Late"): its earlier create was never answered');
-    expect(r.code).toBe(2);
+    expect(r.exitCode).toBe(2);
     expect(plain(r.stderr)).toContain('--resend-pending');
     expect(posts()).toBe(before);
   });
@@ -53,7 +53,7 @@ describe('apply with a create left pending, at a terminal', () => {
   it('yes sends it once, after the usual question', async () => {
     pendingFolder();
     const before = posts();
-    const r = await runInProcess(['apply', folder.dir], {
+    const r = await run(['apply', folder.dir], {
       env: env(),
       tty: true,
       answer: async ({ stdin, stderr }) => {
@@ -63,7 +63,7 @@ describe('apply with a create left pending, at a terminal', () => {
         stdin.write('y\n');
       },
     });
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.exitCode, r.stderr).toBe(0);
     expect(posts()).toBe(before + 1);
   });
 });

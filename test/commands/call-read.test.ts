@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Papa from 'papaparse';
 import { fakeServer, makeCall, send, type FakeServer } from '../export/fake-server.js';
-import { runInProcess } from '../export/harness.js';
+import { run } from '../helpers/run.js';
 
 let s: FakeServer;
 let wrapped: FakeServer;
@@ -24,8 +24,8 @@ const env = (x: FakeServer = s) => ({ VOICECTL_BASE_URL: x.url, VOICECTL_API_KEY
 
 describe('call list', () => {
   it('prints a table with a hint when more calls match', async () => {
-    const r = await runInProcess(['call', 'list', '-o', 'table', '--limit', '5'], { env: env(), columns: 140 });
-    expect(r.code).toBe(0);
+    const r = await run(['call', 'list', '-o', 'table', '--limit', '5'], { env: env(), tty: { stdout: false, columns: 140 } });
+    expect(r.exitCode).toBe(0);
     const lines = r.stdout.trim().split('\n');
     expect(lines[0]).toMatch(/^TIME \(UTC\)\s+CALL ID\s+NUMBER\s+CONTACT\s+STATUS\s+OUTCOME\s+DURATION\s+SUMMARY/);
     expect(lines).toHaveLength(6);
@@ -36,42 +36,42 @@ describe('call list', () => {
   });
 
   it('prints the API objects as a JSON array', async () => {
-    const r = await runInProcess(['calls', 'ls', '--json', '--offset', '10', '--limit', '2'], { env: env() });
+    const r = await run(['calls', 'ls', '--json', '--offset', '10', '--limit', '2'], { env: env() });
     const list = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
     expect(list.map((c) => c.call_id)).toEqual(['call_000010', 'call_000011']);
     expect(list[0]).toEqual(makeCall(10));
   });
 
   it('reads every page with --all', async () => {
-    const r = await runInProcess(['call', 'list', '--all', '--json'], { env: env() });
+    const r = await run(['call', 'list', '--all', '--json'], { env: env() });
     expect((JSON.parse(r.stdout) as unknown[]).length).toBe(120);
   });
 
   it('sends the filters, relative times counted back from now in UTC', async () => {
-    const r = await runInProcess(['call', 'list', '--json', '--campaign', 'camp_1', '--status', 'completed', '--since', '90m', '--until', '2024-05-02'], {
+    const r = await run(['call', 'list', '--json', '--campaign', 'camp_1', '--status', 'completed', '--since', '90m', '--until', '2024-05-02'], {
       env: env(), now: () => new Date('2024-05-01T12:00:00Z'),
     });
-    expect(r.code).toBe(0);
+    expect(r.exitCode).toBe(0);
     const q = s.requests.filter((x) => x.path === '/calls').at(-1)!.query;
     expect(Object.fromEntries(q)).toMatchObject({ campaign_id: 'camp_1', status: 'completed', since: '2024-05-01T10:30:00.000Z', until: '2024-05-02T00:00:00.000Z' });
   });
 
   it('rejects a time it cannot read with exit 2, before any request', async () => {
     const before = s.requests.length;
-    const r = await runInProcess(['call', 'list', '--since', 'last tuesday'], { env: env() });
-    expect(r.code).toBe(2);
+    const r = await run(['call', 'list', '--since', 'last tuesday'], { env: env() });
+    expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('is not a time');
     expect(s.requests.length).toBe(before);
   });
 
   it('refuses --since after --until (exit 2)', async () => {
-    const r = await runInProcess(['call', 'list', '--since', '2024-05-02', '--until', '2024-05-01'], { env: env() });
-    expect(r.code).toBe(2);
+    const r = await run(['call', 'list', '--since', '2024-05-02', '--until', '2024-05-01'], { env: env() });
+    expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('must be before --until');
   });
 
   it('writes CSV with formula escaping', async () => {
-    const r = await runInProcess(['call', 'list', '-o', 'csv', '--limit', '5'], { env: env() });
+    const r = await run(['call', 'list', '-o', 'csv', '--limit', '5'], { env: env() });
     const rows = Papa.parse<Record<string, string>>(r.stdout, { header: true, skipEmptyLines: true }).data;
     expect(rows[3]!.summary!.startsWith('\'=HYPERLINK')).toBe(true);
     expect(rows[0]!.phone_number).toBe('+919800000000');
@@ -79,8 +79,8 @@ describe('call list', () => {
 
   // The spec shows this envelope ({calls, total, limit, offset}): another one is not read as calls.
   it('refuses an envelope other than the one the spec shows', async () => {
-    const r = await runInProcess(['call', 'list', '--json'], { env: env(wrapped) });
-    expect(r.code).toBe(1);
+    const r = await run(['call', 'list', '--json'], { env: env(wrapped) });
+    expect(r.exitCode).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/sent an unexpected response: expected \{calls: \[\.\.\.\], total, limit, offset\}, got an object with data, meta/);
   });
@@ -88,8 +88,8 @@ describe('call list', () => {
 
 describe('call get', () => {
   it('shows the fields and the transcript as a conversation', async () => {
-    const r = await runInProcess(['call', 'get', 'call_000007', '-o', 'table'], { env: env() });
-    expect(r.code).toBe(0);
+    const r = await run(['call', 'get', 'call_000007', '-o', 'table'], { env: env() });
+    expect(r.exitCode).toBe(0);
     expect(r.stdout).toMatch(/call id\s+call_000007/);
     expect(r.stdout).toMatch(/outcome\s+requirements_gathered/);
     expect(r.stdout).toContain('Transcript');
@@ -97,7 +97,7 @@ describe('call get', () => {
   });
 
   it('prints the object exactly as the API returned it with --json', async () => {
-    const r = await runInProcess(['call', 'get', 'call_000007', '--json'], { env: env() });
+    const r = await run(['call', 'get', 'call_000007', '--json'], { env: env() });
     const obj = JSON.parse(r.stdout) as Record<string, unknown>;
     expect(obj).toEqual({ ...makeCall(7), transcript: [{ role: 'agent', text: 'Hello call_000007', timestamp: makeCall(7).start_time }] });
   });
@@ -111,7 +111,7 @@ describe('call get', () => {
       ],
     });
     try {
-      const r = await runInProcess(['call', 'get', 'call_000001', '-o', 'table'], { env: env(t), stdoutTTY: true, columns: 60 });
+      const r = await run(['call', 'get', 'call_000001', '-o', 'table'], { env: env(t), tty: { stdout: true, columns: 60 } });
       const lines = r.stdout.split('\n');
       const at = lines.findIndex((l) => l.startsWith('00:00 Agent: Namaste!'));
       expect(at).toBeGreaterThan(0);
@@ -125,7 +125,7 @@ describe('call get', () => {
   });
 
   it('exits 4 for an unknown call', async () => {
-    const r = await runInProcess(['call', 'get', 'nope'], { env: env() });
-    expect(r.code).toBe(4);
+    const r = await run(['call', 'get', 'nope'], { env: env() });
+    expect(r.exitCode).toBe(4);
   });
 });

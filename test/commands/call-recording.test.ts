@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { findRecordingLink } from '../../src/api/calls.js';
 import { recordingExtension } from '../../src/export/download.js';
 import { fakeServer, makeCall, type FakeServer } from '../export/fake-server.js';
-import { runInProcess, tempDir } from '../export/harness.js';
+import { run } from '../helpers/run.js';
+import { tempDir } from '../export/harness.js';
 
 describe('findRecordingLink', () => {
   const U = 'https://storage.example.com/rec/abc.wav?sig=1';
@@ -59,9 +60,9 @@ describe('call recording', () => {
 
   it('prints a fresh link each time it is asked', async () => {
     const { api, storage, env } = await servers();
-    const one = await runInProcess(['call', 'recording', 'call_000001'], { env });
-    const two = await runInProcess(['call', 'recording', 'call_000001'], { env });
-    expect(one.code).toBe(0);
+    const one = await run(['call', 'recording', 'call_000001'], { env });
+    const two = await run(['call', 'recording', 'call_000001'], { env });
+    expect(one.exitCode).toBe(0);
     expect(one.stdout.trim()).toBe(`${storage.url}/audio/call_000001.mp3?sig=x`);
     expect(two.stdout).toBe(one.stdout);
     expect(api.requests.filter((q) => q.path === '/calls/call_000001/recording-url')).toHaveLength(2);
@@ -69,7 +70,7 @@ describe('call recording', () => {
 
   it('prints the link and its expiry as JSON', async () => {
     const { storage, env } = await servers();
-    const r = await runInProcess(['call', 'recording', 'call_000001', '--json'], { env });
+    const r = await run(['call', 'recording', 'call_000001', '--json'], { env });
     expect(JSON.parse(r.stdout)).toEqual({ call_id: 'call_000001', url: `${storage.url}/audio/call_000001.mp3?sig=x`, expires_at: '2030-01-01T00:00:00Z' });
   });
 
@@ -78,8 +79,8 @@ describe('call recording', () => {
     const t = tempDir();
     cleanups.push(t.remove);
     const file = join(t.dir, 'out.mp3');
-    const r = await runInProcess(['call', 'recording', 'call_000001', '--download', file], { env, stderrTTY: true });
-    expect(r.code).toBe(0);
+    const r = await run(['call', 'recording', 'call_000001', '--download', file], { env, tty: { stdout: false, stderr: true } });
+    expect(r.exitCode).toBe(0);
     expect(readFileSync(file)).toEqual(Buffer.alloc(4096, 'call_000001.mp3'));
     expect(readdirSync(t.dir)).toEqual(['out.mp3']);
     expect(r.stderr).toContain('Saved the recording of call_000001');
@@ -90,8 +91,8 @@ describe('call recording', () => {
 
   it('resolves a relative link against the service', async () => {
     const { env } = await servers((s, _storage, id) => ({ data: { url: `/audio/${id}.wav` } }));
-    const r = await runInProcess(['call', 'recording', 'call_000001', '--download', '-'], { env });
-    expect(r.code).toBe(0);
+    const r = await run(['call', 'recording', 'call_000001', '--download', '-'], { env });
+    expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe(Buffer.alloc(4096, 'call_000001.wav').toString());
   });
 
@@ -100,16 +101,16 @@ describe('call recording', () => {
     const t = tempDir();
     cleanups.push(t.remove);
     const file = join(t.dir, 'x.wav');
-    const r = await runInProcess(['call', 'recording', 'call_000002', '--download', file], { env });
-    expect(r.code).toBe(4);
+    const r = await run(['call', 'recording', 'call_000002', '--download', file], { env });
+    expect(r.exitCode).toBe(4);
     expect(r.stderr).toContain('no recording for call call_000002');
     expect(existsSync(file)).toBe(false);
   });
 
   it('fails with exit 1 when the response holds no link', async () => {
     const { env } = await servers(() => ({ status: 'processing' }));
-    const r = await runInProcess(['call', 'recording', 'call_000001'], { env });
-    expect(r.code).toBe(1);
+    const r = await run(['call', 'recording', 'call_000001'], { env });
+    expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('holds no link');
   });
 });

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeServer, type FakeServer } from './campaign-fake-server.js';
-import { runInProcess } from '../helpers/run.js';
+import { run } from '../helpers/run.js';
 
 const IDS = Array.from({ length: 5 }, (_, i) => `c0ffee00-0000-4000-8000-00000000000${i}`);
 const call = (id: string, campaign: string, o: Record<string, unknown>) => ({
@@ -38,15 +38,15 @@ async function serve() {
   server = await fakeServer(routes);
 }
 
-const run = (args: string[], columns?: number) => runInProcess(['campaign', 'report', ...args, '--tz', 'Asia/Kolkata'], {
+const report = (args: string[], columns?: number) => run(['campaign', 'report', ...args, '--tz', 'Asia/Kolkata'], {
   env: { VOICECTL_BASE_URL: server.url, VOICECTL_API_KEY: 'sk_fake' },
   tty: columns ? { stdout: true, columns } : undefined,
 });
 
 describe('campaign report sections', () => {
   it('at a terminal: every promised section, in the user\'s zone', async () => {
-    const r = await run([IDS[0]!], 100);
-    expect(r.code).toBe(0);
+    const r = await report([IDS[0]!], 100);
+    expect(r.exitCode).toBe(0);
     for (const title of ['funnel (contacts)', 'contacts by status', 'outcomes', 'durations of connected calls', 'calls per hour (Asia/Kolkata)', 'connect rate by hour of day (Asia/Kolkata)', 'callbacks (1)']) {
       expect(r.stdout).toContain(`\n${title}\n`);
     }
@@ -58,8 +58,8 @@ describe('campaign report sections', () => {
   });
 
   it.each([60, 80, 120])('no line is wider than a %i-column terminal, five campaigns side by side included', async (columns) => {
-    const r = await run(IDS, columns);
-    expect(r.code).toBe(0);
+    const r = await report(IDS, columns);
+    expect(r.exitCode).toBe(0);
     const wide = r.stdout.split('\n').filter((l) => l.length > columns);
     expect(wide).toEqual([]);
     // Every campaign is in a side-by-side table.
@@ -67,8 +67,8 @@ describe('campaign report sections', () => {
   });
 
   it('--format md: the same sections as tables', async () => {
-    const r = await run([IDS[0]!, '--format', 'md']);
-    expect(r.code).toBe(0);
+    const r = await report([IDS[0]!, '--format', 'md']);
+    expect(r.exitCode).toBe(0);
     for (const title of ['**Funnel**', '**Contacts by status**', '**Outcomes**', '**Call durations (connected calls)**', '**Calls per hour (Asia/Kolkata)**', '**Connect rate by hour of day (Asia/Kolkata)**', '**Callbacks** (1)']) {
       expect(r.stdout).toContain(title);
     }
@@ -95,8 +95,8 @@ describe('campaign followups against a service', () => {
       'GET /calls/:id': (req) => ({ status: 200, body: { ...list.find((c) => `/calls/${c.call_id}` === req.path), transcript: transcripts[req.path] } }),
     });
     try {
-      const r = await runInProcess(['campaign', 'followups', ID, '--json'], { env: { VOICECTL_BASE_URL: s.url, VOICECTL_API_KEY: 'sk_fake' } });
-      expect(r.code).toBe(0);
+      const r = await run(['campaign', 'followups', ID, '--json'], { env: { VOICECTL_BASE_URL: s.url, VOICECTL_API_KEY: 'sk_fake' } });
+      expect(r.exitCode).toBe(0);
       const rows = JSON.parse(r.stdout);
       expect(rows.map((x: { call_id: string }) => x.call_id)).toEqual(['f1', 'f2']);
       expect(rows[0].requested_time).toBe('2026-11-27T17:00:00+05:30');

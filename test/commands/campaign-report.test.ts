@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fakeServer, type FakeServer } from './campaign-fake-server.js';
-import { runInProcess } from '../helpers/run.js';
+import { run } from '../helpers/run.js';
 import { campaignReport } from '../../src/reports/stats.js';
 import { statusCounts, summarize, Tally } from '../../src/watch/summary.js';
 import { evaluateFailIf, parseFailIf } from '../../src/watch/fail-if.js';
@@ -41,7 +41,7 @@ async function serve(calls: unknown[], campaign: Record<string, unknown> = {}, c
   });
 }
 
-const run = (args: string[], tty = false) => runInProcess(['campaign', 'report', ID, ...args], {
+const report = (args: string[], tty = false) => run(['campaign', 'report', ID, ...args], {
   env: { VOICECTL_BASE_URL: server!.url, VOICECTL_API_KEY: 'sk_fake', VOICECTL_CONFIG_DIR: dir },
   tty,
 });
@@ -49,16 +49,16 @@ const run = (args: string[], tty = false) => runInProcess(['campaign', 'report',
 describe('campaign report and text from the service', () => {
   it('shows control characters as visible escapes in the terminal title line', async () => {
     await serve([call('a', { outcome: 'sold' })]);
-    const r = await run([], true);
-    expect(r.code).toBe(0);
+    const r = await report([], true);
+    expect(r.exitCode).toBe(0);
     expect(r.stdout).not.toMatch(/[\u001b\u0007]/);
     expect(r.stdout).toContain('Campaign Renewals\\x1b]0;pwned\\x07\\x1b[2J');
   });
 
   it('shows control characters as visible escapes in --format md, headings and cells alike', async () => {
     await serve([call('a', { outcome: 'sold\u001b[31m', summary: 'said\u0007 yes\r\nthen no' })]);
-    const r = await run(['--format', 'md']);
-    expect(r.code).toBe(0);
+    const r = await report(['--format', 'md']);
+    expect(r.exitCode).toBe(0);
     expect(r.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
     expect(r.stdout).toContain('## Campaign report: Renewals\\\\x1b]0;pwned\\\\x07\\\\x1b[2J');
     expect(r.stdout).toContain('sold\\\\x1b[31m');
@@ -71,13 +71,13 @@ describe('campaign report and text from the service', () => {
       {},
       [{ phone_number: '+1', status: 'constructor' }, { phone_number: '+2', status: '__proto__' }, { phone_number: '+3', status: '__proto__' }],
     );
-    const r = await run(['--format', 'json']);
-    expect(r.code).toBe(0);
+    const r = await report(['--format', 'json']);
+    expect(r.exitCode).toBe(0);
     const body = JSON.parse(r.stdout) as { campaigns: Array<{ outcomes: Record<string, number>; contacts_by_status: Record<string, number>; contacts: number }> };
     const rep = body.campaigns[0]!;
     expect(Object.entries(rep.outcomes)).toEqual([['constructor', 2], ['__proto__', 1], ['toString', 1]]);
     expect(Object.entries(rep.contacts_by_status)).toEqual([['constructor', 1], ['__proto__', 2]]);
-    const md = await run(['--format', 'md']);
+    const md = await report(['--format', 'md']);
     expect(md.stdout).toMatch(/\| constructor \| 2 \|/);
     expect(md.stdout).toMatch(/\| __proto__ \| 1 \|/);
   });
@@ -96,8 +96,8 @@ describe('campaign report and text from the service', () => {
         : { status: 404, body: { error: 'no recording', status_code: 404 } }),
     });
     const file = join(dir, 'recordings.html');
-    const r = await run(['--html', file, '--recordings', '--no-transcripts']);
-    expect(r.code).toBe(0);
+    const r = await report(['--html', file, '--recordings', '--no-transcripts']);
+    expect(r.exitCode).toBe(0);
     expect(r.stderr).toMatch(/1 recording link could not be fetched; those calls have no player \(first: b:/);
     const html = readFileSync(file, 'utf8');
     expect(html.match(/<audio /g)).toHaveLength(1);
@@ -116,9 +116,9 @@ describe('campaign report and text from the service', () => {
       call('f', { outcome: 'sold' }),
     ]);
     const file = join(dir, 'report.html');
-    const r = await run(['--html', file]);
+    const r = await report(['--html', file]);
     expect(r.stderr).not.toMatch(/unexpected error|TypeError/);
-    expect(r.code).toBe(0);
+    expect(r.exitCode).toBe(0);
     const html = readFileSync(file, 'utf8');
     expect(html.match(/<tr class="call"/g)).toHaveLength(6);
     expect(html).toContain('2026-05-01 10:15:00');

@@ -9,7 +9,7 @@ import { SHELLS, type Shell } from '../../src/commands/completion/index.js';
 import { Context } from '../../src/context.js';
 import { buildProgram } from '../../src/program.js';
 import { tempDir } from '../config/harness.js';
-import { runInProcess } from '../helpers/run.js';
+import { run } from '../helpers/run.js';
 import { needs } from '../helpers/requires.js';
 
 const ctx = new Context({ io: { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough() }, env: {} });
@@ -98,11 +98,11 @@ describe('completion scripts', () => {
 
   it('`voicectl completion <shell>` prints the script on stdout; another shell is exit 2', async () => {
     const env = { VOICECTL_CONFIG_DIR: dir.dir };
-    const bash = await runInProcess(['completion', 'bash'], { env });
-    expect(bash.code).toBe(0);
+    const bash = await run(['completion', 'bash'], { env });
+    expect(bash.exitCode).toBe(0);
     expect(bash.stdout).toContain('complete -o default -F _voicectl voicectl');
-    const bad = await runInProcess(['completion', 'tcsh'], { env });
-    expect(bad.code).toBe(2);
+    const bad = await run(['completion', 'tcsh'], { env });
+    expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toContain('bash, zsh, fish');
   });
 });

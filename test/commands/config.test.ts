@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { configPath, readProfile } from '../../src/config/profiles.js';
 import { tempDir } from '../config/harness.js';
-import { runInProcess } from '../helpers/run.js';
+import { run } from '../helpers/run.js';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).forEach((f) => f()));
@@ -19,19 +19,19 @@ const KEY = 'sk_live_Secret_abcd9876';
 describe('voicectl config', () => {
   it('set validates and saves; get prints the value; unset removes it', async () => {
     const env = configEnv();
-    expect((await runInProcess(['config', 'set', 'base_url', 'https://api.example.com/v1/'], { env })).code).toBe(0);
-    expect((await runInProcess(['config', 'set', 'default_country', 'in'], { env })).code).toBe(0);
-    expect((await runInProcess(['config', 'set', 'timeout', '45'], { env })).code).toBe(0);
+    expect((await run(['config', 'set', 'base_url', 'https://api.example.com/v1/'], { env })).exitCode).toBe(0);
+    expect((await run(['config', 'set', 'default_country', 'in'], { env })).exitCode).toBe(0);
+    expect((await run(['config', 'set', 'timeout', '45'], { env })).exitCode).toBe(0);
     expect(readProfile(env, 'default')).toEqual({ base_url: 'https://api.example.com/v1', default_country: 'IN', timeout: '45' });
 
-    const got = await runInProcess(['config', 'get', 'default_country'], { env });
-    expect(got).toMatchObject({ code: 0, stdout: 'IN\n' });
+    const got = await run(['config', 'get', 'default_country'], { env });
+    expect(got).toMatchObject({ exitCode: 0, stdout: 'IN\n' });
 
-    const unset = await runInProcess(['config', 'unset', 'timeout'], { env });
-    expect(unset.code).toBe(0);
+    const unset = await run(['config', 'unset', 'timeout'], { env });
+    expect(unset.exitCode).toBe(0);
     expect(readProfile(env, 'default')).not.toHaveProperty('timeout');
-    const missing = await runInProcess(['config', 'get', 'timeout'], { env });
-    expect(missing.code).toBe(1);
+    const missing = await run(['config', 'get', 'timeout'], { env });
+    expect(missing.exitCode).toBe(1);
     expect(missing.stdout).toBe('');
     expect(missing.stderr).toContain('timeout is not set in profile "default"');
   });
@@ -39,8 +39,8 @@ describe('voicectl config', () => {
   it('an unknown key is exit 2 and lists the valid ones', async () => {
     const env = configEnv();
     for (const argv of [['config', 'set', 'colour', 'red'], ['config', 'get', 'colour'], ['config', 'unset', 'colour']]) {
-      const r = await runInProcess(argv, { env });
-      expect(r.code).toBe(2);
+      const r = await run(argv, { env });
+      expect(r.exitCode).toBe(2);
       expect(r.stderr).toContain('"colour"');
       expect(r.stderr).toMatch(/base_url, api_key, default_country, timeout/);
     }
@@ -49,58 +49,58 @@ describe('voicectl config', () => {
 
   it('bad values are exit 2 and change nothing', async () => {
     const env = configEnv();
-    await runInProcess(['config', 'set', 'timeout', '30'], { env });
+    await run(['config', 'set', 'timeout', '30'], { env });
     for (const [k, v] of [['base_url', 'ftp://files.example'], ['default_country', 'India'], ['timeout', '-1'], ['timeout', 'later']]) {
-      const r = await runInProcess(['config', 'set', k!, v!], { env });
-      expect(r.code, `${k}=${v}`).toBe(2);
+      const r = await run(['config', 'set', k!, v!], { env });
+      expect(r.exitCode, `${k}=${v}`).toBe(2);
     }
     expect(readProfile(env, 'default')).toEqual({ timeout: '30' });
   });
 
   it('list masks the API key in the table and in --json, and names the file on stderr', async () => {
     const env = configEnv();
-    await runInProcess(['config', 'set', 'base_url', 'http://127.0.0.1:4010'], { env });
-    await runInProcess(['config', 'set', 'api_key', KEY], { env });
+    await run(['config', 'set', 'base_url', 'http://127.0.0.1:4010'], { env });
+    await run(['config', 'set', 'api_key', KEY], { env });
 
-    const table = await runInProcess(['config', 'list'], { env });
-    expect(table.code).toBe(0);
+    const table = await run(['config', 'list'], { env });
+    expect(table.exitCode).toBe(0);
     expect(table.stdout).toMatch(/^base_url\s+http:\/\/127\.0\.0\.1:4010$/m);
     expect(table.stdout).toMatch(/^api_key\s+\*\*\*\*9876$/m);
     expect(table.stderr).toContain(configPath(env));
     expect(table.stdout + table.stderr).not.toContain(KEY);
 
-    const json = await runInProcess(['config', 'list', '--json'], { env });
+    const json = await run(['config', 'list', '--json'], { env });
     expect(JSON.parse(json.stdout)).toEqual({ base_url: 'http://127.0.0.1:4010', api_key: '****9876' });
     expect(json.stderr).toContain(configPath(env));
 
-    const get = await runInProcess(['config', 'get', 'api_key'], { env });
+    const get = await run(['config', 'get', 'api_key'], { env });
     expect(get.stdout).toBe('****9876\n');
-    const set = await runInProcess(['config', 'set', 'api_key', KEY], { env });
+    const set = await run(['config', 'set', 'api_key', KEY], { env });
     expect(set.stdout + set.stderr).not.toContain(KEY);
   });
 
   it('works on the profile chosen by --profile or VOICECTL_PROFILE', async () => {
     const env = configEnv();
-    await runInProcess(['config', 'set', 'timeout', '5', '--profile', 'ci'], { env });
-    await runInProcess(['--profile', 'ci', 'config', 'set', 'default_country', 'GB'], { env });
+    await run(['config', 'set', 'timeout', '5', '--profile', 'ci'], { env });
+    await run(['--profile', 'ci', 'config', 'set', 'default_country', 'GB'], { env });
     expect(readProfile(env, 'ci')).toEqual({ timeout: '5', default_country: 'GB' });
     expect(readProfile(env, 'default')).toEqual({});
-    const listed = await runInProcess(['config', 'list', '--json'], { env: { ...env, VOICECTL_PROFILE: 'ci' } });
+    const listed = await run(['config', 'list', '--json'], { env: { ...env, VOICECTL_PROFILE: 'ci' } });
     expect(JSON.parse(listed.stdout)).toEqual({ default_country: 'GB', timeout: '5' });
   });
 
   it('list on a fresh machine says nothing is saved and prints {} with --json', async () => {
     const env = configEnv();
-    const r = await runInProcess(['config', 'list'], { env });
-    expect(r).toMatchObject({ code: 0, stdout: '' });
+    const r = await run(['config', 'list'], { env });
+    expect(r).toMatchObject({ exitCode: 0, stdout: '' });
     expect(r.stderr).toContain('voicectl login');
-    expect(JSON.parse((await runInProcess(['config', 'ls', '--json'], { env })).stdout)).toEqual({});
+    expect(JSON.parse((await run(['config', 'ls', '--json'], { env })).stdout)).toEqual({});
   });
 
   it('unset on a missing file does not create it', async () => {
     const env = configEnv();
-    const r = await runInProcess(['config', 'unset', 'api_key'], { env });
-    expect(r.code).toBe(0);
+    const r = await run(['config', 'unset', 'api_key'], { env });
+    expect(r.exitCode).toBe(0);
     expect(existsSync(env.VOICECTL_CONFIG_DIR)).toBe(false);
   });
 
@@ -108,11 +108,11 @@ describe('voicectl config', () => {
     const env = configEnv();
     mkdirSync(env.VOICECTL_CONFIG_DIR, { recursive: true });
     writeFileSync(configPath(env), 'not json');
-    const list = await runInProcess(['config', 'list'], { env });
-    expect(list.code).toBe(2);
+    const list = await run(['config', 'list'], { env });
+    expect(list.exitCode).toBe(2);
     expect(list.stderr).toContain(`the config file ${configPath(env)} is not valid JSON`);
-    const set = await runInProcess(['config', 'set', 'timeout', '5'], { env });
-    expect(set.code).toBe(2);
+    const set = await run(['config', 'set', 'timeout', '5'], { env });
+    expect(set.exitCode).toBe(2);
     expect(set.stderr).toContain(env.VOICECTL_CONFIG_DIR);
     expect(readFileSync(configPath(env), 'utf8')).toBe('not json');
   });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { runInProcess } from '../helpers/run.js';
+import { run } from '../helpers/run.js';
 
 // In process (run(argv, ctx) with fake streams) against a sandbox on port 0.
 let sandbox: Sandbox;
@@ -22,8 +22,8 @@ const h = {
     return sandbox;
   },
   async run(argv: string[]) {
-    const r = await runInProcess(argv, { env: { VOICECTL_BASE_URL: sandbox.url, VOICECTL_API_KEY: sandbox.apiKey, VOICECTL_CONFIG_DIR: configDir, CI: 'true' } });
-    return { exitCode: r.code, stdout: r.stdout, stderr: r.stderr };
+    const r = await run(argv, { env: { VOICECTL_BASE_URL: sandbox.url, VOICECTL_API_KEY: sandbox.apiKey, VOICECTL_CONFIG_DIR: configDir, CI: 'true' } });
+    return { exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr };
   },
 };
 

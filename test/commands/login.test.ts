@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { configPath, readProfile } from '../../src/config/profiles.js';
 import { openStore } from '../../src/config/store.js';
 import { agentsServer, BAD_KEY, GOOD_KEY, NO_SCOPE_KEY, tempDir, waitFor, type AgentsServer } from '../config/harness.js';
-import { runInProcess } from '../helpers/run.js';
+import { run } from '../helpers/run.js';
 
 let server: AgentsServer;
 beforeAll(async () => {
@@ -24,7 +24,7 @@ function configEnv() {
 describe('voicectl login (in process)', () => {
   it('asks for the base URL and the key when a person is there, checks them, and saves them', async () => {
     const env = configEnv();
-    const r = await runInProcess(['login'], {
+    const r = await run(['login'], {
       env,
       tty: true,
       answer: async ({ stdin, stderr }) => {
@@ -35,7 +35,7 @@ describe('voicectl login (in process)', () => {
       },
     });
     expect(r.stderr).not.toContain(GOOD_KEY);
-    expect(r.code).toBe(0);
+    expect(r.exitCode).toBe(0);
     expect(readProfile(env, 'default')).toEqual({ base_url: server.url, api_key: GOOD_KEY });
     expect(r.stderr).toContain(`****${GOOD_KEY.slice(-4)}`);
     const check = server.requests.at(-1)!;
@@ -46,7 +46,7 @@ describe('voicectl login (in process)', () => {
 
   it('in accessible mode asks in plain lines, and the key is not shown', async () => {
     const env = { ...configEnv(), VOICECTL_ACCESSIBLE: '1', FORCE_COLOR: undefined };
-    const r = await runInProcess(['login'], {
+    const r = await run(['login'], {
       env,
       tty: true,
       answer: async ({ stdin, stderr }) => {
@@ -56,7 +56,7 @@ describe('voicectl login (in process)', () => {
         stdin.write(`${GOOD_KEY}\n`);
       },
     });
-    expect(r.code).toBe(0);
+    expect(r.exitCode).toBe(0);
     expect(r.stderr).not.toContain(GOOD_KEY);
     expect(r.stderr).not.toContain('\u001b');
     expect(readProfile(env, 'default')).toEqual({ base_url: server.url, api_key: GOOD_KEY });
@@ -65,7 +65,7 @@ describe('voicectl login (in process)', () => {
   it('offers the current base URL as the default answer', async () => {
     const env = configEnv();
     await (await openStore(env)).update('default', { base_url: server.url });
-    const r = await runInProcess(['login'], {
+    const r = await run(['login'], {
       env,
       tty: true,
       answer: async ({ stdin, stderr }) => {
@@ -75,31 +75,31 @@ describe('voicectl login (in process)', () => {
         stdin.write(`${GOOD_KEY}\n`);
       },
     });
-    expect(r.code).toBe(0);
+    expect(r.exitCode).toBe(0);
     expect(readProfile(env, 'default')).toEqual({ base_url: server.url, api_key: GOOD_KEY });
   });
 
   it('a network error is exit 1 and saves nothing', async () => {
     const env = configEnv();
     // Port 1 on loopback refuses connections; the harness makes retry waits instant.
-    const r = await runInProcess(['login', '--with-key-stdin', '--base-url', 'http://127.0.0.1:1'], { env, stdin: `${GOOD_KEY}\n` });
-    expect(r.code).toBe(1);
+    const r = await run(['login', '--with-key-stdin', '--base-url', 'http://127.0.0.1:1'], { env, stdin: `${GOOD_KEY}\n` });
+    expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('Nothing was saved');
     expect(existsSync(configPath(env))).toBe(false);
   });
 
   it('a base URL without the API (404) is exit 4, saves nothing, and hints at the path prefix', async () => {
     const env = configEnv();
-    const r = await runInProcess(['login', '--with-key-stdin', '--base-url', `${server.url}/nothing-here`], { env, stdin: GOOD_KEY });
-    expect(r.code).toBe(4);
+    const r = await run(['login', '--with-key-stdin', '--base-url', `${server.url}/nothing-here`], { env, stdin: GOOD_KEY });
+    expect(r.exitCode).toBe(4);
     expect(r.stderr).toContain('/v1');
     expect(existsSync(configPath(env))).toBe(false);
   });
 
   it('401 is exit 3, never echoes the key even when the server does, and saves nothing', async () => {
     const env = configEnv();
-    const r = await runInProcess(['login', '--with-key-stdin', '--base-url', server.url], { env, stdin: BAD_KEY });
-    expect(r.code).toBe(3);
+    const r = await run(['login', '--with-key-stdin', '--base-url', server.url], { env, stdin: BAD_KEY });
+    expect(r.exitCode).toBe(3);
     expect(r.stdout + r.stderr).not.toContain(BAD_KEY);
     expect(r.stderr).toContain(`****${BAD_KEY.slice(-4)}`);
     expect(existsSync(configPath(env))).toBe(false);
@@ -107,45 +107,45 @@ describe('voicectl login (in process)', () => {
 
   it('403 saves the key with a warning naming agents:read', async () => {
     const env = configEnv();
-    const r = await runInProcess(['login', '--with-key-stdin', '--base-url', server.url, '--profile', 'limited'], { env, stdin: NO_SCOPE_KEY });
-    expect(r.code).toBe(0);
+    const r = await run(['login', '--with-key-stdin', '--base-url', server.url, '--profile', 'limited'], { env, stdin: NO_SCOPE_KEY });
+    expect(r.exitCode).toBe(0);
     expect(r.stderr).toContain('agents:read');
     expect(readProfile(env, 'limited')).toEqual({ base_url: server.url, api_key: NO_SCOPE_KEY });
   });
 
   it('without a person, the base URL comes from --base-url, VOICECTL_BASE_URL or the profile, else exit 2 naming --base-url', async () => {
     const env = configEnv();
-    const none = await runInProcess(['login', '--with-key-stdin'], { env, stdin: GOOD_KEY });
-    expect(none.code).toBe(2);
+    const none = await run(['login', '--with-key-stdin'], { env, stdin: GOOD_KEY });
+    expect(none.exitCode).toBe(2);
     expect(none.stderr).toContain('--base-url');
 
-    const fromEnv = await runInProcess(['login', '--with-key-stdin'], { env: { ...env, VOICECTL_BASE_URL: server.url }, stdin: GOOD_KEY });
-    expect(fromEnv.code).toBe(0);
+    const fromEnv = await run(['login', '--with-key-stdin'], { env: { ...env, VOICECTL_BASE_URL: server.url }, stdin: GOOD_KEY });
+    expect(fromEnv.exitCode).toBe(0);
     expect(readProfile(env, 'default').base_url).toBe(server.url);
 
-    const fromProfile = await runInProcess(['login', '--no-input', '--api-key', GOOD_KEY], { env });
-    expect(fromProfile.code).toBe(0);
+    const fromProfile = await run(['login', '--no-input', '--api-key', GOOD_KEY], { env });
+    expect(fromProfile.exitCode).toBe(0);
   });
 
   it('--with-key-stdin: an empty stdin is exit 2; so is combining it with --api-key', async () => {
     const env = configEnv();
-    const empty = await runInProcess(['login', '--with-key-stdin', '--base-url', server.url], { env, stdin: '\n' });
-    expect(empty.code).toBe(2);
+    const empty = await run(['login', '--with-key-stdin', '--base-url', server.url], { env, stdin: '\n' });
+    expect(empty.exitCode).toBe(2);
     expect(empty.stderr).toContain('No API key on stdin');
-    const both = await runInProcess(['login', '--with-key-stdin', '--base-url', server.url, '--api-key', GOOD_KEY], { env, stdin: GOOD_KEY });
-    expect(both.code).toBe(2);
+    const both = await run(['login', '--with-key-stdin', '--base-url', server.url, '--api-key', GOOD_KEY], { env, stdin: GOOD_KEY });
+    expect(both.exitCode).toBe(2);
     expect(existsSync(configPath(env))).toBe(false);
   });
 
   it('under --no-input with no key anywhere, exit 2 naming --with-key-stdin', async () => {
-    const r = await runInProcess(['login', '--no-input', '--base-url', server.url], { env: configEnv() });
-    expect(r.code).toBe(2);
+    const r = await run(['login', '--no-input', '--base-url', server.url], { env: configEnv() });
+    expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('--with-key-stdin');
   });
 
   it.runIf(process.platform !== 'win32')('creates the file with mode 0600', async () => {
     const env = configEnv();
-    await runInProcess(['login', '--with-key-stdin', '--base-url', server.url], { env, stdin: GOOD_KEY });
+    await run(['login', '--with-key-stdin', '--base-url', server.url], { env, stdin: GOOD_KEY });
     expect(statSync(configPath(env)).mode & 0o777).toBe(0o600);
   });
 });

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest';
-import { startInProcess, type Running } from '../helpers/run.js';
+import { start, type Running } from '../helpers/run.js';
 import { startSandbox, type Plan, type Sandbox } from '../../src/sandbox/index.js';
 
 const ENTER = '\r';
@@ -40,7 +40,7 @@ class Session {
   readonly done: Promise<number>;
 
   constructor(sb: Sandbox, argv: string[], env: Record<string, string> = {}) {
-    this.running = startInProcess(argv, {
+    this.running = start(argv, {
       env: { VOICECTL_BASE_URL: sb.url, VOICECTL_API_KEY: sb.apiKey, VOICECTL_CONFIG_DIR: dir, ...env },
       tty: { stdin: true, stdout: true, stderr: true, columns: 120, rows: 40 },
       openStdin: true,

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { runInProcess } from '../export/harness.js';
+import { run } from '../helpers/run.js';
 import { tempDir } from '../helpers/temp.js';
 
 let sandbox: Sandbox;
@@ -44,8 +44,8 @@ const launches = (id: string) => sandbox.requests.filter((r) => r.method === 'PO
 describe('campaign launch checks calling hours on the injected clock', () => {
   it('refuses at 22:30 in India (exit 2), says how many, where, and when the window opens', async () => {
     const id = await draft('Late', INDIA);
-    const r = await runInProcess(['campaign', 'launch', id, '--yes'], { env: env(), now: at('2026-01-15T17:00:00Z') });
-    expect(r.code).toBe(2);
+    const r = await run(['campaign', 'launch', id, '--yes'], { env: env(), now: at('2026-01-15T17:00:00Z') });
+    expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('3 contacts of 3 are outside calling hours (09:00-21:00 local time), so nothing was launched');
     expect(r.stderr).toContain('3 contacts in Asia/Kolkata (22:30 IST there now); opens 09:00 IST (2026-01-16 03:30 UTC, in 10h 30m)');
     expect(r.stderr).toContain('--wait-for-calling-hours');
@@ -54,29 +54,29 @@ describe('campaign launch checks calling hours on the injected clock', () => {
 
   it('says when the window opens in the contacts\' local time and in the user\'s zone (--tz, VOICECTL_TZ)', async () => {
     const id = await draft('Late, seen from New York', INDIA);
-    const r = await runInProcess(['campaign', 'launch', id, '--yes', '--tz', 'America/New_York'], { env: env(), now: at('2026-01-15T17:00:00Z') });
-    expect(r.code).toBe(2);
+    const r = await run(['campaign', 'launch', id, '--yes', '--tz', 'America/New_York'], { env: env(), now: at('2026-01-15T17:00:00Z') });
+    expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('3 contacts in Asia/Kolkata (22:30 IST there now); opens 09:00 IST (2026-01-15 22:30 EST, in 10h 30m)');
     expect(r.stderr).toContain('The window is open for all of them from 2026-01-15 22:30 EST (in 10h 30m).');
     expect(r.stderr).toContain('Pass --wait-for-calling-hours to launch at 2026-01-15 22:30 EST (in 10h 30m)');
-    const same = await runInProcess(['campaign', 'launch', id, '--yes'], { env: { ...env(), VOICECTL_TZ: 'Asia/Calcutta' }, now: at('2026-01-15T17:00:00Z') });
+    const same = await run(['campaign', 'launch', id, '--yes'], { env: { ...env(), VOICECTL_TZ: 'Asia/Calcutta' }, now: at('2026-01-15T17:00:00Z') });
     expect(same.stderr).toContain('3 contacts in Asia/Kolkata (22:30 IST there now); opens 2026-01-16 09:00 IST (in 10h 30m)');
     expect(launches(id)).toHaveLength(0);
   });
 
   it('allows the same campaign at 10:00 in India', async () => {
     const id = await draft('Morning', INDIA);
-    const r = await runInProcess(['campaign', 'launch', id, '--yes'], { env: env(), now: at('2026-01-15T04:30:00Z') });
+    const r = await run(['campaign', 'launch', id, '--yes'], { env: env(), now: at('2026-01-15T04:30:00Z') });
     expect(r.stderr).toContain('All 3 contacts are within calling hours');
-    expect(r.code).toBe(0);
+    expect(r.exitCode).toBe(0);
     expect(launches(id)).toHaveLength(1);
   });
 
   it('a mixed India/US list reports both zones and the common opening', async () => {
     const id = await draft('Mixed', [...INDIA, NEW_YORK]);
     // 08:30 in India, 22:00 in New York.
-    const r = await runInProcess(['campaign', 'launch', id, '--yes'], { env: env(), now: at('2026-01-15T03:00:00Z') });
-    expect(r.code).toBe(2);
+    const r = await run(['campaign', 'launch', id, '--yes'], { env: env(), now: at('2026-01-15T03:00:00Z') });
+    expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('4 contacts of 4 are outside calling hours');
     expect(r.stderr).toContain('3 contacts in Asia/Kolkata (08:30 IST there now)');
     expect(r.stderr).toContain('1 contact in America/New_York (22:00 EST there now)');
@@ -87,8 +87,8 @@ describe('campaign launch checks calling hours on the injected clock', () => {
   it('a refusal for a mixed India/US list names every zone: those closed, and those open now, with their local times', async () => {
     const id = await draft('Mixed, half open', [...INDIA, NEW_YORK]);
     // 22:30 in India (closed), 12:00 in New York (open).
-    const r = await runInProcess(['campaign', 'launch', id, '--yes'], { env: env(), now: at('2026-01-15T17:00:00Z') });
-    expect(r.code).toBe(2);
+    const r = await run(['campaign', 'launch', id, '--yes'], { env: env(), now: at('2026-01-15T17:00:00Z') });
+    expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('3 contacts of 4 are outside calling hours (09:00-21:00 local time), so nothing was launched:');
     expect(r.stderr).toContain('  closed  3 contacts in Asia/Kolkata (22:30 IST there now); opens 09:00 IST (2026-01-16 03:30 UTC, in 10h 30m)');
     expect(r.stderr).toContain('  open    1 contact in America/New_York (12:00 EST there now)');
@@ -100,28 +100,28 @@ describe('campaign launch checks calling hours on the injected clock', () => {
     const id = await draft('Narrow', INDIA);
     // 09:30 in India: inside 09:00-21:00, outside 10:00-19:00.
     const now = at('2026-01-15T04:00:00Z');
-    const narrow = await runInProcess(['campaign', 'launch', id, '--yes', '--calling-hours', '10:00-19:00'], { env: env(), now });
-    expect(narrow.code).toBe(2);
+    const narrow = await run(['campaign', 'launch', id, '--yes', '--calling-hours', '10:00-19:00'], { env: env(), now });
+    expect(narrow.exitCode).toBe(2);
     expect(narrow.stderr).toContain('(10:00-19:00 local time)');
-    const bad = await runInProcess(['campaign', 'launch', id, '--yes', '--calling-hours', '9-5'], { env: env(), now });
-    expect(bad.code).toBe(2);
+    const bad = await run(['campaign', 'launch', id, '--yes', '--calling-hours', '9-5'], { env: env(), now });
+    expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toContain('is not a window of hours');
     expect(launches(id)).toHaveLength(0);
-    const forced = await runInProcess(['campaign', 'launch', id, '--yes', '--ignore-calling-hours'], { env: env(), now: at('2026-01-15T17:00:00Z') });
-    expect(forced.code).toBe(0);
+    const forced = await run(['campaign', 'launch', id, '--yes', '--ignore-calling-hours'], { env: env(), now: at('2026-01-15T17:00:00Z') });
+    expect(forced.exitCode).toBe(0);
     expect(launches(id)).toHaveLength(1);
   });
 
   it('the profile\'s calling_hours applies when no flag is given', async () => {
-    const set = await runInProcess(['config', 'set', 'calling_hours', '10:00-19:00'], { env: env() });
-    expect(set.code).toBe(0);
+    const set = await run(['config', 'set', 'calling_hours', '10:00-19:00'], { env: env() });
+    expect(set.exitCode).toBe(0);
     try {
       const id = await draft('Profile window', INDIA);
-      const r = await runInProcess(['campaign', 'launch', id, '--yes'], { env: env(), now: at('2026-01-15T04:00:00Z') });
-      expect(r.code).toBe(2);
+      const r = await run(['campaign', 'launch', id, '--yes'], { env: env(), now: at('2026-01-15T04:00:00Z') });
+      expect(r.exitCode).toBe(2);
       expect(r.stderr).toContain('(10:00-19:00 local time)');
     } finally {
-      await runInProcess(['config', 'unset', 'calling_hours'], { env: env() });
+      await run(['config', 'unset', 'calling_hours'], { env: env() });
     }
   });
 
@@ -129,7 +129,7 @@ describe('campaign launch checks calling hours on the injected clock', () => {
     const id = await draft('Patient', INDIA);
     let clock = new Date('2026-01-16T03:27:30Z').getTime();
     let launchedAt: number | undefined;
-    const r = await runInProcess(['campaign', 'launch', id, '--yes', '--wait-for-calling-hours'], {
+    const r = await run(['campaign', 'launch', id, '--yes', '--wait-for-calling-hours'], {
       env: env(),
       now: () => new Date(clock),
       sleep: async (ms) => {
@@ -137,7 +137,7 @@ describe('campaign launch checks calling hours on the injected clock', () => {
         if (launches(id).length > 0) launchedAt ??= clock;
       },
     });
-    expect(r.code).toBe(0);
+    expect(r.exitCode).toBe(0);
     expect(launches(id)).toHaveLength(1);
     expect(launchedAt).toBeUndefined();
     expect(clock).toBe(new Date('2026-01-16T03:30:00Z').getTime());
@@ -153,23 +153,23 @@ describe('campaign launch checks calling hours on the injected clock', () => {
   it('the wait says when the window opens in the user\'s zone', async () => {
     const id = await draft('Patient in Kolkata', INDIA);
     let clock = new Date('2026-01-16T03:29:30Z').getTime();
-    const r = await runInProcess(['campaign', 'launch', id, '--yes', '--wait-for-calling-hours', '--tz', 'Asia/Kolkata'], {
+    const r = await run(['campaign', 'launch', id, '--yes', '--wait-for-calling-hours', '--tz', 'Asia/Kolkata'], {
       env: env(), now: () => new Date(clock), sleep: async (ms) => { clock += ms; },
     });
-    expect(r.code).toBe(0);
+    expect(r.exitCode).toBe(0);
     expect(r.stderr).toContain('Waiting for calling hours: 1m left (opens 09:00 IST).');
   });
 
   it('on a terminal the wait is a countdown redrawn in place', async () => {
     const id = await draft('Countdown', INDIA);
     let clock = new Date('2026-01-16T03:29:57Z').getTime();
-    const r = await runInProcess(['campaign', 'launch', id, '--yes', '--wait-for-calling-hours'], {
+    const r = await run(['campaign', 'launch', id, '--yes', '--wait-for-calling-hours'], {
       env: env(),
-      stderrTTY: true,
+      tty: { stdout: false, stderr: true },
       now: () => new Date(clock),
       sleep: async (ms) => { clock += ms; },
     });
-    expect(r.code).toBe(0);
+    expect(r.exitCode).toBe(0);
     expect(r.stderr).toContain('\r\x1b[KWaiting for calling hours: 0:00:03 left (opens 03:30 UTC). Ctrl-C stops.');
     expect(r.stderr).toContain('\r\x1b[KWaiting for calling hours: 0:00:01 left');
     expect(launches(id)).toHaveLength(1);
@@ -177,10 +177,10 @@ describe('campaign launch checks calling hours on the injected clock', () => {
 
   it('create --launch outside the window creates nothing', async () => {
     const before = sandbox.requests.filter((q) => q.method === 'POST' && q.path === '/campaigns/json').length;
-    const r = await runInProcess(['campaign', 'create', '--name', 'Night', '--agent', agentId, '--csv', 'fixtures/leads.csv', '--default-country', 'IN', '--launch', '--yes'], {
+    const r = await run(['campaign', 'create', '--name', 'Night', '--agent', agentId, '--csv', 'fixtures/leads.csv', '--default-country', 'IN', '--launch', '--yes'], {
       env: env(), now: at('2026-01-15T17:00:00Z'),
     });
-    expect(r.code).toBe(2);
+    expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('so nothing was created or launched');
     expect(sandbox.requests.filter((q) => q.method === 'POST' && q.path === '/campaigns/json').length).toBe(before);
   });
@@ -190,10 +190,10 @@ describe('campaign launch checks calling hours on the injected clock', () => {
     const before = posts();
     const base = ['campaign', 'create', '--name', 'Hours', '--agent', agentId, '--csv', 'fixtures/leads.csv', '--default-country', 'IN', '--launch', '--yes'];
     for (const flags of [['--calling-hours', '9-5'], ['--calling-hours', '25:00-26:00'], ['--ignore-calling-hours', '--wait-for-calling-hours']]) {
-      const real = await runInProcess([...base, ...flags], { env: env(), now: at('2026-01-15T04:30:00Z') });
-      const dry = await runInProcess([...base, ...flags, '--dry-run'], { env: env(), now: at('2026-01-15T04:30:00Z') });
-      expect(real.code).toBe(2);
-      expect(dry.code).toBe(2);
+      const real = await run([...base, ...flags], { env: env(), now: at('2026-01-15T04:30:00Z') });
+      const dry = await run([...base, ...flags, '--dry-run'], { env: env(), now: at('2026-01-15T04:30:00Z') });
+      expect(real.exitCode).toBe(2);
+      expect(dry.exitCode).toBe(2);
       expect(dry.stderr).toBe(real.stderr);
       expect(dry.stdout).toBe('');
     }
@@ -203,10 +203,10 @@ describe('campaign launch checks calling hours on the injected clock', () => {
   it('redial --launch --dry-run checks --calling-hours as the launch does', async () => {
     const id = await draft('Redial hours', INDIA);
     const args = ['campaign', 'redial', id, '--launch', '--yes', '--calling-hours', '9-5'];
-    const real = await runInProcess(args, { env: env(), now: at('2026-01-15T04:30:00Z') });
-    const dry = await runInProcess([...args, '--dry-run'], { env: env(), now: at('2026-01-15T04:30:00Z') });
-    expect(real.code).toBe(2);
-    expect(dry.code).toBe(2);
+    const real = await run(args, { env: env(), now: at('2026-01-15T04:30:00Z') });
+    const dry = await run([...args, '--dry-run'], { env: env(), now: at('2026-01-15T04:30:00Z') });
+    expect(real.exitCode).toBe(2);
+    expect(dry.exitCode).toBe(2);
     expect(dry.stderr).toBe(real.stderr);
     expect(dry.stderr).toContain('--calling-hours "9-5" is not a window of hours.');
   });

@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { BIN, harness, type Harness } from '../helpers/cli.js';
-import { finalScreen, runWatchCli, stripAnsi } from '../watch/harness.js';
+import { run } from '../helpers/run.js';
+import { finalScreen, stripAnsi } from '../helpers/screen.js';
 
 let h: Harness;
 let agentId = '';
@@ -116,12 +117,12 @@ describe('watch against the sandbox', () => {
 
   it('on a terminal: redraws to completion, leaves the summary on screen and the cursor shown', async () => {
     const id = await campaign(80);
-    const r = await runWatchCli(['watch', id, '--interval', '0.05'], {
+    const r = await run(['watch', id, '--interval', '0.05'], {
       env: { VOICECTL_BASE_URL: h.sandbox.url, VOICECTL_API_KEY: h.sandbox.apiKey },
-      tty: { columns: 90, rows: 30 },
+      tty: { stdout: true, stderr: true, columns: 90, rows: 30 },
       realTime: true,
     });
-    expect(r.code).toBe(0);
+    expect(r.exitCode).toBe(0);
     expect(r.stdout.startsWith('\x1b[?25l')).toBe(true);
     expect(r.stdout.endsWith('\x1b[?25h')).toBe(true);
     const text = finalScreen(r.stdout).map(stripAnsi).join('\n');

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import Papa from 'papaparse';
 import { fakeServer, makeCall, send, type FakeServer } from './fake-server.js';
-import { runInProcess, tempDir } from './harness.js';
+import { run } from '../helpers/run.js';
+import { tempDir } from './harness.js';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -28,9 +29,9 @@ const csvRecords = (text: string) => Papa.parse<Record<string, string>>(text, { 
 describe('call export: pages', () => {
   it('writes every call once, in the server\'s order, fetching pages concurrently', async () => {
     const s = await server(many(1001));
-    const r = await runInProcess(['call', 'export', '--format', 'jsonl', '--concurrency', '4'], { env: env(s) });
+    const r = await run(['call', 'export', '--format', 'jsonl', '--concurrency', '4'], { env: env(s) });
     expect(r.stderr).toContain('Exported 1,001 calls');
-    expect(r.code).toBe(0);
+    expect(r.exitCode).toBe(0);
     expect(ids(r.stdout)).toEqual(many(1001).map((c) => c.call_id));
     const pages = s.requests.filter((q) => q.path === '/calls');
     expect(pages.map((q) => q.query.get('limit'))).toEqual(Array(6).fill('200'));
@@ -43,8 +44,8 @@ describe('call export: pages', () => {
         if (n === 3) s.calls.push(...many(250, 900));
       },
     });
-    const r = await runInProcess(['call', 'export', '--format', 'jsonl', '--concurrency', '2'], { env: env(s) });
-    expect(r.code).toBe(0);
+    const r = await run(['call', 'export', '--format', 'jsonl', '--concurrency', '2'], { env: env(s) });
+    expect(r.exitCode).toBe(0);
     const got = ids(r.stdout);
     expect(new Set(got).size).toBe(got.length);
     expect(got).toEqual(many(1150).map((c) => c.call_id));
@@ -58,8 +59,8 @@ describe('call export: pages', () => {
         if (n === 2) s.calls.push(...many(130, 900));
       },
     });
-    const r = await runInProcess(['call', 'export', '--format', 'jsonl', '--concurrency', '1'], { env: env(s) });
-    expect(r.code).toBe(0);
+    const r = await run(['call', 'export', '--format', 'jsonl', '--concurrency', '1'], { env: env(s) });
+    expect(r.exitCode).toBe(0);
     const got = ids(r.stdout);
     expect(new Set(got).size).toBe(got.length);
     for (const c of many(900)) expect(got).toContain(c.call_id);
@@ -78,8 +79,8 @@ describe('call export: pages', () => {
         s.calls.splice(50, 0, ...many(150, 5000).map((c, i) => ({ ...c, call_id: `call_mid_${i}` })));
       },
     });
-    const r = await runInProcess(['call', 'export', '--format', 'jsonl', '--concurrency', '3'], { env: env(s) });
-    expect(r.code).toBe(0);
+    const r = await run(['call', 'export', '--format', 'jsonl', '--concurrency', '3'], { env: env(s) });
+    expect(r.exitCode).toBe(0);
     const got = ids(r.stdout);
     expect(new Set(got).size).toBe(got.length);
     const missing = many(1000).map((c) => c.call_id).filter((id) => !got.includes(id));
@@ -93,8 +94,8 @@ describe('call export: pages', () => {
         if (n === 2) s.calls.splice(100, 0, ...many(150, 5000).map((c, i) => ({ ...c, start_time: many(1, 100)[0]!.start_time, call_id: `call_mid_${i}` })));
       },
     });
-    const r = await runInProcess(['call', 'export', '--format', 'jsonl', '--concurrency', '3'], { env: env(s) });
-    expect(r.code).toBe(0);
+    const r = await run(['call', 'export', '--format', 'jsonl', '--concurrency', '3'], { env: env(s) });
+    expect(r.exitCode).toBe(0);
     const got = ids(r.stdout);
     expect(new Set(got).size).toBe(got.length);
     for (const c of many(1000)) expect(got).toContain(c.call_id);
@@ -102,23 +103,23 @@ describe('call export: pages', () => {
 
   it('follows a server that caps the page size without saying so', async () => {
     const s = await server(many(230), { maxLimit: 50, hideLimit: true });
-    const r = await runInProcess(['call', 'export', '--format', 'jsonl'], { env: env(s) });
-    expect(r.code).toBe(0);
+    const r = await run(['call', 'export', '--format', 'jsonl'], { env: env(s) });
+    expect(r.exitCode).toBe(0);
     expect(ids(r.stdout)).toEqual(many(230).map((c) => c.call_id));
   });
 
   it('reads page after page when the server sends no total', async () => {
     const s = await server(many(450), { hideTotal: true });
-    const r = await runInProcess(['call', 'export', '--format', 'jsonl'], { env: env(s) });
-    expect(r.code).toBe(0);
+    const r = await run(['call', 'export', '--format', 'jsonl'], { env: env(s) });
+    expect(r.exitCode).toBe(0);
     expect(ids(r.stdout)).toHaveLength(450);
     expect(s.requests.filter((q) => q.path === '/calls')).toHaveLength(3);
   });
 
   it('passes the filters on, times in UTC', async () => {
     const s = await server(many(10));
-    const r = await runInProcess(['call', 'export', '--campaign', 'camp_1', '--status', 'completed', '--since', '2024-05-01T09:03', '--until', '2024-05-01T09:05:00+00:00'], { env: env(s) });
-    expect(r.code).toBe(0);
+    const r = await run(['call', 'export', '--campaign', 'camp_1', '--status', 'completed', '--since', '2024-05-01T09:03', '--until', '2024-05-01T09:05:00+00:00'], { env: env(s) });
+    expect(r.exitCode).toBe(0);
     const q = s.requests.find((x) => x.path === '/calls')!.query;
     expect(q.get('campaign_id')).toBe('camp_1');
     expect(q.get('status')).toBe('completed');
@@ -133,8 +134,8 @@ describe('call export: files', () => {
     const s = await server(many(5));
     const d = dir();
     const out = join(d, 'calls.csv');
-    const r = await runInProcess(['call', 'export', '--out', out], { env: env(s) });
-    expect(r.code).toBe(0);
+    const r = await run(['call', 'export', '--out', out], { env: env(s) });
+    expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe('');
     expect(readdirSync(d)).toEqual(['calls.csv']);
     const rows = csvRecords(readFileSync(out, 'utf8'));
@@ -154,8 +155,8 @@ describe('call export: files', () => {
     const d = dir();
     const out = join(d, 'calls.csv');
     writeFileSync(join(d, 'other.txt'), 'keep me');
-    const r = await runInProcess(['call', 'export', '--out', out, '--concurrency', '1'], { env: env(s) });
-    expect(r.code).toBe(1);
+    const r = await run(['call', 'export', '--out', out, '--concurrency', '1'], { env: env(s) });
+    expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('database on fire');
     expect(existsSync(out)).toBe(false);
     expect(readdirSync(d)).toEqual(['other.txt']);
@@ -173,8 +174,8 @@ describe('call export: files', () => {
     const d = dir();
     const out = join(d, 'calls.jsonl');
     writeFileSync(out, 'yesterday\n');
-    const r = await runInProcess(['call', 'export', '--out', out], { env: env(s) });
-    expect(r.code).toBe(1);
+    const r = await run(['call', 'export', '--out', out], { env: env(s) });
+    expect(r.exitCode).toBe(1);
     expect(readFileSync(out, 'utf8')).toBe('yesterday\n');
   });
 
@@ -190,8 +191,8 @@ describe('call export: files', () => {
     });
     const d = dir();
     const out = join(d, 'calls.csv');
-    const r = await runInProcess(['call', 'export', '--out', out, '--concurrency', '1'], { env: env(s), signal: ac.signal });
-    expect(r.code).toBe(130);
+    const r = await run(['call', 'export', '--out', out, '--concurrency', '1'], { env: env(s), signal: ac.signal });
+    expect(r.exitCode).toBe(130);
     expect(r.stderr).toContain('was not written');
     expect(readdirSync(d)).toEqual([]);
   });
@@ -199,18 +200,18 @@ describe('call export: files', () => {
   it('picks JSONL from the --out extension', async () => {
     const s = await server(many(3));
     const out = join(dir(), 'calls.jsonl');
-    const r = await runInProcess(['call', 'export', '--out', out], { env: env(s) });
-    expect(r.code).toBe(0);
+    const r = await run(['call', 'export', '--out', out], { env: env(s) });
+    expect(r.exitCode).toBe(0);
     expect(ids(readFileSync(out, 'utf8'))).toHaveLength(3);
   });
 
   it('draws a progress bar only when stderr is a terminal', async () => {
     const s = await server(many(400));
     const out = join(dir(), 'calls.csv');
-    const tty = await runInProcess(['call', 'export', '--out', out], { env: env(s), stderrTTY: true });
-    expect(tty.code).toBe(0);
+    const tty = await run(['call', 'export', '--out', out], { env: env(s), tty: { stdout: false, stderr: true } });
+    expect(tty.exitCode).toBe(0);
     expect(tty.stderr).toMatch(/Exporting .*\/400 rows/);
-    const plain = await runInProcess(['call', 'export', '--out', out], { env: env(s) });
+    const plain = await run(['call', 'export', '--out', out], { env: env(s) });
     expect(plain.stderr).not.toContain('Exporting');
   });
 });
@@ -218,14 +219,14 @@ describe('call export: files', () => {
 describe('call export: transcripts and recordings', () => {
   it('adds transcripts, one request per call, order kept', async () => {
     const s = await server(many(30));
-    const r = await runInProcess(['call', 'export', '--format', 'jsonl', '--transcripts', '--concurrency', '5'], { env: env(s) });
-    expect(r.code).toBe(0);
+    const r = await run(['call', 'export', '--format', 'jsonl', '--transcripts', '--concurrency', '5'], { env: env(s) });
+    expect(r.exitCode).toBe(0);
     const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { call_id: string; transcript: Array<{ text: string }> });
     expect(lines.map((l) => l.call_id)).toEqual(many(30).map((c) => c.call_id));
     expect(lines.every((l) => l.transcript[0]!.text === `Hello ${l.call_id}`)).toBe(true);
     expect(s.requests.filter((q) => /^\/calls\/call_/.test(q.path))).toHaveLength(30);
 
-    const csv = await runInProcess(['call', 'export', '--transcripts'], { env: env(s) });
+    const csv = await run(['call', 'export', '--transcripts'], { env: env(s) });
     expect(csvRecords(csv.stdout)[2]!.transcript).toBe('00:00 Agent: Hello call_000002');
   });
 
@@ -238,14 +239,14 @@ describe('call export: transcripts and recordings', () => {
     const rec = join(d, 'rec');
     mkdirSync(rec);
     writeFileSync(join(rec, 'call_000001.wav'), 'already here');
-    const r = await runInProcess(['call', 'export', '--out', join(d, 'calls.csv'), '--recordings', rec], { env: env(s) });
-    expect(r.code).toBe(0);
+    const r = await run(['call', 'export', '--out', join(d, 'calls.csv'), '--recordings', rec], { env: env(s) });
+    expect(r.exitCode).toBe(0);
     expect(readdirSync(rec).sort()).toEqual(['call_000000.mp3', 'call_000001.wav', 'call_000002.mp3', 'call_000003.mp3']);
     expect(readFileSync(join(rec, 'call_000002.mp3'))).toEqual(Buffer.alloc(4096, 'call_000002'));
     expect(r.stderr).toContain('3 recordings downloaded');
 
-    const again = await runInProcess(['call', 'export', '--recordings', rec], { env: env(s) });
-    expect(again.code).toBe(0);
+    const again = await run(['call', 'export', '--recordings', rec], { env: env(s) });
+    expect(again.exitCode).toBe(0);
     expect(again.stderr).toContain('0 recordings downloaded, 4 already there');
 
     expect(storage.requests.length).toBeGreaterThan(0);

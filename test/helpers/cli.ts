@@ -7,15 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa, type Options } from 'execa';
+import type { RunResult } from './run.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/voicectl.js', import.meta.url));
 
-export interface RunResult {
-  exitCode: number;
-  stdout: string;
-  stderr: string;
-}
+export type { RunResult };
 
 export interface Harness {
   sandbox: Sandbox;

@@ -6,8 +6,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
-  event, post, runInProcess, SECRET, sendEvent, signedHeaders, startApp, startListen, tempDir, type Running,
+  event, post, LISTEN, SECRET, sendEvent, signedHeaders, startApp, startListen, tempDir, type Running,
 } from '../webhooks/receiver-harness.js';
+import { start } from '../helpers/run.js';
 
 /** The log's file handle can be made to fail one write half way, as a full disk does. */
 const fault = vi.hoisted(() => ({ path: '', armed: false }));
@@ -49,7 +50,7 @@ beforeEach(() => {
 });
 
 afterEach(async () => {
-  await running?.stop();
+  await running?.interrupt();
   for (const a of apps) await a.close();
   tmp.remove();
 });
@@ -72,13 +73,13 @@ describe('--log: a torn tail is repaired before anything is appended', () => {
     expect(running.stderr()).toMatch(/ended in a partial line/);
     const next = await sendEvent(running.port);
     expect(next.status).toBe(200);
-    await running.stop();
+    await running.interrupt();
     running = undefined;
     // The fragment stays, on its own line, for a person to look at; the new event is whole.
     expect(lines(file)).toEqual([before.body, fragment, next.sent]);
 
     const a = await app();
-    const replay = runInProcess(['listen', '--replay', file, '--forward-to', `http://127.0.0.1:${a.port}/`, '--secret', SECRET], env);
+    const replay = start(['listen', '--replay', file, '--forward-to', `http://127.0.0.1:${a.port}/`, '--secret', SECRET], { ...LISTEN, env });
     expect(await replay.done).toBe(0);
     expect(replay.stderr()).toMatch(/events\.ndjson:2 is not a JSON event; skipped/);
     expect(a.received.map((r) => r.raw.toString('utf8'))).toEqual([before.body, next.sent]);
@@ -98,7 +99,7 @@ describe('--log: a torn tail is repaired before anything is appended', () => {
     const retry = await post(running.port, first.body, signedHeaders(first.id, 'call.ended', first.body));
     expect(retry.status).toBe(200);
     expect(retry.json.duplicate).toBeUndefined();
-    await running.stop();
+    await running.interrupt();
     running = undefined;
     const logged = lines(file);
     expect(logged.map((l) => (JSON.parse(l) as { id: string }).id)).toEqual([second.id, first.id]);

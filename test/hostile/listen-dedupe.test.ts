@@ -23,7 +23,7 @@ beforeEach(() => {
 });
 
 afterEach(async () => {
-  await running?.stop();
+  await running?.interrupt();
   for (const a of apps) await a.close();
   tmp.remove();
 });
@@ -66,7 +66,7 @@ describe('the event id is the signed body\'s', () => {
     expect(replies.every((r) => r.status < 500)).toBe(true);
     // Without the header the body's id still identifies it: a duplicate.
     expect(replies.at(-1)!.json.duplicate).toBe(true);
-    await running.stop();
+    await running.interrupt();
     running = undefined;
     expect(ids(file)).toEqual([e.id]);
     expect(a.received).toHaveLength(1);
@@ -93,12 +93,12 @@ describe('seen ids survive a restart', () => {
     const e = event();
     expect((await post(running.port, e.body, signedHeaders(e.id, 'call.ended', e.body))).status).toBe(200);
     await a.waitFor(1);
-    await running.stop();
+    await running.interrupt();
     running = await startListen(args, env);
     const retry = await post(running.port, e.body, signedHeaders(e.id, 'call.ended', e.body));
     expect(retry.status).toBe(200);
     expect(retry.json.duplicate).toBe(true);
-    await running.stop();
+    await running.interrupt();
     running = undefined;
     expect(ids(file)).toEqual([e.id]);
     expect(a.received).toHaveLength(1);
@@ -113,7 +113,7 @@ describe('seen ids survive a restart', () => {
     const retry = await post(running.port, old, { 'Service-Event-Id': 'evt_thirty_hours', 'Service-Signature': sign(SECRET, old) });
     expect(retry.status).toBe(200);
     expect(retry.json.duplicate).toBe(true);
-    await running.stop();
+    await running.interrupt();
     running = undefined;
     expect(ids(file).filter((id) => id === 'evt_thirty_hours')).toHaveLength(1);
   });

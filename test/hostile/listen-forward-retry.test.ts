@@ -7,7 +7,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startReceiver, type Receiver } from '../webhooks/capture-server.js';
-import { runInProcess, SECRET, sendEvent, startListen, tempDir, type Running } from '../webhooks/receiver-harness.js';
+import { LISTEN, SECRET, sendEvent, startListen, tempDir, type Running } from '../webhooks/receiver-harness.js';
+import { start } from '../helpers/run.js';
 
 let tmp: ReturnType<typeof tempDir>;
 let env: Record<string, string>;
@@ -28,7 +29,7 @@ beforeEach(() => {
 });
 
 afterEach(async () => {
-  await running?.stop();
+  await running?.interrupt();
   await app?.close();
   tmp.remove();
 });
@@ -79,19 +80,19 @@ describe('forwarding with --log', () => {
     expect(attempts).toBeGreaterThan(1);
     expect(attempts).toBeLessThanOrEqual(10);
     expect(app.received.filter((r) => r.json?.id === lost[0]!.id)).toHaveLength(attempts);
-    const code = await running.stop();
+    const code = await running.interrupt();
     running = undefined;
     expect(code).toBe(130);
     expect(running).toBeUndefined();
 
     up = true;
     const before = app.received.length;
-    const replay = runInProcess(['listen', '--replay', log, '--forward-to', target, '--unforwarded', '--secret', SECRET], env);
+    const replay = start(['listen', '--replay', log, '--forward-to', target, '--unforwarded', '--secret', SECRET], { ...LISTEN, env });
     expect(await replay.done).toBe(0);
     const resent = app.received.slice(before).map((r) => r.json?.id);
     expect(resent).toEqual(lost.map((r) => r.id));
     // Recorded as forwarded now: a second run has nothing left to send.
-    const again = runInProcess(['listen', '--replay', log, '--forward-to', target, '--unforwarded', '--secret', SECRET], env);
+    const again = start(['listen', '--replay', log, '--forward-to', target, '--unforwarded', '--secret', SECRET], { ...LISTEN, env });
     expect(await again.done).toBe(0);
     expect(app.received.length).toBe(before + 2);
   });
@@ -104,7 +105,7 @@ describe('forwarding with --log', () => {
     await until(() => records(`${log}.forwards`).find((r) => r.ok === false));
     const r = running;
     running = undefined;
-    await r.stop();
+    await r.interrupt();
     expect(r.stderr()).toMatch(/1 event not forwarded/);
     expect(r.stderr()).toContain(`voicectl listen --replay ${log} --forward-to ${app.url}/ --unforwarded`);
   });

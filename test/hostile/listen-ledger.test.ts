@@ -8,7 +8,8 @@ import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startReceiver, type Receiver } from '../webhooks/capture-server.js';
-import { event, runInProcess, SECRET, sendEvent, startListen, tempDir, type Running } from '../webhooks/receiver-harness.js';
+import { event, LISTEN, SECRET, sendEvent, startListen, tempDir, type Running } from '../webhooks/receiver-harness.js';
+import { start } from '../helpers/run.js';
 
 let tmp: ReturnType<typeof tempDir>;
 let env: Record<string, string>;
@@ -24,7 +25,7 @@ beforeEach(() => {
 });
 
 afterEach(async () => {
-  await running?.stop();
+  await running?.interrupt();
   await app?.close();
   tmp.remove();
 });
@@ -68,7 +69,7 @@ describe('the forward ledger', () => {
     const r = running;
     await until(() => (/Cannot write the forward ledger/.test(r.stderr()) ? true : undefined));
     running = undefined;
-    await r.stop();
+    await r.interrupt();
     const err = r.stderr();
     expect(count(err, 'Cannot write the forward ledger')).toBe(1);
     expect(err).toContain(`${log}.forwards`);
@@ -98,11 +99,11 @@ describe('the forward ledger', () => {
     writeFileSync(log, `${a.body}\n${b.body}\n`);
     writeFileSync(`${log}.forwards`, '{"id":"evt_cut","ok":fal');
     const args = ['listen', '--replay', log, '--forward-to', `${app.url}/`, '--unforwarded', '--secret', SECRET];
-    const first = runInProcess(args, env);
+    const first = start(args, { ...LISTEN, env });
     expect(await first.done).toBe(0);
     expect(app.received.map((r) => r.json?.id)).toEqual([a.id, b.id]);
     expect(first.stderr()).toMatch(/ended in a partial line/);
-    const again = runInProcess(args, env);
+    const again = start(args, { ...LISTEN, env });
     expect(await again.done).toBe(0);
     expect(app.received).toHaveLength(2);
   });
@@ -124,7 +125,7 @@ describe('the forward ledger', () => {
     const err = running.stderr();
     expect(err).toMatch(/4 events in \S+ have no acknowledged forward in \S+ \(3 never forwarded, 1 not acknowledged by the app\)/);
     expect(err).toContain(`voicectl listen --replay ${log} --forward-to ${target} --unforwarded`);
-    await running.stop();
+    await running.interrupt();
     running = undefined;
 
     // With --events, only the events of those types, and the command keeps the filter.

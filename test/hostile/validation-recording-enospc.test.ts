@@ -28,7 +28,7 @@ vi.mock('node:fs', async (importOriginal) => {
 });
 
 const { harness } = await import('../helpers/cli.js');
-const { runInProcess } = await import('../export/harness.js');
+const { run } = await import('../helpers/run.js');
 const { tempDir } = await import('../helpers/temp.js');
 const { call, campaign, contacts, waitCompleted } = await import('../export/sandbox-fixtures.js');
 
@@ -56,13 +56,13 @@ afterAll(async () => {
 describe('call recording --download FILE on a disk that fills up', () => {
   it('names the file and ENOSPC, exits 1 and leaves no partial file', async () => {
     const target = join(dir.dir, 'rec.wav');
-    const r = await runInProcess(['call', 'recording', callId, '--download', target], {
+    const r = await run(['call', 'recording', callId, '--download', target], {
       env: { VOICECTL_BASE_URL: h.sandbox.url, VOICECTL_API_KEY: h.sandbox.apiKey },
     });
     expect(injected.tempPaths.length).toBe(1);
     expect(injected.failed).toBeGreaterThan(0);
     expect(r.stderr).toContain(`cannot write ${target}: no space left on the device (ENOSPC); nothing was saved.`);
-    expect(r.code).toBe(1);
+    expect(r.exitCode).toBe(1);
     expect(readdirSync(dir.dir)).toEqual([]);
   });
 });

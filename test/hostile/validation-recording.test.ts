@@ -40,7 +40,7 @@ afterAll(async () => {
  * write anywhere (setpriv drops them for the child alone), so a read-only folder refuses
  * it as it refuses anyone; the checkout may sit in a folder no other user can enter.
  */
-function runTo(args: string[], stdoutFd: number | 'pipe', unprivileged = false): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runTo(args: string[], stdoutFd: number | 'pipe', unprivileged = false): Promise<{ exitCode: number | null; stdout: string; stderr: string }> {
   const asRoot = unprivileged && process.getuid?.() === 0;
   const [command, argv] = asRoot
     ? ['setpriv', ['--bounding-set=-dac_override,-dac_read_search', '--', process.execPath, BIN, ...args]]
@@ -55,7 +55,7 @@ function runTo(args: string[], stdoutFd: number | 'pipe', unprivileged = false):
     child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.on('close', (exitCode) => resolve({ exitCode, stdout, stderr }));
   });
 }
 
@@ -67,7 +67,7 @@ describe('call recording --download', () => {
       const r = await runTo(['call', 'recording', callId, '--download', '-'], fd);
       expect(r.stderr).toContain('cannot write the recording to standard output: no space left on the device (ENOSPC)');
       expect(r.stderr).not.toMatch(/unexpected error/);
-      expect(r.code).toBe(1);
+      expect(r.exitCode).toBe(1);
     } finally {
       closeSync(fd);
     }
@@ -77,7 +77,7 @@ describe('call recording --download', () => {
     const target = join(dir.dir, 'missing', 'rec.wav');
     const r = await runTo(['call', 'recording', callId, '--download', target], 'pipe');
     expect(r.stderr).toContain(`cannot write ${target}: no such file or folder (ENOENT)`);
-    expect(r.code).toBe(1);
+    expect(r.exitCode).toBe(1);
   });
 
   it('into a folder it may not write: the file and EACCES named, exit 1, nothing left', async () => {
@@ -87,7 +87,7 @@ describe('call recording --download', () => {
     const target = join(ro, 'rec.wav');
     const r = await runTo(['call', 'recording', callId, '--download', target], 'pipe', true);
     expect(r.stderr).toContain(`cannot write ${target}: permission denied (EACCES)`);
-    expect(r.code).toBe(1);
+    expect(r.exitCode).toBe(1);
     expect(readdirSync(ro)).toEqual([]);
   });
 });
@@ -106,19 +106,19 @@ describe('other output that cannot be written', () => {
   it('a list printed to a full device: exit 1 naming standard output and ENOSPC, not 0', async () => {
     const r = await toFull(['call', 'list', '--json']);
     expect(r.stderr).toContain('cannot write to standard output: no space left on the device (ENOSPC)');
-    expect(r.code).toBe(1);
+    expect(r.exitCode).toBe(1);
   });
 
   it('call export to a full device: exit 1 naming ENOSPC', async () => {
     const r = await toFull(['call', 'export']);
     expect(r.stderr).toContain('cannot write the export to standard output: no space left on the device (ENOSPC)');
-    expect(r.code).toBe(1);
+    expect(r.exitCode).toBe(1);
   });
 
   it('call export --out into a folder that does not exist: the file and ENOENT named', async () => {
     const target = join(dir.dir, 'missing', 'calls.csv');
     const r = await runTo(['call', 'export', '--out', target], 'pipe');
     expect(r.stderr).toContain(`cannot write ${target}: no such file or folder (ENOENT).`);
-    expect(r.code).toBe(1);
+    expect(r.exitCode).toBe(1);
   });
 });

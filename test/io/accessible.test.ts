@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { startInProcess, type Running } from '../helpers/run.js';
+import { start, type Running } from '../helpers/run.js';
 import { tempDir } from '../helpers/temp.js';
 import { clientFor, givenAgent, givenCampaign } from '../helpers/given.js';
 
@@ -72,7 +72,7 @@ describe('accessible mode', () => {
     const sb = await sandbox();
     const dir = tempDir();
     try {
-      const running = startInProcess(['agent', 'create', '--accessible', '--name', 'Survey desk', '--greeting', 'Vanakkam!', '--call-purpose', 'Survey', '--kb', '', '--direction', 'outbound'], {
+      const running = start(['agent', 'create', '--accessible', '--name', 'Survey desk', '--greeting', 'Vanakkam!', '--call-purpose', 'Survey', '--kb', '', '--direction', 'outbound'], {
         env: envFor(sb, dir.dir), tty: TTY, openStdin: true,
       });
       const t = new Typist(running);
@@ -103,7 +103,7 @@ describe('accessible mode', () => {
     expect((await api('POST', `/campaigns/${campaign.id}/launch`)).status).toBeLessThan(300);
     const dir = tempDir();
     try {
-      const running = startInProcess(['watch', campaign.id, '--interval', '1'], {
+      const running = start(['watch', campaign.id, '--interval', '1'], {
         env: envFor(sb, dir.dir, { VOICECTL_ACCESSIBLE: '1' }), tty: TTY, realTime: true,
       });
       expect(await running.done).toBe(0);
@@ -123,7 +123,7 @@ describe('accessible mode', () => {
     expect((await api('POST', `/campaigns/${campaign.id}/launch`)).status).toBeLessThan(300);
     const dir = tempDir();
     try {
-      const running = startInProcess(['watch', campaign.id, '--interval', '1'], { env: envFor(sb, dir.dir), tty: TTY, realTime: true });
+      const running = start(['watch', campaign.id, '--interval', '1'], { env: envFor(sb, dir.dir), tty: TTY, realTime: true });
       expect(await running.done).toBe(0);
       expect(running.stdout() + running.stderr()).toContain('\u001b');
     } finally {
@@ -140,7 +140,7 @@ describe('accessible mode', () => {
     const dir = tempDir();
     try {
       for (const extra of [{ TERM: 'dumb' }, { NO_COLOR: '1' }]) {
-        const running = startInProcess(['watch', campaign.id, '--interval', '1'], { env: envFor(sb, dir.dir, extra), tty: TTY, realTime: true });
+        const running = start(['watch', campaign.id, '--interval', '1'], { env: envFor(sb, dir.dir, extra), tty: TTY, realTime: true });
         expect(await running.done).toBe(0);
         const all = running.stdout() + running.stderr();
         if (extra.TERM === 'dumb') expectPlain(all);

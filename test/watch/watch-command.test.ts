@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeCampaign, fakeServer, kind, type FakeOptions, type FakeServer } from './fake-campaign.js';
-import { finalScreen, runWatchCli, stripAnsi } from './harness.js';
+import type { Env } from '../../src/context.js';
+import { fakeClock, run } from '../helpers/run.js';
+import { finalScreen, stripAnsi } from '../helpers/screen.js';
 
 let server: FakeServer | undefined;
 afterEach(async () => {
@@ -11,6 +13,14 @@ afterEach(async () => {
 async function start(opts: FakeOptions): Promise<FakeServer> {
   server = await fakeServer(new FakeCampaign(opts));
   return server;
+}
+
+/** watch on a clock that its sleeps move forward, with no jitter: many polls take milliseconds. */
+async function watch(argv: string[], opts: { env?: Env; tty?: { columns: number; rows: number }; interruptAtSleep?: number } = {}) {
+  const clock = fakeClock({ interruptAtSleep: opts.interruptAtSleep });
+  const tty = opts.tty && { stdout: true, stderr: true, ...opts.tty };
+  const r = await run(argv, { env: opts.env, tty, random: () => 0.5, now: clock.now, sleep: clock.sleep, signal: clock.signal });
+  return { ...r, sleeps: clock.sleeps };
 }
 
 function env(s: FakeServer) {
@@ -26,9 +36,9 @@ function expected(contacts: number) {
 describe('watch --json', () => {
   it('prints NDJSON: progress, each finished call once, and a completed summary matching the campaign', async () => {
     const s = await start({ contacts: 230, dialPerStep: 60 });
-    const r = await runWatchCli(['watch', s.campaign.id, '--json'], { env: env(s) });
+    const r = await watch(['watch', s.campaign.id, '--json'], { env: env(s) });
     expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
+    expect(r.exitCode).toBe(0);
     const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
     const calls = events.filter((e) => e.type === 'call');
     expect(calls.map((c) => c.call_id).sort()).toEqual(s.campaign.allCallIds().sort());
@@ -46,8 +56,8 @@ describe('watch --json', () => {
 
   it('says a draft has not been launched, and waits for the launch', async () => {
     const s = await start({ contacts: 20, draftReads: 3 });
-    const r = await runWatchCli(['campaign', 'watch', s.campaign.id, '--json', '--interval', '1'], { env: env(s) });
-    expect(r.code).toBe(0);
+    const r = await watch(['campaign', 'watch', s.campaign.id, '--json', '--interval', '1'], { env: env(s) });
+    expect(r.exitCode).toBe(0);
     expect(r.stderr.match(/is a draft: it has not been launched/g)).toHaveLength(1);
     expect(r.stderr).toContain(`voicectl campaign launch ${s.campaign.id}`);
     const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
@@ -60,8 +70,8 @@ describe('watch --json', () => {
 describe('watch with fields missing', () => {
   it('follows a campaign without contacts_by_status to completion by its status', async () => {
     const s = await start({ contacts: 45, dialPerStep: 20, omitCounts: true });
-    const r = await runWatchCli(['watch', s.campaign.id, '--json'], { env: env(s) });
-    expect(r.code).toBe(0);
+    const r = await watch(['watch', s.campaign.id, '--json'], { env: env(s) });
+    expect(r.exitCode).toBe(0);
     const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect(events.filter((e) => e.type === 'call')).toHaveLength(45);
     expect(events.at(-1).summary).toMatchObject({ total_contacts: 45, calls: 45, contacts_by_status: {}, connected: 37 });
@@ -71,8 +81,8 @@ describe('watch with fields missing', () => {
 describe('watch off a terminal', () => {
   it('prints one line per change and the final summary', async () => {
     const s = await start({ contacts: 40, dialPerStep: 15 });
-    const r = await runWatchCli(['campaigns', 'watch', s.campaign.id], { env: env(s) });
-    expect(r.code).toBe(0);
+    const r = await watch(['campaigns', 'watch', s.campaign.id], { env: env(s) });
+    expect(r.exitCode).toBe(0);
     const lines = r.stdout.split('\n');
     expect(lines.filter((l) => l.startsWith('call  '))).toHaveLength(40);
     expect(lines.find((l) => l.startsWith('call  call_00000'))).toMatch(/^call {2}call_00000 {2}2025-03-01 10:\d\d:\d\d UTC {2}\+919870000000 {2}requirements_gathered {2}1m00s {2}Call 0 summary/);
@@ -86,19 +96,19 @@ describe('watch off a terminal', () => {
 describe('watch in the user\'s zone', () => {
   it('--tz: each call\'s line has its time there, named; --json keeps the service\'s UTC times', async () => {
     const s = await start({ contacts: 3, dialPerStep: 3 });
-    const r = await runWatchCli(['watch', s.campaign.id, '--tz', 'Asia/Calcutta'], { env: env(s) });
-    expect(r.code).toBe(0);
+    const r = await watch(['watch', s.campaign.id, '--tz', 'Asia/Calcutta'], { env: env(s) });
+    expect(r.exitCode).toBe(0);
     expect(r.stdout.split('\n').find((l) => l.startsWith('call  call_00000'))).toMatch(/^call {2}call_00000 {2}2025-03-01 15:\d\d:\d\d IST {2}/);
     const s2 = await start({ contacts: 3, dialPerStep: 3 });
-    const json = await runWatchCli(['watch', s2.campaign.id, '--json', '--tz', 'Asia/Kolkata'], { env: env(s2) });
+    const json = await watch(['watch', s2.campaign.id, '--json', '--tz', 'Asia/Kolkata'], { env: env(s2) });
     const call = json.stdout.trim().split('\n').map((l) => JSON.parse(l)).find((e) => e.type === 'call');
     expect(call.end_time).toMatch(/^2025-03-01T10:\d\d:\d\d(\.\d+)?Z$/);
   });
 
   it('on a terminal, the list of calls names the zone', async () => {
     const s = await start({ contacts: 3, dialPerStep: 3 });
-    const r = await runWatchCli(['watch', s.campaign.id, '--tz', 'America/New_York'], { env: env(s), tty: { columns: 100, rows: 30 } });
-    expect(r.code).toBe(0);
+    const r = await watch(['watch', s.campaign.id, '--tz', 'America/New_York'], { env: env(s), tty: { columns: 100, rows: 30 } });
+    expect(r.exitCode).toBe(0);
     const text = finalScreen(r.stdout).map(stripAnsi).join('\n');
     expect(text).toContain('Latest finished calls (times America/New_York)');
     expect(text).toMatch(/\n05:\d\d:\d\d {2}\+91987/);
@@ -108,8 +118,8 @@ describe('watch in the user\'s zone', () => {
 describe('watch on a terminal', () => {
   it('redraws in place, ends with the summary on screen and the cursor shown', async () => {
     const s = await start({ contacts: 120, dialPerStep: 30 });
-    const r = await runWatchCli(['watch', s.campaign.id], { env: env(s), tty: { columns: 72, rows: 30 } });
-    expect(r.code).toBe(0);
+    const r = await watch(['watch', s.campaign.id], { env: env(s), tty: { columns: 72, rows: 30 } });
+    expect(r.exitCode).toBe(0);
     expect(r.stdout.startsWith('\x1b[?25l')).toBe(true);
     expect(r.stdout.lastIndexOf('\x1b[?25h')).toBeGreaterThan(r.stdout.lastIndexOf('\x1b[?25l'));
     expect(r.stdout).toMatch(/\x1b\[\d+A/);
@@ -128,8 +138,8 @@ describe('watch on a terminal', () => {
 
   it('restores the cursor on Ctrl-C and exits 130', async () => {
     const s = await start({ contacts: 50, dialPerStep: 5 });
-    const r = await runWatchCli(['watch', s.campaign.id], { env: env(s), tty: { columns: 80, rows: 24 }, interruptAtSleep: 3 });
-    expect(r.code).toBe(130);
+    const r = await watch(['watch', s.campaign.id], { env: env(s), tty: { columns: 80, rows: 24 }, interruptAtSleep: 3 });
+    expect(r.exitCode).toBe(130);
     expect(r.stdout.endsWith('\x1b[?25h')).toBe(true);
     expect(r.stderr).toContain('Interrupted');
   });
@@ -138,8 +148,8 @@ describe('watch on a terminal', () => {
 describe('watch exit codes', () => {
   it('--fail-if exits 1 and names the line that was crossed', async () => {
     const s = await start({ contacts: 100, dialPerStep: 50 });
-    const r = await runWatchCli(['watch', s.campaign.id, '--fail-if', 'failed>5%,no_answer>=50', '--fail-if', 'requirements_gathered<10'], { env: env(s) });
-    expect(r.code).toBe(1);
+    const r = await watch(['watch', s.campaign.id, '--fail-if', 'failed>5%,no_answer>=50', '--fail-if', 'requirements_gathered<10'], { env: env(s) });
+    expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('crossed --fail-if: failed>5%: failed contacts = 10 (10.0% of 100 contacts)');
     expect(r.stderr).not.toContain('no_answer>=50:');
     expect(r.stdout).toMatch(/FAIL {2}--fail-if failed>5%/);
@@ -149,8 +159,8 @@ describe('watch exit codes', () => {
 
   it('--fail-if that holds exits 0, and --json reports the checks', async () => {
     const s = await start({ contacts: 100, dialPerStep: 50 });
-    const r = await runWatchCli(['watch', s.campaign.id, '--json', '--fail-if', 'failed>10%,completed<50%'], { env: env(s) });
-    expect(r.code).toBe(0);
+    const r = await watch(['watch', s.campaign.id, '--json', '--fail-if', 'failed>10%,completed<50%'], { env: env(s) });
+    expect(r.exitCode).toBe(0);
     const done = JSON.parse(r.stdout.trim().split('\n').at(-1)!);
     expect(done.fail_if).toEqual([
       { condition: 'failed>10%', name: 'failed', count: 10, percent: 10, crossed: false },
@@ -160,21 +170,21 @@ describe('watch exit codes', () => {
 
   it('a bad --fail-if is exit 2 before any request', async () => {
     const s = await start({ contacts: 5 });
-    const r = await runWatchCli(['watch', s.campaign.id, '--fail-if', 'failed>>5'], { env: env(s) });
-    expect(r.code).toBe(2);
+    const r = await watch(['watch', s.campaign.id, '--fail-if', 'failed>>5'], { env: env(s) });
+    expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('--fail-if: cannot read "failed>>5"');
     expect(s.requests).toHaveLength(0);
   });
 
   it('a bad --interval is exit 2', async () => {
-    const r = await runWatchCli(['watch', 'x', '--interval', '0']);
-    expect(r.code).toBe(2);
+    const r = await watch(['watch', 'x', '--interval', '0']);
+    expect(r.exitCode).toBe(2);
   });
 
   it('--timeout ends the watch with exit 1 and says how far it got', async () => {
     const s = await start({ contacts: 10, dialPerStep: 1 });
-    const r = await runWatchCli(['watch', s.campaign.id, '--timeout', '7', '--interval', '2'], { env: env(s) });
-    expect(r.code).toBe(1);
+    const r = await watch(['watch', s.campaign.id, '--timeout', '7', '--interval', '2'], { env: env(s) });
+    expect(r.exitCode).toBe(1);
     expect(r.stderr).toMatch(/error: timed out after 7s: campaign "Spring renewals" is still running \(\d+ of 10 contacts finished\)/);
     expect(r.sleeps).toEqual([2000, 2000, 2000, 1000]);
   });
@@ -182,23 +192,23 @@ describe('watch exit codes', () => {
   it('--timeout also cuts short a poll that hangs', async () => {
     const s = await start({ contacts: 10 });
     s.failNext(1, 0);
-    const r = await runWatchCli(['watch', s.campaign.id, '--timeout', '0.2'], { env: env(s) });
-    expect(r.code).toBe(1);
+    const r = await watch(['watch', s.campaign.id, '--timeout', '0.2'], { env: env(s) });
+    expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('error: timed out after 0.2s: no poll succeeded.');
   });
 
   it('a campaign that does not exist is exit 4', async () => {
     const s = await start({ contacts: 5 });
-    const r = await runWatchCli(['watch', 'no-such-campaign'], { env: env(s) });
-    expect(r.code).toBe(4);
+    const r = await watch(['watch', 'no-such-campaign'], { env: env(s) });
+    expect(r.exitCode).toBe(4);
     expect(r.stderr).toContain('no campaign with id no-such-campaign');
     expect(s.requests).toHaveLength(1);
   });
 
   it('a refused key is exit 3, not retried', async () => {
     const s = await start({ contacts: 5 });
-    const r = await runWatchCli(['watch', s.campaign.id], { env: { ...env(s), VOICECTL_API_KEY: 'wrong' } });
-    expect(r.code).toBe(3);
+    const r = await watch(['watch', s.campaign.id], { env: { ...env(s), VOICECTL_API_KEY: 'wrong' } });
+    expect(r.exitCode).toBe(3);
     expect(s.requests).toHaveLength(1);
   });
 });
@@ -207,8 +217,8 @@ describe('watch through poll failures', () => {
   it('shows a failed poll as a warning, backs off, and recovers', async () => {
     const s = await start({ contacts: 60, dialPerStep: 20 });
     s.failNext(3, 500, /^\/campaigns\//);
-    const r = await runWatchCli(['watch', s.campaign.id, '--json'], { env: env(s) });
-    expect(r.code).toBe(0);
+    const r = await watch(['watch', s.campaign.id, '--json'], { env: env(s) });
+    expect(r.exitCode).toBe(0);
     expect(r.stderr.match(/warning: poll failed/g)).toHaveLength(3);
     expect(r.stderr).toContain('GET /campaigns/0b6f9f43-5a0e-4c53-9d7e-1f1f7f0c0a01 answered HTTP 500: the database is having a moment');
     expect(r.stderr).toContain('(3 times in a row)');
@@ -223,8 +233,8 @@ describe('watch through poll failures', () => {
     // 600 calls dialed at once: the first poll reads several pages, and its third fails.
     const s = await start({ contacts: 600, callSteps: () => 0 });
     s.failNext(1, 500, /^\/calls$/, 2);
-    const r = await runWatchCli(['watch', s.campaign.id, '--json'], { env: env(s) });
-    expect(r.code).toBe(0);
+    const r = await watch(['watch', s.campaign.id, '--json'], { env: env(s) });
+    expect(r.exitCode).toBe(0);
     expect(r.stderr.match(/warning: poll failed/g)).toHaveLength(1);
     const calls = r.stdout.trim().split('\n').map((l) => JSON.parse(l)).filter((e) => e.type === 'call');
     expect(calls.map((c) => c.call_id).sort()).toEqual(s.campaign.allCallIds().sort());
@@ -233,8 +243,8 @@ describe('watch through poll failures', () => {
   it('rides out server errors the client retries (503) without a warning', async () => {
     const s = await start({ contacts: 60, dialPerStep: 20 });
     s.failNext(2, 503, /^\/calls$/);
-    const r = await runWatchCli(['watch', s.campaign.id, '--json'], { env: env(s) });
-    expect(r.code).toBe(0);
+    const r = await watch(['watch', s.campaign.id, '--json'], { env: env(s) });
+    expect(r.exitCode).toBe(0);
     expect(r.stderr).toBe('');
     const calls = r.stdout.trim().split('\n').map((l) => JSON.parse(l)).filter((e) => e.type === 'call');
     expect(calls).toHaveLength(60);
@@ -243,8 +253,8 @@ describe('watch through poll failures', () => {
   it('shows the warning inside the live view on a terminal', async () => {
     const s = await start({ contacts: 30, dialPerStep: 10 });
     s.failNext(1, 500, /^\/campaigns\//);
-    const r = await runWatchCli(['watch', s.campaign.id], { env: env(s), tty: { columns: 100, rows: 30 } });
-    expect(r.code).toBe(0);
+    const r = await watch(['watch', s.campaign.id], { env: env(s), tty: { columns: 100, rows: 30 } });
+    expect(r.exitCode).toBe(0);
     expect(stripAnsi(r.stdout)).toContain('⚠ poll failed: GET /campaigns/');
     expect(r.stderr).toBe('');
   });

@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { verify } from '../../src/webhooks/signature.js';
 import {
-  event, post, runInProcess, SECRET, sendEvent, signedHeaders, startApp, startListen, tempDir, type Running,
+  event, post, LISTEN, SECRET, sendEvent, signedHeaders, startApp, startListen, tempDir, type Running,
 } from './receiver-harness.js';
+import { start } from '../helpers/run.js';
 
 let tmp: ReturnType<typeof tempDir>;
 let env: Record<string, string>;
@@ -20,7 +21,7 @@ beforeEach(() => {
 });
 
 afterEach(async () => {
-  await running?.stop();
+  await running?.interrupt();
   for (const a of apps) await a.close();
   tmp.remove();
 });
@@ -33,20 +34,20 @@ async function app(opts: Parameters<typeof startApp>[0] = {}) {
 
 describe('starting', () => {
   it('refuses to start without a secret, naming the ways to give one', async () => {
-    const r = runInProcess(['listen', '--port', '0'], env);
+    const r = start(['listen', '--port', '0'], { ...LISTEN, env });
     expect(await r.done).toBe(2);
     expect(r.stderr()).toMatch(/No webhook secret/);
     expect(r.stderr()).toMatch(/--secret.*VOICECTL_WEBHOOK_SECRET.*--skip-verify/s);
   });
 
   it('against a sandbox on loopback, says how to register first, with the exact command', async () => {
-    const r = runInProcess(['listen', '--port', '4343'], { ...env, VOICECTL_BASE_URL: 'http://127.0.0.1:4010' });
+    const r = start(['listen', '--port', '4343'], { ...LISTEN, env: { ...env, VOICECTL_BASE_URL: 'http://127.0.0.1:4010' } });
     expect(await r.done).toBe(2);
     expect(r.stderr()).toContain('voicectl webhook create --url http://127.0.0.1:4343/ --allow-local --save-secret');
   });
 
   it('rejects contradictory secret flags', async () => {
-    const r = runInProcess(['listen', '--port', '0', '--secret', 'x', '--skip-verify'], env);
+    const r = start(['listen', '--port', '0', '--secret', 'x', '--skip-verify'], { ...LISTEN, env });
     expect(await r.done).toBe(2);
   });
 
@@ -60,7 +61,7 @@ describe('starting', () => {
 
   it('says plainly when the port is taken', async () => {
     running = await startListen(['--secret', SECRET], env);
-    const second = runInProcess(['listen', '--port', String(running.port), '--secret', SECRET], env);
+    const second = start(['listen', '--port', String(running.port), '--secret', SECRET], { ...LISTEN, env });
     expect(await second.done).toBe(1);
     expect(second.stderr()).toMatch(/already in use/);
   });
@@ -77,7 +78,7 @@ describe('output', () => {
     expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d UTC\s+200\s+call\.ended\s+evt_\S+\s+call call_\d+\s+campaign c1\s+completed\/requirements_gathered/);
     expect(lines[0]).toContain(r.id);
     // Ctrl-C is exit 130 (CLI.md), after a clean shutdown.
-    const code = await running.stop();
+    const code = await running.interrupt();
     running = undefined;
     expect(code).toBe(130);
   });
@@ -89,7 +90,7 @@ describe('output', () => {
     const dup = event();
     await post(r.port, dup.body, signedHeaders(dup.id, 'call.ended', dup.body));
     await post(r.port, dup.body, signedHeaders(dup.id, 'call.ended', dup.body));
-    expect(await r.stop()).toBe(130);
+    expect(await r.interrupt()).toBe(130);
     expect(r.stderr()).toMatch(/Stopped\. Received 3 events, 1 duplicate/);
   });
 
@@ -136,7 +137,7 @@ describe('secrets saved in the profile', () => {
 
   it('--endpoint refuses a secret saved for another endpoint', async () => {
     saveProfile({ webhook_secret: 'whsec_first', webhook_endpoint: 'ep_1' });
-    const r = runInProcess(['listen', '--port', '0', '--endpoint', 'ep_2'], env);
+    const r = start(['listen', '--port', '0', '--endpoint', 'ep_2'], { ...LISTEN, env });
     expect(await r.done).toBe(2);
     expect(r.stderr()).toMatch(/holds the secret of endpoint ep_1, not ep_2/);
     expect(r.stderr()).toMatch(/rotate-secret ep_2 --save-secret/);
@@ -152,12 +153,12 @@ describe('secrets saved in the profile', () => {
   it('trigger without flags signs with the same saved secret, so it reaches a listen started without flags', async () => {
     saveProfile({ webhook_secret: 'whsec_saved', webhook_endpoint: 'ep_9' });
     running = await startListen([], env);
-    const t = runInProcess(['trigger', 'ping', '--to', `http://127.0.0.1:${running.port}/`], env);
+    const t = start(['trigger', 'ping', '--to', `http://127.0.0.1:${running.port}/`], { ...LISTEN, env });
     expect(await t.done).toBe(0);
     expect(t.stderr()).toMatch(/Signing with the secret saved in profile "default" \(endpoint ep_9\)/);
     expect(t.stdout()).toMatch(/: 200 in \d+ ms/);
     // VOICECTL_WEBHOOK_SECRET comes first, as for listen.
-    const env2 = runInProcess(['trigger', 'ping', '--to', `http://127.0.0.1:${running.port}/`], { ...env, VOICECTL_WEBHOOK_SECRET: 'whsec_other' });
+    const env2 = start(['trigger', 'ping', '--to', `http://127.0.0.1:${running.port}/`], { ...LISTEN, env: { ...env, VOICECTL_WEBHOOK_SECRET: 'whsec_other' } });
     expect(await env2.done).toBe(1);
   });
 });
@@ -229,12 +230,12 @@ describe('--replay', () => {
     const log = join(tmp.dir, 'events.ndjson');
     running = await startListen(['--secret', SECRET, '--log', log], env);
     const sent = [await sendEvent(running.port), await sendEvent(running.port, 'ping'), await sendEvent(running.port, 'campaign.completed')];
-    await running.stop();
+    await running.interrupt();
     running = undefined;
     expect(readFileSync(log, 'utf8').trim().split('\n')).toHaveLength(3);
 
     const a = await app();
-    const r = runInProcess(['listen', '--replay', log, '--forward-to', `http://127.0.0.1:${a.port}/`, '--secret', 'whsec_app'], env);
+    const r = start(['listen', '--replay', log, '--forward-to', `http://127.0.0.1:${a.port}/`, '--secret', 'whsec_app'], { ...LISTEN, env });
     expect(await r.done).toBe(0);
     expect(r.stderr()).toMatch(/Replayed 3 events .*: 3 acknowledged/);
     expect(a.received.map((x) => x.raw.toString('utf8'))).toEqual(sent.map((s) => s.sent));
@@ -246,10 +247,10 @@ describe('--replay', () => {
     const log = join(tmp.dir, 'events.ndjson');
     writeFileSync(log, `${event().body}\nnot json\n`);
     const a = await app({ status: 400 });
-    const r = runInProcess(['listen', '--replay', log, '--forward-to', `http://127.0.0.1:${a.port}/`, '--secret', SECRET], env);
+    const r = start(['listen', '--replay', log, '--forward-to', `http://127.0.0.1:${a.port}/`, '--secret', SECRET], { ...LISTEN, env });
     expect(await r.done).toBe(1);
     expect(r.stderr()).toMatch(/Replayed 1 event .*0 acknowledged \(2xx\), 1 not, 1 unreadable line skipped/);
-    const noTarget = runInProcess(['listen', '--replay', log, '--secret', SECRET], env);
+    const noTarget = start(['listen', '--replay', log, '--secret', SECRET], { ...LISTEN, env });
     expect(await noTarget.done).toBe(2);
   });
 });

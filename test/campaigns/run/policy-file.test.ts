@@ -9,7 +9,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaText } from '../../../src/gitops/schema.js';
-import { runInProcess } from '../../helpers/run.js';
+import { run } from '../../helpers/run.js';
 import { tempDir, type TempDir } from '../../helpers/temp.js';
 import { simWorld, threeZoneContacts, writeContacts, type SimWorld } from './sim.js';
 
@@ -56,15 +56,15 @@ const FLAGS = ['--calling-hours', '10:00-20:00', '--calling-hours', 'US=08:00-21
 async function refused(file: string): Promise<{ code: number; stderr: string; requests: number }> {
   const before = w.sandbox.requests.length;
   const r = await w.run([...base().filter((a) => a !== '--json'), '--policy', file], frozen);
-  return { code: r.code, stderr: r.stderr, requests: w.sandbox.requests.length - before };
+  return { code: r.exitCode, stderr: r.stderr, requests: w.sandbox.requests.length - before };
 }
 
 describe('campaign run --policy', () => {
   it('gives the same forecast and wave plan as the equivalent flags', async () => {
     const byFile = await w.run([...base(), '--policy', policy('run.yaml', FILE)], frozen);
-    expect(byFile.code, byFile.stderr).toBe(0);
+    expect(byFile.exitCode, byFile.stderr).toBe(0);
     const byFlags = await w.run([...base(), ...FLAGS], frozen);
-    expect(byFlags.code, byFlags.stderr).toBe(0);
+    expect(byFlags.exitCode, byFlags.stderr).toBe(0);
     const a = JSON.parse(byFile.stdout);
     const b = JSON.parse(byFlags.stdout);
     expect(a.policy).toMatchObject({
@@ -79,7 +79,7 @@ describe('campaign run --policy', () => {
   it('lets a flag win over the file, one country\'s window at a time', async () => {
     const file = policy('run-over.yaml', FILE);
     const r = await w.run([...base(), '--policy', file, '--wave-size', '15', '--calling-hours', 'US=07:00-22:00', '--attempts', '2'], frozen);
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.exitCode, r.stderr).toBe(0);
     const { policy: p } = JSON.parse(r.stdout);
     expect(p.wave_size).toBe(15);
     expect(p.attempts).toBe(2);
@@ -90,7 +90,7 @@ describe('campaign run --policy', () => {
 
   it('takes calling_hours as a list of the flag\'s values too', async () => {
     const r = await w.run([...base(), '--policy', policy('list.yaml', 'calling_hours: ["10:00-20:00", "GB=11:00-18:00"]\n')], frozen);
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).policy.windows).toEqual({ default: '10:00-20:00', GB: '11:00-18:00' });
   });
 
@@ -102,7 +102,7 @@ describe('campaign run --policy', () => {
     const file = policy(join('policies', 'run.yaml'), 'exclude: [dnc.txt]\n');
     const all = JSON.parse((await w.run(base(), frozen)).stdout).forecast.contacts;
     const r = await w.run([...base(), '--policy', file, '--exclude', join(tmp.dir, 'more.txt')], frozen);
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).forecast.contacts).toBe(all - 2);
   });
 
@@ -159,18 +159,18 @@ describe('campaign run --policy', () => {
 
   it('cannot be combined with --resume', async () => {
     const r = await w.run(['campaign', 'run', '--resume', join(tmp.dir, 'x.run.json'), '--policy', policy('r.yaml', 'wave_size: 20\n')], frozen);
-    expect(r.code).toBe(2);
+    expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('--policy');
   });
 });
 
 describe('voicectl schema --run-policy', () => {
   it('prints the policy file\'s schema; plain `schema` is unchanged', async () => {
-    const plain = await runInProcess(['schema']);
-    expect(plain.code).toBe(0);
+    const plain = await run(['schema']);
+    expect(plain.exitCode).toBe(0);
     expect(plain.stdout).toBe(schemaText());
-    const r = await runInProcess(['schema', '--run-policy']);
-    expect(r.code, r.stderr).toBe(0);
+    const r = await run(['schema', '--run-policy']);
+    expect(r.exitCode, r.stderr).toBe(0);
     const s = JSON.parse(r.stdout);
     expect(s.additionalProperties).toBe(false);
     expect(Object.keys(s.properties)).toEqual(expect.arrayContaining(['calling_hours', 'wave_size', 'daily_cap', 'attempts', 'retry_after', 'retry_on', 'deadline', 'exclude']));

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { clientFor, givenAgent } from '../../helpers/given.js';
-import { runInProcess } from '../../helpers/run.js';
+import { run } from '../../helpers/run.js';
 import { tempDir } from '../../helpers/temp.js';
 
 let sandbox: Sandbox;
@@ -26,15 +26,15 @@ const env = () => ({ VOICECTL_BASE_URL: sandbox.url, VOICECTL_API_KEY: sandbox.a
 
 describe('campaign create -o csv', () => {
   it('carries the contacts column, as the table does', async () => {
-    const csv = await runInProcess(['campaign', 'create', '--name', 'Leads', '--agent', agentId, '--csv', file, '-o', 'csv'], { env: env() });
-    expect(csv.code).toBe(0);
+    const csv = await run(['campaign', 'create', '--name', 'Leads', '--agent', agentId, '--csv', file, '-o', 'csv'], { env: env() });
+    expect(csv.exitCode).toBe(0);
     const [header, row, ...rest] = csv.stdout.trimEnd().split('\n');
     expect(header).toBe('id,name,status,contacts');
     expect(rest).toEqual([]);
     expect(row).toMatch(/^[^,]+,Leads,draft,3$/);
 
-    const table = await runInProcess(['campaign', 'create', '--name', 'Leads', '--agent', agentId, '--csv', file], { env: env() });
-    expect(table.code).toBe(0);
+    const table = await run(['campaign', 'create', '--name', 'Leads', '--agent', agentId, '--csv', file], { env: env() });
+    expect(table.exitCode).toBe(0);
     expect(table.stdout).toMatch(/^contacts\s+3$/m);
   });
 });
