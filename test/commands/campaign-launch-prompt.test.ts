@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { tempDir, waitFor } from '../config/harness.js';
+import { clientFor, ok } from '../helpers/given.js';
 import { run } from '../helpers/run.js';
 
 let sandbox: Sandbox;
@@ -17,14 +18,7 @@ afterAll(async () => {
   cfg.remove();
 });
 
-async function api(method: string, path: string, body?: unknown): Promise<{ id: string }> {
-  const res = await fetch(`${sandbox.url}${path}`, {
-    method,
-    headers: { 'x-api-key': sandbox.apiKey, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return (await res.json()) as { id: string };
-}
+const api = (method: string, path: string, body?: unknown) => ok<{ id: string }>(clientFor(sandbox), method, path, body);
 
 async function draft(name: string): Promise<string> {
   const contacts = ['+919876543210', '+919988776655', '+442079460958'].map((phone_number) => ({ phone_number }));

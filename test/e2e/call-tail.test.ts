@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa, type ResultPromise } from 'execa';
 import { BIN, harness, type Harness } from '../helpers/cli.js';
+import { ok } from '../helpers/given.js';
 import { listenOnLoopback } from '../helpers/loopback.js';
 
 let h: Harness;
@@ -22,15 +23,7 @@ beforeAll(async () => {
 });
 afterAll(async () => h.close());
 
-async function api(method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${h.sandbox.url}${path}`, {
-    method,
-    headers: { 'x-api-key': h.sandbox.apiKey, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return res.json();
-}
+const api = (method: string, path: string, body?: unknown) => ok(h.api, method, path, body);
 
 async function draft(contacts: number): Promise<string> {
   const c = await api('POST', '/campaigns/json', {
@@ -154,8 +147,8 @@ describe('call tail against the sandbox', () => {
         res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'database unavailable', status_code: 500 }));
         return;
       }
-      const upstream = await fetch(`${h.sandbox.url}${req.url}`, { method: req.method, headers: { 'x-api-key': String(req.headers['x-api-key'] ?? '') } });
-      res.writeHead(upstream.status, { 'content-type': 'application/json' }).end(await upstream.text());
+      const upstream = await h.api(req.method!, req.url!, undefined, String(req.headers['x-api-key'] ?? ''));
+      res.writeHead(upstream.status, { 'content-type': 'application/json' }).end(JSON.stringify(upstream.body));
     });
     const front = await listenOnLoopback(proxy);
     try {

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, type Harness } from '../helpers/cli.js';
-import { call, campaign, contacts, listedIds, plantCalls, waitCompleted } from '../export/sandbox-fixtures.js';
-import { tempDir } from '../export/harness.js';
+import { givenAgent, givenFinishedCampaign, listedIds, ok, plantCalls } from '../helpers/given.js';
+import { tempDir } from '../helpers/temp.js';
 
 let h: Harness;
 let campaignId: string;
@@ -12,8 +12,8 @@ const HOUR = 3_600_000;
 
 beforeAll(async () => {
   h = await harness();
-  campaignId = await campaign(h.sandbox, contacts(30));
-  await waitCompleted(h.sandbox, campaignId);
+  const agent = await givenAgent(h.api, { greeting: 'Namaste!' });
+  campaignId = (await givenFinishedCampaign(h.api, { agentId: agent.id, contacts: 30 })).id;
   const now = Date.now();
   planted = plantCalls(h.sandbox, [now - 3 * HOUR, now - 1.5 * HOUR, now - HOUR / 3]);
 });
@@ -26,7 +26,7 @@ describe('call list against the sandbox', () => {
     const r = await h.run(['call', 'list', '--campaign', campaignId, '--all', '--json']);
     expect(r.exitCode).toBe(0);
     const ids = json(r.stdout).map((c) => c.call_id);
-    expect(new Set(ids)).toEqual(new Set(await listedIds(h.sandbox, { campaign_id: campaignId })));
+    expect(new Set(ids)).toEqual(new Set(await listedIds(h.api, { campaign_id: campaignId })));
     expect(ids).toHaveLength(30);
   });
 
@@ -87,7 +87,7 @@ describe('call get and call recording against the sandbox', () => {
   it('prints the call exactly as the API returned it with --json', async () => {
     const c = await answeredCall();
     const r = await h.run(['call', 'get', c.call_id, '--json']);
-    expect(json<Record<string, unknown>>(r.stdout)).toEqual(await call(h.sandbox, 'GET', `/calls/${c.call_id}`));
+    expect(json<Record<string, unknown>>(r.stdout)).toEqual(await ok(h.api, 'GET', `/calls/${c.call_id}`));
   });
 
   it('asks for a fresh link every time and downloads the audio without the key', async () => {

@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, type Harness } from '../helpers/cli.js';
+import { campaignDone } from '../helpers/given.js';
 
 const NO_DISPATCH = 'sk_test_no_dispatch';
 let h: Harness;
@@ -19,17 +20,6 @@ beforeAll(async () => {
 afterAll(async () => h.close());
 
 const launches = () => h.sandbox.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/launch'));
-
-async function waitCompleted(campaignId: string): Promise<Record<string, unknown>> {
-  for (let i = 0; i < 100; i++) {
-    // Polled over HTTP, not through the CLI: only the outcome is under test here.
-    const res = await fetch(`${h.sandbox.url}/campaigns/${campaignId}`, { headers: { 'x-api-key': h.sandbox.apiKey } });
-    const c = (await res.json()) as Record<string, unknown>;
-    if (c.status === 'completed') return c;
-    await new Promise((res) => setTimeout(res, 200));
-  }
-  throw new Error(`campaign ${campaignId} never completed`);
-}
 
 describe('create --csv, then launch, to completion', () => {
   it('creates the campaign as a draft', async () => {
@@ -84,7 +74,7 @@ describe('create --csv, then launch, to completion', () => {
   });
 
   it('runs to completion: every contact called, with a call id', async () => {
-    const c = await waitCompleted(id);
+    const c = await campaignDone(h.api, id);
     const counts = c.contacts_by_status as Record<string, number>;
     expect((counts.completed ?? 0) + (counts.no_answer ?? 0) + (counts.failed ?? 0)).toBe(25);
     const r = await h.run(['campaign', 'contacts', id, '--json']);

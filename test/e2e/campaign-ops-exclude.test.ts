@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, type Harness } from '../helpers/cli.js';
+import { ok, waitFor } from '../helpers/given.js';
 
 let h: Harness;
 const create = ['campaign', 'create', '--name', 'Week 2', '--agent', 'Excluder', '--csv', 'fixtures/leads.csv', '--default-country', 'IN'];
@@ -52,8 +53,7 @@ describe('campaign create --exclude', () => {
     const r = await h.run([...create, '--exclude', txt, '--json']);
     expect(r.exitCode).toBe(0);
     const id = (JSON.parse(r.stdout) as { id: string }).id;
-    const res = await fetch(`${h.sandbox.url}/campaigns/${id}/contacts`, { headers: { 'x-api-key': h.sandbox.apiKey } });
-    const numbers = ((await res.json()) as Array<{ phone_number: string }>).map((c) => c.phone_number);
+    const numbers = (await ok<Array<{ phone_number: string }>>(h.api, 'GET', `/campaigns/${id}/contacts`)).map((c) => c.phone_number);
     expect(numbers).toHaveLength(24);
     expect(numbers).not.toContain('+919876543210');
   });
@@ -77,11 +77,7 @@ describe('campaign create --exclude', () => {
     const first = await h.run(['campaign', 'create', '--name', 'Small', '--agent', 'Excluder', '--csv', list('two.csv', 'name,phone\nA,+919876543210\nB,+919988776655\n'), '--launch', '--yes', '--ignore-calling-hours', '--json']);
     expect(first.exitCode).toBe(0);
     const id = (JSON.parse(first.stdout) as { id: string }).id;
-    for (let i = 0; i < 100; i++) {
-      const res = await fetch(`${h.sandbox.url}/calls?campaign_id=${id}`, { headers: { 'x-api-key': h.sandbox.apiKey } });
-      if (((await res.json()) as { total: number }).total === 2) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await waitFor(async () => ((await ok<{ total: number }>(h.api, 'GET', `/calls?campaign_id=${id}`)).total === 2 ? true : undefined));
     const r = await h.run([...create, '--exclude-called-within', '7d', '--dry-run', '--json']);
     expect(r.exitCode).toBe(0);
     const plan = JSON.parse(r.stdout) as Plan;

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { clientFor, ok } from '../helpers/given.js';
 import { run } from '../helpers/run.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -21,14 +22,7 @@ afterAll(async () => {
   cfg.remove();
 });
 
-async function api(method: string, path: string, body?: unknown): Promise<{ id: string }> {
-  const res = await fetch(`${sandbox.url}${path}`, {
-    method,
-    headers: { 'x-api-key': sandbox.apiKey, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return (await res.json()) as { id: string };
-}
+const api = (method: string, path: string, body?: unknown) => ok<{ id: string }>(clientFor(sandbox), method, path, body);
 
 const INDIA = ['+919876543210', '+919988776655', '+919422012345'];
 const NEW_YORK = '+12125550123';

@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, type Harness } from '../helpers/cli.js';
+import { allCalls, campaignDone, ok } from '../helpers/given.js';
 
 let h: Harness;
 let source = '';
@@ -14,21 +15,6 @@ let csv = '';
 const ROWS = 200;
 
 interface Contact { phone_number: string; name?: string; extra?: Record<string, unknown>; status?: string; call_id?: string }
-interface Call { call_id: string; phone_number: string; outcome?: string | null; status?: string }
-
-async function get<T>(path: string): Promise<T> {
-  const res = await fetch(`${h.sandbox.url}${path}`, { headers: { 'x-api-key': h.sandbox.apiKey } });
-  return (await res.json()) as T;
-}
-
-async function calls(campaignId: string): Promise<Call[]> {
-  const all: Call[] = [];
-  for (let offset = 0; ; offset += 200) {
-    const page = await get<{ calls: Call[]; total: number }>(`/calls?campaign_id=${campaignId}&limit=200&offset=${offset}`);
-    all.push(...page.calls);
-    if (offset + 200 >= page.total) return all;
-  }
-}
 
 beforeAll(async () => {
   h = await harness({ seed: 11 });
@@ -42,17 +28,13 @@ beforeAll(async () => {
   const c = await h.run(['campaign', 'create', '--name', 'Spring', '--agent', 'Redialer', '--csv', csv, '--default-country', 'IN', '--launch', '--yes', '--ignore-calling-hours', '--json']);
   expect(c.exitCode).toBe(0);
   source = (JSON.parse(c.stdout) as { id: string }).id;
-  for (let i = 0; i < 200; i++) {
-    if ((await get<{ status: string }>(`/campaigns/${source}`)).status === 'completed') return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error('the campaign never completed');
+  await campaignDone(h.api, source);
 }, 120_000);
 afterAll(async () => h.close());
 
 describe('campaign redial', () => {
   it('turns the no-answers and failures into a draft with their names and extras', async () => {
-    const original = await get<Contact[]>(`/campaigns/${source}/contacts`);
+    const original = await ok<Contact[]>(h.api, 'GET', `/campaigns/${source}/contacts`);
     const expected = original.filter((c) => c.status === 'no_answer' || c.status === 'failed');
     expect(expected.length).toBeGreaterThan(10);
 
@@ -65,17 +47,17 @@ describe('campaign redial', () => {
     for (const [status, n] of Object.entries(counts)) expect(r.stderr).toContain(`${n} ${status}`);
     expect(r.stderr).toMatch(/Left out: \d+ status completed/);
 
-    const redial = await get<Contact[]>(`/campaigns/${created.id}/contacts`);
+    const redial = await ok<Contact[]>(h.api, 'GET', `/campaigns/${created.id}/contacts`);
     expect(redial.map((c) => [c.phone_number, c.name, c.extra])).toEqual(expected.map((c) => [c.phone_number, c.name, c.extra]));
     // The extras are the spreadsheet's columns, carried over.
     expect(redial[0]!.extra).toMatchObject({ city: expect.stringMatching(/^City \d$/), customer_id: expect.stringMatching(/^C\d+$/) });
     expect(redial.every((c) => c.status === 'pending')).toBe(true);
-    const agent = (await get<{ agent_id: string }>(`/campaigns/${source}`)).agent_id;
-    expect((await get<{ agent_id: string }>(`/campaigns/${created.id}`)).agent_id).toBe(agent);
+    const agent = (await ok<{ agent_id: string }>(h.api, 'GET', `/campaigns/${source}`)).agent_id;
+    expect((await ok<{ agent_id: string }>(h.api, 'GET', `/campaigns/${created.id}`)).agent_id).toBe(agent);
   });
 
   it('never includes a contact whose call ended do_not_call, even when every status is asked for', async () => {
-    const dnc = (await calls(source)).filter((c) => c.outcome === 'do_not_call').map((c) => c.phone_number);
+    const dnc = (await allCalls(h.api, `campaign_id=${source}`)).filter((c) => c.outcome === 'do_not_call').map((c) => c.phone_number);
     // The seed makes the sandbox produce some: without them this test would prove nothing.
     expect(dnc.length).toBeGreaterThan(0);
 
@@ -93,7 +75,7 @@ describe('campaign redial', () => {
   });
 
   it('--outcome selects by the call\'s outcome; --exclude-outcome adds outcomes never called again', async () => {
-    const all = await calls(source);
+    const all = await allCalls(h.api, `campaign_id=${source}`);
     const interested = all.filter((c) => c.outcome === 'requirements_gathered').map((c) => c.phone_number).sort();
     const r = await h.run(['campaign', 'redial', source, '--outcome', 'requirements_gathered', '--dry-run', '--json']);
     expect(r.exitCode).toBe(0);
@@ -107,7 +89,7 @@ describe('campaign redial', () => {
   });
 
   it('--exclude with numbers written in other formats removes exactly those contacts, with both rows', async () => {
-    const original = await get<Contact[]>(`/campaigns/${source}/contacts`);
+    const original = await ok<Contact[]>(h.api, 'GET', `/campaigns/${source}/contacts`);
     const targets = original.filter((c) => c.status === 'no_answer' || c.status === 'failed').slice(0, 3);
     // +919876500012 written three ways: national with 0, spaced with +, bare with country code.
     const digits = targets.map((c) => c.phone_number.slice(3));

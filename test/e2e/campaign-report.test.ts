@@ -11,6 +11,7 @@ import { marked } from 'marked';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, type Harness } from '../helpers/cli.js';
+import { ok } from '../helpers/given.js';
 import { needs, which } from '../helpers/requires.js';
 
 let h: Harness;
@@ -18,15 +19,7 @@ const ids: string[] = [];
 const dir = mkdtempSync(join(tmpdir(), 'voicectl-report-'));
 const HOSTILE = '<script>window.__pwned = 1</script>Asha | "Q"';
 
-async function api(method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${h.sandbox.url}${path}`, {
-    method,
-    headers: { 'x-api-key': h.sandbox.apiKey, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return res.json();
-}
+const api = (method: string, path: string, body?: unknown) => ok(h.api, method, path, body);
 
 async function allCalls(id: string): Promise<any[]> {
   const out: any[] = [];

@@ -4,9 +4,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import Papa from 'papaparse';
 import { BIN, baseEnv, harness, runCli, type Harness } from '../helpers/cli.js';
-import { campaign, contacts, listedIds, waitCompleted } from '../export/sandbox-fixtures.js';
+import { campaignDone, contacts, givenAgent, givenLaunchedCampaign, listedIds, type ContactIn } from '../helpers/given.js';
 import { fakeServer, makeCall, send } from '../export/fake-server.js';
-import { tempDir } from '../export/harness.js';
+import { tempDir } from '../helpers/temp.js';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -18,6 +18,12 @@ function dir(): string {
   return t.dir;
 }
 const csv = (text: string) => Papa.parse<Record<string, string>>(text, { header: true, skipEmptyLines: true }).data;
+/** A campaign launched under one agent of the harness's sandbox (made on first use). */
+const agents = new WeakMap<Harness, Promise<string>>();
+async function launched(h: Harness, list: ContactIn[]): Promise<string> {
+  if (!agents.has(h)) agents.set(h, givenAgent(h.api).then((a) => a.id));
+  return (await givenLaunchedCampaign(h.api, { agentId: await agents.get(h)!, contacts: list })).id;
+}
 const jsonlIds = (text: string) => text.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { call_id: string }).call_id);
 
 describe('call export against the sandbox', () => {
@@ -33,8 +39,8 @@ describe('call export against the sandbox', () => {
       { phone_number: '+919812345602', name: '@import', extra: { note: 'said "call me"\nlater', city: '-1+1' } },
       { phone_number: '+919812345603', name: 'Ravi Kumar', extra: { note: 'plain', city: 'Delhi', vip: true } },
     ];
-    const id = await campaign(h.sandbox, hostile);
-    await waitCompleted(h.sandbox, id);
+    const id = await launched(h, hostile);
+    await campaignDone(h.api, id);
     const out = join(dir(), 'calls.csv');
     const r = await h.run(['call', 'export', '--campaign', id, '--out', out]);
     expect(r.exitCode).toBe(0);
@@ -51,22 +57,22 @@ describe('call export against the sandbox', () => {
   it('exports incrementally: the second run has only the calls since the first', async () => {
     const d = dir();
     const state = join(d, 'state.json');
-    const a = await campaign(h.sandbox, contacts(25, 100));
-    await waitCompleted(h.sandbox, a);
+    const a = await launched(h, contacts(25, 100));
+    await campaignDone(h.api, a);
     const run = (file: string) => h.run(['call', 'export', '--since-last', '--state', state, '--out', join(d, file), '--format', 'jsonl']);
 
     const first = await run('1.jsonl');
     expect(first.exitCode).toBe(0);
     const firstIds = jsonlIds(readFileSync(join(d, '1.jsonl'), 'utf8'));
-    expect(new Set(firstIds)).toEqual(new Set(await listedIds(h.sandbox)));
+    expect(new Set(firstIds)).toEqual(new Set(await listedIds(h.api)));
     expect(JSON.parse(readFileSync(state, 'utf8')).ids.length).toBeGreaterThan(0);
 
-    const b = await campaign(h.sandbox, contacts(15, 200));
-    await waitCompleted(h.sandbox, b);
+    const b = await launched(h, contacts(15, 200));
+    await campaignDone(h.api, b);
     const second = await run('2.jsonl');
     expect(second.exitCode).toBe(0);
     const secondIds = jsonlIds(readFileSync(join(d, '2.jsonl'), 'utf8'));
-    expect(new Set(secondIds)).toEqual(new Set(await listedIds(h.sandbox, { campaign_id: b })));
+    expect(new Set(secondIds)).toEqual(new Set(await listedIds(h.api, { campaign_id: b })));
 
     const third = await run('3.jsonl');
     expect(third.exitCode).toBe(0);
@@ -79,8 +85,8 @@ describe('call export against the sandbox', () => {
   });
 
   it('downloads each recorded call\'s audio by call id, and skips it the next time', async () => {
-    const id = await campaign(h.sandbox, contacts(8, 300));
-    await waitCompleted(h.sandbox, id);
+    const id = await launched(h, contacts(8, 300));
+    await campaignDone(h.api, id);
     // Recordings are saved a few simulated seconds after each call ends.
     await new Promise((r) => setTimeout(r, 300));
     const d = dir();
@@ -107,19 +113,19 @@ describe('call export while calls keep arriving', () => {
   it('writes every call exactly once, and every call that existed when it started', async () => {
     // Campaigns started a little apart: their calls end in a different order than they
     // started, so `--status completed` gains calls in the middle of the list while it is read.
-    const launched: string[] = [];
+    const started: string[] = [];
     for (let i = 0; i < 6; i++) {
-      launched.push(await campaign(h.sandbox, contacts(300, 1000 + i * 300)));
+      started.push(await launched(h, contacts(300, 1000 + i * 300)));
       await new Promise((r) => setTimeout(r, 50));
     }
     await new Promise((r) => setTimeout(r, 800));
-    const before = await listedIds(h.sandbox);
-    const completedBefore = await listedIds(h.sandbox, { status: 'completed' });
+    const before = await listedIds(h.api);
+    const completedBefore = await listedIds(h.api, { status: 'completed' });
     const d = dir();
     const all = execa(process.execPath, [BIN, 'call', 'export', '--format', 'jsonl', '--out', join(d, 'all.jsonl'), '--concurrency', '4'], { env: h.env, extendEnv: false, reject: false });
     const done = execa(process.execPath, [BIN, 'call', 'export', '--status', 'completed', '--format', 'jsonl', '--out', join(d, 'done.jsonl'), '--concurrency', '2'], { env: h.env, extendEnv: false, reject: false });
     for (let i = 0; i < 4; i++) {
-      launched.push(await campaign(h.sandbox, contacts(100, 5000 + i * 100)));
+      started.push(await launched(h, contacts(100, 5000 + i * 100)));
       await new Promise((r) => setTimeout(r, 100));
     }
     const [ra, rd] = await Promise.all([all, done]);
@@ -127,9 +133,9 @@ describe('call export while calls keep arriving', () => {
     expect(ra.exitCode).toBe(0);
     expect(rd.exitCode).toBe(0);
 
-    for (const c of launched) await waitCompleted(h.sandbox, c, 30_000);
-    const finalAll = new Set(await listedIds(h.sandbox));
-    const finalDone = new Set(await listedIds(h.sandbox, { status: 'completed' }));
+    for (const c of started) await campaignDone(h.api, c);
+    const finalAll = new Set(await listedIds(h.api));
+    const finalDone = new Set(await listedIds(h.api, { status: 'completed' }));
 
     const gotAll = jsonlIds(readFileSync(join(d, 'all.jsonl'), 'utf8'));
     expect(new Set(gotAll).size).toBe(gotAll.length);

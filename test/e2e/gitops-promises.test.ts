@@ -7,8 +7,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { harness, type Harness } from '../helpers/cli.js';
+import { givenAgent } from '../helpers/given.js';
 import { tempDir, type TempDir } from '../helpers/temp.js';
-import { agents, direct, editYaml, writes } from './gitops-helpers.js';
+import { agents, editYaml, writes } from './gitops-helpers.js';
 
 let h: Harness | undefined;
 let tmp: TempDir | undefined;
@@ -27,9 +28,7 @@ afterAll(async () => {
 const lockOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'voicectl.lock.json'), 'utf8'));
 
 async function newAgent(name: string, prompt = 'Be brief.'): Promise<string> {
-  const r = await direct(h!.sandbox.url, h!.sandbox.apiKey, 'POST', '/agents', { name, voice_name: 'Priya', greeting: 'Hi', call_purpose: 'Test', prompt, tools: [] });
-  expect(r.status).toBe(201);
-  return r.json.id as string;
+  return (await givenAgent(h!.api, { name, voice_name: 'Priya', greeting: 'Hi', call_purpose: 'Test', prompt, tools: [] })).id as string;
 }
 
 /** Pulls the account and returns the handle pull gave the agent named `name`. */
@@ -61,7 +60,7 @@ describe('a renamed handle', () => {
     const r = await h!.run(['apply', tmp!.dir, '--yes', '--prune']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(writes(h!.sandbox.requests.slice(before))).toEqual([]);
-    expect((await agents(h!.sandbox.url, h!.sandbox.apiKey)).filter((a) => a.name === 'Renamed desk').map((a) => a.id)).toEqual([id]);
+    expect((await agents(h!.api)).filter((a) => a.name === 'Renamed desk').map((a) => a.id)).toEqual([id]);
     const lock = lockOf(tmp!.dir);
     expect(lock.agents['front-desk'].id).toBe(id);
     expect(lock.agents[handle]).toBeUndefined();

@@ -122,7 +122,7 @@ describe('a plan shows no secret', () => {
       expect(r.stdout).not.toContain('whsec_abcdefghij0123');
       expect(r.stdout).toContain('Be brief.');
     }
-    for (const a of await agents(h.sandbox.url, h.sandbox.apiKey)) if (a.name === 'Sales') await fetch(`${h.sandbox.url}/agents/${a.id}`, { method: 'DELETE', headers: { 'x-api-key': h.sandbox.apiKey } });
+    for (const a of await agents(h.api)) if (a.name === 'Sales') await h.api('DELETE', `/agents/${a.id}`);
   });
 });
 

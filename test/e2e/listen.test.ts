@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, type Harness } from '../helpers/cli.js';
+import { ok } from '../helpers/given.js';
 import { eventually, freePort, readLog, spawnListen, type ListenProcess } from './listen-helpers.js';
 
 let h: Harness;
@@ -19,16 +20,7 @@ afterAll(async () => {
   await h.close();
 });
 
-async function api(method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${h.sandbox.url}${path}`, {
-    method,
-    headers: { 'x-api-key': h.sandbox.apiKey, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  expect(res.status, `${method} ${path}`).toBeLessThan(300);
-  const text = await res.text();
-  return text ? JSON.parse(text) : undefined;
-}
+const api = (method: string, path: string, body?: unknown) => ok(h.api, method, path, body);
 
 /** Registers http://127.0.0.1:PORT/ and starts listen there; retries if the port was taken meanwhile. */
 async function registerAndListen(log: string): Promise<{ id: string; listener: ListenProcess }> {

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { BIN, harness, type Harness } from '../helpers/cli.js';
+import { ok } from '../helpers/given.js';
 import { run } from '../helpers/run.js';
 import { finalScreen, stripAnsi } from '../helpers/screen.js';
 
@@ -21,15 +22,7 @@ beforeAll(async () => {
 });
 afterAll(async () => h.close());
 
-async function api(method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${h.sandbox.url}${path}`, {
-    method,
-    headers: { 'x-api-key': h.sandbox.apiKey, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return res.json();
-}
+const api = (method: string, path: string, body?: unknown) => ok(h.api, method, path, body);
 
 async function campaign(contacts: number, launch = true): Promise<string> {
   const c = await api('POST', '/campaigns/json', {

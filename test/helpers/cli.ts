@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa, type Options } from 'execa';
+import { clientFor, type Client } from './given.js';
 import type { RunResult } from './run.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 
@@ -16,6 +17,8 @@ export type { RunResult };
 
 export interface Harness {
   sandbox: Sandbox;
+  /** The sandbox's HTTP API, for the factories in given.ts. */
+  api: Client;
   configDir: string;
   env: Record<string, string>;
   run(args: string[], options?: { input?: string; env?: Record<string, string | undefined>; timeout?: number }): Promise<RunResult>;
@@ -46,6 +49,7 @@ export async function harness(opts: SandboxOptions = {}): Promise<Harness> {
   const env = { ...baseEnv(configDir), VOICECTL_BASE_URL: sandbox.url, VOICECTL_API_KEY: sandbox.apiKey };
   return {
     sandbox,
+    api: clientFor(sandbox),
     configDir,
     env,
     run: (args, o = {}) => runCli(args, { ...env, ...o.env }, { input: o.input, timeout: o.timeout }),

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { baseEnv, harness, runCli } from '../helpers/cli.js';
+import { clientFor, ok } from '../helpers/given.js';
 import { tempDir } from '../helpers/temp.js';
 import { call, hostile, KEY, sendJson, type Hostile } from './client-harness.js';
 
@@ -167,13 +168,7 @@ describe('files that hold secrets', () => {
     for (let round = 0; round < 2; round++) {
       const sb = await startSandbox({ port: 0, timeScale: 600, stateFile: file });
       // A change, so the state is written when the sandbox stops.
-      const res = await fetch(`${sb.url}/webhooks/endpoints`, {
-        method: 'POST',
-        headers: { 'x-api-key': sb.apiKey, 'content-type': 'application/json' },
-        body: JSON.stringify({ url: `https://hooks.example.com/${round}` }),
-      });
-      expect(res.status).toBeLessThan(300);
-      const { secret } = (await res.json()) as { secret: string };
+      const { secret } = await ok<{ secret: string }>(clientFor(sb), 'POST', '/webhooks/endpoints', { url: `https://hooks.example.com/${round}` });
       await sb.close();
       expect(readFileSync(file, 'utf8')).toContain(sb.apiKey);
       expect(readFileSync(file, 'utf8')).toContain(secret);

@@ -10,8 +10,8 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, harness, runCli, type Harness } from '../helpers/cli.js';
+import { plantCalls } from '../helpers/given.js';
 import { tempDir, type TempDir } from '../helpers/temp.js';
-import { plantCalls } from '../export/sandbox-fixtures.js';
 import { tempPathFor } from '../../src/export/atomic-file.js';
 
 let h: Harness;

@@ -8,8 +8,7 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, harness, type Harness } from '../helpers/cli.js';
-import { plantCalls } from '../export/sandbox-fixtures.js';
-import { clientFor, givenAgent, givenCampaign } from '../helpers/given.js';
+import { clientFor, givenAgent, givenCampaign, plantCalls } from '../helpers/given.js';
 
 let h: Harness;
 let campaignId: string;

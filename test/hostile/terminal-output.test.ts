@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseEnv, harness, runCli, type Harness } from '../helpers/cli.js';
 import { listenOnLoopback, type Listening } from '../helpers/loopback.js';
 import { tempDir, type TempDir } from '../helpers/temp.js';
-import { call, waitCompleted } from '../export/sandbox-fixtures.js';
+import { campaignDone, givenAgent } from '../helpers/given.js';
 
 /** Sets the window title to "pwned", rings the bell, clears the screen. */
 const EVIL = '\x1b]0;pwned\x07\x1b[2J';
@@ -32,16 +32,13 @@ describe('a contact named with escape sequences, from a spreadsheet, through the
     dir = tempDir();
     csvPath = join(dir.dir, 'leads.csv');
     writeFileSync(csvPath, `phone,name,city\n+919876543210,"${EVIL}",Chennai\n+919876543211,Asha,${C1}\n+919876543212,Ravi,Delhi\n`);
-    const agent = await call<{ id: string }>(h.sandbox, 'POST', '/agents', {
-      name: 'Front desk', voice_name: 'Priya', greeting: 'Namaste {name}!', call_purpose: 'Confirm the slot',
-      prompt: 'Ask which slot suits.', tools: [],
-    });
+    const agent = await givenAgent(h.api);
     const r = await h.run(['campaign', 'create', '--name', 'Hostile', '--agent', agent.id, '--csv', csvPath, '--launch', '--yes', '--json', '--ignore-calling-hours']);
     expect(r.exitCode, r.stderr).toBe(0);
     createStderr = r.stderr;
     const created = JSON.parse(r.stdout) as { id: string } | Array<{ id: string }>;
     campaignId = Array.isArray(created) ? created[0]!.id : created.id;
-    await waitCompleted(h.sandbox, campaignId);
+    await campaignDone(h.api, campaignId);
   });
   afterAll(async () => {
     await h.close();

@@ -30,7 +30,7 @@ vi.mock('node:fs', async (importOriginal) => {
 const { harness } = await import('../helpers/cli.js');
 const { run } = await import('../helpers/run.js');
 const { tempDir } = await import('../helpers/temp.js');
-const { call, campaign, contacts, waitCompleted } = await import('../export/sandbox-fixtures.js');
+const { givenFinishedCampaign, ok } = await import('../helpers/given.js');
 
 let h: Awaited<ReturnType<typeof harness>>;
 let dir: ReturnType<typeof tempDir>;
@@ -39,10 +39,9 @@ let callId = '';
 beforeAll(async () => {
   h = await harness();
   dir = tempDir();
-  const id = await campaign(h.sandbox, contacts(6));
-  await waitCompleted(h.sandbox, id);
+  const { id } = await givenFinishedCampaign(h.api, { contacts: 6 });
   for (let i = 0; i < 200 && !callId; i++) {
-    const page = await call<{ calls: Array<{ call_id: string; has_recording: boolean }> }>(h.sandbox, 'GET', `/calls?campaign_id=${id}`);
+    const page = await ok<{ calls: Array<{ call_id: string; has_recording: boolean }> }>(h.api, 'GET', `/calls?campaign_id=${id}`);
     callId = page.calls.find((c) => c.has_recording)?.call_id ?? '';
     if (!callId) await new Promise((r) => setTimeout(r, 50));
   }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, harness, type Harness } from '../helpers/cli.js';
 import { tempDir, type TempDir } from '../helpers/temp.js';
-import { call, campaign, contacts, waitCompleted } from '../export/sandbox-fixtures.js';
+import { givenFinishedCampaign, ok } from '../helpers/given.js';
 
 let h: Harness;
 let dir: TempDir;
@@ -19,11 +19,10 @@ beforeAll(async () => {
   h = await harness();
   dir = tempDir();
   chmodSync(dir.dir, 0o777);
-  const id = await campaign(h.sandbox, contacts(6));
-  await waitCompleted(h.sandbox, id);
+  const { id } = await givenFinishedCampaign(h.api, { contacts: 6 });
   // Recordings are saved shortly after a call ends (a fraction of a second at this time scale).
   for (let i = 0; i < 200 && !callId; i++) {
-    const page = await call<{ calls: Array<{ call_id: string; has_recording: boolean }> }>(h.sandbox, 'GET', `/calls?campaign_id=${id}`);
+    const page = await ok<{ calls: Array<{ call_id: string; has_recording: boolean }> }>(h.api, 'GET', `/calls?campaign_id=${id}`);
     callId = page.calls.find((c) => c.has_recording)?.call_id ?? '';
     if (!callId) await new Promise((r) => setTimeout(r, 50));
   }
