@@ -4,12 +4,11 @@ import { join } from 'node:path';
 import { CommanderError } from 'commander';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ApiError, errorFromResponse, networkError } from '../src/api/errors.js';
-import { Context } from '../src/context.js';
+import { testContext } from '../src/context-test.js';
 import { AuthError, ChangesPendingError, FailureError, InterruptedError, NotFoundError, SilentExit, UsageError } from '../src/errors.js';
 import { describe as describeError, EXIT, exitCodeFor, run as main } from '../src/main.js';
 import { version } from '../src/program.js';
 import { json, serve, type TestServer } from './api/helpers.js';
-import { fakeIo } from './helpers/fake-io.js';
 import { run } from './helpers/run.js';
 
 const configDir = mkdtempSync(join(tmpdir(), 'voicectl-main-'));
@@ -95,7 +94,7 @@ describe('exitCodeFor and describe', () => {
   it('treats any error after Ctrl-C as an interruption', () => {
     const ac = new AbortController();
     ac.abort();
-    const ctx = new Context({ io: fakeIo().io, env: {}, signal: ac.signal });
+    const ctx = testContext({ signal: ac.signal });
     expect(exitCodeFor(new Error('socket closed'), ctx)).toBe(EXIT.INTERRUPTED);
   });
 });

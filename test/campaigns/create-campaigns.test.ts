@@ -7,9 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/client.js';
 import { CampaignsStopped, createCampaigns, type PlannedCampaign } from '../../src/campaigns/create-campaigns.js';
-import { Context } from '../../src/context.js';
+import { testContext } from '../../src/context-test.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { fakeIo } from '../helpers/fake-io.js';
 import { clientFor, contacts, givenAgent } from '../helpers/given.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -35,7 +34,7 @@ afterAll(async () => {
 });
 
 function api(key = FULL): Promise<ApiClient> {
-  const ctx = new Context({ io: fakeIo().io, env: { VOICECTL_BASE_URL: sandbox.url, VOICECTL_API_KEY: key, VOICECTL_CONFIG_DIR: tmp.dir } });
+  const ctx = testContext({ env: { VOICECTL_BASE_URL: sandbox.url, VOICECTL_API_KEY: key, VOICECTL_CONFIG_DIR: tmp.dir } });
   return ctx.api();
 }
 

@@ -1,18 +1,17 @@
 import { execFileSync, spawnSync, type ExecFileSyncOptionsWithStringEncoding } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import type { CommandUnknownOpts as Command } from '@commander-js/extra-typings';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completionScript } from '../../src/commands/completion/print.js';
 import { SHELLS, type Shell } from '../../src/commands/completion/index.js';
-import { Context } from '../../src/context.js';
+import { testContext } from '../../src/context-test.js';
 import { buildProgram } from '../../src/program.js';
 import { tempDir } from '../config/harness.js';
 import { run } from '../helpers/run.js';
 import { needs } from '../helpers/requires.js';
 
-const ctx = new Context({ io: { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough() }, env: {} });
+const ctx = testContext();
 
 interface Node {
   words: string[];

@@ -103,8 +103,8 @@ export const LAYERS: Layer[] = [
   },
   {
     name: 'context',
-    files: ['context.ts'],
-    role: 'Context: streams, options, settings, api(), clock; injected into every verb, never global',
+    files: ['context.ts', 'context-test.ts'],
+    role: 'Context: streams, options, settings, api(), clock; injected into every verb, never global; context-test.ts builds one with fake streams for tests (never bundled)',
     may: ['api', 'config', 'io', ...FOUNDATION],
   },
   domain('agents', 'agent fields: names, validation', []),
