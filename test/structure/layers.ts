@@ -214,5 +214,5 @@ export const FETCH_EXCEPTIONS: { file: string; reason: string }[] = [
   { file: 'docs/help-examples.test.ts', reason: 'seeds the sandbox with a request of its own; moves to helpers/given.ts' },
   { file: 'campaigns/run/kill.test.ts', reason: 'a proxy in front of the sandbox that stops voicectl at a chosen request: it forwards requests, it does not seed' },
   { file: 'campaigns/run/proxy.test.ts', reason: 'a service with other envelopes, made by forwarding to the sandbox and reshaping its answers' },
-  { file: 'e2e/watch-serve.test.ts', reason: 'fetches the `watch --serve` page itself (with and without its token), not the sandbox' },
+  { file: 'commands/watch/watch.test.ts', reason: 'fetches the `watch --serve` page itself (with and without its token), not the sandbox' },
 ];
