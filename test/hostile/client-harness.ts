@@ -3,11 +3,34 @@
  * answers however a test says, and the built CLI run against it with a throwaway config.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { afterEach } from 'vitest';
 import { baseEnv, runCli, type RunResult } from '../helpers/cli.js';
 import { listenOnLoopback } from '../helpers/loopback.js';
 import { tempDir, type TempDir } from '../helpers/temp.js';
 
 export const KEY = 'sk_live_hostile_0123456789abcdef';
+
+/** For tests that read the plain-text error; under --json it is otherwise one JSON object (test/e2e/errors-json.test.ts). */
+export const TEXT_ERRORS = { VOICECTL_ERROR_FORMAT: 'text' };
+
+/**
+ * Starts hostile servers for a test file, each closed after the test that started it;
+ * `closeAfter` takes any other server or folder the test wants gone too.
+ */
+export function eachHostile(): { start(handler: Parameters<typeof hostile>[0]): Promise<Hostile>; closeAfter(x: { close(): Promise<void> }): void } {
+  const open: Array<{ close(): Promise<void> }> = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((h) => h.close()));
+  });
+  return {
+    async start(handler) {
+      const h = await hostile(handler);
+      open.push(h);
+      return h;
+    },
+    closeAfter: (x) => { open.push(x); },
+  };
+}
 
 export interface Hostile {
   url: string;

@@ -5,22 +5,10 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { call, hostile, sendJson, type Hostile } from './client-harness.js';
+import { describe, expect, it } from 'vitest';
+import { call, eachHostile, sendJson, TEXT_ERRORS } from './client-harness.js';
 
-/** These tests read the plain-text error; under --json it is otherwise one JSON object (test/e2e/errors-json.test.ts). */
-const TEXT_ERRORS = { VOICECTL_ERROR_FORMAT: 'text' };
-
-const open: Hostile[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((h) => h.close()));
-});
-
-async function start(handler: Parameters<typeof hostile>[0]): Promise<Hostile> {
-  const h = await hostile(handler);
-  open.push(h);
-  return h;
-}
+const { start } = eachHostile();
 
 describe('--all against a server that does not page', () => {
   it('stops after the second request when offset is ignored, prints the first page, exits 1', async () => {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startReceiver, type Receiver } from '../webhooks/capture-server.js';
 import { LISTEN, SECRET, sendEvent, startListen, tempDir, type Running } from '../webhooks/receiver-harness.js';
+import { waitFor } from '../helpers/given.js';
 import { start } from '../helpers/run.js';
 
 let tmp: ReturnType<typeof tempDir>;
@@ -36,16 +37,6 @@ afterEach(async () => {
 
 const records = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) : []);
 
-async function until<T>(check: () => T | undefined, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = check();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 describe('forwarding with --log', () => {
   it('retries a forward the app refused, with growing waits, until the app acknowledges it', async () => {
     app = await startReceiver((_req, n) => (n < 2 ? 503 : 200));
@@ -54,7 +45,7 @@ describe('forwarding with --log', () => {
     const e = await sendEvent(running.port);
     expect(e.status).toBe(200);
     await app.waitFor(3);
-    const ok = await until(() => records(`${log}.forwards`).find((r) => r.ok === true));
+    const ok = await waitFor(() => records(`${log}.forwards`).find((r) => r.ok === true));
     expect(ok).toMatchObject({ id: e.id, ok: true, status: 200, attempts: 3 });
     expect(app.received.every((r) => r.raw.toString('utf8') === e.sent)).toBe(true);
     expect(waits).toHaveLength(2);
@@ -68,11 +59,11 @@ describe('forwarding with --log', () => {
     const target = `${app.url}/hooks`;
     running = await startListen(['--secret', SECRET, '--log', log, '--forward-to', target], env, { sleep });
     const delivered = await sendEvent(running.port);
-    await until(() => records(`${log}.forwards`).find((r) => r.id === delivered.id));
+    await waitFor(() => records(`${log}.forwards`).find((r) => r.id === delivered.id));
     up = false;
     const lost = [await sendEvent(running.port), await sendEvent(running.port)];
     expect(lost.map((r) => r.status)).toEqual([200, 200]);
-    const failed = await until(() => {
+    const failed = await waitFor(() => {
       const f = records(`${log}.forwards`).filter((r) => r.ok === false);
       return f.length === 2 ? f : undefined;
     });
@@ -102,7 +93,7 @@ describe('forwarding with --log', () => {
     const log = join(tmp.dir, 'events.ndjson');
     running = await startListen(['--secret', SECRET, '--log', log, '--forward-to', `${app.url}/`], env, { sleep });
     await sendEvent(running.port);
-    await until(() => records(`${log}.forwards`).find((r) => r.ok === false));
+    await waitFor(() => records(`${log}.forwards`).find((r) => r.ok === false));
     const r = running;
     running = undefined;
     await r.interrupt();

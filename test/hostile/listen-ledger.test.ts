@@ -8,7 +8,8 @@ import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startReceiver, type Receiver } from '../webhooks/capture-server.js';
-import { event, LISTEN, SECRET, sendEvent, startListen, tempDir, type Running } from '../webhooks/receiver-harness.js';
+import { LISTEN, event, SECRET, sendEvent, startListen, tempDir, type Running } from '../webhooks/receiver-harness.js';
+import { waitFor } from '../helpers/given.js';
 import { start } from '../helpers/run.js';
 
 let tmp: ReturnType<typeof tempDir>;
@@ -44,16 +45,6 @@ function parsed(file: string): Array<Record<string, unknown>> {
   return out;
 }
 
-async function until<T>(check: () => T | undefined, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = check();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 const count = (text: string, needle: string) => text.split(needle).length - 1;
 
 describe('the forward ledger', () => {
@@ -67,7 +58,7 @@ describe('the forward ledger', () => {
     await sendEvent(running.port);
     await app.waitFor(2);
     const r = running;
-    await until(() => (/Cannot write the forward ledger/.test(r.stderr()) ? true : undefined));
+    await waitFor(() => (/Cannot write the forward ledger/.test(r.stderr()) ? true : undefined));
     running = undefined;
     await r.interrupt();
     const err = r.stderr();
@@ -86,7 +77,7 @@ describe('the forward ledger', () => {
     running = await startListen(['--secret', SECRET, '--log', log, '--forward-to', `${app.url}/`], env, { sleep });
     expect(running.stderr()).toContain(`ended in a partial line (${'{"id":"evt_torn","ok":tr'.length} bytes`);
     const e = await sendEvent(running.port);
-    const rec = await until(() => parsed(ledger).find((x) => x.id === e.id));
+    const rec = await waitFor(() => parsed(ledger).find((x) => x.id === e.id));
     expect(rec).toMatchObject({ ok: true, status: 200 });
     expect(lines(ledger)).toEqual([expect.stringContaining('evt_old'), '{"id":"evt_torn","ok":tr', expect.stringContaining(e.id)]);
   });

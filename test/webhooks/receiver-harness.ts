@@ -3,6 +3,7 @@
  * app, and `voicectl listen` run in process (fake streams, Ctrl-C by AbortController).
  */
 import http from 'node:http';
+import { afterEach, beforeEach } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import type { Env } from '../../src/context.js';
 import { start, type RunOptions } from '../helpers/run.js';
@@ -119,4 +120,40 @@ export async function startListen(args: string[], env: Env = {}, options: RunOpt
   await r.waitForOutput(/Listening for webhook events on http:\/\/[^:]+:\d+\//, 'stderr');
   const port = Number(/Listening for webhook events on http:\/\/[^/]+:(\d+)\//.exec(r.stderr())![1]);
   return { ...r, port };
+}
+
+/** What each listen test starts from: a fresh config folder; what it started is stopped after it. */
+export interface ListenTest {
+  tmp: TempDir;
+  env: Record<string, string>;
+  /** The listen the test started, interrupted after it. */
+  running?: Running;
+  /** A stand-in for the user's app, closed after the test. */
+  app(opts?: Parameters<typeof startApp>[0]): ReturnType<typeof startApp>;
+  /** Another server of the test's, closed after it. */
+  closeAfter(server: { close(): Promise<void> }): void;
+}
+
+export function eachListenTest(): ListenTest {
+  let apps: Array<{ close(): Promise<void> }> = [];
+  const t = {
+    app: async (opts: Parameters<typeof startApp>[0] = {}) => {
+      const a = await startApp(opts);
+      apps.push(a);
+      return a;
+    },
+    closeAfter: (server: { close(): Promise<void> }) => { apps.push(server); },
+  } as ListenTest;
+  beforeEach(() => {
+    t.tmp = tempDir();
+    t.env = { VOICECTL_CONFIG_DIR: t.tmp.dir };
+    t.running = undefined;
+    apps = [];
+  });
+  afterEach(async () => {
+    await t.running?.interrupt();
+    for (const a of apps) await a.close();
+    t.tmp.remove();
+  });
+  return t;
 }

@@ -1,69 +1,47 @@
 /** `voicectl listen` as a command, run in process: output, forwarding, replay, secrets, Ctrl-C. */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verify } from '../../../src/webhooks/signature.js';
-import { event, LISTEN, post, type Running, SECRET, sendEvent, signedHeaders, startApp, startListen, tempDir } from '../../webhooks/receiver-harness.js';
+import { LISTEN, eachListenTest, event, post, SECRET, sendEvent, signedHeaders, startListen } from '../../webhooks/receiver-harness.js';
 import { start } from '../../helpers/run.js';
 import { harness, type Harness } from '../../helpers/cli.js';
 import { ok } from '../../helpers/given.js';
 import { eventually, freePort, type ListenProcess, readLog, spawnListen } from '../../e2e/listen-helpers.js';
 
 describe('in process', () => {
-  let tmp: ReturnType<typeof tempDir>;
-  let env: Record<string, string>;
-  let running: Running | undefined;
-  let apps: Array<{ close(): Promise<void> }>;
-
-  beforeEach(() => {
-    tmp = tempDir();
-    env = { VOICECTL_CONFIG_DIR: tmp.dir };
-    apps = [];
-    running = undefined;
-  });
-
-  afterEach(async () => {
-    await running?.interrupt();
-    for (const a of apps) await a.close();
-    tmp.remove();
-  });
-
-  async function app(opts: Parameters<typeof startApp>[0] = {}) {
-    const a = await startApp(opts);
-    apps.push(a);
-    return a;
-  }
+  const t = eachListenTest();
 
   describe('starting', () => {
     it('refuses to start without a secret, naming the ways to give one', async () => {
-      const r = start(['listen', '--port', '0'], { ...LISTEN, env });
+      const r = start(['listen', '--port', '0'], { ...LISTEN, env: t.env });
       expect(await r.done).toBe(2);
       expect(r.stderr()).toMatch(/No webhook secret/);
       expect(r.stderr()).toMatch(/--secret.*VOICECTL_WEBHOOK_SECRET.*--skip-verify/s);
     });
 
     it('against a sandbox on loopback, says how to register first, with the exact command', async () => {
-      const r = start(['listen', '--port', '4343'], { ...LISTEN, env: { ...env, VOICECTL_BASE_URL: 'http://127.0.0.1:4010' } });
+      const r = start(['listen', '--port', '4343'], { ...LISTEN, env: { ...t.env, VOICECTL_BASE_URL: 'http://127.0.0.1:4010' } });
       expect(await r.done).toBe(2);
       expect(r.stderr()).toContain('voicectl webhook create --url http://127.0.0.1:4343/ --allow-local --save-secret');
     });
 
     it('rejects contradictory secret flags', async () => {
-      const r = start(['listen', '--port', '0', '--secret', 'x', '--skip-verify'], { ...LISTEN, env });
+      const r = start(['listen', '--port', '0', '--secret', 'x', '--skip-verify'], { ...LISTEN, env: t.env });
       expect(await r.done).toBe(2);
     });
 
     it('prints how to expose the port and, for a sandbox, how to register it', async () => {
-      running = await startListen(['--secret', SECRET], { ...env, VOICECTL_BASE_URL: 'http://127.0.0.1:4010' });
-      const err = running.stderr();
+      t.running = await startListen(['--secret', SECRET], { ...t.env, VOICECTL_BASE_URL: 'http://127.0.0.1:4010' });
+      const err = t.running.stderr();
       expect(err).toMatch(/only to public HTTPS/);
       expect(err).toMatch(/tunnel/);
-      expect(err).toContain(`voicectl webhook create --url http://127.0.0.1:${running.port}/ --allow-local`);
+      expect(err).toContain(`voicectl webhook create --url http://127.0.0.1:${t.running.port}/ --allow-local`);
     });
 
     it('says plainly when the port is taken', async () => {
-      running = await startListen(['--secret', SECRET], env);
-      const second = start(['listen', '--port', String(running.port), '--secret', SECRET], { ...LISTEN, env });
+      t.running = await startListen(['--secret', SECRET], t.env);
+      const second = start(['listen', '--port', String(t.running.port), '--secret', SECRET], { ...LISTEN, env: t.env });
       expect(await second.done).toBe(1);
       expect(second.stderr()).toMatch(/already in use/);
     });
@@ -71,22 +49,22 @@ describe('in process', () => {
 
   describe('output', () => {
     it('prints one line per event with time, type, ids and outcome; Ctrl-C reports the count', async () => {
-      running = await startListen(['--secret', SECRET], env);
-      const r = await sendEvent(running.port);
-      await sendEvent(running.port, 'ping');
-      await running.waitForOutput('ping', 'stdout');
-      const lines = running.stdout().trim().split('\n');
+      t.running = await startListen(['--secret', SECRET], t.env);
+      const r = await sendEvent(t.running.port);
+      await sendEvent(t.running.port, 'ping');
+      await t.running.waitForOutput('ping', 'stdout');
+      const lines = t.running.stdout().trim().split('\n');
       expect(lines).toHaveLength(2);
       expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d UTC\s+200\s+call\.ended\s+evt_\S+\s+call call_\d+\s+campaign c1\s+completed\/requirements_gathered/);
       expect(lines[0]).toContain(r.id);
       // Ctrl-C is exit 130 (CLI.md), after a clean shutdown.
-      const code = await running.interrupt();
-      running = undefined;
+      const code = await t.running.interrupt();
+      t.running = undefined;
       expect(code).toBe(130);
     });
 
     it('reports the number of events at Ctrl-C', async () => {
-      const r = await startListen(['--secret', SECRET], env);
+      const r = await startListen(['--secret', SECRET], t.env);
       await sendEvent(r.port);
       await sendEvent(r.port);
       const dup = event();
@@ -97,49 +75,49 @@ describe('in process', () => {
     });
 
     it('prints NDJSON with --json and filters with --events', async () => {
-      running = await startListen(['--secret', SECRET, '--json', '--events', 'ping'], env);
-      await sendEvent(running.port, 'call.ended');
-      const ping = await sendEvent(running.port, 'ping');
-      await running.waitForOutput('"ping"', 'stdout');
-      const lines = running.stdout().trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+      t.running = await startListen(['--secret', SECRET, '--json', '--events', 'ping'], t.env);
+      await sendEvent(t.running.port, 'call.ended');
+      const ping = await sendEvent(t.running.port, 'ping');
+      await t.running.waitForOutput('"ping"', 'stdout');
+      const lines = t.running.stdout().trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatchObject({ id: ping.id, type: 'ping', verified: true, data: { message: 'hi' } });
       expect(typeof lines[0]!.received_at).toBe('string');
     });
 
     it('prints a rejection with its reason and likely cause on stderr', async () => {
-      running = await startListen(['--secret', SECRET], env);
-      await sendEvent(running.port, 'ping', { secret: 'whsec_wrong' });
-      await running.waitForOutput('rejected', 'stderr');
-      expect(running.stderr()).toMatch(/401\s+rejected ping evt_\S+: no v1 signature matches/);
-      expect(running.stderr()).toMatch(/likely: .*secret is wrong/);
-      expect(running.stdout()).toBe('');
+      t.running = await startListen(['--secret', SECRET], t.env);
+      await sendEvent(t.running.port, 'ping', { secret: 'whsec_wrong' });
+      await t.running.waitForOutput('rejected', 'stderr');
+      expect(t.running.stderr()).toMatch(/401\s+rejected ping evt_\S+: no v1 signature matches/);
+      expect(t.running.stderr()).toMatch(/likely: .*secret is wrong/);
+      expect(t.running.stdout()).toBe('');
     });
 
     it('uses VOICECTL_WEBHOOK_SECRET', async () => {
-      running = await startListen([], { ...env, VOICECTL_WEBHOOK_SECRET: 'whsec_from_env' });
-      expect(running.stderr()).toContain('VOICECTL_WEBHOOK_SECRET');
-      expect((await sendEvent(running.port, 'ping', { secret: 'whsec_from_env' })).status).toBe(200);
-      expect((await sendEvent(running.port, 'ping', { secret: SECRET })).status).toBe(401);
+      t.running = await startListen([], { ...t.env, VOICECTL_WEBHOOK_SECRET: 'whsec_from_env' });
+      expect(t.running.stderr()).toContain('VOICECTL_WEBHOOK_SECRET');
+      expect((await sendEvent(t.running.port, 'ping', { secret: 'whsec_from_env' })).status).toBe(200);
+      expect((await sendEvent(t.running.port, 'ping', { secret: SECRET })).status).toBe(401);
     });
   });
 
   describe('secrets saved in the profile', () => {
     function saveProfile(profile: Record<string, string>): void {
-      writeFileSync(join(tmp.dir, 'config.json'), JSON.stringify({ profiles: { default: profile } }));
+      writeFileSync(join(t.tmp.dir, 'config.json'), JSON.stringify({ profiles: { default: profile } }));
     }
 
     it('--endpoint uses the secret saved for that endpoint and picks up a rotation saved later', async () => {
       saveProfile({ webhook_secret: 'whsec_first', webhook_endpoint: 'ep_1' });
-      running = await startListen(['--endpoint', 'ep_1'], env);
-      expect((await sendEvent(running.port, 'ping', { secret: 'whsec_first' })).status).toBe(200);
+      t.running = await startListen(['--endpoint', 'ep_1'], t.env);
+      expect((await sendEvent(t.running.port, 'ping', { secret: 'whsec_first' })).status).toBe(200);
       saveProfile({ webhook_secret: 'whsec_rotated', webhook_endpoint: 'ep_1' });
-      expect((await sendEvent(running.port, 'ping', { secret: 'whsec_rotated' })).status).toBe(200);
+      expect((await sendEvent(t.running.port, 'ping', { secret: 'whsec_rotated' })).status).toBe(200);
     });
 
     it('--endpoint refuses a secret saved for another endpoint', async () => {
       saveProfile({ webhook_secret: 'whsec_first', webhook_endpoint: 'ep_1' });
-      const r = start(['listen', '--port', '0', '--endpoint', 'ep_2'], { ...LISTEN, env });
+      const r = start(['listen', '--port', '0', '--endpoint', 'ep_2'], { ...LISTEN, env: t.env });
       expect(await r.done).toBe(2);
       expect(r.stderr()).toMatch(/holds the secret of endpoint ep_1, not ep_2/);
       expect(r.stderr()).toMatch(/rotate-secret ep_2 --save-secret/);
@@ -147,33 +125,33 @@ describe('in process', () => {
 
     it('without flags, falls back to the profile secret', async () => {
       saveProfile({ webhook_secret: 'whsec_saved', webhook_endpoint: 'ep_9' });
-      running = await startListen([], env);
-      expect(running.stderr()).toMatch(/saved in profile "default" \(endpoint ep_9\)/);
-      expect((await sendEvent(running.port, 'ping', { secret: 'whsec_saved' })).status).toBe(200);
+      t.running = await startListen([], t.env);
+      expect(t.running.stderr()).toMatch(/saved in profile "default" \(endpoint ep_9\)/);
+      expect((await sendEvent(t.running.port, 'ping', { secret: 'whsec_saved' })).status).toBe(200);
     });
 
     it('trigger without flags signs with the same saved secret, so it reaches a listen started without flags', async () => {
       saveProfile({ webhook_secret: 'whsec_saved', webhook_endpoint: 'ep_9' });
-      running = await startListen([], env);
-      const t = start(['trigger', 'ping', '--to', `http://127.0.0.1:${running.port}/`], { ...LISTEN, env });
-      expect(await t.done).toBe(0);
-      expect(t.stderr()).toMatch(/Signing with the secret saved in profile "default" \(endpoint ep_9\)/);
-      expect(t.stdout()).toMatch(/: 200 in \d+ ms/);
+      t.running = await startListen([], t.env);
+      const trigger = start(['trigger', 'ping', '--to', `http://127.0.0.1:${t.running.port}/`], { ...LISTEN, env: t.env });
+      expect(await trigger.done).toBe(0);
+      expect(trigger.stderr()).toMatch(/Signing with the secret saved in profile "default" \(endpoint ep_9\)/);
+      expect(trigger.stdout()).toMatch(/: 200 in \d+ ms/);
       // VOICECTL_WEBHOOK_SECRET comes first, as for listen.
-      const env2 = start(['trigger', 'ping', '--to', `http://127.0.0.1:${running.port}/`], { ...LISTEN, env: { ...env, VOICECTL_WEBHOOK_SECRET: 'whsec_other' } });
+      const env2 = start(['trigger', 'ping', '--to', `http://127.0.0.1:${t.running.port}/`], { ...LISTEN, env: { ...t.env, VOICECTL_WEBHOOK_SECRET: 'whsec_other' } });
       expect(await env2.done).toBe(1);
     });
   });
 
   describe('--forward-to', () => {
     it('relays the raw body and the service headers to a live app, and prints its status and time', async () => {
-      const a = await app();
-      running = await startListen(['--secret', SECRET, '--forward-to', `http://127.0.0.1:${a.port}/hooks`], env);
+      const a = await t.app();
+      t.running = await startListen(['--secret', SECRET, '--forward-to', `http://127.0.0.1:${a.port}/hooks`], t.env);
       const e = event();
       // Odd spacing: any re-serialization on the way would change these bytes.
       const body = e.body.replace('{"id"', '{ "id"');
       const headers = signedHeaders(e.id, 'call.ended', body);
-      expect((await post(running.port, body, headers)).status).toBe(200);
+      expect((await post(t.running.port, body, headers)).status).toBe(200);
       await a.waitFor(1);
       const got = a.received[0]!;
       expect(got.raw.toString('utf8')).toBe(body);
@@ -181,47 +159,46 @@ describe('in process', () => {
       expect(got.headers['service-event-id']).toBe(e.id);
       expect(got.headers['service-event-type']).toBe('call.ended');
       expect(verify(SECRET, got.raw, got.headers['service-signature']).ok).toBe(true);
-      await running.waitForOutput(/200\s+forward evt_\S+ → http:\/\/127\.0\.0\.1:\d+\/hooks in \d+ ms/, 'stderr');
+      await t.running.waitForOutput(/200\s+forward evt_\S+ → http:\/\/127\.0\.0\.1:\d+\/hooks in \d+ ms/, 'stderr');
     });
 
     // With --log the event is safe once logged: the acknowledgement does not wait for the app.
     // (Without a log it does: test/hostile/listen-ack.test.ts.)
     it('with --log, acknowledges with 2xx when the app is down, and says the forward failed', async () => {
-      const a = await app();
+      const a = await t.app();
       const deadPort = a.port;
       await a.close();
-      apps = [];
-      running = await startListen(['--secret', SECRET, '--log', join(tmp.dir, 'events.ndjson'), '--forward-to', `http://127.0.0.1:${deadPort}/`], env, { sleep: async () => {} });
-      const r = await sendEvent(running.port);
+      t.running = await startListen(['--secret', SECRET, '--log', join(t.tmp.dir, 'events.ndjson'), '--forward-to', `http://127.0.0.1:${deadPort}/`], t.env, { sleep: async () => {} });
+      const r = await sendEvent(t.running.port);
       expect(r.status).toBe(200);
-      await running.waitForOutput('connection refused', 'stderr');
-      expect(running.stderr()).toMatch(/forward evt_\S+ → http:\/\/127\.0\.0\.1:\d+\/: connection refused/);
+      await t.running.waitForOutput('connection refused', 'stderr');
+      expect(t.running.stderr()).toMatch(/forward evt_\S+ → http:\/\/127\.0\.0\.1:\d+\/: connection refused/);
     });
 
     it('with --log, acknowledges before a slow app has answered', async () => {
-      const a = await app({ hold: true });
-      running = await startListen(['--secret', SECRET, '--log', join(tmp.dir, 'events.ndjson'), '--forward-to', `http://127.0.0.1:${a.port}/`], env);
-      const r = await sendEvent(running.port);
+      const a = await t.app({ hold: true });
+      t.running = await startListen(['--secret', SECRET, '--log', join(t.tmp.dir, 'events.ndjson'), '--forward-to', `http://127.0.0.1:${a.port}/`], t.env);
+      const r = await sendEvent(t.running.port);
       expect(r.status).toBe(200);
       await a.waitFor(1);
       // The app still holds the forwarded request: the acknowledgement did not wait for it.
-      expect(running.stderr()).not.toMatch(/forward evt_/);
+      expect(t.running.stderr()).not.toMatch(/forward evt_/);
       a.release();
-      await running.waitForOutput(/200\s+forward/, 'stderr');
+      await t.running.waitForOutput(/200\s+forward/, 'stderr');
     });
 
     it('shows the app\'s error status and body', async () => {
-      const a = await app({ status: 500 });
-      running = await startListen(['--secret', SECRET, '--forward-to', `http://127.0.0.1:${a.port}/`], env);
-      await sendEvent(running.port);
-      await running.waitForOutput(/500\s+forward/, 'stderr');
+      const a = await t.app({ status: 500 });
+      t.running = await startListen(['--secret', SECRET, '--forward-to', `http://127.0.0.1:${a.port}/`], t.env);
+      await sendEvent(t.running.port);
+      await t.running.waitForOutput(/500\s+forward/, 'stderr');
     });
 
     it('reaches an app on 127.0.0.1 through http://localhost (trying ::1 first)', async () => {
-      const a = await app({ host: '127.0.0.1' });
-      running = await startListen(['--secret', SECRET, '--forward-to', `http://localhost:${a.port}/`], env);
-      await sendEvent(running.port);
-      await sendEvent(running.port);
+      const a = await t.app({ host: '127.0.0.1' });
+      t.running = await startListen(['--secret', SECRET, '--forward-to', `http://localhost:${a.port}/`], t.env);
+      await sendEvent(t.running.port);
+      await sendEvent(t.running.port);
       await a.waitFor(2);
       expect(a.received[0]!.headers.host).toBe(`localhost:${a.port}`);
     });
@@ -229,15 +206,15 @@ describe('in process', () => {
 
   describe('--replay', () => {
     it('re-sends the logged events to the app, freshly signed, and exits with a count', async () => {
-      const log = join(tmp.dir, 'events.ndjson');
-      running = await startListen(['--secret', SECRET, '--log', log], env);
-      const sent = [await sendEvent(running.port), await sendEvent(running.port, 'ping'), await sendEvent(running.port, 'campaign.completed')];
-      await running.interrupt();
-      running = undefined;
+      const log = join(t.tmp.dir, 'events.ndjson');
+      t.running = await startListen(['--secret', SECRET, '--log', log], t.env);
+      const sent = [await sendEvent(t.running.port), await sendEvent(t.running.port, 'ping'), await sendEvent(t.running.port, 'campaign.completed')];
+      await t.running.interrupt();
+      t.running = undefined;
       expect(readFileSync(log, 'utf8').trim().split('\n')).toHaveLength(3);
 
-      const a = await app();
-      const r = start(['listen', '--replay', log, '--forward-to', `http://127.0.0.1:${a.port}/`, '--secret', 'whsec_app'], { ...LISTEN, env });
+      const a = await t.app();
+      const r = start(['listen', '--replay', log, '--forward-to', `http://127.0.0.1:${a.port}/`, '--secret', 'whsec_app'], { ...LISTEN, env: t.env });
       expect(await r.done).toBe(0);
       expect(r.stderr()).toMatch(/Replayed 3 events .*: 3 acknowledged/);
       expect(a.received.map((x) => x.raw.toString('utf8'))).toEqual(sent.map((s) => s.sent));
@@ -246,13 +223,13 @@ describe('in process', () => {
     });
 
     it('exits 1 when the app does not acknowledge, and needs --forward-to', async () => {
-      const log = join(tmp.dir, 'events.ndjson');
+      const log = join(t.tmp.dir, 'events.ndjson');
       writeFileSync(log, `${event().body}\nnot json\n`);
-      const a = await app({ status: 400 });
-      const r = start(['listen', '--replay', log, '--forward-to', `http://127.0.0.1:${a.port}/`, '--secret', SECRET], { ...LISTEN, env });
+      const a = await t.app({ status: 400 });
+      const r = start(['listen', '--replay', log, '--forward-to', `http://127.0.0.1:${a.port}/`, '--secret', SECRET], { ...LISTEN, env: t.env });
       expect(await r.done).toBe(1);
       expect(r.stderr()).toMatch(/Replayed 1 event .*0 acknowledged \(2xx\), 1 not, 1 unreadable line skipped/);
-      const noTarget = start(['listen', '--replay', log, '--secret', SECRET], { ...LISTEN, env });
+      const noTarget = start(['listen', '--replay', log, '--secret', SECRET], { ...LISTEN, env: t.env });
       expect(await noTarget.done).toBe(2);
     });
   });
