@@ -5,10 +5,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
-import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, harness, type Harness } from '../helpers/cli.js';
+import { harness, interruptedSandbox, type Harness } from '../helpers/cli.js';
 import { tempDir, type TempDir } from '../helpers/temp.js';
 import { hostile, sendJson, type Hostile } from '../hostile/client-harness.js';
 
@@ -153,15 +151,9 @@ describe('errors as JSON', () => {
   });
 
   it('130: interrupted', async () => {
-    const child = execa(process.execPath, [BIN, 'sandbox', '--port', '0'], { reject: false, env: { ...h.env, VOICECTL_ERROR_FORMAT: 'json' }, extendEnv: false });
-    let out = '';
-    child.stderr?.on('data', (d: Buffer) => { out += d.toString(); });
-    child.stdout?.on('data', (d: Buffer) => { out += d.toString(); });
-    for (let i = 0; i < 100 && !out.includes('VOICECTL_BASE_URL'); i++) await delay(100);
-    child.kill('SIGINT');
-    const r = await child;
+    const r = await interruptedSandbox({ ...h.env, VOICECTL_ERROR_FORMAT: 'json' });
     expect(r.exitCode).toBe(130);
-    const e = JSON.parse(String(r.stderr).trim().split('\n').at(-1)!);
+    const e = JSON.parse(r.stderr.trim().split('\n').at(-1)!);
     expect(e).toMatchObject({ code: 'interrupted', exit_code: 130, retryable: false });
   });
 

@@ -59,3 +59,15 @@ export async function harness(opts: SandboxOptions = {}): Promise<Harness> {
     },
   };
 }
+
+/** `voicectl sandbox` as a process, stopped with SIGINT (Ctrl-C) once it says it is serving. */
+export async function interruptedSandbox(env: Record<string, string | undefined>): Promise<RunResult> {
+  const child = execa(process.execPath, [BIN, 'sandbox', '--port', '0'], { reject: false, env, extendEnv: false });
+  let out = '';
+  child.stderr?.on('data', (d: Buffer) => { out += d.toString(); });
+  child.stdout?.on('data', (d: Buffer) => { out += d.toString(); });
+  for (let i = 0; i < 100 && !out.includes('VOICECTL_BASE_URL'); i++) await new Promise((r) => setTimeout(r, 100));
+  child.kill('SIGINT');
+  const r = await child;
+  return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout ?? ''), stderr: String(r.stderr ?? '') };
+}

@@ -39,6 +39,8 @@ export interface RunOptions {
   tty?: boolean | Terminal;
   /** Called once the command runs, to answer its prompts by writing to stdin (which stays open). */
   answer?: (io: { stdin: PassThrough; stderr: () => string }) => Promise<void>;
+  /** A person at the prompts: waits for each question on stderr in turn, then types its answer and Enter. */
+  answers?: Array<[question: string, typed: string]>;
   cwd?: string;
   now?: () => Date;
   /** Default: instant, so retries and polls cost nothing. */
@@ -86,7 +88,7 @@ export function start(argv: string[], options: RunOptions = {}): Running {
     }
   }
   if (options.stdin !== undefined) stdin.end(options.stdin);
-  else if (!options.openStdin && !options.answer) stdin.end();
+  else if (!options.openStdin && !options.answer && !options.answers) stdin.end();
 
   const own = options.env?.VOICECTL_CONFIG_DIR === undefined ? mkdtempSync(join(tmpdir(), 'voicectl-run-')) : undefined;
   const interrupt = new AbortController();
@@ -138,6 +140,10 @@ export function start(argv: string[], options: RunOptions = {}): Running {
 export async function run(argv: string[], options: RunOptions = {}): Promise<RunResult> {
   const r = start(argv, options);
   if (options.answer) await options.answer({ stdin: r.stdin, stderr: r.stderr });
+  for (const [question, typed] of options.answers ?? []) {
+    await r.waitForOutput(question, 'stderr');
+    r.stdin.write(`${typed}\n`);
+  }
   const exitCode = await r.done;
   return { exitCode, stdout: r.stdout(), stderr: r.stderr() };
 }

@@ -3,7 +3,6 @@ import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../../src/sandbox/index.js';
-import { waitFor } from '../../config/harness.js';
 import { tempDir, type TempDir } from '../../helpers/temp.js';
 import { run } from '../../helpers/run.js';
 import { harness, type Harness } from '../../helpers/cli.js';
@@ -43,10 +42,7 @@ describe('a create whose answer never came, at a terminal', () => {
       const r = await run(['apply', folder.dir], {
         env: env(),
         tty: true,
-        answer: async ({ stdin, stderr }) => {
-          await waitFor(stderr, 'Send them again?');
-          stdin.write('n\n');
-        },
+        answers: [['Send them again?', 'n']],
       });
       expect(plain(r.stderr)).toContain('create agent late ("Late"): its earlier create was never answered');
       expect(r.exitCode).toBe(2);
@@ -60,12 +56,7 @@ describe('a create whose answer never came, at a terminal', () => {
       const r = await run(['apply', folder.dir], {
         env: env(),
         tty: true,
-        answer: async ({ stdin, stderr }) => {
-          await waitFor(stderr, 'Send them again?');
-          stdin.write('y\n');
-          await waitFor(stderr, 'Apply these changes to the account?');
-          stdin.write('y\n');
-        },
+        answers: [['Send them again?', 'y'], ['Apply these changes to the account?', 'y']],
       });
       expect(r.exitCode, r.stderr).toBe(0);
       expect(posts()).toBe(before + 1);

@@ -5,7 +5,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../../src/sandbox/index.js';
-import { waitFor } from '../../config/harness.js';
 import { tempDir } from '../../helpers/temp.js';
 import { campaignDone, clientFor, givenAgent, givenCampaign } from '../../helpers/given.js';
 import { run } from '../../helpers/run.js';
@@ -55,10 +54,7 @@ describe('on a terminal', () => {
       const r = await run(['campaign', 'launch', id, '--ignore-calling-hours'], {
         env: env(),
         tty: true,
-        answer: async ({ stdin, stderr }) => {
-          await waitFor(stderr, 'Launch "Diwali follow-up"');
-          stdin.write('y\n');
-        },
+        answers: [['Launch "Diwali follow-up"', 'y']],
       });
       expect(plain(r.stderr)).toContain(`Launch "Diwali follow-up" (${id})? It dials 3 contacts: real calls that use the account balance.`);
       expect(r.exitCode).toBe(0);
@@ -70,10 +66,7 @@ describe('on a terminal', () => {
       const r = await run(['campaign', 'launch', id, '--ignore-calling-hours'], {
         env: env(),
         tty: true,
-        answer: async ({ stdin, stderr }) => {
-          await waitFor(stderr, 'Launch "Not today"');
-          stdin.write('n\n');
-        },
+        answers: [['Launch "Not today"', 'n']],
       });
       expect(r.exitCode).toBe(1);
       expect(r.stderr).toContain('Cancelled: nothing was launched.');
@@ -93,10 +86,7 @@ describe('on a terminal', () => {
       const r = await run(['campaign', 'create', '--name', 'Asked first', '--agent', w.agentId, '--csv', 'fixtures/leads.csv', '--default-country', 'IN', '--launch', '--ignore-calling-hours'], {
         env: env(),
         tty: true,
-        answer: async ({ stdin, stderr }) => {
-          await waitFor(stderr, 'Launch "Asked first"');
-          stdin.write('n\n');
-        },
+        answers: [['Launch "Asked first"', 'n']],
       });
       expect(plain(r.stderr)).toContain('It dials 25 contacts');
       expect(r.exitCode).toBe(1);

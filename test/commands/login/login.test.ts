@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { configPath, readProfile } from '../../../src/config/profiles.js';
 import { openStore } from '../../../src/config/store.js';
-import { agentsServer, BAD_KEY, GOOD_KEY, NO_SCOPE_KEY, tempDir, waitFor, type AgentsServer } from '../../config/harness.js';
+import { agentsServer, BAD_KEY, GOOD_KEY, NO_SCOPE_KEY, tempDir, type AgentsServer } from '../../config/harness.js';
 import { baseEnv, runCli } from '../../helpers/cli.js';
 import { run } from '../../helpers/run.js';
 
@@ -32,12 +32,7 @@ describe('voicectl login (in process)', () => {
     const r = await run(['login'], {
       env,
       tty: true,
-      answer: async ({ stdin, stderr }) => {
-        await waitFor(stderr, 'Base URL');
-        stdin.write(`${server.url}\n`);
-        await waitFor(stderr, 'API key');
-        stdin.write(`${GOOD_KEY}\n`);
-      },
+      answers: [['Base URL', server.url], ['API key', GOOD_KEY]],
     });
     expect(r.stderr).not.toContain(GOOD_KEY);
     expect(r.exitCode).toBe(0);
@@ -54,12 +49,7 @@ describe('voicectl login (in process)', () => {
     const r = await run(['login'], {
       env,
       tty: true,
-      answer: async ({ stdin, stderr }) => {
-        await waitFor(stderr, 'Base URL');
-        stdin.write(`${server.url}\n`);
-        await waitFor(stderr, 'Typing is not shown');
-        stdin.write(`${GOOD_KEY}\n`);
-      },
+      answers: [['Base URL', server.url], ['Typing is not shown', GOOD_KEY]],
     });
     expect(r.exitCode).toBe(0);
     expect(r.stderr).not.toContain(GOOD_KEY);
@@ -73,12 +63,7 @@ describe('voicectl login (in process)', () => {
     const r = await run(['login'], {
       env,
       tty: true,
-      answer: async ({ stdin, stderr }) => {
-        await waitFor(stderr, 'Base URL');
-        stdin.write('\n');
-        await waitFor(stderr, 'API key');
-        stdin.write(`${GOOD_KEY}\n`);
-      },
+      answers: [['Base URL', ''], ['API key', GOOD_KEY]],
     });
     expect(r.exitCode).toBe(0);
     expect(readProfile(env, 'default')).toEqual({ base_url: server.url, api_key: GOOD_KEY });
