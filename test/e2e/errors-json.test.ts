@@ -6,20 +6,14 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { harness, interruptedSandbox, type Harness } from '../helpers/cli.js';
+import { interruptedSandbox, limitedHarness, type Harness } from '../helpers/cli.js';
 import { tempDir, type TempDir } from '../helpers/temp.js';
 import { hostile, sendJson, type Hostile } from '../hostile/client-harness.js';
 
 let h: Harness;
 let dir: TempDir;
 beforeAll(async () => {
-  h = await harness({
-    plan: { agent_limit: 1 },
-    keys: [
-      { key: 'sk_full', org: 'org_a', scopes: ['agents:read', 'agents:write', 'calls:read', 'calls:write', 'calls:dispatch', 'webhooks:manage'] },
-      { key: 'sk_readonly', org: 'org_a', scopes: ['agents:read'] },
-    ],
-  });
+  h = await limitedHarness();
   dir = tempDir();
 });
 afterAll(async () => {

@@ -2,19 +2,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { harness, interruptedSandbox, type Harness } from '../helpers/cli.js';
+import { interruptedSandbox, limitedHarness, type Harness } from '../helpers/cli.js';
 
 let h: Harness;
 let broken: Server;
 let brokenUrl = '';
 beforeAll(async () => {
-  h = await harness({
-    plan: { agent_limit: 1 },
-    keys: [
-      { key: 'sk_full', org: 'org_a', scopes: ['agents:read', 'agents:write', 'calls:read', 'calls:write', 'calls:dispatch', 'webhooks:manage'] },
-      { key: 'sk_readonly', org: 'org_a', scopes: ['agents:read'] },
-    ],
-  });
+  h = await limitedHarness();
   // A proxy in front of a dead upstream: an HTML 502 page on every request.
   broken = createServer((_req, res) => {
     res.writeHead(502, { 'content-type': 'text/html' });

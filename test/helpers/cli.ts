@@ -71,3 +71,17 @@ export async function interruptedSandbox(env: Record<string, string | undefined>
   const r = await child;
   return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout ?? ''), stderr: String(r.stderr ?? '') };
 }
+
+/**
+ * A sandbox for the exit-code tests: a plan of one agent (so a second is refused, exit 5),
+ * a key with every scope (`sk_full`) and one that may only read agents (`sk_readonly`).
+ */
+export function limitedHarness(): Promise<Harness> {
+  return harness({
+    plan: { agent_limit: 1 },
+    keys: [
+      { key: 'sk_full', org: 'org_a', scopes: ['agents:read', 'agents:write', 'calls:read', 'calls:write', 'calls:dispatch', 'webhooks:manage'] },
+      { key: 'sk_readonly', org: 'org_a', scopes: ['agents:read'] },
+    ],
+  });
+}

@@ -6,7 +6,7 @@ import Papa from 'papaparse';
 import { baseEnv, BIN, harness, type Harness, runCli } from '../../helpers/cli.js';
 import { campaignDone, type ContactIn, contacts, givenAgent, givenLaunchedCampaign, listedIds } from '../../helpers/given.js';
 import { fakeServer, makeCall, send } from '../../export/fake-server.js';
-import { tempDir } from '../../helpers/temp.js';
+import { tempDir, tempDirs } from '../../helpers/temp.js';
 import { readSheet } from 'read-excel-file/node';
 import { seedCalls } from '../../../src/sandbox/index.js';
 
@@ -15,11 +15,7 @@ describe('the built binary', () => {
   afterEach(async () => {
     for (const f of cleanups.splice(0).reverse()) await f();
   });
-  function dir(): string {
-    const t = tempDir();
-    cleanups.push(t.remove);
-    return t.dir;
-  }
+  const dir = tempDirs('voicectl-export-');
   const csv = (text: string) => Papa.parse<Record<string, string>>(text, { header: true, skipEmptyLines: true }).data;
   /** A campaign launched under one agent of the harness's sandbox (made on first use). */
   const agents = new WeakMap<Harness, Promise<string>>();

@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa, type ResultPromise } from 'execa';
 import { BIN, harness, type Harness } from '../../helpers/cli.js';
-import { ok } from '../../helpers/given.js';
+import { allCalls, ok } from '../../helpers/given.js';
 import { listenOnLoopback } from '../../helpers/loopback.js';
 
 let h: Harness;
@@ -44,15 +44,6 @@ async function completed(id: string): Promise<void> {
   throw new Error(`campaign ${id} did not complete`);
 }
 
-async function callsOf(id: string): Promise<Array<Record<string, any>>> {
-  const all = new Map<string, Record<string, any>>();
-  for (let offset = 0; ; offset += 200) {
-    const page = await api('GET', `/calls?campaign_id=${id}&limit=200&offset=${offset}`);
-    for (const c of page.calls) all.set(c.call_id, c);
-    if (offset + 200 >= page.total) return [...all.values()];
-  }
-}
-
 /** A running `call tail`: its output so far, and a way to wait for it. */
 function tail(args: string[], env: Record<string, string> = h.env) {
   const child: ResultPromise = execa(process.execPath, [BIN, 'call', 'tail', ...args], { reject: false, extendEnv: false, env, timeout: 60_000 });
@@ -88,7 +79,7 @@ describe('call tail against the sandbox', () => {
     await launch(a);
     await launch(b);
     await Promise.all([completed(a), completed(b)]);
-    const expected = [...await callsOf(a), ...await callsOf(b)];
+    const expected = [...await allCalls(h.api, `campaign_id=${a}`), ...await allCalls(h.api, `campaign_id=${b}`)];
     expect(expected).toHaveLength(65);
     await t.until('every call', () => t.lines().length >= 65);
     // A few more polls: nothing may come twice.
@@ -110,7 +101,7 @@ describe('call tail against the sandbox', () => {
     await launch(a);
     await launch(b);
     await Promise.all([completed(a), completed(b)]);
-    const expected = (await callsOf(a)).filter((c) => c.status === 'no_answer').map((c) => c.call_id).sort();
+    const expected = (await allCalls(h.api, `campaign_id=${a}`)).filter((c) => c.status === 'no_answer').map((c) => c.call_id).sort();
     expect(expected.length).toBeGreaterThan(0);
     expect(expected.length).toBeLessThan(40);
     await t.until('every no-answer call', () => t.lines().length >= expected.length);
@@ -126,7 +117,7 @@ describe('call tail against the sandbox', () => {
     await t.until('that it is ready', () => t.err().includes('Following calls'));
     await launch(id);
     await completed(id);
-    const calls = await callsOf(id);
+    const calls = await allCalls(h.api, `campaign_id=${id}`);
     await t.until('every call', () => t.lines().length >= 5);
     const r = await t.interrupt();
     expect(r.exitCode).toBe(130);
@@ -157,7 +148,7 @@ describe('call tail against the sandbox', () => {
       await t.until('that it is ready', () => t.err().includes('Following calls'));
       await launch(id);
       await completed(id);
-      const expected = (await callsOf(id)).map((c) => c.call_id).sort();
+      const expected = (await allCalls(h.api, `campaign_id=${id}`)).map((c) => c.call_id).sort();
       await t.until('every call', () => t.lines().length >= 30);
       await new Promise((r) => setTimeout(r, 600));
       const r = await t.interrupt();

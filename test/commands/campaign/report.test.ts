@@ -16,10 +16,10 @@ import { buildFrame } from '../../../src/watch/frame.js';
 import { Chalk } from 'chalk';
 import { pathToFileURL } from 'node:url';
 import { marked } from 'marked';
-import { chromium } from 'playwright-core';
 import { harness, type Harness } from '../../helpers/cli.js';
-import { ok } from '../../helpers/given.js';
-import { needs, which } from '../../helpers/requires.js';
+import { allCalls, campaignDone, givenAgent, givenLaunchedCampaign } from '../../helpers/given.js';
+import { needs } from '../../helpers/requires.js';
+import { launchChromium } from '../../helpers/browser.js';
 
 describe('against a server with other shapes', () => {
   const ID = 'c0ffee00-0000-4000-8000-0000000000aa';
@@ -278,41 +278,20 @@ describe('against the sandbox, the built binary', () => {
   const dir = mkdtempSync(join(tmpdir(), 'voicectl-report-'));
   const HOSTILE = '<script>window.__pwned = 1</script>Asha | "Q"';
 
-  const api = (method: string, path: string, body?: unknown) => ok(h.api, method, path, body);
-
-  async function allCalls(id: string): Promise<any[]> {
-    const out: any[] = [];
-    for (let offset = 0; ; offset += 200) {
-      const page = await api('GET', `/calls?campaign_id=${id}&limit=200&offset=${offset}`);
-      out.push(...page.calls);
-      if (offset + 200 >= page.total) return out;
-    }
-  }
-
   beforeAll(async () => {
     h = await harness({ timeScale: 600, seed: 21 });
-    const agent = await api('POST', '/agents', { name: 'Report desk', voice_name: 'Priya', greeting: 'Namaste', call_purpose: 'x', prompt: 'x', tools: [] });
+    const agent = await givenAgent(h.api, { name: 'Report desk', voice_name: 'Priya', greeting: 'Namaste', call_purpose: 'x', prompt: 'x', tools: [] });
     for (const [name, n, first] of [['Renewals week 1', 60, 1000], ['Renewals week 2', 30, 5000]] as const) {
-      const c = await api('POST', '/campaigns/json', {
-        name, agent_id: agent.id,
-        contacts: Array.from({ length: n }, (_, i) => ({ phone_number: `+9198${String(first + i).padStart(8, '0')}`, name: i === 0 ? HOSTILE : `Contact ${first + i}` })),
-      });
-      await api('POST', `/campaigns/${c.id}/launch`);
-      ids.push(c.id);
+      const contacts = Array.from({ length: n }, (_, i) => ({ phone_number: `+9198${String(first + i).padStart(8, '0')}`, name: i === 0 ? HOSTILE : `Contact ${first + i}` }));
+      ids.push((await givenLaunchedCampaign(h.api, { agentId: agent.id, contacts, name })).id);
     }
-    const end = Date.now() + 60_000;
-    for (const id of ids) {
-      while ((await api('GET', `/campaigns/${id}`)).status !== 'completed') {
-        if (Date.now() > end) throw new Error('the campaigns did not complete');
-        await new Promise((r) => setTimeout(r, 200));
-      }
-    }
+    for (const id of ids) await campaignDone(h.api, id);
   }, 90_000);
   afterAll(async () => h.close());
 
   /** The figures, worked out here from GET /calls. */
   async function expected(id: string) {
-    const calls = await allCalls(id);
+    const calls = await allCalls(h.api, `campaign_id=${id}`);
     const finished = calls.filter((c) => c.end_time);
     const connected = finished.filter((c) => c.status === 'completed');
     const outcomes: Record<string, number> = {};
@@ -374,10 +353,7 @@ describe('against the sandbox, the built binary', () => {
       expect(readFileSync(file, 'utf8')).not.toMatch(/https?:\/\//);
       const json = JSON.parse((await h.run(['campaign', 'report', ...ids, '--json'])).stdout).campaigns;
 
-      const browser = await chromium.launch({
-        executablePath: which('chromium'),
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-      });
+      const browser = await launchChromium();
       try {
         const page = await browser.newPage();
         const errors: string[] = [];

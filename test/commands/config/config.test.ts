@@ -4,19 +4,15 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { configPath, readProfile } from '../../../src/config/profiles.js';
-import { tempDir } from '../../config/harness.js';
+import { tempDirs } from '../../helpers/temp.js';
 import { baseEnv, runCli } from '../../helpers/cli.js';
 import { listenOnLoopback } from '../../helpers/loopback.js';
 import { run } from '../../helpers/run.js';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).forEach((f) => f()));
-
-function configEnv() {
-  const t = tempDir();
-  cleanups.push(t.remove);
-  return { VOICECTL_CONFIG_DIR: join(t.dir, 'cfg') };
-}
+const dir = tempDirs('voicectl-config-');
+const configEnv = () => ({ VOICECTL_CONFIG_DIR: join(dir(), 'cfg') });
 
 const KEY = 'sk_live_Secret_abcd9876';
 
@@ -122,11 +118,7 @@ describe('voicectl config', () => {
   });
 });
 
-function env() {
-  const t = tempDir('voicectl-e2e-config-');
-  cleanups.push(t.remove);
-  return baseEnv(join(t.dir, 'voicectl'));
-}
+const env = () => baseEnv(join(dir(), 'voicectl'));
 
 const BINARY_KEY = 'sk_live_e2eSecretValue_wxyz';
 

@@ -4,12 +4,13 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configPath, readProfile } from '../../../src/config/profiles.js';
 import { openStore } from '../../../src/config/store.js';
-import { agentsServer, BAD_KEY, GOOD_KEY, NO_SCOPE_KEY, tempDir, type AgentsServer } from '../../config/harness.js';
+import { agentsServer, BAD_KEY, GOOD_KEY, NO_SCOPE_KEY, type AgentsServer } from '../../config/harness.js';
 import { baseEnv, runCli } from '../../helpers/cli.js';
 import { run } from '../../helpers/run.js';
+import { tempDirs } from '../../helpers/temp.js';
 
 let server: AgentsServer;
 beforeAll(async () => {
@@ -17,14 +18,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const cleanups: (() => void)[] = [];
-afterEach(() => cleanups.splice(0).forEach((f) => f()));
-
-function configEnv() {
-  const t = tempDir();
-  cleanups.push(t.remove);
-  return { VOICECTL_CONFIG_DIR: join(t.dir, 'cfg') };
-}
+const dir = tempDirs('voicectl-login-');
+const configEnv = () => ({ VOICECTL_CONFIG_DIR: join(dir(), 'cfg') });
 
 describe('voicectl login (in process)', () => {
   it('asks for the base URL and the key when a person is there, checks them, and saves them', async () => {
@@ -141,9 +136,7 @@ describe('voicectl login (in process)', () => {
 });
 
 function setup() {
-  const t = tempDir('voicectl-e2e-login-');
-  cleanups.push(t.remove);
-  const configDir = join(t.dir, 'voicectl');
+  const configDir = join(dir(), 'voicectl');
   return { env: baseEnv(configDir), file: join(configDir, 'config.json'), configDir };
 }
 

@@ -5,9 +5,9 @@ import { fakeClock, run } from '../../helpers/run.js';
 import { finalScreen, stripAnsi } from '../../helpers/screen.js';
 import { execa } from 'execa';
 import { BIN, harness, type Harness } from '../../helpers/cli.js';
-import { clientFor, ok } from '../../helpers/given.js';
-import { chromium } from 'playwright-core';
-import { needs, which } from '../../helpers/requires.js';
+import { allCalls, clientFor, ok } from '../../helpers/given.js';
+import { needs } from '../../helpers/requires.js';
+import { launchChromium } from '../../helpers/browser.js';
 
 describe('against a campaign that advances one step per read', () => {
   let server: FakeServer | undefined;
@@ -298,15 +298,6 @@ describe('against the sandbox', () => {
   }
 
   /** The campaign's calls as the server lists them, by call_id (a listing may repeat an item). */
-  async function callsOf(id: string): Promise<Array<Record<string, any>>> {
-    const all = new Map<string, Record<string, any>>();
-    for (let offset = 0; ; offset += 200) {
-      const page = await api('GET', `/calls?campaign_id=${id}&limit=200&offset=${offset}`);
-      for (const c of page.calls) all.set(c.call_id, c);
-      if (offset + 200 >= page.total) return [...all.values()];
-    }
-  }
-
   describe('watch against the sandbox', () => {
     it('--json: every finished call exactly once, and a summary equal to the campaign', async () => {
       const id = await campaign(150);
@@ -315,7 +306,7 @@ describe('against the sandbox', () => {
       expect(r.exitCode).toBe(0);
       const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
       const calls = events.filter((e) => e.type === 'call');
-      const server = await callsOf(id);
+      const server = await allCalls(h.api, `campaign_id=${id}`);
       expect(calls.map((c) => c.call_id).sort()).toEqual(server.map((c) => c.call_id).sort());
       const done = events.at(-1);
       expect(done.type).toBe('completed');
@@ -436,10 +427,7 @@ describe('--serve', () => {
         expect((await fetch(`${origin}/${'x'.repeat(32)}/`)).status).toBe(404);
         expect((await fetch(`${origin}${pathname}`)).status).toBe(200);
 
-        const browser = await chromium.launch({
-          executablePath: which('chromium'),
-          args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-        });
+        const browser = await launchChromium();
         try {
           const page = await browser.newPage();
           const errors: string[] = [];
