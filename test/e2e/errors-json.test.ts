@@ -5,21 +5,11 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { interruptedSandbox, limitedHarness, type Harness } from '../helpers/cli.js';
-import { tempDir, type TempDir } from '../helpers/temp.js';
+import { describe, expect, it } from 'vitest';
+import { interruptedSandbox, limitedHarness, sharedHarness } from '../helpers/cli.js';
 import { hostile, sendJson, type Hostile } from '../hostile/client-harness.js';
 
-let h: Harness;
-let dir: TempDir;
-beforeAll(async () => {
-  h = await limitedHarness();
-  dir = tempDir();
-});
-afterAll(async () => {
-  await h.close();
-  dir.remove();
-});
+const h = sharedHarness(limitedHarness);
 
 const agentFlags = ['--voice', 'Aarav', '--greeting', 'Hi', '--call-purpose', 'Test', '--prompt', 'Be brief.'];
 
@@ -98,7 +88,7 @@ describe('errors as JSON', () => {
   });
 
   it('2: invalid rows name their row numbers (contacts validate and campaign create)', async () => {
-    const csv = join(dir.dir, 'bad.csv');
+    const csv = join(h.dir, 'bad.csv');
     writeFileSync(csv, 'name,phone\nAsha,+919876543210\nRavi,12\n');
     const v = await h.run(['contacts', 'validate', csv, '--json']);
     expect(v.exitCode).toBe(2);
@@ -135,7 +125,7 @@ describe('errors as JSON', () => {
   });
 
   it('6: plan --check with drift is changes_pending', async () => {
-    const account = join(dir.dir, 'account');
+    const account = join(h.dir, 'account');
     expect((await h.run(['pull', account, '--api-key', 'sk_full'])).exitCode).toBe(0);
     expect((await h.run(['agent', 'update', 'One', '--greeting', 'Changed', '--api-key', 'sk_full'])).exitCode).toBe(0);
     const r = await h.run(['plan', account, '--check', '--api-key', 'sk_full'], { env: { VOICECTL_ERROR_FORMAT: 'json' } });

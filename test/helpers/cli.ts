@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa, type Options } from 'execa';
+import { afterAll, beforeAll } from 'vitest';
 import { clientFor, type Client } from './given.js';
 import type { RunResult } from './run.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
@@ -84,4 +85,21 @@ export function limitedHarness(): Promise<Harness> {
       { key: 'sk_readonly', org: 'org_a', scopes: ['agents:read'] },
     ],
   });
+}
+
+/**
+ * One harness for the tests of a file (or of the describe it is called in): started
+ * before them, closed after them. `h.dir` is a throwaway folder of theirs.
+ */
+export function sharedHarness(make: SandboxOptions | (() => Promise<Harness>) = {}): Harness & { dir: string } {
+  const h = {} as Harness & { dir: string };
+  beforeAll(async () => {
+    Object.assign(h, await (typeof make === 'function' ? make() : harness(make)));
+    h.dir = mkdtempSync(join(tmpdir(), 'voicectl-files-'));
+  });
+  afterAll(async () => {
+    await h.close();
+    rmSync(h.dir, { recursive: true, force: true });
+  });
+  return h;
 }

@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseEnv, harness, runCli, type Harness } from '../helpers/cli.js';
+import { baseEnv, runCli, sharedHarness } from '../helpers/cli.js';
 import { listenOnLoopback, type Listening } from '../helpers/loopback.js';
 import { tempDir, type TempDir } from '../helpers/temp.js';
 import { campaignDone, givenAgent } from '../helpers/given.js';
@@ -21,16 +21,13 @@ const C1 = 'Pune\u009b31mred\u007f';
 const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
 describe('a contact named with escape sequences, from a spreadsheet, through the sandbox', () => {
-  let h: Harness;
-  let dir: TempDir;
+  const h = sharedHarness();
   let campaignId: string;
   let csvPath: string;
   let createStderr: string;
 
   beforeAll(async () => {
-    h = await harness();
-    dir = tempDir();
-    csvPath = join(dir.dir, 'leads.csv');
+    csvPath = join(h.dir, 'leads.csv');
     writeFileSync(csvPath, `phone,name,city\n+919876543210,"${EVIL}",Chennai\n+919876543211,Asha,${C1}\n+919876543212,Ravi,Delhi\n`);
     const agent = await givenAgent(h.api);
     const r = await h.run(['campaign', 'create', '--name', 'Hostile', '--agent', agent.id, '--csv', csvPath, '--launch', '--yes', '--json', '--ignore-calling-hours']);
@@ -39,10 +36,6 @@ describe('a contact named with escape sequences, from a spreadsheet, through the
     const created = JSON.parse(r.stdout) as { id: string } | Array<{ id: string }>;
     campaignId = Array.isArray(created) ? created[0]!.id : created.id;
     await campaignDone(h.api, campaignId);
-  });
-  afterAll(async () => {
-    await h.close();
-    dir.remove();
   });
 
   it('contacts validate warns about the rows with control characters, and still passes them', async () => {

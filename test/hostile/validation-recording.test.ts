@@ -6,19 +6,15 @@
 import { spawn } from 'node:child_process';
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, harness, type Harness } from '../helpers/cli.js';
-import { tempDir, type TempDir } from '../helpers/temp.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BIN, sharedHarness } from '../helpers/cli.js';
 import { givenFinishedCampaign, ok } from '../helpers/given.js';
 
-let h: Harness;
-let dir: TempDir;
+const h = sharedHarness();
 let callId: string;
 
 beforeAll(async () => {
-  h = await harness();
-  dir = tempDir();
-  chmodSync(dir.dir, 0o777);
+  chmodSync(h.dir, 0o777);
   const { id } = await givenFinishedCampaign(h.api, { contacts: 6 });
   // Recordings are saved shortly after a call ends (a fraction of a second at this time scale).
   for (let i = 0; i < 200 && !callId; i++) {
@@ -27,10 +23,6 @@ beforeAll(async () => {
     if (!callId) await new Promise((r) => setTimeout(r, 50));
   }
   expect(callId, 'a call with a recording').toBeTruthy();
-});
-afterAll(async () => {
-  await h.close();
-  dir.remove();
 });
 
 /** Runs the CLI with stdout on a file descriptor (such as /dev/full), optionally as another user. */
@@ -46,7 +38,7 @@ function runTo(args: string[], stdoutFd: number | 'pipe', unprivileged = false):
     : [process.execPath, [BIN, ...args]];
   return new Promise((resolve, reject) => {
     const child = spawn(command, argv, {
-      env: { ...h.env, HOME: dir.dir, VOICECTL_CONFIG_DIR: dir.dir },
+      env: { ...h.env, HOME: h.dir, VOICECTL_CONFIG_DIR: h.dir },
       stdio: ['ignore', stdoutFd, 'pipe'],
     });
     let stdout = '';
@@ -73,14 +65,14 @@ describe('call recording --download', () => {
   });
 
   it('into a folder that does not exist: the file and ENOENT named, exit 1', async () => {
-    const target = join(dir.dir, 'missing', 'rec.wav');
+    const target = join(h.dir, 'missing', 'rec.wav');
     const r = await runTo(['call', 'recording', callId, '--download', target], 'pipe');
     expect(r.stderr).toContain(`cannot write ${target}: no such file or folder (ENOENT)`);
     expect(r.exitCode).toBe(1);
   });
 
   it('into a folder it may not write: the file and EACCES named, exit 1, nothing left', async () => {
-    const ro = join(dir.dir, 'read-only');
+    const ro = join(h.dir, 'read-only');
     mkdirSync(ro);
     chmodSync(ro, 0o555);
     const target = join(ro, 'rec.wav');
@@ -115,7 +107,7 @@ describe('other output that cannot be written', () => {
   });
 
   it('call export --out into a folder that does not exist: the file and ENOENT named', async () => {
-    const target = join(dir.dir, 'missing', 'calls.csv');
+    const target = join(h.dir, 'missing', 'calls.csv');
     const r = await runTo(['call', 'export', '--out', target], 'pipe');
     expect(r.stderr).toContain(`cannot write ${target}: no such file or folder (ENOENT).`);
     expect(r.exitCode).toBe(1);

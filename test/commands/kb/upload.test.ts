@@ -4,27 +4,18 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, harness, type Harness } from '../../helpers/cli.js';
+import { BIN, sharedHarness } from '../../helpers/cli.js';
 import { jobState, listItems, multipartBody, uploadFile } from '../../../src/api/kb.js';
 import { collectFiles } from '../../../src/commands/kb/collect.js';
 import { UsageError } from '../../../src/errors.js';
 import { client, json, serve, type TestServer } from '../../api/helpers.js';
 
 describe('the built binary against the sandbox', () => {
-  let h: Harness;
-  let dir: string;
-  beforeAll(async () => {
-    h = await harness();
-    dir = mkdtempSync(join(tmpdir(), 'voicectl-kb-'));
-  });
-  afterAll(async () => {
-    await h.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const h = sharedHarness();
 
   /** Writes files under a fresh folder; `size` entries make sparse files (no data written). */
   function tree(name: string, files: Record<string, string | { size: number }>): string {
-    const root = join(dir, name);
+    const root = join(h.dir, name);
     for (const [rel, content] of Object.entries(files)) {
       const path = join(root, rel);
       mkdirSync(join(path, '..'), { recursive: true });
@@ -86,7 +77,7 @@ describe('the built binary against the sandbox', () => {
 
     it('a nonexistent path is exit 2 and uploads nothing; so is a run where every file is skipped', async () => {
       const before = uploads().length;
-      const missing = await h.run(['kb', 'upload', join(dir, 'nope.pdf')]);
+      const missing = await h.run(['kb', 'upload', join(h.dir, 'nope.pdf')]);
       expect(missing.exitCode).toBe(2);
       expect(missing.stderr).toContain('no such file or folder');
       const root = tree('only-images', { 'a.jpg': 'x', 'b.gif': 'y' });
@@ -146,14 +137,14 @@ describe('the built binary against the sandbox', () => {
 
     it('streams the file: a 40 MB upload costs far less memory than the file', async () => {
       // maxRSS of the CLI process, written at exit by a preloaded module (in KB on Linux).
-      const probe = join(dir, 'rss.mjs');
+      const probe = join(h.dir, 'rss.mjs');
       writeFileSync(probe, "import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => writeFileSync(process.env.RSS_OUT, String(process.resourceUsage().maxRSS)));\n");
       const root = tree('big', { 'tiny.txt': 'A tiny document about delivery slots.' });
       // Blanks rather than a sparse file's zeros: the sandbox sees "no text" in them quickly.
       const mb = Buffer.alloc(1024 * 1024, 0x20);
       for (let i = 0; i < 40; i++) appendFileSync(join(root, 'large.txt'), mb);
       const peak = async (file: string) => {
-        const out = join(dir, `rss-${file}`);
+        const out = join(h.dir, `rss-${file}`);
         const r = await execa(process.execPath, ['--import', pathToFileURL(probe).href, BIN, 'kb', 'upload', join(root, file), '--folder', 'big'], {
           reject: false, extendEnv: false, env: { ...h.env, RSS_OUT: out },
         });

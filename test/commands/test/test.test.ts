@@ -2,9 +2,9 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseJunit } from 'junit2json';
-import { harness, type Harness } from '../../helpers/cli.js';
+import { harness, sharedHarness } from '../../helpers/cli.js';
 import { clientFor, givenAgent } from '../../helpers/given.js';
 
 const SUITE = `name: onboarding
@@ -35,19 +35,15 @@ scenarios:
 `;
 
 describe('voicectl test', () => {
-  let h: Harness;
+  const h = sharedHarness();
   let dir: string;
 
   beforeAll(async () => {
-    h = await harness();
-    dir = mkdtempSync(join(tmpdir(), 'voicectl-suite-'));
+    dir = h.dir;
     await givenAgent(clientFor(h.sandbox), { prompt: 'Disclose that you are an AI. Confirm interest.' });
     writeFileSync(join(dir, 'suite.yaml'), SUITE);
   }, 30_000);
 
-  afterAll(async () => {
-    await h?.close();
-  });
 
   it('asks before placing calls: without --yes off a terminal nothing is created (exit 2)', async () => {
     const before = h.sandbox.requests.filter((r) => r.method === 'POST').length;
