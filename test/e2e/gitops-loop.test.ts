@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxVariant } from '../../src/sandbox/index.js';
-import { harness, type Harness } from '../helpers/cli.js';
+import { type Harness, harness, sharedHarness } from '../helpers/cli.js';
 import { tempDir, type TempDir } from '../helpers/temp.js';
 import { agents, editYaml, hasNull, OTHER_CHOICES, writes } from './gitops-helpers.js';
 
@@ -180,23 +180,14 @@ describe.each([
 });
 
 describe('a field voicectl does not know', () => {
-  let h: Harness;
-  let tmp: TempDir;
-  beforeAll(async () => {
-    h = await harness({ variant: OTHER_CHOICES });
-    tmp = tempDir();
-  });
-  afterAll(async () => {
-    await h.close();
-    tmp.remove();
-  });
+  const h = sharedHarness({ variant: OTHER_CHOICES });
 
   it('survives pull → edit → apply byte for byte, and is sent only when changed in the files', async () => {
     const call = (method: string, path: string, body?: unknown) => h.api(method, path, body);
     await call('POST', '/agents', { name: 'Collections', voice_name: 'Priya', greeting: 'Hello', call_purpose: 'Remind', prompt: 'Be kind.', tools: [] });
     const raw = async () => JSON.stringify((await agents(h.api))[0]!.voicemail);
     const original = await raw();
-    const dir = join(tmp.dir, 'acct');
+    const dir = join(h.dir, 'acct');
     expect((await h.run(['pull', dir])).exitCode).toBe(0);
     expect(readFileSync(join(dir, 'voicectl.yaml'), 'utf8')).toContain('other_fields:');
     editYaml(dir, (doc) => doc.setIn(['agents', 'collections', 'greeting'], 'Hello again'));

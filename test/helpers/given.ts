@@ -102,6 +102,12 @@ export async function givenFinishedCampaign(api: Client, opts: { agentId?: strin
   return campaignDone(api, launched.id, opts.key);
 }
 
+/** A call of a finished campaign that has its recording (saved a moment after the call ends): its id. */
+export async function givenRecordedCall(api: Client): Promise<string> {
+  const { id } = await givenFinishedCampaign(api, { contacts: 6 });
+  return waitFor(async () => (await allCalls(api, `campaign_id=${id}`)).find((c) => c.has_recording)?.call_id as string | undefined, 10_000, 'a call with a recording');
+}
+
 /** Every call of a campaign, through the paginated list. */
 export async function allCalls(api: Client, query = '', key?: string): Promise<any[]> {
   const out: any[] = [];

@@ -5,9 +5,9 @@
 import { writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Receiver } from '../../src/webhooks/receiver.js';
-import { harness, type Harness } from '../helpers/cli.js';
+import { harness, sharedHarness } from '../helpers/cli.js';
 import { start } from '../helpers/run.js';
 import { LISTEN, SECRET, sendEvent, startListen, tempDir, type Running } from '../webhooks/receiver-harness.js';
 
@@ -50,11 +50,7 @@ describe('the signing secret on the command line', () => {
 });
 
 describe('webhook rotate-secret', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await harness();
-  });
-  afterAll(async () => h.close());
+  const h = sharedHarness();
 
   it('asks first: under CI without --yes it rotates nothing, names --yes and says receivers need the new secret', async () => {
     const created = await h.run(['webhook', 'create', '--url', 'https://hooks.example.com/voice', '--json']);

@@ -8,21 +8,14 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync } fr
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BIN, sharedHarness } from '../helpers/cli.js';
-import { givenFinishedCampaign, ok } from '../helpers/given.js';
+import { givenRecordedCall } from '../helpers/given.js';
 
 const h = sharedHarness();
 let callId: string;
 
 beforeAll(async () => {
   chmodSync(h.dir, 0o777);
-  const { id } = await givenFinishedCampaign(h.api, { contacts: 6 });
-  // Recordings are saved shortly after a call ends (a fraction of a second at this time scale).
-  for (let i = 0; i < 200 && !callId; i++) {
-    const page = await ok<{ calls: Array<{ call_id: string; has_recording: boolean }> }>(h.api, 'GET', `/calls?campaign_id=${id}`);
-    callId = page.calls.find((c) => c.has_recording)?.call_id ?? '';
-    if (!callId) await new Promise((r) => setTimeout(r, 50));
-  }
-  expect(callId, 'a call with a recording').toBeTruthy();
+  callId = await givenRecordedCall(h.api);
 });
 
 /** Runs the CLI with stdout on a file descriptor (such as /dev/full), optionally as another user. */

@@ -1,13 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { harness, type Harness } from '../../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { sharedHarness } from '../../helpers/cli.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await harness();
-});
-afterAll(async () => h.close());
+const h = sharedHarness();
 
 const fields = ['--voice', 'Priya', '--greeting', 'Namaste! Main Priya bol rahi hoon.', '--call-purpose', 'Confirm delivery slots', '--prompt', 'Ask which delivery slot suits the customer.'];
 

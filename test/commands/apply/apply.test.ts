@@ -3,9 +3,9 @@ import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../../src/sandbox/index.js';
-import { tempDir, type TempDir } from '../../helpers/temp.js';
+import { tempDir } from '../../helpers/temp.js';
 import { run } from '../../helpers/run.js';
-import { harness, type Harness } from '../../helpers/cli.js';
+import { sharedHarness } from '../../helpers/cli.js';
 import { writes } from '../../e2e/gitops-helpers.js';
 
 describe('a create whose answer never came, at a terminal', () => {
@@ -35,15 +35,14 @@ describe('a create whose answer never came, at a terminal', () => {
     writeFileSync(join(folder.dir, 'voicectl.lock.json'), JSON.stringify({ version: 1, base_url: sandbox.url, agents: { late: { pending: 'create', name: 'Late' } }, documents: {}, webhooks: {} }));
   }
 
+  /** apply on the folder at a terminal, a person typing these answers. */
+  const applyAnswering = (answers: Array<[string, string]>) => run(['apply', folder.dir], { env: env(), tty: true, answers });
+
   describe('apply with a create left pending, at a terminal', () => {
     it('no sends nothing and says what to do', async () => {
       pendingFolder();
       const before = posts();
-      const r = await run(['apply', folder.dir], {
-        env: env(),
-        tty: true,
-        answers: [['Send them again?', 'n']],
-      });
+      const r = await applyAnswering([['Send them again?', 'n']]);
       expect(plain(r.stderr)).toContain('create agent late ("Late"): its earlier create was never answered');
       expect(r.exitCode).toBe(2);
       expect(plain(r.stderr)).toContain('--resend-pending');
@@ -53,11 +52,7 @@ describe('a create whose answer never came, at a terminal', () => {
     it('yes sends it once, after the usual question', async () => {
       pendingFolder();
       const before = posts();
-      const r = await run(['apply', folder.dir], {
-        env: env(),
-        tty: true,
-        answers: [['Send them again?', 'y'], ['Apply these changes to the account?', 'y']],
-      });
+      const r = await applyAnswering([['Send them again?', 'y'], ['Apply these changes to the account?', 'y']]);
       expect(r.exitCode, r.stderr).toBe(0);
       expect(posts()).toBe(before + 1);
     });
@@ -66,20 +61,11 @@ describe('a create whose answer never came, at a terminal', () => {
 
 describe('webhook endpoints', () => {
   /** Webhook endpoints as code: secrets stay out of the files, pull writes what the service lists. */
-  let h: Harness;
-  let tmp: TempDir;
-  beforeAll(async () => {
-    h = await harness({ allowLocalWebhooks: true });
-    tmp = tempDir();
-  });
-  afterAll(async () => {
-    await h.close();
-    tmp.remove();
-  });
+  const h = sharedHarness({ allowLocalWebhooks: true });
 
   describe('webhook endpoints in the files', () => {
     it('refuses --secrets-out inside the folder before sending anything', async () => {
-      const dir = join(tmp.dir, 'acct');
+      const dir = join(h.dir, 'acct');
       mkdirSync(dir);
       writeFileSync(join(dir, 'voicectl.yaml'), 'version: 1\nwebhooks:\n  crm:\n    url: http://127.0.0.1:9/hooks\n');
       const before = h.sandbox.requests.length;
@@ -90,9 +76,9 @@ describe('webhook endpoints', () => {
     });
 
     it('writes a new endpoint\'s secret to --secrets-out (mode 600), disables it when the files say so, and pull writes it back without the secret', async () => {
-      const dir = join(tmp.dir, 'acct');
+      const dir = join(h.dir, 'acct');
       writeFileSync(join(dir, 'voicectl.yaml'), 'version: 1\nwebhooks:\n  crm:\n    url: http://127.0.0.1:9/hooks\n    events: [call.ended, campaign.completed]\n    enabled: false\n');
-      const secrets = join(tmp.dir, 'secrets.json');
+      const secrets = join(h.dir, 'secrets.json');
       const before = h.sandbox.requests.length;
       const r = await h.run(['apply', dir, '--yes', '--secrets-out', secrets]);
       expect(r.exitCode, r.stderr).toBe(0);
@@ -110,7 +96,7 @@ describe('webhook endpoints', () => {
       expect((await h.run(['apply', dir, '--yes'])).exitCode).toBe(0);
       expect(writes(h.sandbox.requests.slice(again))).toEqual([]);
 
-      const pulled = join(tmp.dir, 'pulled');
+      const pulled = join(h.dir, 'pulled');
       expect((await h.run(['pull', pulled])).exitCode).toBe(0);
       const yaml = readFileSync(join(pulled, 'voicectl.yaml'), 'utf8');
       expect(yaml).toContain('url: http://127.0.0.1:9/hooks');

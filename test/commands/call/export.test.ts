@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import Papa from 'papaparse';
-import { baseEnv, BIN, harness, type Harness, runCli } from '../../helpers/cli.js';
+import { baseEnv, BIN, type Harness, harness, runCli, sharedHarness } from '../../helpers/cli.js';
 import { campaignDone, type ContactIn, contacts, givenAgent, givenLaunchedCampaign, listedIds } from '../../helpers/given.js';
 import { fakeServer, makeCall, send } from '../../export/fake-server.js';
 import { tempDir, tempDirs } from '../../helpers/temp.js';
@@ -26,11 +26,7 @@ describe('the built binary', () => {
   const jsonlIds = (text: string) => text.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { call_id: string }).call_id);
 
   describe('call export against the sandbox', () => {
-    let h: Harness;
-    beforeAll(async () => {
-      h = await harness();
-    });
-    afterAll(async () => h.close());
+    const h = sharedHarness();
 
     it('escapes formulas and quotes awkward text, with the contact\'s extra as columns', async () => {
       const hostile = [

@@ -3,16 +3,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseEnv, harness, type Harness, runCli } from '../../helpers/cli.js';
+import { baseEnv, harness, runCli, sharedHarness } from '../../helpers/cli.js';
 import { type Listening, listenOnLoopback } from '../../helpers/loopback.js';
 import { tmpdir } from 'node:os';
 
 describe('against the sandbox', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await harness({ allowLocalWebhooks: true });
-  });
-  afterAll(async () => h.close());
+  const h = sharedHarness({ allowLocalWebhooks: true });
 
   const posts = () => h.sandbox.requests.filter((q) => q.method === 'POST' && q.path === '/webhooks/endpoints');
 
