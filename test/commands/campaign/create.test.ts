@@ -1,13 +1,12 @@
 /** `campaign create -o csv` prints the rows the table shows: the contacts column included. */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../../src/sandbox/index.js';
 import { clientFor, givenAgent, ok, waitFor } from '../../helpers/given.js';
 import { run } from '../../helpers/run.js';
-import { tempDir } from '../../helpers/temp.js';
+import { sharedDir, tempDir, writeIn } from '../../helpers/temp.js';
 import { baseEnv, BIN, harness, type Harness, runCli } from '../../helpers/cli.js';
-import { tmpdir } from 'node:os';
 import { AGENT_ID, agentRoute, fakeServer, type FakeServer } from './fake-server.js';
 import { execa } from 'execa';
 
@@ -252,11 +251,7 @@ describe('exclusions', () => {
   });
   afterAll(async () => h.close());
 
-  const list = (name: string, text: string) => {
-    const p = join(h.configDir, name);
-    writeFileSync(p, text);
-    return p;
-  };
+  const list = (name: string, text: string) => writeIn(h.configDir, name, text);
 
   describe('campaign create --exclude', () => {
     it('numbers written in other formats remove exactly those contacts, with the row in each file', async () => {
@@ -338,19 +333,15 @@ describe('against servers that answer otherwise', () => {
    * itself, a failure part-way through a split, no campaign listing, a 409 on launch, an
    * empty launch response. Each against a small node:http fake.
    */
-  let dir = '';
+  const files = sharedDir('voicectl-campaign-fake-');
   let server: FakeServer | undefined;
-  beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'voicectl-campaign-fake-'));
-  });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   afterEach(async () => {
     await server?.close();
     server = undefined;
   });
 
   function run(args: string[]) {
-    return runCli(args, { ...baseEnv(dir), VOICECTL_BASE_URL: server!.url, VOICECTL_API_KEY: 'sk_fake' });
+    return runCli(args, { ...baseEnv(files.dir), VOICECTL_BASE_URL: server!.url, VOICECTL_API_KEY: 'sk_fake' });
   }
 
   const CAMPAIGN = { id: 'c0ffee00-0000-4000-8000-000000000001', name: 'Fake', status: 'draft', contacts_by_status: { pending: 3 } };
@@ -358,7 +349,7 @@ describe('against servers that answer otherwise', () => {
   describe('the service rejects a row that passed local checks', () => {
     it('shows the service\'s message with the spreadsheet row of contacts[3]', async () => {
       // Row 4 is blank and row 5 invalid (skipped), so contacts[3] is row 7, not row 5.
-      const file = join(dir, 'rows.csv');
+      const file = join(files.dir, 'rows.csv');
       writeFileSync(file, 'name,phone\nA,+919876543210\nB,+919988776655\n\nC,12345\nD,+442079460958\nE,+14155552671\n');
       server = await fakeServer({
         ...agentRoute,
@@ -383,7 +374,7 @@ describe('against servers that answer otherwise', () => {
 
   describe('--split stopping part-way', () => {
     it('lists what was created and prints the exact command that creates only the rest', async () => {
-      const file = join(dir, 'big.csv');
+      const file = join(files.dir, 'big.csv');
       const lines = ['name,phone'];
       for (let i = 0; i < 20_001; i++) lines.push(`Lead ${i},+91 97${String(i).padStart(8, '0')}`);
       writeFileSync(file, `${lines.join('\n')}\n`);
@@ -409,7 +400,7 @@ describe('against servers that answer otherwise', () => {
       fail = false;
       // Run the printed line through a real shell, as a user pasting it would.
       const sh = await execa('sh', ['-c', `voicectl() { "${process.execPath}" "${BIN}" "$@"; }; ${resume} --json`], {
-        reject: false, extendEnv: false, env: { ...baseEnv(dir), VOICECTL_BASE_URL: server.url, VOICECTL_API_KEY: 'sk_fake' },
+        reject: false, extendEnv: false, env: { ...baseEnv(files.dir), VOICECTL_BASE_URL: server.url, VOICECTL_API_KEY: 'sk_fake' },
       });
       const again = { exitCode: sh.exitCode, stdout: String(sh.stdout), stderr: String(sh.stderr) };
       expect(again.exitCode).toBe(0);

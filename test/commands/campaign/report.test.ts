@@ -3,12 +3,13 @@
  * with terminal control sequences, outcomes and statuses named like Object's own
  * properties, and start times that are not strings.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fakeServer, type FakeServer } from './fake-server.js';
 import { run } from '../../helpers/run.js';
+import { sharedDir } from '../../helpers/temp.js';
 import { campaignReport } from '../../../src/reports/stats.js';
 import { statusCounts, summarize, Tally } from '../../../src/watch/summary.js';
 import { evaluateFailIf, parseFailIf } from '../../../src/watch/fail-if.js';
@@ -25,12 +26,8 @@ describe('against a server with other shapes', () => {
   const ID = 'c0ffee00-0000-4000-8000-0000000000aa';
   const TITLE = 'Renewals\u001b]0;pwned\u0007\u001b[2J';
 
-  let dir = '';
+  const files = sharedDir('voicectl-report-');
   let server: FakeServer | undefined;
-  beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'voicectl-report-'));
-  });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   afterEach(async () => {
     await server?.close();
     server = undefined;
@@ -49,7 +46,7 @@ describe('against a server with other shapes', () => {
   }
 
   const report = (args: string[], tty = false) => run(['campaign', 'report', ID, ...args], {
-    env: { VOICECTL_BASE_URL: server!.url, VOICECTL_API_KEY: 'sk_fake', VOICECTL_CONFIG_DIR: dir },
+    env: { VOICECTL_BASE_URL: server!.url, VOICECTL_API_KEY: 'sk_fake', VOICECTL_CONFIG_DIR: files.dir },
     tty,
   });
 
@@ -102,7 +99,7 @@ describe('against a server with other shapes', () => {
           ? { status: 200, body: { url: 'https://media.example/rec/a.wav?sig=1', expires_at: '2026-05-01T11:17:00Z' } }
           : { status: 404, body: { error: 'no recording', status_code: 404 } }),
       });
-      const file = join(dir, 'recordings.html');
+      const file = join(files.dir, 'recordings.html');
       const r = await report(['--html', file, '--recordings', '--no-transcripts']);
       expect(r.exitCode).toBe(0);
       expect(r.stderr).toMatch(/1 recording link could not be fetched; those calls have no player \(first: b:/);
@@ -122,7 +119,7 @@ describe('against a server with other shapes', () => {
         call('e', { outcome: 'sold', start_time: null }),
         call('f', { outcome: 'sold' }),
       ]);
-      const file = join(dir, 'report.html');
+      const file = join(files.dir, 'report.html');
       const r = await report(['--html', file]);
       expect(r.stderr).not.toMatch(/unexpected error|TypeError/);
       expect(r.exitCode).toBe(0);
