@@ -3,6 +3,8 @@
  * answers however a test says, and the built CLI run against it with a throwaway config.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import { baseEnv, runCli, type RunResult } from '../helpers/cli.js';
 import { listenOnLoopback } from '../helpers/loopback.js';
@@ -75,4 +77,11 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 
 export function call(i: number): Record<string, unknown> {
   return { call_id: `call_${i}`, campaign_id: 'c1', agent_name: 'Desk', phone_number: '+919876543210', status: 'completed', outcome: 'ok', duration_seconds: 30, start_time: '2026-01-01T10:00:00Z' };
+}
+
+/** `call export --out FILE` against the server: what it left, and whether the file is there after. */
+export async function exportToFile(h: Hostile): Promise<RunResult & { fileLeft: boolean }> {
+  const out = join(h.config.dir, 'calls.csv');
+  const r = await h.run(['call', 'export', '--out', out]);
+  return { ...r, fileLeft: existsSync(out) };
 }

@@ -163,18 +163,15 @@ describe('call tail against the sandbox', () => {
     }
   });
 
-  it('ends with the usual exit codes: a refused key (3), an unknown campaign (4), bad flags (2)', async () => {
-    const bad = await h.run(['call', 'tail', '--json'], { env: { VOICECTL_API_KEY: 'sk_wrong' } });
-    expect(bad.exitCode).toBe(3);
-    expect(bad.stdout).toBe('');
-    expect(bad.stderr).toContain('refused the API key');
-    const missing = await h.run(['call', 'tail', '--campaign', '3f1c0000-0000-4000-8000-000000000000']);
-    expect(missing.exitCode).toBe(4);
-    expect(missing.stderr).toContain('no campaign with id 3f1c0000-0000-4000-8000-000000000000');
-    const interval = await h.run(['call', 'tail', '--interval', '0']);
-    expect(interval.exitCode).toBe(2);
-    const csv = await h.run(['call', 'tail', '-o', 'csv']);
-    expect(csv.exitCode).toBe(2);
-    expect(csv.stderr).toContain('no CSV output');
+  it.each([
+    ['a refused key', ['--json'], { VOICECTL_API_KEY: 'sk_wrong' }, 3, 'refused the API key'],
+    ['an unknown campaign', ['--campaign', '3f1c0000-0000-4000-8000-000000000000'], {}, 4, 'no campaign with id 3f1c0000-0000-4000-8000-000000000000'],
+    ['a bad --interval', ['--interval', '0'], {}, 2, ''],
+    ['-o csv', ['-o', 'csv'], {}, 2, 'no CSV output'],
+  ])('ends with the usual exit code: %s (%#)', async (_what, args, env, code, says) => {
+    const r = await h.run(['call', 'tail', ...args], { env });
+    expect(r.exitCode).toBe(code);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(says);
   });
 });

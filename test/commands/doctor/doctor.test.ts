@@ -6,7 +6,7 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clockCheck } from '../../../src/doctor/checks.js';
-import { harness, type Harness } from '../../helpers/cli.js';
+import { harness, type Harness, type RunResult } from '../../helpers/cli.js';
 import { hostile, sendJson } from '../../hostile/client-harness.js';
 
 let h: Harness;
@@ -23,14 +23,19 @@ afterAll(() => h.close());
 type Check = { check: string; status: string; message: string; fix?: string; details?: any };
 const byName = (stdout: string) => new Map((JSON.parse(stdout) as Check[]).map((c) => [c.check, c]));
 
+/** doctor --json ended 0 and warned in the named check: every check by name, and that one. */
+function warnedIn(r: RunResult, name: string): { checks: Map<string, Check>; warned: Check } {
+  expect(r.exitCode).toBe(0);
+  const checks = byName(r.stdout);
+  const warned = checks.get(name)!;
+  expect(warned.status).toBe('warn');
+  return { checks, warned };
+}
+
 describe('voicectl doctor', () => {
   it('a key missing scopes: names each missing scope and how to fix it, and writes nothing', async () => {
     const before = h.sandbox.requests.length;
-    const r = await h.run(['doctor', '--json'], { env: { VOICECTL_API_KEY: 'sk_agents_only' } });
-    expect(r.exitCode).toBe(0);
-    const checks = byName(r.stdout);
-    const scopes = checks.get('scopes')!;
-    expect(scopes.status).toBe('warn');
+    const { checks, warned: scopes } = warnedIn(await h.run(['doctor', '--json'], { env: { VOICECTL_API_KEY: 'sk_agents_only' } }), 'scopes');
     expect(scopes.message).toContain('calls:read');
     expect(scopes.message).toContain('webhooks:manage');
     expect(scopes.details.missing).toEqual(['calls:read', 'webhooks:manage']);
@@ -107,11 +112,7 @@ describe('voicectl doctor', () => {
       return sendJson(res, 404, { error: 'not found' });
     });
     try {
-      const r = await s.run(['doctor', '--json'], { HTTP_PROXY: 'http://proxy.invalid:3128', NO_PROXY: '127.0.0.1' });
-      expect(r.exitCode).toBe(0);
-      const checks = byName(r.stdout);
-      const hooks = checks.get('webhooks')!;
-      expect(hooks.status).toBe('warn');
+      const { checks, warned: hooks } = warnedIn(await s.run(['doctor', '--json'], { HTTP_PROXY: 'http://proxy.invalid:3128', NO_PROXY: '127.0.0.1' }), 'webhooks');
       expect(hooks.message).toContain('1 to https://hooks.example.com/voice (we_1)');
       expect(hooks.fix).toContain('voicectl webhook deliveries we_1');
       expect(checks.get('proxy')!.message).toContain('no proxy for this base URL (HTTP_PROXY, NO_PROXY set');
