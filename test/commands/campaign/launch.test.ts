@@ -47,27 +47,23 @@ describe('on a terminal', () => {
     return s.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/\s+/g, ' ');
   }
 
+  /** A new draft launched at a terminal, a person answering its question. */
+  async function launchAnswering(name: string, answer: string) {
+    const id = await draft(name);
+    const r = await run(['campaign', 'launch', id, '--ignore-calling-hours'], { env: env(), tty: true, answers: [[`Launch "${name}"`, answer]] });
+    return { id, r };
+  }
 
   describe('campaign launch on a terminal', () => {
     it('asks with the campaign\'s name and how many contacts will be dialed; yes launches', async () => {
-      const id = await draft('Diwali follow-up');
-      const r = await run(['campaign', 'launch', id, '--ignore-calling-hours'], {
-        env: env(),
-        tty: true,
-        answers: [['Launch "Diwali follow-up"', 'y']],
-      });
+      const { id, r } = await launchAnswering('Diwali follow-up', 'y');
       expect(plain(r.stderr)).toContain(`Launch "Diwali follow-up" (${id})? It dials 3 contacts: real calls that use the account balance.`);
       expect(r.exitCode).toBe(0);
       expect(launched(id)).toHaveLength(1);
     });
 
     it('no launches nothing', async () => {
-      const id = await draft('Not today');
-      const r = await run(['campaign', 'launch', id, '--ignore-calling-hours'], {
-        env: env(),
-        tty: true,
-        answers: [['Launch "Not today"', 'n']],
-      });
+      const { id, r } = await launchAnswering('Not today', 'n');
       expect(r.exitCode).toBe(1);
       expect(r.stderr).toContain('Cancelled: nothing was launched.');
       expect(launched(id)).toHaveLength(0);
@@ -129,15 +125,22 @@ describe('calling hours', () => {
 
   const at = (iso: string) => () => new Date(iso);
 
+  /** A new draft of these numbers, launched with --yes at `iso` (the context's clock): refused (exit 2) with these lines, and nothing launched. */
+  async function refusedAt(iso: string, name: string, numbers: string[], says: string[]): Promise<void> {
+    const id = await draft(name, numbers);
+    const r = await run(['campaign', 'launch', id, '--yes'], { env: env(), now: at(iso) });
+    expect(r.exitCode).toBe(2);
+    for (const line of says) expect(r.stderr).toContain(line);
+    expect(launches(id)).toHaveLength(0);
+  }
+
   describe('campaign launch checks calling hours on the injected clock', () => {
     it('refuses at 22:30 in India (exit 2), says how many, where, and when the window opens', async () => {
-      const id = await draft('Late', INDIA);
-      const r = await run(['campaign', 'launch', id, '--yes'], { env: env(), now: at('2026-01-15T17:00:00Z') });
-      expect(r.exitCode).toBe(2);
-      expect(r.stderr).toContain('3 contacts of 3 are outside calling hours (09:00-21:00 local time), so nothing was launched');
-      expect(r.stderr).toContain('3 contacts in Asia/Kolkata (22:30 IST there now); opens 09:00 IST (2026-01-16 03:30 UTC, in 10h 30m)');
-      expect(r.stderr).toContain('--wait-for-calling-hours');
-      expect(launches(id)).toHaveLength(0);
+      await refusedAt('2026-01-15T17:00:00Z', 'Late', INDIA, [
+        '3 contacts of 3 are outside calling hours (09:00-21:00 local time), so nothing was launched',
+        '3 contacts in Asia/Kolkata (22:30 IST there now); opens 09:00 IST (2026-01-16 03:30 UTC, in 10h 30m)',
+        '--wait-for-calling-hours',
+      ]);
     });
 
     it('says when the window opens in the contacts\' local time and in the user\'s zone (--tz, VOICECTL_TZ)', async () => {
@@ -160,29 +163,30 @@ describe('calling hours', () => {
       expect(launches(id)).toHaveLength(1);
     });
 
-    it('a mixed India/US list reports both zones and the common opening', async () => {
-      const id = await draft('Mixed', [...INDIA, NEW_YORK]);
-      // 08:30 in India, 22:00 in New York.
-      const r = await run(['campaign', 'launch', id, '--yes'], { env: env(), now: at('2026-01-15T03:00:00Z') });
-      expect(r.exitCode).toBe(2);
-      expect(r.stderr).toContain('4 contacts of 4 are outside calling hours');
-      expect(r.stderr).toContain('3 contacts in Asia/Kolkata (08:30 IST there now)');
-      expect(r.stderr).toContain('1 contact in America/New_York (22:00 EST there now)');
-      expect(r.stderr).toContain('The window is open for all of them from 2026-01-15 14:00 UTC');
-      expect(launches(id)).toHaveLength(0);
-    });
-
-    it('a refusal for a mixed India/US list names every zone: those closed, and those open now, with their local times', async () => {
-      const id = await draft('Mixed, half open', [...INDIA, NEW_YORK]);
-      // 22:30 in India (closed), 12:00 in New York (open).
-      const r = await run(['campaign', 'launch', id, '--yes'], { env: env(), now: at('2026-01-15T17:00:00Z') });
-      expect(r.exitCode).toBe(2);
-      expect(r.stderr).toContain('3 contacts of 4 are outside calling hours (09:00-21:00 local time), so nothing was launched:');
-      expect(r.stderr).toContain('  closed  3 contacts in Asia/Kolkata (22:30 IST there now); opens 09:00 IST (2026-01-16 03:30 UTC, in 10h 30m)');
-      expect(r.stderr).toContain('  open    1 contact in America/New_York (12:00 EST there now)');
-      expect(r.stderr).toContain('The window is open for all of them from 2026-01-16 14:00 UTC');
-      expect(launches(id)).toHaveLength(0);
-    });
+    it.each([
+      {
+        title: 'a mixed India/US list reports both zones and the common opening',
+        at: '2026-01-15T03:00:00Z', // 08:30 in India, 22:00 in New York
+        name: 'Mixed',
+        says: [
+          '4 contacts of 4 are outside calling hours',
+          '3 contacts in Asia/Kolkata (08:30 IST there now)',
+          '1 contact in America/New_York (22:00 EST there now)',
+          'The window is open for all of them from 2026-01-15 14:00 UTC',
+        ],
+      },
+      {
+        title: 'a refusal for a mixed India/US list names every zone: those closed, and those open now, with their local times',
+        at: '2026-01-15T17:00:00Z', // 22:30 in India (closed), 12:00 in New York (open)
+        name: 'Mixed, half open',
+        says: [
+          '3 contacts of 4 are outside calling hours (09:00-21:00 local time), so nothing was launched:',
+          '  closed  3 contacts in Asia/Kolkata (22:30 IST there now); opens 09:00 IST (2026-01-16 03:30 UTC, in 10h 30m)',
+          '  open    1 contact in America/New_York (12:00 EST there now)',
+          'The window is open for all of them from 2026-01-16 14:00 UTC',
+        ],
+      },
+    ])('$title', ({ at: iso, name, says }) => refusedAt(iso, name, [...INDIA, NEW_YORK], says));
 
     it('--calling-hours narrows the window, and --ignore-calling-hours overrides', async () => {
       const id = await draft('Narrow', INDIA);

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { validateContactsFile } from '../../../src/contacts/index.js';
 import { baseEnv, runCli } from '../../helpers/cli.js';
+import { writeIn } from '../../helpers/temp.js';
 
 const fixtures = fileURLToPath(new URL('../../../fixtures/contacts/', import.meta.url));
 const leads = fileURLToPath(new URL('../../../fixtures/leads.csv', import.meta.url));
@@ -162,16 +163,14 @@ describe('contacts validate', () => {
     expect(inline.report.invalid).toBeGreaterThan(0);
     expect(r.exitCode).toBe(2);
   });
-});
 
-describe('contacts validate says which columns it used', () => {
-  it.each([
-    ['Customer Name,Mobile\nAsha Rao,98765 43210\n', '(phone column "Mobile", name column "Customer Name")'],
-    ['First Name,Last Name,Phone\nAsha,Rao,98765 43210\n', '(phone column "Phone", names from "First Name" + "Last Name")'],
-    ['Phone,City\n98765 43210,Pune\n', '(phone column "Phone"; no name column found, so contacts are sent without names: --name-column "<header>" names one)'],
-  ])('%j', async (text, says) => {
-    const file = join(dir, 'crm.csv');
-    writeFileSync(file, text);
+  const COLUMNS = [
+    { header: 'Customer Name,Mobile', row: 'Asha Rao,98765 43210', says: '(phone column "Mobile", name column "Customer Name")' },
+    { header: 'First Name,Last Name,Phone', row: 'Asha,Rao,98765 43210', says: '(phone column "Phone", names from "First Name" + "Last Name")' },
+    { header: 'Phone,City', row: '98765 43210,Pune', says: '(phone column "Phone"; no name column found, so contacts are sent without names: --name-column "<header>" names one)' },
+  ];
+  it.each(COLUMNS)('says which columns it used: $header', async ({ header, row, says }) => {
+    const file = writeIn(dir, 'crm.csv', `${header}\n${row}\n`);
     const r = await validate([file, '--default-country', 'IN']);
     expect(r.exitCode).toBe(0);
     expect(r.stdout.trim()).toBe(`✓ ${file}: 1 row, 1 valid, 0 invalid, 0 duplicates ${says}`);
