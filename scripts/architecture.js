@@ -148,8 +148,9 @@ const WALKS = `
    \`(ctx, flags) => Promise<void>\` that calls the API (\`listVoices\` in \`src/api/voices.ts\`)
    or a domain module, and hands the rows and columns to \`printList\` in \`src/io/output.ts\`.
    It never checks for a terminal, never picks a format, never writes to a stream itself.
-4. **Tests**, against the sandbox: the world from \`test/helpers/given.ts\`, the command run with
-   \`runInProcess\` (\`test/helpers/run.ts\`); see [testing.md](testing.md).
+4. **Tests**, in one file, \`test/commands/<group>/<verb>.test.ts\`, against the sandbox: the
+   world from \`test/helpers/given.ts\`, the command run with \`run\` (\`test/helpers/run.ts\`);
+   see [testing.md](testing.md).
 5. **Docs**: \`npm run docs\` rewrites \`docs/reference.md\`, \`docs/voicectl.1\` and this file.
    A new group also needs its name and summary in \`src/commands/groups.ts\` and its builder in
    \`BUILDERS\` in \`src/program.ts\`.
