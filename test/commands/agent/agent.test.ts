@@ -1,3 +1,4 @@
+/** The agent verbs as a person uses them, one after another on one agent: create, list, get, update, delete. */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,30 +7,6 @@ import { sharedHarness } from '../../helpers/cli.js';
 const h = sharedHarness();
 
 const fields = ['--voice', 'Priya', '--greeting', 'Namaste! Main Priya bol rahi hoon.', '--call-purpose', 'Confirm delivery slots', '--prompt', 'Ask which delivery slot suits the customer.'];
-
-describe('voice list', () => {
-  it('lists voices as JSON without a key', async () => {
-    const r = await h.run(['voice', 'list', '--json'], { env: { VOICECTL_API_KEY: undefined } });
-    expect(r.exitCode).toBe(0);
-    const voices = JSON.parse(r.stdout) as Array<{ voice_name: string }>;
-    expect(voices.map((v) => v.voice_name)).toContain('Priya');
-    const get = h.sandbox.requests.filter((q) => q.path === '/voices').at(-1)!;
-    expect(get.headers['x-api-key']).toBeUndefined();
-  });
-
-  it('filters by language', async () => {
-    const r = await h.run(['voices', 'list', '--language', 'ta-IN', '-o', 'json']);
-    const voices = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
-    expect(voices.length).toBeGreaterThan(0);
-    expect(voices.every((v) => JSON.stringify(v).includes('ta-IN'))).toBe(true);
-  });
-
-  it('prints a table on request', async () => {
-    const r = await h.run(['voice', 'list', '-o', 'table']);
-    expect(r.stdout).toMatch(/VOICE\s+LANGUAGE/);
-    expect(r.stdout).toContain('Kabir');
-  });
-});
 
 describe('agent lifecycle', () => {
   let id = '';
