@@ -165,8 +165,10 @@ ${VOICE_SPEC}
    columns to \`printList\` in \`src/io/output.ts\`. It never checks for a terminal, never picks
    a format, never writes to a stream itself.
 
-Then its tests, against the sandbox: the world from \`test/helpers/given.ts\`, the command run
-with \`runInProcess\` (\`test/helpers/run.ts\`); see [testing.md](testing.md). The help-example
+Then its tests, in one file, \`test/commands/<group>/<verb>.test.ts\` (here
+\`test/commands/voice/list.test.ts\`), against the sandbox: the world from
+\`test/helpers/given.ts\`, the command run with \`run\` (\`test/helpers/run.ts\`); see
+[testing.md](testing.md). The help-example
 test runs the spec's examples. \`npm run docs\` rewrites \`docs/reference.md\`,
 \`docs/voicectl.1\` and this file. A new top-level command is a spec (a verb of its own, or a
 group of verbs) in a new folder, added to \`COMMANDS\` in \`src/program.ts\`.

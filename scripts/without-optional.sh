@@ -3,7 +3,7 @@
 # programs from outside npm that some tests drive; see test/helpers/requires.ts) are left
 # off the PATH, everything else on it stays. For example:
 #   scripts/without-optional.sh npm test
-#   CI=true scripts/without-optional.sh npx vitest run test/commands/completion.test.ts
+#   CI=true scripts/without-optional.sh npx vitest run test/commands/completion/completion.test.ts
 set -euo pipefail
 [ $# -gt 0 ] || { echo "usage: scripts/without-optional.sh COMMAND [ARGS...]" >&2; exit 2; }
 bin=$(mktemp -d "${TMPDIR:-/tmp}/voicectl-path-XXXXXX")

@@ -4,13 +4,12 @@ import { join } from 'node:path';
 import { CommanderError } from 'commander';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ApiError, errorFromResponse, networkError } from '../src/api/errors.js';
-import { Context } from '../src/context.js';
+import { testContext } from '../src/context-test.js';
 import { AuthError, ChangesPendingError, FailureError, InterruptedError, NotFoundError, SilentExit, UsageError } from '../src/errors.js';
-import { describe as describeError, EXIT, exitCodeFor, run } from '../src/main.js';
+import { describe as describeError, EXIT, exitCodeFor, run as main } from '../src/main.js';
 import { version } from '../src/program.js';
 import { json, serve, type TestServer } from './api/helpers.js';
-import { fakeIo } from './helpers/fake-io.js';
-import { runInProcess } from './helpers/run.js';
+import { run } from './helpers/run.js';
 
 const configDir = mkdtempSync(join(tmpdir(), 'voicectl-main-'));
 afterAll(() => rmSync(configDir, { recursive: true, force: true }));
@@ -95,39 +94,39 @@ describe('exitCodeFor and describe', () => {
   it('treats any error after Ctrl-C as an interruption', () => {
     const ac = new AbortController();
     ac.abort();
-    const ctx = new Context({ io: fakeIo().io, env: {}, signal: ac.signal });
+    const ctx = testContext({ signal: ac.signal });
     expect(exitCodeFor(new Error('socket closed'), ctx)).toBe(EXIT.INTERRUPTED);
   });
 });
 
 function cli(argv: string[], env: Record<string, string> = {}) {
-  return runInProcess(argv, { env: { VOICECTL_CONFIG_DIR: configDir, ...env } });
+  return run(argv, { env: { VOICECTL_CONFIG_DIR: configDir, ...env } });
 }
 
 describe('run(argv, ctx) in process', () => {
   it('exits 2 on an unknown option, with the message on stderr', async () => {
     const r = await cli(['agent', 'list', '--bogus']);
-    expect(r.code).toBe(EXIT.USAGE);
+    expect(r.exitCode).toBe(EXIT.USAGE);
     expect(r.stderr).toContain("unknown option '--bogus'");
     expect(r.stdout).toBe('');
   });
 
   it('prints the version and exits 0', async () => {
     const r = await cli(['--version']);
-    expect(r.code).toBe(EXIT.OK);
+    expect(r.exitCode).toBe(EXIT.OK);
     expect(r.stdout.trim()).toBe(version());
   });
 
   it('exits 2 when no base URL is set, saying how to set one', async () => {
     const r = await cli(['agent', 'list']);
-    expect(r.code).toBe(EXIT.USAGE);
+    expect(r.exitCode).toBe(EXIT.USAGE);
     expect(r.stderr).toContain('No service address is set.');
     expect(r.stderr).toContain('VOICECTL_BASE_URL');
   });
 
   it('exits 3 when no API key is set', async () => {
     const r = await cli(['agent', 'list'], { VOICECTL_BASE_URL: 'http://127.0.0.1:9' });
-    expect(r.code).toBe(EXIT.AUTH);
+    expect(r.exitCode).toBe(EXIT.AUTH);
     expect(r.stderr).toContain('No API key is set.');
     expect(r.stderr).toContain('VOICECTL_API_KEY');
   });
@@ -140,7 +139,7 @@ describe('run(argv, ctx) in process', () => {
     const server = await serve((_req, res) => json(res, status, body));
     servers.push(server);
     const r = await cli(['agent', 'list'], { VOICECTL_BASE_URL: server.url, VOICECTL_API_KEY: 'sk_x' });
-    expect(r.code).toBe(code);
+    expect(r.exitCode).toBe(code);
     expect(r.stderr).toContain(text);
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(r.stdout).toBe('');
@@ -150,7 +149,7 @@ describe('run(argv, ctx) in process', () => {
     const server = await serve((_req, res) => res.writeHead(502, { 'content-type': 'text/html' }).end('<html><body><h1>502 Bad Gateway</h1></body></html>'));
     servers.push(server);
     const r = await cli(['agent', 'list'], { VOICECTL_BASE_URL: server.url, VOICECTL_API_KEY: 'sk_x' });
-    expect(r.code).toBe(EXIT.FAILURE);
+    expect(r.exitCode).toBe(EXIT.FAILURE);
     expect(r.stderr).toBe(`error: GET /agents failed (HTTP 502): ${server.host} answered HTTP 502 Bad Gateway with a non-JSON page (text/html)\n`);
   });
 });

@@ -3,12 +3,11 @@
  * loses nothing, answers no retry can change end it, and Ctrl-C ends it quietly.
  */
 import { describe, expect, it } from 'vitest';
-import { Context } from '../../src/context.js';
+import { testContext } from '../../src/context-test.js';
 import { ApiError } from '../../src/api/errors.js';
 import { NotFoundError } from '../../src/errors.js';
 import { runTail } from '../../src/calls/tail-run.js';
 import type { TailPage, TailQuery } from '../../src/calls/tail.js';
-import { fakeIo } from '../helpers/fake-io.js';
 
 const T0 = Date.parse('2026-03-02T10:00:00Z');
 
@@ -17,13 +16,10 @@ function call(id: string, start: number, end?: number): Record<string, unknown> 
 }
 
 function setup(script: Array<(q: TailQuery) => TailPage | Error>, polls = script.length) {
-  const io = fakeIo();
   const abort = new AbortController();
   let now = T0;
   const sleeps: number[] = [];
-  const ctx = new Context({
-    io: io.io,
-    env: {},
+  const ctx = testContext({
     now: () => new Date(now),
     signal: abort.signal,
     sleep: async (ms) => {
@@ -42,7 +38,7 @@ function setup(script: Array<(q: TailQuery) => TailPage | Error>, polls = script
     },
   };
   const printed: string[] = [];
-  return { ctx, io, sleeps, source, printed, onCall: (c: { call_id: string }) => { printed.push(c.call_id); } };
+  return { ctx, sleeps, source, printed, onCall: (c: { call_id: string }) => { printed.push(c.call_id); } };
 }
 
 const http = (status: number) => new ApiError({ kind: 'http', status, method: 'GET', url: 'http://127.0.0.1:1/calls', message: `status ${status}` });
@@ -59,11 +55,11 @@ describe('runTail', () => {
     ]);
     await runTail(s.ctx, s.source, { intervalMs: 2000, onCall: s.onCall });
     expect(s.printed).toEqual(['b', 'a']);
-    expect(s.io.err().match(/poll failed/g)).toHaveLength(1);
-    expect(s.io.err()).toContain('HTTP 503');
-    expect(s.io.err()).toContain('Polling recovered.');
+    expect(s.ctx.stderrText().match(/poll failed/g)).toHaveLength(1);
+    expect(s.ctx.stderrText()).toContain('HTTP 503');
+    expect(s.ctx.stderrText()).toContain('Polling recovered.');
     expect(s.sleeps.every((ms) => ms === 2000)).toBe(true);
-    expect(s.io.out()).toBe('');
+    expect(s.ctx.stdoutText()).toBe('');
   });
 
   it('ends on a refused key, and names the campaign on a 404', async () => {
@@ -81,14 +77,14 @@ describe('runTail', () => {
     await expect(runTail(first.ctx, first.source, { intervalMs: 1000, onCall: first.onCall })).rejects.toMatchObject({ kind: 'unexpected' });
     const later = setup([() => ({ items: [], total: 0 }), odd, () => ({ items: [], total: 0 })]);
     await runTail(later.ctx, later.source, { intervalMs: 1000, onCall: later.onCall });
-    expect(later.io.err()).toContain('poll failed');
-    expect(later.io.err()).toContain('Polling recovered.');
+    expect(later.ctx.stderrText()).toContain('poll failed');
+    expect(later.ctx.stderrText()).toContain('Polling recovered.');
   });
 
   it('Ctrl-C during a poll ends it without an error', async () => {
     const s = setup([() => ({ items: [], total: 0 })], 100);
     const abort = new AbortController();
-    const ctx = new Context({ io: s.io.io, env: {}, now: () => new Date(T0), signal: abort.signal, sleep: async () => {} });
+    const ctx = testContext({ io: s.ctx.io, now: () => new Date(T0), signal: abort.signal, sleep: async () => {} });
     const source = {
       calls: (_q: TailQuery, signal?: AbortSignal) => new Promise<TailPage>((_resolve, reject) => {
         signal?.addEventListener('abort', () => reject(new Error('aborted')));
@@ -96,6 +92,6 @@ describe('runTail', () => {
       }),
     };
     await expect(runTail(ctx, source, { intervalMs: 1000, onCall: s.onCall })).resolves.toBeUndefined();
-    expect(s.io.err()).toBe('');
+    expect(s.ctx.stderrText()).toBe('');
   });
 });

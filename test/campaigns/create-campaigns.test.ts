@@ -7,11 +7,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/client.js';
 import { CampaignsStopped, createCampaigns, type PlannedCampaign } from '../../src/campaigns/create-campaigns.js';
-import { Context } from '../../src/context.js';
+import { testContext } from '../../src/context-test.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { fakeIo } from '../helpers/fake-io.js';
 import { clientFor, contacts, givenAgent } from '../helpers/given.js';
-import { runInProcess } from '../helpers/run.js';
+import { run } from '../helpers/run.js';
 import { tempDir } from '../helpers/temp.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -38,7 +37,7 @@ afterAll(async () => {
 });
 
 function api(key = FULL): Promise<ApiClient> {
-  const ctx = new Context({ io: fakeIo().io, env: { VOICECTL_BASE_URL: sandbox.url, VOICECTL_API_KEY: key, VOICECTL_CONFIG_DIR: tmp.dir } });
+  const ctx = testContext({ env: { VOICECTL_BASE_URL: sandbox.url, VOICECTL_API_KEY: key, VOICECTL_CONFIG_DIR: tmp.dir } });
   return ctx.api();
 }
 
@@ -128,10 +127,10 @@ describe('the verbs on the workflow', () => {
   it('campaign create --launch that is refused says once what is left a draft and how to launch it, exit 3', async () => {
     const file = join(tmp.dir, 'three.json');
     writeFileSync(file, JSON.stringify(contacts(3, 500)));
-    const r = await runInProcess(['campaign', 'create', '--name', 'Refused', '--agent', agentId, '--contacts', file, '--launch', '--ignore-calling-hours', '--yes'], {
+    const r = await run(['campaign', 'create', '--name', 'Refused', '--agent', agentId, '--contacts', file, '--launch', '--ignore-calling-hours', '--yes'], {
       env: { VOICECTL_BASE_URL: sandbox.url, VOICECTL_API_KEY: NO_DISPATCH, VOICECTL_CONFIG_DIR: tmp.dir },
     });
-    expect(r.code).toBe(3);
+    expect(r.exitCode).toBe(3);
     expect(r.stderr.split('Created but not launched (drafts, nothing dialed):')).toHaveLength(2);
     expect(r.stderr).toMatch(/"Refused" {2}[0-9a-f-]{36} {4}launch with: voicectl campaign launch [0-9a-f-]{36}/);
     expect(r.stderr).toContain('lacks the "calls:dispatch" scope');

@@ -4,7 +4,7 @@ import ExcelJS from 'exceljs';
 import { readExcludeList } from '../../src/campaigns/exclude-file.js';
 import { applyRules, type Rule } from '../../src/campaigns/exclusions.js';
 import { UsageError } from '../../src/errors.js';
-import { runInProcess } from '../export/harness.js';
+import { run } from '../helpers/run.js';
 import { scratch } from '../helpers/scratch.js';
 
 const { dir, file } = scratch('voicectl-exclude-');
@@ -59,21 +59,21 @@ describe('readExcludeList', () => {
 describe('exclude lists that are not what a person wrote', () => {
   const AGENT = '00000000-0000-4000-8000-000000000000';
   const OFFLINE = { env: { VOICECTL_BASE_URL: 'http://127.0.0.1:9', VOICECTL_API_KEY: 'sk_x' } };
-  const create = (...flags: string[]) => runInProcess(['campaign', 'create', '--name', 'X', '--agent', AGENT, '--csv', file('leads.csv', 'name,phone\nAsha,+919876543210\nRavi,+919876543211\n'), '--dry-run', '--default-country', 'IN', ...flags], OFFLINE);
+  const create = (...flags: string[]) => run(['campaign', 'create', '--name', 'X', '--agent', AGENT, '--csv', file('leads.csv', 'name,phone\nAsha,+919876543210\nRavi,+919876543211\n'), '--dry-run', '--default-country', 'IN', ...flags], OFFLINE);
 
   it('a 10 MB line in a plain list is exit 2 naming the file and the line, not an unexpected error', async () => {
     for (const [name, line] of [['digits.txt', '9'.repeat(10 * 1024 * 1024)], ['spaces.txt', `${' '.repeat(10 * 1024 * 1024)}x`]] as const) {
       const r = await create('--exclude', file(name, `+919876543210\n${line}\n+919876543211\n`));
       expect(r.stderr).toContain(`error: ${name}: line 2 is 10.0 MB long; an exclude list holds one phone number a line (voicectl reads lines of up to 1,024 characters).`);
       expect(r.stderr).not.toMatch(/unexpected error|\n\s+at /);
-      expect(r.code).toBe(2);
+      expect(r.exitCode).toBe(2);
     }
   });
 
   it('a phone cell of megabytes in a spreadsheet list is one entry that is not a number, quoted short', async () => {
     const r = await create('--exclude', file('dnc.csv', `phone\n+919876543211\n${'9'.repeat(3 * 1024 * 1024)}\n`));
     expect(r.stderr).toContain(`warning: dnc.csv: 1 entry is not a valid phone number and can match no contact (row 3: "${'9'.repeat(60)}…" too long to be a phone number).`);
-    expect(r.code).toBe(0);
+    expect(r.exitCode).toBe(0);
   });
 
   it('reads lines ending in \\r\\n or \\r across the reader\'s pieces with the right line numbers', async () => {
@@ -88,7 +88,7 @@ describe('exclude lists that are not what a person wrote', () => {
   it('--exclude-called-within past the calendar is exit 2 naming the flag', async () => {
     const r = await create('--exclude-called-within', '99999999w');
     expect(r.stderr).toContain("option '--exclude-called-within <span>' argument '99999999w' is invalid. expected a span of at most 36500d (100 years)");
-    expect(r.code).toBe(2);
+    expect(r.exitCode).toBe(2);
   });
 });
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '@commander-js/extra-typings';
 import { portNumber } from '../../src/commands/shared.js';
-import { runInProcess } from '../helpers/run.js';
+import { run } from '../helpers/run.js';
 
 describe('portNumber', () => {
   it.each([['0', 0], ['4010', 4010], ['65535', 65535], [' 80 ', 80]])('takes %j', (text, n) => {
@@ -19,8 +19,8 @@ describe('--port on each serving verb', () => {
     ['listen', '--port', '70000'],
     ['watch', 'CAMPAIGN', '--serve', '70000'],
   ])('%s refuses a port above 65535 with exit 2', async (...argv) => {
-    const r = await runInProcess(argv, { env: { VOICECTL_ERROR_FORMAT: 'text' } });
-    expect(r.code).toBe(2);
+    const r = await run(argv, { env: { VOICECTL_ERROR_FORMAT: 'text' } });
+    expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('expected a port number from 0 to 65535');
   });
 });

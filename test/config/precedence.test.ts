@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PassThrough } from 'node:stream';
-import { Context, type Env, type GlobalOptions } from '../../src/context.js';
+import type { Env, GlobalOptions } from '../../src/context.js';
+import { testContext } from '../../src/context-test.js';
 import { openStore } from '../../src/config/store.js';
 import { scratch } from '../helpers/scratch.js';
 
@@ -15,9 +15,7 @@ async function withProfiles(): Promise<Env> {
 }
 
 function settings(env: Env, opts: GlobalOptions = {}) {
-  const ctx = new Context({ io: { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough() }, env });
-  ctx.opts = opts;
-  return ctx.settings();
+  return testContext({ env, opts }).settings();
 }
 
 describe('Context.settings precedence: flag, then environment, then profile, then default', () => {

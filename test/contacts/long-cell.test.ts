@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_ROW_CHARS } from '../../src/contacts/csv.js';
 import { validateContactsFile } from '../../src/contacts/validate.js';
 import { UsageError } from '../../src/errors.js';
-import { runInProcess } from '../export/harness.js';
+import { run } from '../helpers/run.js';
 import { scratch } from '../helpers/scratch.js';
 
 const t = scratch();
@@ -46,8 +46,8 @@ describe('cells longer than voicectl reads', () => {
   });
 
   it('is exit 2 with the message from contacts validate', async () => {
-    const r = await runInProcess(['contacts', 'validate', file(`${HEAD}Priya,9876543212,"${big(5 * 1024 * 1024)}"\n`), '--default-country', 'IN']);
-    expect(r.code).toBe(2);
+    const r = await run(['contacts', 'validate', file(`${HEAD}Priya,9876543212,"${big(5 * 1024 * 1024)}"\n`), '--default-country', 'IN']);
+    expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('row 3 has a cell that is too long');
   });
 });

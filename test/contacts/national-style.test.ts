@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { NationalStyle } from '../../src/contacts/national-style.js';
-import { runInProcess } from '../export/harness.js';
+import { run } from '../helpers/run.js';
 import { scratch } from '../helpers/scratch.js';
 
 const { file } = scratch('voicectl-style-');
@@ -32,20 +32,20 @@ describe('the warning', () => {
 
   it('contacts validate: count, rows, what they were read as, and how to read them as US numbers', async () => {
     const path = file('mixed.csv', CSV);
-    const r = await runInProcess(['contacts', 'validate', path, '--default-country', 'IN']);
-    expect(r.code).toBe(0);
+    const r = await run(['contacts', 'validate', path, '--default-country', 'IN']);
+    expect(r.exitCode).toBe(0);
     expect(r.stderr).toContain(`warning: ${path}: 3 numbers are written the way United States (+1)`);
     expect(r.stderr).toContain('(such as "(646) 555-0143", rows 3, 4, 6), and they were read as numbers of India (+91). If they are numbers of United States, pass --default-country US to read them so, or write them with +1 in front.');
 
-    const us = await runInProcess(['contacts', 'validate', file('us.csv', 'Name,Phone\nJohn,(646) 555-0143\nMary,646-555-0199\n'), '--default-country', 'US', '--json']);
-    expect(us.code).toBe(0);
+    const us = await run(['contacts', 'validate', file('us.csv', 'Name,Phone\nJohn,(646) 555-0143\nMary,646-555-0199\n'), '--default-country', 'US', '--json']);
+    expect(us.exitCode).toBe(0);
     expect(us.stderr).toBe('');
   });
 
   it('campaign create --csv warns the same way before anything is sent', async () => {
-    const r = await runInProcess(['campaign', 'create', '--name', 'X', '--agent', '00000000-0000-4000-8000-000000000000', '--csv', file('leads.csv', CSV), '--default-country', 'IN', '--dry-run'],
+    const r = await run(['campaign', 'create', '--name', 'X', '--agent', '00000000-0000-4000-8000-000000000000', '--csv', file('leads.csv', CSV), '--default-country', 'IN', '--dry-run'],
       { env: { VOICECTL_BASE_URL: 'http://127.0.0.1:9', VOICECTL_API_KEY: 'sk_x' } });
-    expect(r.code).toBe(0);
+    expect(r.exitCode).toBe(0);
     expect(r.stderr).toContain('warning: leads.csv: 3 numbers are written the way United States (+1)');
   });
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { validateContactsFile } from '../../src/contacts/validate.js';
 import { checkWorkbook, MAX_WORKBOOK_INFLATED_BYTES } from '../../src/contacts/workbook-guard.js';
 import { UsageError } from '../../src/errors.js';
-import { runInProcess } from '../export/harness.js';
+import { run } from '../helpers/run.js';
 import { scratch } from '../helpers/scratch.js';
 import { part, sheetXml, workbook, type ZipPart } from './zip-writer.js';
 
@@ -32,8 +32,8 @@ describe('workbooks that inflate past the bound', () => {
       ['contacts', 'validate', path],
       ['campaign', 'create', '--name', 'Bomb', '--agent', '00000000-0000-0000-0000-000000000000', '--csv', path, '--dry-run'],
     ]) {
-      const r = await runInProcess(argv, { env: { VOICECTL_BASE_URL: 'http://127.0.0.1:9', VOICECTL_API_KEY: 'sk_x' } });
-      expect(r.code).toBe(2);
+      const r = await run(argv, { env: { VOICECTL_BASE_URL: 'http://127.0.0.1:9', VOICECTL_API_KEY: 'sk_x' } });
+      expect(r.exitCode).toBe(2);
       expect(r.stderr).toContain('bomb.xlsx: the workbook is too large when uncompressed');
       expect(r.stderr).not.toMatch(/\n\s+at /);
     }
@@ -53,8 +53,8 @@ describe('workbooks that inflate past the bound', () => {
     const err = await checkWorkbook(data, 'lies.xlsx').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UsageError);
     expect((err as Error).message).toBe('lies.xlsx: the workbook is too large when uncompressed (xl/worksheets/sheet1.xml inflates to more than the size its zip directory declares; voicectl reads at most 64 MB).');
-    const r = await runInProcess(['contacts', 'validate', file('lies.xlsx', data)]);
-    expect(r.code).toBe(2);
+    const r = await run(['contacts', 'validate', file('lies.xlsx', data)]);
+    expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('the workbook is too large when uncompressed');
   });
 
@@ -79,8 +79,8 @@ describe('workbooks that inflate past the bound', () => {
   it('says a damaged zip is not a readable workbook (exit 2)', async () => {
     const good = workbook(ROWS);
     const cut = good.subarray(0, good.length - 30);
-    const r = await runInProcess(['contacts', 'validate', file('cut.xlsx', cut)]);
-    expect(r.code).toBe(2);
+    const r = await run(['contacts', 'validate', file('cut.xlsx', cut)]);
+    expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('cut.xlsx is not a readable .xlsx workbook');
   });
 });
@@ -102,8 +102,8 @@ describe('whitespace bombs under and over the cap', () => {
       ['contacts', 'validate', path],
       ['campaign', 'create', '--name', 'X', '--agent', AGENT, '--csv', leads, '--exclude', path, '--dry-run'],
     ]) {
-      const r = await runInProcess(argv, OFFLINE);
-      expect(r.code).toBe(2);
+      const r = await run(argv, OFFLINE);
+      expect(r.exitCode).toBe(2);
       expect(r.stderr).toContain('spaces.xlsx: the workbook is too large when uncompressed (its parts declare more than 64 MB; voicectl reads at most 64 MB).');
       expect(r.stderr).not.toMatch(/unexpected error|\n\s+at /);
     }
@@ -115,16 +115,16 @@ describe('whitespace bombs under and over the cap', () => {
     ['inside a tag', (ws: string) => (xml: string) => xml.replace('<row r="2"', `<row${ws}r="2"`), 2 * MiB, 'spaces.xlsx: no spreadsheet program wrote this workbook: xl/worksheets/sheet1.xml holds a tag longer than 64 KB, of whitespace (voicectl reads tags of up to 64 KB).'],
   ])('one run of whitespace %s, under the cap, is refused in one linear pass (exit 2)', async (_where, edit, bytes, message) => {
     const path = file('spaces.xlsx', edited(edit(' '.repeat(bytes))));
-    const r = await runInProcess(['contacts', 'validate', path]);
+    const r = await run(['contacts', 'validate', path]);
     expect(r.stderr).toContain(message);
-    expect(r.code).toBe(2);
+    expect(r.exitCode).toBe(2);
   });
 
   it('tags padded with whitespace throughout are refused: linear for the reader, but seconds of work', async () => {
     const many = [['name', 'phone'], ...Array.from({ length: 2000 }, (_, i) => [`Lead ${i}`, `+9198765${String(10_000 + i)}`])];
     const xml = sheetXml(many).replace(/<c r=/g, `<c${' '.repeat(1000)}r=`);
-    const r = await runInProcess(['contacts', 'validate', file('padded.xlsx', workbook(many, (p) => part(p.name, xml)))]);
-    expect(r.code).toBe(2);
+    const r = await run(['contacts', 'validate', file('padded.xlsx', workbook(many, (p) => part(p.name, xml)))]);
+    expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/padded\.xlsx: no spreadsheet program wrote this workbook: xl\/worksheets\/sheet1\.xml holds 3\.8 MB of whitespace inside its tags, 9\d% of the part/);
   });
 

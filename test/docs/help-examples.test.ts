@@ -22,7 +22,7 @@ import { startSandbox } from '../../src/sandbox/index.js';
 import { RECORDING_LINK_MS } from '../../src/sandbox/routes/calls.js';
 import { clientFor, givenAgent, givenCampaign, givenFinishedCampaign, type Client } from '../helpers/given.js';
 import { tempDir } from '../helpers/temp.js';
-import { runInProcess } from '../helpers/run.js';
+import { run } from '../helpers/run.js';
 import { freePort, programsFor, readerEnv, setUpFolder, startApp } from './reader.js';
 import { needs } from '../helpers/requires.js';
 import { Shell } from './shell.js';
@@ -41,7 +41,7 @@ function verbs(): VerbExamples[] {
 const helps = new Map<string, Promise<string>>();
 function help(verb: string[]): Promise<string> {
   const key = verb.join(' ');
-  if (!helps.has(key)) helps.set(key, runInProcess([...verb, '--help']).then((r) => r.stdout));
+  if (!helps.has(key)) helps.set(key, run([...verb, '--help']).then((r) => r.stdout));
   return helps.get(key)!;
 }
 

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { Context } from '../../src/context.js';
 import { EXIT } from '../../src/errors.js';
 import { buildProgram } from '../../src/program.js';
-import { runInProcess } from '../helpers/run.js';
+import { run } from '../helpers/run.js';
 import { ROOT } from './reader.js';
 // @ts-expect-error plain JavaScript, run by node in `npm run docs`
 import { modelOf } from '../../scripts/docs.js';
@@ -76,7 +76,7 @@ let compared = 0;
 
 describe.each(model.commands.map((c) => c.path))('%s --help', (path) => {
   it('is what the reference and the man page say', async () => {
-    const help = (await runInProcess([...path.split(' ').slice(1), '--help'])).stdout;
+    const help = (await run([...path.split(' ').slice(1), '--help'])).stdout;
     const section = reference.split(new RegExp(`\\n#{2,3} ${path}\\n`))[1]!.split(/\n#{2,3} voicectl /)[0]!;
     const manSection = man.split(`.SS "${path.replace(/-/g, '\\-')}"\n`)[1]!.split('\n.SS ')[0]!;
     for (const title of ['Arguments', 'Options']) {

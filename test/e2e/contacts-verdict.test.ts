@@ -10,6 +10,7 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, type Harness } from '../helpers/cli.js';
+import { givenAgent, ok } from '../helpers/given.js';
 
 const FILE = 'fixtures/contacts/indian-crm-50.csv';
 const rows = Papa.parse<Record<string, string>>(readFileSync(FILE, 'utf8'), { header: true, skipEmptyLines: true }).data;
@@ -22,12 +23,7 @@ const expected = rows.map((r) => {
 let h: Harness;
 beforeAll(async () => {
   h = await harness();
-  const res = await fetch(`${h.sandbox.url}/agents`, {
-    method: 'POST',
-    headers: { 'x-api-key': h.sandbox.apiKey, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Renewals desk', voice_name: 'Ananya', greeting: 'Namaste!', call_purpose: 'Renewals', prompt: 'Offer the renewal.', tools: [] }),
-  });
-  expect(res.status).toBeLessThan(300);
+  await givenAgent(h.api, { name: 'Renewals desk' });
 });
 afterAll(async () => h.close());
 
@@ -58,9 +54,7 @@ describe('a CRM export of Indian numbers in every local style', () => {
     const creates = h.sandbox.requests.filter((q) => q.method === 'POST' && q.path.startsWith('/campaigns'));
     expect(creates).toHaveLength(1);
     // What the sandbox stored, as the service lists a campaign's contacts (a plain array).
-    const res = await fetch(`${h.sandbox.url}/campaigns/${id}/contacts`, { headers: { 'x-api-key': h.sandbox.apiKey } });
-    expect(res.status).toBe(200);
-    const stored = (await res.json()) as Array<{ phone_number: string }>;
+    const stored = await ok<Array<{ phone_number: string }>>(h.api, 'GET', `/campaigns/${id}/contacts`);
     expect(stored.map((c) => c.phone_number).sort()).toEqual([...expected].sort());
     const sent = (creates[0]!.body as { contacts: Array<{ phone_number: string; name: string; extra: Record<string, string> }> }).contacts;
     expect(sent.map((c) => c.phone_number)).toEqual(expected);

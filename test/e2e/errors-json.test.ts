@@ -5,29 +5,11 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
-import { execa } from 'execa';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, harness, type Harness } from '../helpers/cli.js';
-import { tempDir, type TempDir } from '../helpers/temp.js';
+import { describe, expect, it } from 'vitest';
+import { interruptedSandbox, limitedHarness, sharedHarness } from '../helpers/cli.js';
 import { hostile, sendJson, type Hostile } from '../hostile/client-harness.js';
 
-let h: Harness;
-let dir: TempDir;
-beforeAll(async () => {
-  h = await harness({
-    plan: { agent_limit: 1 },
-    keys: [
-      { key: 'sk_full', org: 'org_a', scopes: ['agents:read', 'agents:write', 'calls:read', 'calls:write', 'calls:dispatch', 'webhooks:manage'] },
-      { key: 'sk_readonly', org: 'org_a', scopes: ['agents:read'] },
-    ],
-  });
-  dir = tempDir();
-});
-afterAll(async () => {
-  await h.close();
-  dir.remove();
-});
+const h = sharedHarness(limitedHarness);
 
 const agentFlags = ['--voice', 'Aarav', '--greeting', 'Hi', '--call-purpose', 'Test', '--prompt', 'Be brief.'];
 
@@ -106,7 +88,7 @@ describe('errors as JSON', () => {
   });
 
   it('2: invalid rows name their row numbers (contacts validate and campaign create)', async () => {
-    const csv = join(dir.dir, 'bad.csv');
+    const csv = join(h.dir, 'bad.csv');
     writeFileSync(csv, 'name,phone\nAsha,+919876543210\nRavi,12\n');
     const v = await h.run(['contacts', 'validate', csv, '--json']);
     expect(v.exitCode).toBe(2);
@@ -143,7 +125,7 @@ describe('errors as JSON', () => {
   });
 
   it('6: plan --check with drift is changes_pending', async () => {
-    const account = join(dir.dir, 'account');
+    const account = join(h.dir, 'account');
     expect((await h.run(['pull', account, '--api-key', 'sk_full'])).exitCode).toBe(0);
     expect((await h.run(['agent', 'update', 'One', '--greeting', 'Changed', '--api-key', 'sk_full'])).exitCode).toBe(0);
     const r = await h.run(['plan', account, '--check', '--api-key', 'sk_full'], { env: { VOICECTL_ERROR_FORMAT: 'json' } });
@@ -153,15 +135,9 @@ describe('errors as JSON', () => {
   });
 
   it('130: interrupted', async () => {
-    const child = execa(process.execPath, [BIN, 'sandbox', '--port', '0'], { reject: false, env: { ...h.env, VOICECTL_ERROR_FORMAT: 'json' }, extendEnv: false });
-    let out = '';
-    child.stderr?.on('data', (d: Buffer) => { out += d.toString(); });
-    child.stdout?.on('data', (d: Buffer) => { out += d.toString(); });
-    for (let i = 0; i < 100 && !out.includes('VOICECTL_BASE_URL'); i++) await delay(100);
-    child.kill('SIGINT');
-    const r = await child;
+    const r = await interruptedSandbox({ ...h.env, VOICECTL_ERROR_FORMAT: 'json' });
     expect(r.exitCode).toBe(130);
-    const e = JSON.parse(String(r.stderr).trim().split('\n').at(-1)!);
+    const e = JSON.parse(r.stderr.trim().split('\n').at(-1)!);
     expect(e).toMatchObject({ code: 'interrupted', exit_code: 130, retryable: false });
   });
 

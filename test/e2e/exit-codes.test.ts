@@ -1,22 +1,14 @@
 /** Every exit code of CLI.md, produced by the built binary. */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { setTimeout as delay } from 'node:timers/promises';
-import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, harness, type Harness } from '../helpers/cli.js';
+import { interruptedSandbox, limitedHarness, type Harness } from '../helpers/cli.js';
 
 let h: Harness;
 let broken: Server;
 let brokenUrl = '';
 beforeAll(async () => {
-  h = await harness({
-    plan: { agent_limit: 1 },
-    keys: [
-      { key: 'sk_full', org: 'org_a', scopes: ['agents:read', 'agents:write', 'calls:read', 'calls:write', 'calls:dispatch', 'webhooks:manage'] },
-      { key: 'sk_readonly', org: 'org_a', scopes: ['agents:read'] },
-    ],
-  });
+  h = await limitedHarness();
   // A proxy in front of a dead upstream: an HTML 502 page on every request.
   broken = createServer((_req, res) => {
     res.writeHead(502, { 'content-type': 'text/html' });
@@ -84,14 +76,7 @@ describe('exit codes', () => {
   });
 
   it('130: interrupted by Ctrl-C', async () => {
-    const child = execa(process.execPath, [BIN, 'sandbox', '--port', '0'], { reject: false, env: { ...h.env, CI: 'true' }, extendEnv: false });
-    // Wait until it is serving, then interrupt it as a person would.
-    let out = '';
-    child.stderr?.on('data', (d: Buffer) => { out += d.toString(); });
-    child.stdout?.on('data', (d: Buffer) => { out += d.toString(); });
-    for (let i = 0; i < 100 && !out.includes('VOICECTL_BASE_URL'); i++) await delay(100);
-    child.kill('SIGINT');
-    const r = await child;
+    const r = await interruptedSandbox({ ...h.env, CI: 'true' });
     expect(r.exitCode).toBe(130);
   });
 });

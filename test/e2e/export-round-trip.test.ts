@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSheet } from 'read-excel-file/node';
 import { harness, type Harness } from '../helpers/cli.js';
-import { waitCompleted } from '../export/sandbox-fixtures.js';
+import { campaignDone, givenAgent } from '../helpers/given.js';
 
 interface SentContact {
   phone_number: string;
@@ -29,12 +29,7 @@ const HOSTILE = [
 
 beforeAll(async () => {
   h = await harness();
-  const res = await fetch(`${h.sandbox.url}/agents`, {
-    method: 'POST',
-    headers: { 'x-api-key': h.sandbox.apiKey, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Round trip', voice_name: 'Ananya', greeting: 'Hello!', call_purpose: 'Renewals', prompt: 'Confirm the renewal.', tools: [] }),
-  });
-  expect(res.status).toBeLessThan(300);
+  await givenAgent(h.api, { name: 'Round trip' });
   const input = join(h.configDir, 'leads.csv');
   writeFileSync(input, `${readFileSync('fixtures/leads.csv', 'utf8').trimEnd()}\n${HOSTILE}\n`);
   const r = await h.run(['campaign', 'create', '--name', 'Renewals', '--agent', 'Round trip', '--csv', input, '--default-country', 'IN', '--launch', '--yes', '--json', '--ignore-calling-hours']);
@@ -43,7 +38,7 @@ beforeAll(async () => {
   campaignId = (JSON.parse(r.stdout) as { id: string }).id;
   original = sent();
   expect(original).toHaveLength(28);
-  await waitCompleted(h.sandbox, campaignId, 30_000);
+  await campaignDone(h.api, campaignId);
 }, 60_000);
 afterAll(async () => h.close());
 

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runInProcess, startInProcess } from '../helpers/run.js';
+import { run, start } from '../helpers/run.js';
 import { freePort } from './listen-helpers.js';
 import { harness, type Harness } from '../helpers/cli.js';
 
@@ -18,8 +18,8 @@ let dir: string;
 const ids: Record<string, string> = {};
 
 async function onTerminal(argv: string[], columns: number) {
-  const r = await runInProcess([...argv, '--no-input'], { env: { ...h.env, NO_COLOR: '1', CI: '' }, cwd: dir, tty: { stdout: true, columns }, realTime: true });
-  return { exitCode: r.code, stdout: r.stdout, stderr: r.stderr };
+  const r = await run([...argv, '--no-input'], { env: { ...h.env, NO_COLOR: '1', CI: '' }, cwd: dir, tty: { stdout: true, columns }, realTime: true });
+  return { exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr };
 }
 
 async function ok(args: string[]): Promise<string> {
@@ -145,7 +145,7 @@ describe('lines and tables people read, on a narrow terminal', () => {
 
   it('call tail: one line per call within the width, ids and numbers whole; --json whole', async () => {
     const calls = JSON.parse(await ok(['call', 'list', '--campaign', ids.campaign!, '--json'])) as Array<{ call_id: string; phone_number: string; summary: string }>;
-    const tail = startInProcess(['call', 'tail', '--since', '1d', '--interval', '0.2', '--no-input'], { env: { ...h.env, NO_COLOR: '1', CI: '' }, cwd: dir, tty: { stdout: true, columns: 80 }, realTime: true });
+    const tail = start(['call', 'tail', '--since', '1d', '--interval', '0.2', '--no-input'], { env: { ...h.env, NO_COLOR: '1', CI: '' }, cwd: dir, tty: { stdout: true, columns: 80 }, realTime: true });
     for (const c of calls) await tail.waitForOutput(c.call_id, 'stdout');
     expect(await tail.interrupt()).toBe(130);
     const lines = fits(tail.stdout(), 80, 'call tail');
@@ -155,7 +155,7 @@ describe('lines and tables people read, on a narrow terminal', () => {
       expect(line).toContain('…');
     }
 
-    const json = startInProcess(['call', 'tail', '--since', '1d', '--interval', '0.2', '--json'], { env: { ...h.env, CI: '' }, cwd: dir, tty: { stdout: true, columns: 80 }, realTime: true });
+    const json = start(['call', 'tail', '--since', '1d', '--interval', '0.2', '--json'], { env: { ...h.env, CI: '' }, cwd: dir, tty: { stdout: true, columns: 80 }, realTime: true });
     for (const c of calls) await json.waitForOutput(c.call_id, 'stdout');
     await json.interrupt();
     const records = json.stdout().trim().split('\n').map((l) => JSON.parse(l));
@@ -170,7 +170,7 @@ describe('lines and tables people read, on a narrow terminal', () => {
     };
     for (const json of [false, true]) {
       const port = await freePort();
-      const listen = startInProcess(['listen', '--port', String(port), '--skip-verify', ...(json ? ['--json'] : [])], {
+      const listen = start(['listen', '--port', String(port), '--skip-verify', ...(json ? ['--json'] : [])], {
         env: { ...h.env, NO_COLOR: '1', CI: '' }, cwd: dir, tty: { stdout: true, columns: 80 }, realTime: true,
       });
       await listen.waitForOutput('Ready.', 'stderr');

@@ -25,7 +25,7 @@ beforeEach(() => {
 });
 
 const agentYaml = (handle: string, name: string) => `  ${handle}:\n    name: ${name}\n    voice_name: Priya\n    greeting: Hi\n    call_purpose: Test\n    prompt: Short.\n    tools: []\n`;
-const named = async (name: string) => (await agents(h.sandbox.url, h.sandbox.apiKey)).filter((a) => a.name === name);
+const named = async (name: string) => (await agents(h.api)).filter((a) => a.name === name);
 
 /**
  * A service that holds its answers to creates until the test releases them: what the
@@ -112,10 +112,7 @@ describe('a create whose answer never came', () => {
   });
 
   it('is found and recorded when it did arrive', async () => {
-    const created = await fetch(`${h.sandbox.url}/agents`, {
-      method: 'POST', headers: { 'x-api-key': h.sandbox.apiKey, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Arrived agent', voice_name: 'Priya', greeting: 'Hi', call_purpose: 'Test', prompt: 'Short.', tools: [] }),
-    });
+    const created = await h.api('POST', '/agents', { name: 'Arrived agent', voice_name: 'Priya', greeting: 'Hi', call_purpose: 'Test', prompt: 'Short.', tools: [] });
     expect(created.status).toBe(201);
     writeFileSync(join(tmp.dir, 'voicectl.yaml'), `version: 1\nagents:\n${agentYaml('arrived', 'Arrived agent')}`);
     writeFileSync(join(tmp.dir, 'voicectl.lock.json'), lockWith({ arrived: { pending: 'create', name: 'Arrived agent' } }));
@@ -128,7 +125,7 @@ describe('a create whose answer never came', () => {
   });
 
   it('plan warns when the lock maps two handles to one agent', async () => {
-    const [a] = await agents(h.sandbox.url, h.sandbox.apiKey);
+    const [a] = await agents(h.api);
     writeFileSync(join(tmp.dir, 'voicectl.yaml'), 'version: 1\nagents: {}\n');
     writeFileSync(join(tmp.dir, 'voicectl.lock.json'), lockWith({ x: { id: a!.id, name: a!.name }, y: { id: a!.id, name: a!.name } }));
     const r = await h.run(['plan', tmp.dir]);

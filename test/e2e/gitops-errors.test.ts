@@ -131,10 +131,8 @@ describe('pull into a folder that has files', () => {
   });
 
   it('refuses to pull an account where two agents share a name, naming both', async () => {
-    const list = await agents(h.sandbox.url, h.sandbox.apiKey);
-    const dupe = await fetch(`${h.sandbox.url}/agents/${list[0]!.id}`, {
-      method: 'PATCH', headers: { 'x-api-key': h.sandbox.apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ name: list[1]!.name }),
-    });
+    const list = await agents(h.api);
+    const dupe = await h.api('PATCH', `/agents/${list[0]!.id}`, { name: list[1]!.name });
     expect(dupe.status).toBe(200);
     const r = await h.run(['pull', join(tmp.dir, 'x')]);
     expect(r.exitCode).toBe(2);

@@ -1,10 +1,11 @@
-/** Shared by the account-as-code end-to-end tests: direct API calls ("the dashboard") and YAML edits. */
+/** Shared by the account-as-code end-to-end tests: the account as the service lists it, and YAML edits. */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
 import { fileTag } from '../../src/gitops/load.js';
 import type { LoggedRequest } from '../../src/sandbox/server.js';
 import type { SandboxVariant } from '../../src/sandbox/index.js';
+import type { Client } from '../helpers/given.js';
 
 /** The server that answers differently wherever the spec says "not shown". */
 export const OTHER_CHOICES: SandboxVariant = {
@@ -18,21 +19,10 @@ export const OTHER_CHOICES: SandboxVariant = {
   },
 };
 
-/** A request straight to the service, as the dashboard would make it. */
-export async function direct(base: string, key: string, method: string, path: string, body?: unknown): Promise<{ status: number; text: string; json: any }> {
-  const res = await fetch(base + path, {
-    method,
-    headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, text, json: text ? JSON.parse(text) : undefined };
-}
-
 /** Every agent, through either envelope. */
-export async function agents(base: string, key: string): Promise<Array<Record<string, any>>> {
-  const r = await direct(base, key, 'GET', '/agents?limit=200');
-  return (Array.isArray(r.json) ? r.json : r.json.agents ?? r.json.data) as Array<Record<string, any>>;
+export async function agents(api: Client): Promise<Array<Record<string, any>>> {
+  const r = await api('GET', '/agents?limit=200');
+  return (Array.isArray(r.body) ? r.body : r.body.agents ?? r.body.data) as Array<Record<string, any>>;
 }
 
 /** Edits voicectl.yaml in place, keeping its tags and comments. */

@@ -55,14 +55,14 @@ describe.each([
     child.kill('SIGKILL');
     const killed = await child;
     expect(killed.signal).toBe('SIGKILL');
-    expect((await agents(h.sandbox.url, h.sandbox.apiKey)).length).toBe(2);
+    expect((await agents(h.api)).length).toBe(2);
 
     const before = h.sandbox.requests.length;
     const again = await h.run(['apply', tmp.dir, '--yes']);
     expect(again.exitCode, again.stderr).toBe(0);
     const sent = writes(h.sandbox.requests.slice(before)).map((q) => `${q.method} ${q.path}`);
     expect(sent).toEqual(['POST /agents', 'POST /agents']);
-    const names = (await agents(h.sandbox.url, h.sandbox.apiKey)).map((a) => a.name).sort();
+    const names = (await agents(h.api)).map((a) => a.name).sort();
     expect(names).toEqual(['Agent four', 'Agent one', 'Agent three', 'Agent two']);
 
     const plan = await h.run(['plan', tmp.dir, '--check']);

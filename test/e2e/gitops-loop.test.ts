@@ -8,9 +8,9 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxVariant } from '../../src/sandbox/index.js';
-import { harness, type Harness } from '../helpers/cli.js';
+import { type Harness, harness, sharedHarness } from '../helpers/cli.js';
 import { tempDir, type TempDir } from '../helpers/temp.js';
-import { agents, direct, editYaml, hasNull, OTHER_CHOICES, writes } from './gitops-helpers.js';
+import { agents, editYaml, hasNull, OTHER_CHOICES, writes } from './gitops-helpers.js';
 
 const LONG_PROMPT = 'You confirm delivery slots.\nAsk which slot suits the customer.\nNever promise a refund.';
 
@@ -23,7 +23,7 @@ describe.each([
   let tmp: TempDir;
   let dir: string;
   let deskId = '';
-  const call = (method: string, path: string, body?: unknown) => direct(h.sandbox.url, h.sandbox.apiKey, method, path, body);
+  const call = (method: string, path: string, body?: unknown) => h.api(method, path, body);
 
   beforeAll(async () => {
     h = await harness({ allowLocalWebhooks: true, variant });
@@ -34,10 +34,10 @@ describe.each([
     const up = await h.run(['kb', 'upload', join(tmp.dir, 'refunds.md'), '--folder', 'policies', '--json']);
     expect(up.exitCode, up.stderr).toBe(0);
     const items = await call('GET', '/kb/items?folder=policies');
-    const docId = ((items.json.items ?? items.json.data) as Array<{ id: string; type: string }>).find((i) => i.type === 'file')!.id;
+    const docId = ((items.body.items ?? items.body.data) as Array<{ id: string; type: string }>).find((i) => i.type === 'file')!.id;
     const desk = await call('POST', '/agents', { name: 'Delivery desk', voice_name: 'Priya', greeting: 'Namaste!', call_purpose: 'Confirm slots', prompt: LONG_PROMPT, tools: ['schedule_callback'], kb_item_ids: [docId] });
     expect(desk.status).toBeLessThan(300);
-    deskId = (desk.json.data ?? desk.json).id;
+    deskId = (desk.body.data ?? desk.body).id;
     await call('POST', '/agents', { name: 'Survey', voice_name: 'Meera', greeting: 'Vanakkam', call_purpose: 'Survey', prompt: 'Ask three questions.', tools: [] });
   });
   afterAll(async () => {
@@ -115,7 +115,7 @@ describe.each([
     expect(sent).toHaveLength(1);
     expect(sent[0]!.path).toBe(`/agents/${deskId}`);
     expect(sent[0]!.body).toEqual({ name: 'Delivery team', prompt: LONG_PROMPT.replace('Ask which', 'Ask politely which') });
-    const names = (await agents(h.sandbox.url, h.sandbox.apiKey)).map((a) => a.name).sort();
+    const names = (await agents(h.api)).map((a) => a.name).sort();
     expect(names).toEqual(['Delivery team', 'Survey']);
   });
 
@@ -135,8 +135,8 @@ describe.each([
     expect(readFileSync(join(dir, 'voicectl.yaml'), 'utf8')).not.toContain('whsec_');
     expect(readFileSync(join(dir, 'voicectl.lock.json'), 'utf8')).not.toContain('whsec_');
     // The upload kept the document's id: the agent made by hand still has it.
-    let desk = (await agents(h.sandbox.url, h.sandbox.apiKey)).find((a) => a.id === deskId)!;
-    if (!('kb_item_ids' in desk)) desk = (await call('GET', `/agents/${deskId}`)).json;
+    let desk = (await agents(h.api)).find((a) => a.id === deskId)!;
+    if (!('kb_item_ids' in desk)) desk = (await call('GET', `/agents/${deskId}`)).body;
     const lock = JSON.parse(readFileSync(join(dir, 'voicectl.lock.json'), 'utf8'));
     expect(desk.kb_item_ids).toEqual([lock.documents['policies/refunds.md'].id]);
 
@@ -155,7 +155,7 @@ describe.each([
     const r = await h.run(['apply', dir, '--yes', '--prune']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(writes(h.sandbox.requests.slice(before)).map((q) => q.method)).toEqual(['DELETE']);
-    const names = (await agents(h.sandbox.url, h.sandbox.apiKey)).map((a) => a.name).sort();
+    const names = (await agents(h.api)).map((a) => a.name).sort();
     expect(names).toEqual(['Delivery team', 'Front desk', 'Made elsewhere']);
   });
 
@@ -180,23 +180,14 @@ describe.each([
 });
 
 describe('a field voicectl does not know', () => {
-  let h: Harness;
-  let tmp: TempDir;
-  beforeAll(async () => {
-    h = await harness({ variant: OTHER_CHOICES });
-    tmp = tempDir();
-  });
-  afterAll(async () => {
-    await h.close();
-    tmp.remove();
-  });
+  const h = sharedHarness({ variant: OTHER_CHOICES });
 
   it('survives pull → edit → apply byte for byte, and is sent only when changed in the files', async () => {
-    const call = (method: string, path: string, body?: unknown) => direct(h.sandbox.url, h.sandbox.apiKey, method, path, body);
+    const call = (method: string, path: string, body?: unknown) => h.api(method, path, body);
     await call('POST', '/agents', { name: 'Collections', voice_name: 'Priya', greeting: 'Hello', call_purpose: 'Remind', prompt: 'Be kind.', tools: [] });
-    const raw = async () => JSON.stringify((await agents(h.sandbox.url, h.sandbox.apiKey))[0]!.voicemail);
+    const raw = async () => JSON.stringify((await agents(h.api))[0]!.voicemail);
     const original = await raw();
-    const dir = join(tmp.dir, 'acct');
+    const dir = join(h.dir, 'acct');
     expect((await h.run(['pull', dir])).exitCode).toBe(0);
     expect(readFileSync(join(dir, 'voicectl.yaml'), 'utf8')).toContain('other_fields:');
     editYaml(dir, (doc) => doc.setIn(['agents', 'collections', 'greeting'], 'Hello again'));

@@ -6,22 +6,16 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { harness, type Harness } from '../helpers/cli.js';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { sharedHarness } from '../helpers/cli.js';
 import { tempDir, type TempDir } from '../helpers/temp.js';
 import { agents, writes } from './gitops-helpers.js';
 
-let h: Harness;
+/** h.dir is a folder outside the account's, holding a secret. */
+const h = sharedHarness();
 let tmp: TempDir;
-let outside: TempDir;
-beforeAll(async () => {
-  h = await harness();
-  outside = tempDir();
-  writeFileSync(join(outside.dir, 'secret.txt'), 'AWS_SECRET_ACCESS_KEY=abcdefghijklmnop1234\n');
-});
-afterAll(async () => {
-  await h.close();
-  outside.remove();
+beforeAll(() => {
+  writeFileSync(join(h.dir, 'secret.txt'), 'AWS_SECRET_ACCESS_KEY=abcdefghijklmnop1234\n');
 });
 beforeEach(() => {
   tmp?.remove();
@@ -46,8 +40,8 @@ describe('files of the folder that are not read', () => {
   });
 
   it('prompt_file, !file and documents: links, links to folders and paths through them are refused, naming the file', async () => {
-    symlinkSync(join(outside.dir, 'secret.txt'), join(tmp.dir, 'prompts/linked.md'));
-    symlinkSync(outside.dir, join(tmp.dir, 'kb'));
+    symlinkSync(join(h.dir, 'secret.txt'), join(tmp.dir, 'prompts/linked.md'));
+    symlinkSync(h.dir, join(tmp.dir, 'kb'));
     writeFileSync(join(tmp.dir, 'voicectl.yaml'), `${agentWithPrompt('prompt_file: prompts/linked.md')}documents:\n  kb/secret.txt: {}\n`);
     const r = await h.run(['apply', tmp.dir, '--yes']);
     expect(r.exitCode).toBe(2);
@@ -58,7 +52,7 @@ describe('files of the folder that are not read', () => {
   });
 
   it('a dangling link where a document would be is refused, not taken for a reference to the account\'s copy', async () => {
-    symlinkSync(join(outside.dir, 'nothing-here'), join(tmp.dir, 'faq.md'));
+    symlinkSync(join(h.dir, 'nothing-here'), join(tmp.dir, 'faq.md'));
     writeFileSync(join(tmp.dir, 'voicectl.yaml'), 'version: 1\ndocuments:\n  faq.md: {}\n');
     const r = await h.run(['plan', tmp.dir]);
     expect(r.exitCode).toBe(2);
@@ -86,15 +80,15 @@ describe('files of the folder that are not read', () => {
   }, 30_000);
 
   it('a voicectl.yaml that is a link is refused', async () => {
-    writeFileSync(join(outside.dir, 'elsewhere.yaml'), 'version: 1\nagents: {}\n');
-    symlinkSync(join(outside.dir, 'elsewhere.yaml'), join(tmp.dir, 'voicectl.yaml'));
+    writeFileSync(join(h.dir, 'elsewhere.yaml'), 'version: 1\nagents: {}\n');
+    symlinkSync(join(h.dir, 'elsewhere.yaml'), join(tmp.dir, 'voicectl.yaml'));
     const r = await h.run(['plan', tmp.dir]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('voicectl.yaml is a symbolic link');
   });
 
   it('pull does not write through a link in the folder', async () => {
-    const target = join(outside.dir, 'victim.md');
+    const target = join(h.dir, 'victim.md');
     writeFileSync(target, 'untouched\n');
     const r0 = await h.run(['agent', 'create', '--name', 'Long prompt', '--voice', 'Priya', '--greeting', 'Hi', '--call-purpose', 'x', '--prompt', 'line one\nline two']);
     expect(r0.exitCode, r0.stderr).toBe(0);
@@ -122,7 +116,7 @@ describe('a plan shows no secret', () => {
       expect(r.stdout).not.toContain('whsec_abcdefghij0123');
       expect(r.stdout).toContain('Be brief.');
     }
-    for (const a of await agents(h.sandbox.url, h.sandbox.apiKey)) if (a.name === 'Sales') await fetch(`${h.sandbox.url}/agents/${a.id}`, { method: 'DELETE', headers: { 'x-api-key': h.sandbox.apiKey } });
+    for (const a of await agents(h.api)) if (a.name === 'Sales') await h.api('DELETE', `/agents/${a.id}`);
   });
 });
 

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { execa, type ResultPromise } from 'execa';
 import { BIN } from '../helpers/cli.js';
+import { waitFor } from '../helpers/given.js';
 
 export interface ListenProcess {
   port: number;
@@ -50,16 +51,8 @@ export async function spawnListen(args: string[], env: Record<string, string>): 
   };
 }
 
-/** Polls (every 50 ms, up to `ms`) until `check` returns a value. */
-export async function eventually<T>(check: () => T | undefined, ms = 20_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = check();
-    if (v !== undefined) return v;
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** Polls until `check` returns a value (up to `ms`). */
+export const eventually = <T>(check: () => T | undefined, ms = 20_000): Promise<T> => waitFor(check, ms);
 
 export function readLog(file: string): Array<Record<string, any>> {
   let text = '';

@@ -68,16 +68,21 @@ const proxyEnv = (proxyUrl: string, extra: Record<string, string> = {}) => ({
   ...extra,
 });
 
+/** agent list with this environment: it succeeds, the open proxy saw exactly `seen`, and the service one request. */
+async function listsAgentsThrough(env: Record<string, string>, seen: string): Promise<void> {
+  open.seen.length = 0;
+  const before = h.sandbox.requests.length;
+  const r = await h.run(['agent', 'list', '--json'], { env });
+  expect(r.stderr).toBe('');
+  expect(r.exitCode).toBe(0);
+  expect(JSON.parse(r.stdout)).toBeInstanceOf(Array);
+  expect(open.seen).toEqual([seen]);
+  expect(h.sandbox.requests.length).toBe(before + 1);
+}
+
 describe('voicectl behind an HTTP proxy', () => {
   it('sends its requests through the proxy named in HTTP_PROXY / HTTPS_PROXY', async () => {
-    open.seen.length = 0;
-    const before = h.sandbox.requests.length;
-    const r = await h.run(['agent', 'list', '--json'], { env: proxyEnv(open.url) });
-    expect(r.stderr).toBe('');
-    expect(r.exitCode).toBe(0);
-    expect(JSON.parse(r.stdout)).toBeInstanceOf(Array);
-    expect(open.seen).toEqual([`GET ${h.sandbox.url}/agents`]);
-    expect(h.sandbox.requests.length).toBe(before + 1);
+    await listsAgentsThrough(proxyEnv(open.url), `GET ${h.sandbox.url}/agents`);
   });
 
   it('lower-case http_proxy works too, as curl reads it', async () => {
@@ -176,14 +181,7 @@ describe('an https:// service behind the proxy', () => {
   });
 
   it('opens a CONNECT tunnel through HTTPS_PROXY and reads the service through it', async () => {
-    open.seen.length = 0;
-    const before = h.sandbox.requests.length;
-    const r = await h.run(['agent', 'list', '--json'], { env: httpsEnv(open.url) });
-    expect(r.stderr).toBe('');
-    expect(r.exitCode).toBe(0);
-    expect(JSON.parse(r.stdout)).toBeInstanceOf(Array);
-    expect(open.seen).toEqual([`CONNECT ${front.host}`]);
-    expect(h.sandbox.requests.length).toBe(before + 1);
+    await listsAgentsThrough(httpsEnv(open.url), `CONNECT ${front.host}`);
   });
 
   it('sends the credentials in the proxy URL with the CONNECT, and never prints them', async () => {

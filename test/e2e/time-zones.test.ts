@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, type Harness } from '../helpers/cli.js';
 import { clientFor, givenAgent, givenFinishedCampaign } from '../helpers/given.js';
-import { runInProcess, startInProcess } from '../helpers/run.js';
+import { run, start } from '../helpers/run.js';
 import { clockTime, formatDateTime } from '../../src/util/time.js';
 
 let h: Harness;
@@ -20,8 +20,8 @@ let calls: Array<{ call_id: string; start_time: string }>;
 
 /** A person at a 200-column terminal. */
 const onTerminal = (argv: string[], env: Record<string, string | undefined> = {}) =>
-  runInProcess([...argv, '--no-input'], { env: { ...h.env, NO_COLOR: '1', ...env }, tty: { stdout: true, columns: 200 } });
-const forScript = (argv: string[], env: Record<string, string | undefined> = {}) => runInProcess(argv, { env: { ...h.env, ...env } });
+  run([...argv, '--no-input'], { env: { ...h.env, NO_COLOR: '1', ...env }, tty: { stdout: true, columns: 200 } });
+const forScript = (argv: string[], env: Record<string, string | undefined> = {}) => run(argv, { env: { ...h.env, ...env } });
 
 beforeAll(async () => {
   h = await harness({ timeScale: 600, seed: 7 });
@@ -42,7 +42,7 @@ afterAll(async () => {
 describe('call list and call get', () => {
   it('show start times in --tz, named in the header; a legacy name is shown canonical', async () => {
     const r = await onTerminal(['call', 'list', '--campaign', campaignId, '--tz', 'Asia/Calcutta']);
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout.split('\n')[0]).toMatch(/^TIME \(Asia\/Kolkata\)\s+CALL ID/);
     for (const c of calls) {
       const line = r.stdout.split('\n').find((l) => l.includes(c.call_id))!;
@@ -60,7 +60,7 @@ describe('call list and call get', () => {
     for (const format of ['json', 'jsonl', 'csv']) {
       const plain = await forScript(['call', 'list', '--campaign', campaignId, '-o', format]);
       const zoned = await forScript(['call', 'list', '--campaign', campaignId, '-o', format, '--tz', 'Asia/Kolkata'], { VOICECTL_TZ: 'America/Chicago' });
-      expect(zoned.code).toBe(0);
+      expect(zoned.exitCode).toBe(0);
       expect(zoned.stdout, format).toBe(plain.stdout);
       expect(zoned.stdout).toContain(calls[0]!.start_time);
     }
@@ -70,30 +70,30 @@ describe('call list and call get', () => {
 
   it('reads --since/--until dates and times without an offset in the zone, and sends them in UTC with Z', async () => {
     const sent = () => h.sandbox.requests.filter((q) => q.method === 'GET' && q.path === '/calls').at(-1)!.query;
-    expect((await forScript(['call', 'list', '--since', '2026-11-26', '--until', '2026-11-27T09:30', '--tz', 'Asia/Kolkata'])).code).toBe(0);
+    expect((await forScript(['call', 'list', '--since', '2026-11-26', '--until', '2026-11-27T09:30', '--tz', 'Asia/Kolkata'])).exitCode).toBe(0);
     expect(sent()).toMatchObject({ since: '2026-11-25T18:30:00.000Z', until: '2026-11-27T04:00:00.000Z' });
-    expect((await forScript(['call', 'list', '--since', '2026-11-26'], { VOICECTL_TZ: 'America/New_York' })).code).toBe(0);
+    expect((await forScript(['call', 'list', '--since', '2026-11-26'], { VOICECTL_TZ: 'America/New_York' })).exitCode).toBe(0);
     expect(sent()).toMatchObject({ since: '2026-11-26T05:00:00.000Z' });
     // An explicit offset wins over the zone; the default zone is the system's (UTC here).
-    expect((await forScript(['call', 'list', '--since', '2026-11-26T10:00+01:00', '--tz', 'Asia/Kolkata'])).code).toBe(0);
+    expect((await forScript(['call', 'list', '--since', '2026-11-26T10:00+01:00', '--tz', 'Asia/Kolkata'])).exitCode).toBe(0);
     expect(sent()).toMatchObject({ since: '2026-11-26T09:00:00.000Z' });
-    expect((await forScript(['call', 'list', '--since', '2026-11-26'])).code).toBe(0);
+    expect((await forScript(['call', 'list', '--since', '2026-11-26'])).exitCode).toBe(0);
     expect(sent()).toMatchObject({ since: '2026-11-26T00:00:00.000Z' });
     // The zone may come before the verb too.
-    expect((await forScript(['--tz', 'Asia/Tokyo', 'call', 'list', '--since', '2026-11-26'])).code).toBe(0);
+    expect((await forScript(['--tz', 'Asia/Tokyo', 'call', 'list', '--since', '2026-11-26'])).exitCode).toBe(0);
     expect(sent()).toMatchObject({ since: '2026-11-25T15:00:00.000Z' });
   });
 
   it('says --since after --until in the zone', async () => {
     const r = await forScript(['call', 'list', '--since', '2026-11-27', '--until', '2026-11-26', '--tz', 'Asia/Kolkata']);
-    expect(r.code).toBe(2);
+    expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('--since (2026-11-27 00:00:00) must be before --until (2026-11-26 00:00:00), both Asia/Kolkata.');
   });
 });
 
 describe('call tail', () => {
   it('each line starts with when the call ended in the zone, named; the start line names the zone', async () => {
-    const tail = startInProcess(['call', 'tail', '--campaign', campaignId, '--since', '2d', '--interval', '0.2', '--tz', 'Asia/Kolkata'], {
+    const tail = start(['call', 'tail', '--campaign', campaignId, '--since', '2d', '--interval', '0.2', '--tz', 'Asia/Kolkata'], {
       env: { ...h.env, NO_COLOR: '1' }, tty: { stdout: true, columns: 200 }, realTime: true,
     });
     for (const c of calls) await tail.waitForOutput(c.call_id, 'stdout');
@@ -120,14 +120,14 @@ describe('campaign list', () => {
 describe('campaign report', () => {
   it('markdown and the page give hours in the zone and name it; JSON keeps UTC', async () => {
     const md = await forScript(['campaign', 'report', campaignId, '--format', 'md', '--tz', 'Asia/Kolkata']);
-    expect(md.code, md.stderr).toBe(0);
+    expect(md.exitCode, md.stderr).toBe(0);
     expect(md.stdout).toContain('**Calls per hour (Asia/Kolkata)**');
     const hour = (t: string, zone: string) => `| ${formatDateTime(Date.parse(t), zone).slice(0, 13)}:00 |`;
     expect(md.stdout).toContain(hour(calls[0]!.start_time, 'Asia/Kolkata'));
 
     const page = join(dir, 'report.html');
     const html = await forScript(['campaign', 'report', campaignId, '--html', page, '--tz', 'Asia/Kolkata', '--json']);
-    expect(html.code, html.stderr).toBe(0);
+    expect(html.exitCode, html.stderr).toBe(0);
     const text = readFileSync(page, 'utf8');
     expect(text).toContain('Calls per hour (Asia/Kolkata)');
     // The calls table's time column names the zone's abbreviation; each cell is the time there.
@@ -145,10 +145,10 @@ describe('the zone setting', () => {
 
   it('config set timezone checks and canonicalizes it; config list shows it and what overrides it', async () => {
     const set = await forScript(['config', 'set', 'timezone', 'asia/calcutta'], cfg());
-    expect(set.code, set.stderr).toBe(0);
+    expect(set.exitCode, set.stderr).toBe(0);
     expect((await forScript(['config', 'get', 'timezone'], cfg())).stdout.trim()).toBe('Asia/Kolkata');
     const bad = await forScript(['config', 'set', 'timezone', 'Mars/Olympus'], cfg());
-    expect(bad.code).toBe(2);
+    expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toContain('"Mars/Olympus" is not a time zone');
     const list = await forScript(['config', 'list'], { ...cfg(), VOICECTL_TZ: 'UTC' });
     expect(list.stdout).toMatch(/timezone\s+Asia\/Kolkata/);
@@ -165,14 +165,14 @@ describe('the zone setting', () => {
 
   it('a zone that is none is exit 2 with a readable message, never a stack', async () => {
     const flag = await forScript(['call', 'list', '--tz', 'Mars/Olympus']);
-    expect(flag.code).toBe(2);
+    expect(flag.exitCode).toBe(2);
     expect(flag.stderr).toContain('"Mars/Olympus" is not a time zone');
     const env = await forScript(['call', 'list'], { VOICECTL_TZ: '+05:30' });
-    expect(env.code).toBe(2);
+    expect(env.exitCode).toBe(2);
     expect(env.stderr).toContain('VOICECTL_TZ "+05:30" is not a time zone');
     expect(env.stderr).toContain('Set VOICECTL_TZ to an IANA time zone name, for example Asia/Kolkata');
     expect(env.stderr).not.toMatch(/\n\s+at /);
     // Commands that show no time do not care.
-    expect((await forScript(['agent', 'list', '--json'], { VOICECTL_TZ: '+05:30' })).code).toBe(0);
+    expect((await forScript(['agent', 'list', '--json'], { VOICECTL_TZ: '+05:30' })).exitCode).toBe(0);
   });
 });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import Papa from 'papaparse';
 import { abortAt, envFor, failAt, fakeServer, makeCall, manyCalls, type FakeServer } from './fake-server.js';
-import { runInProcess } from './harness.js';
+import { run } from '../helpers/run.js';
 import { scratch } from '../helpers/scratch.js';
 
 const t = scratch('voicectl-export-');
@@ -14,8 +14,8 @@ const csvRecords = (text: string) => Papa.parse<Record<string, string>>(text, { 
 
 /** Exports everything as JSONL with `concurrency` pages in flight; the ids, each checked to appear once. */
 async function exportedOnce(s: FakeServer, concurrency: number): Promise<string[]> {
-  const r = await runInProcess(['call', 'export', '--format', 'jsonl', '--concurrency', String(concurrency)], { env: envFor(s) });
-  expect(r.code).toBe(0);
+  const r = await run(['call', 'export', '--format', 'jsonl', '--concurrency', String(concurrency)], { env: envFor(s) });
+  expect(r.exitCode).toBe(0);
   const got = ids(r.stdout);
   expect(new Set(got).size).toBe(got.length);
   return got;
@@ -24,9 +24,9 @@ async function exportedOnce(s: FakeServer, concurrency: number): Promise<string[
 describe('call export: pages', () => {
   it('writes every call once, in the server\'s order, fetching pages concurrently', async () => {
     const s = await server(manyCalls(1001));
-    const r = await runInProcess(['call', 'export', '--format', 'jsonl', '--concurrency', '4'], { env: envFor(s) });
+    const r = await run(['call', 'export', '--format', 'jsonl', '--concurrency', '4'], { env: envFor(s) });
     expect(r.stderr).toContain('Exported 1,001 calls');
-    expect(r.code).toBe(0);
+    expect(r.exitCode).toBe(0);
     expect(ids(r.stdout)).toEqual(manyCalls(1001).map((c) => c.call_id));
     const pages = s.requests.filter((q) => q.path === '/calls');
     expect(pages.map((q) => q.query.get('limit'))).toEqual(Array(6).fill('200'));
@@ -86,23 +86,23 @@ describe('call export: pages', () => {
 
   it('follows a server that caps the page size without saying so', async () => {
     const s = await server(manyCalls(230), { maxLimit: 50, hideLimit: true });
-    const r = await runInProcess(['call', 'export', '--format', 'jsonl'], { env: envFor(s) });
-    expect(r.code).toBe(0);
+    const r = await run(['call', 'export', '--format', 'jsonl'], { env: envFor(s) });
+    expect(r.exitCode).toBe(0);
     expect(ids(r.stdout)).toEqual(manyCalls(230).map((c) => c.call_id));
   });
 
   it('reads page after page when the server sends no total', async () => {
     const s = await server(manyCalls(450), { hideTotal: true });
-    const r = await runInProcess(['call', 'export', '--format', 'jsonl'], { env: envFor(s) });
-    expect(r.code).toBe(0);
+    const r = await run(['call', 'export', '--format', 'jsonl'], { env: envFor(s) });
+    expect(r.exitCode).toBe(0);
     expect(ids(r.stdout)).toHaveLength(450);
     expect(s.requests.filter((q) => q.path === '/calls')).toHaveLength(3);
   });
 
   it('passes the filters on, times in UTC', async () => {
     const s = await server(manyCalls(10));
-    const r = await runInProcess(['call', 'export', '--campaign', 'camp_1', '--status', 'completed', '--since', '2024-05-01T09:03', '--until', '2024-05-01T09:05:00+00:00'], { env: envFor(s) });
-    expect(r.code).toBe(0);
+    const r = await run(['call', 'export', '--campaign', 'camp_1', '--status', 'completed', '--since', '2024-05-01T09:03', '--until', '2024-05-01T09:05:00+00:00'], { env: envFor(s) });
+    expect(r.exitCode).toBe(0);
     const q = s.requests.find((x) => x.path === '/calls')!.query;
     expect(q.get('campaign_id')).toBe('camp_1');
     expect(q.get('status')).toBe('completed');
@@ -117,8 +117,8 @@ describe('call export: files', () => {
     const s = await server(manyCalls(5));
     const d = dir();
     const out = join(d, 'calls.csv');
-    const r = await runInProcess(['call', 'export', '--out', out], { env: envFor(s) });
-    expect(r.code).toBe(0);
+    const r = await run(['call', 'export', '--out', out], { env: envFor(s) });
+    expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe('');
     expect(readdirSync(d)).toEqual(['calls.csv']);
     const rows = csvRecords(readFileSync(out, 'utf8'));
@@ -129,18 +129,18 @@ describe('call export: files', () => {
   it('picks JSONL from the --out extension', async () => {
     const s = await server(manyCalls(3));
     const out = join(dir(), 'calls.jsonl');
-    const r = await runInProcess(['call', 'export', '--out', out], { env: envFor(s) });
-    expect(r.code).toBe(0);
+    const r = await run(['call', 'export', '--out', out], { env: envFor(s) });
+    expect(r.exitCode).toBe(0);
     expect(ids(readFileSync(out, 'utf8'))).toHaveLength(3);
   });
 
   it('draws a progress bar only when stderr is a terminal', async () => {
     const s = await server(manyCalls(400));
     const out = join(dir(), 'calls.csv');
-    const tty = await runInProcess(['call', 'export', '--out', out], { env: envFor(s), stderrTTY: true });
-    expect(tty.code).toBe(0);
+    const tty = await run(['call', 'export', '--out', out], { env: envFor(s), tty: { stdout: false, stderr: true } });
+    expect(tty.exitCode).toBe(0);
     expect(tty.stderr).toMatch(/Exporting .*\/400 rows/);
-    const plain = await runInProcess(['call', 'export', '--out', out], { env: envFor(s) });
+    const plain = await run(['call', 'export', '--out', out], { env: envFor(s) });
     expect(plain.stderr).not.toContain('Exporting');
   });
 });
@@ -151,14 +151,14 @@ describe.each(['calls.csv', 'calls.jsonl', 'calls.xlsx'])('call export --out %s 
     const d = dir();
     const out = join(d, name);
     writeFileSync(join(d, 'other.txt'), 'keep me');
-    const r = await runInProcess(['call', 'export', '--out', out, '--concurrency', '1'], { env: envFor(s) });
-    expect(r.code).toBe(1);
+    const r = await run(['call', 'export', '--out', out, '--concurrency', '1'], { env: envFor(s) });
+    expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('database on fire');
     expect(existsSync(out)).toBe(false);
     expect(readdirSync(d)).toEqual(['other.txt']);
 
     writeFileSync(out, 'yesterday\n');
-    expect((await runInProcess(['call', 'export', '--out', out], { env: envFor(s) })).code).toBe(1);
+    expect((await run(['call', 'export', '--out', out], { env: envFor(s) })).exitCode).toBe(1);
     expect(readdirSync(d).sort()).toEqual([name, 'other.txt']);
     expect(readFileSync(out, 'utf8')).toBe('yesterday\n');
   });
@@ -167,8 +167,8 @@ describe.each(['calls.csv', 'calls.jsonl', 'calls.xlsx'])('call export --out %s 
     const ac = new AbortController();
     const s = await server(manyCalls(1000), { beforePage: abortAt(400, ac) });
     const d = dir();
-    const r = await runInProcess(['call', 'export', '--out', join(d, name), '--concurrency', '1'], { env: envFor(s), signal: ac.signal });
-    expect(r.code).toBe(130);
+    const r = await run(['call', 'export', '--out', join(d, name), '--concurrency', '1'], { env: envFor(s), signal: ac.signal });
+    expect(r.exitCode).toBe(130);
     expect(r.stderr).toContain('was not written');
     expect(readdirSync(d)).toEqual([]);
   });
@@ -177,14 +177,14 @@ describe.each(['calls.csv', 'calls.jsonl', 'calls.xlsx'])('call export --out %s 
 describe('call export: transcripts and recordings', () => {
   it('adds transcripts, one request per call, order kept', async () => {
     const s = await server(manyCalls(30));
-    const r = await runInProcess(['call', 'export', '--format', 'jsonl', '--transcripts', '--concurrency', '5'], { env: envFor(s) });
-    expect(r.code).toBe(0);
+    const r = await run(['call', 'export', '--format', 'jsonl', '--transcripts', '--concurrency', '5'], { env: envFor(s) });
+    expect(r.exitCode).toBe(0);
     const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { call_id: string; transcript: Array<{ text: string }> });
     expect(lines.map((l) => l.call_id)).toEqual(manyCalls(30).map((c) => c.call_id));
     expect(lines.every((l) => l.transcript[0]!.text === `Hello ${l.call_id}`)).toBe(true);
     expect(s.requests.filter((q) => /^\/calls\/call_/.test(q.path))).toHaveLength(30);
 
-    const csv = await runInProcess(['call', 'export', '--transcripts'], { env: envFor(s) });
+    const csv = await run(['call', 'export', '--transcripts'], { env: envFor(s) });
     expect(csvRecords(csv.stdout)[2]!.transcript).toBe('00:00 Agent: Hello call_000002');
   });
 
@@ -197,14 +197,14 @@ describe('call export: transcripts and recordings', () => {
     const rec = join(d, 'rec');
     mkdirSync(rec);
     writeFileSync(join(rec, 'call_000001.wav'), 'already here');
-    const r = await runInProcess(['call', 'export', '--out', join(d, 'calls.csv'), '--recordings', rec], { env: envFor(s) });
-    expect(r.code).toBe(0);
+    const r = await run(['call', 'export', '--out', join(d, 'calls.csv'), '--recordings', rec], { env: envFor(s) });
+    expect(r.exitCode).toBe(0);
     expect(readdirSync(rec).sort()).toEqual(['call_000000.mp3', 'call_000001.wav', 'call_000002.mp3', 'call_000003.mp3']);
     expect(readFileSync(join(rec, 'call_000002.mp3'))).toEqual(Buffer.alloc(4096, 'call_000002'));
     expect(r.stderr).toContain('3 recordings downloaded');
 
-    const again = await runInProcess(['call', 'export', '--recordings', rec], { env: envFor(s) });
-    expect(again.code).toBe(0);
+    const again = await run(['call', 'export', '--recordings', rec], { env: envFor(s) });
+    expect(again.exitCode).toBe(0);
     expect(again.stderr).toContain('0 recordings downloaded, 4 already there');
 
     expect(storage.requests.length).toBeGreaterThan(0);

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Call } from '../../src/api/calls.js';
 import { MarkTracker, readState, writeState, type ExportState } from '../../src/export/state.js';
 import { fakeServer, makeCall, manyCalls, type FakeServer } from './fake-server.js';
-import { runInProcess } from './harness.js';
+import { run } from '../helpers/run.js';
 import { scratch } from '../helpers/scratch.js';
 
 const t = scratch('voicectl-export-');
@@ -90,10 +90,10 @@ describe('call export --since-last', () => {
     s = await t.closing(fakeServer(manyCalls(250)));
     const d = dir();
     const state = join(d, 'state.json');
-    const run = () => runInProcess(['call', 'export', '--since-last', '--state', state, '--format', 'jsonl'], { env: env(), now: () => new Date('2024-05-01T14:00:00Z') });
+    const exportSinceLast = () => run(['call', 'export', '--since-last', '--state', state, '--format', 'jsonl'], { env: env(), now: () => new Date('2024-05-01T14:00:00Z') });
 
-    const first = await run();
-    expect(first.code).toBe(0);
+    const first = await exportSinceLast();
+    expect(first.exitCode).toBe(0);
     expect(exported(first.stdout)).toHaveLength(250);
     const saved = JSON.parse(readFileSync(state, 'utf8')) as ExportState;
     expect(saved.mark).toBe(makeCall(249).start_time);
@@ -101,17 +101,17 @@ describe('call export --since-last', () => {
 
     // A call at exactly the mark's time that the first run could not see, and three newer ones.
     s.calls.push(makeCall(249, { call_id: 'call_same_time' }), makeCall(250), makeCall(251), makeCall(252, { status: 'initiated', end_time: null }));
-    const second = await run();
-    expect(second.code).toBe(0);
+    const second = await exportSinceLast();
+    expect(second.exitCode).toBe(0);
     expect(exported(second.stdout)).toEqual(['call_same_time', 'call_000250', 'call_000251']);
     expect(second.stderr).toContain('1 still in progress');
     expect(s.requests.filter((q) => q.path === '/calls').at(-1)!.query.get('since')).toBe(saved.mark);
 
     // The live call finishes: the next run exports it and nothing else.
     s.calls[s.calls.length - 1] = makeCall(252);
-    const third = await run();
+    const third = await exportSinceLast();
     expect(exported(third.stdout)).toEqual(['call_000252']);
-    const fourth = await run();
+    const fourth = await exportSinceLast();
     expect(exported(fourth.stdout)).toEqual([]);
   });
 
@@ -130,8 +130,8 @@ describe('call export --since-last', () => {
     writeFileSync(state, JSON.stringify({ version: 1, mark: makeCall(10).start_time, ids: ['call_000010'], updated_at: '' }));
     const before = readFileSync(state, 'utf8');
     fail = true;
-    const r = await runInProcess(args, { env: env() });
-    expect(r.code).toBe(1);
+    const r = await run(args, { env: env() });
+    expect(r.exitCode).toBe(1);
     expect(readFileSync(state, 'utf8')).toBe(before);
   });
 
@@ -139,15 +139,15 @@ describe('call export --since-last', () => {
     s = await t.closing(fakeServer([makeCall(1)]));
     const state = join(dir(), 'state.json');
     const args = ['call', 'export', '--since-last', '--state', state, '--format', 'jsonl'];
-    expect((await runInProcess(args, { env: env() })).stderr).not.toContain('other filters');
-    const r = await runInProcess([...args, '--campaign', 'camp_1'], { env: env() });
-    expect(r.code).toBe(0);
+    expect((await run(args, { env: env() })).stderr).not.toContain('other filters');
+    const r = await run([...args, '--campaign', 'camp_1'], { env: env() });
+    expect(r.exitCode).toBe(0);
     expect(r.stderr).toContain('was written by an export with other filters (no filters); this one has --campaign camp_1');
   });
 
   it('is a usage error without --state', async () => {
-    const r = await runInProcess(['call', 'export', '--since-last'], { env: { VOICECTL_BASE_URL: 'http://127.0.0.1:9', VOICECTL_API_KEY: 'k' } });
-    expect(r.code).toBe(2);
+    const r = await run(['call', 'export', '--since-last'], { env: { VOICECTL_BASE_URL: 'http://127.0.0.1:9', VOICECTL_API_KEY: 'k' } });
+    expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('--since-last needs --state');
   });
 });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { readSheet } from 'read-excel-file/node';
 import { envFor, fakeServer, makeCall, manyCalls } from './fake-server.js';
-import { runInProcess } from './harness.js';
+import { run } from '../helpers/run.js';
 import { scratch } from '../helpers/scratch.js';
 
 const t = scratch('voicectl-export-');
@@ -25,9 +25,9 @@ describe('call export --format xlsx', () => {
     ];
     const s = await server(calls);
     const out = join(dir(), 'calls.xlsx');
-    const r = await runInProcess(['call', 'export', '--out', out], { env: envFor(s) });
+    const r = await run(['call', 'export', '--out', out], { env: envFor(s) });
     expect(r.stderr).toContain('Exported 2 calls');
-    expect(r.code).toBe(0);
+    expect(r.exitCode).toBe(0);
     expect(readFileSync(out).subarray(0, 2).toString()).toBe('PK');
 
     const rows = await records(out);
@@ -51,8 +51,8 @@ describe('call export --format xlsx', () => {
   it('freezes a bold header row and gives times a date-time format', async () => {
     const s = await server(manyCalls(3));
     const out = join(dir(), 'calls.xlsx');
-    const r = await runInProcess(['call', 'export', '--format', 'xlsx', '--out', out], { env: envFor(s) });
-    expect(r.code).toBe(0);
+    const r = await run(['call', 'export', '--format', 'xlsx', '--out', out], { env: envFor(s) });
+    expect(r.exitCode).toBe(0);
     const book = new ExcelJS.Workbook();
     await book.xlsx.readFile(out);
     const sheet = book.worksheets[0]!;
@@ -70,8 +70,8 @@ describe('call export --format xlsx', () => {
     const calls = [makeCall(0, { start_time: '2026-11-26T09:30:00.000Z', end_time: '2026-11-26T09:32:05.000Z' })];
     const s = await server(calls);
     const d = dir();
-    const r = await runInProcess(['call', 'export', '--out', join(d, 'calls.xlsx'), '--tz', 'Asia/Calcutta'], { env: envFor(s) });
-    expect(r.code).toBe(0);
+    const r = await run(['call', 'export', '--out', join(d, 'calls.xlsx'), '--tz', 'Asia/Calcutta'], { env: envFor(s) });
+    expect(r.exitCode).toBe(0);
     const [row] = await records(join(d, 'calls.xlsx'));
     expect(Object.keys(row!)).toEqual(expect.arrayContaining(['start_time (Asia/Kolkata)', 'end_time (Asia/Kolkata)']));
     // A spreadsheet's date has no zone: the cell holds Kolkata's wall time.
@@ -80,11 +80,11 @@ describe('call export --format xlsx', () => {
     expect(second(row!['start_time (Asia/Kolkata)'])).toBe('2026-11-26T15:00:00.000Z');
     expect(second(row!['end_time (Asia/Kolkata)'])).toBe('2026-11-26T15:02:05.000Z');
 
-    const utc = await runInProcess(['call', 'export', '--format', 'csv'], { env: envFor(s) });
-    const zoned = await runInProcess(['call', 'export', '--format', 'csv', '--tz', 'Asia/Kolkata'], { env: { ...envFor(s), VOICECTL_TZ: 'America/New_York' } });
+    const utc = await run(['call', 'export', '--format', 'csv'], { env: envFor(s) });
+    const zoned = await run(['call', 'export', '--format', 'csv', '--tz', 'Asia/Kolkata'], { env: { ...envFor(s), VOICECTL_TZ: 'America/New_York' } });
     expect(zoned.stdout).toBe(utc.stdout);
     expect(zoned.stdout).toContain('2026-11-26T09:30:00.000Z');
-    const jsonl = await runInProcess(['call', 'export', '--format', 'jsonl', '--tz', 'Asia/Kolkata'], { env: envFor(s) });
+    const jsonl = await run(['call', 'export', '--format', 'jsonl', '--tz', 'Asia/Kolkata'], { env: envFor(s) });
     expect(JSON.parse(jsonl.stdout.trim()).start_time).toBe('2026-11-26T09:30:00.000Z');
   });
 
@@ -92,8 +92,8 @@ describe('call export --format xlsx', () => {
     const calls = [...manyCalls(200), makeCall(200, { contact: { name: 'Late', extra: { idx: 200, late_key: 'x' } } })];
     const s = await server(calls);
     const out = join(dir(), 'calls.xlsx');
-    const r = await runInProcess(['call', 'export', '--out', out, '--transcripts'], { env: envFor(s) });
-    expect(r.code).toBe(0);
+    const r = await run(['call', 'export', '--out', out, '--transcripts'], { env: envFor(s) });
+    expect(r.exitCode).toBe(0);
     const rows = await records(out);
     expect(rows).toHaveLength(201);
     expect(rows[200]).toMatchObject({ contact_name: 'Late', 'extra.idx': '200', extra_json: '{"late_key":"x"}' });
@@ -103,8 +103,8 @@ describe('call export --format xlsx', () => {
   it('cuts a cell at Excel\'s 32,767 characters and says so', async () => {
     const s = await server([makeCall(0, { summary: 'a'.repeat(40_000) })]);
     const out = join(dir(), 'calls.xlsx');
-    const r = await runInProcess(['call', 'export', '--out', out], { env: envFor(s) });
-    expect(r.code).toBe(0);
+    const r = await run(['call', 'export', '--out', out], { env: envFor(s) });
+    expect(r.exitCode).toBe(0);
     expect(r.stderr).toContain('1 cell was longer than Excel\'s 32,767 characters');
     expect(String((await records(out))[0]!.summary)).toHaveLength(32_767);
   });
@@ -112,8 +112,8 @@ describe('call export --format xlsx', () => {
   it('writes a workbook with only the header when nothing matches', async () => {
     const s = await server([]);
     const out = join(dir(), 'calls.xlsx');
-    const r = await runInProcess(['call', 'export', '--out', out], { env: envFor(s) });
-    expect(r.code).toBe(0);
+    const r = await run(['call', 'export', '--out', out], { env: envFor(s) });
+    expect(r.exitCode).toBe(0);
     const [header, ...rest] = await readSheet(out);
     expect(header).toContain('phone_number');
     expect(rest).toEqual([]);
@@ -123,19 +123,19 @@ describe('call export --format xlsx', () => {
     const s = await server(manyCalls(5));
     const d = dir();
     const state = join(d, 'state.json');
-    const first = await runInProcess(['call', 'export', '--since-last', '--state', state, '--out', join(d, '1.xlsx')], { env: envFor(s) });
-    expect(first.code).toBe(0);
+    const first = await run(['call', 'export', '--since-last', '--state', state, '--out', join(d, '1.xlsx')], { env: envFor(s) });
+    expect(first.exitCode).toBe(0);
     expect(await records(join(d, '1.xlsx'))).toHaveLength(5);
     s.calls.push(...manyCalls(3, 5));
-    const second = await runInProcess(['call', 'export', '--since-last', '--state', state, '--out', join(d, '2.xlsx')], { env: envFor(s) });
-    expect(second.code).toBe(0);
+    const second = await run(['call', 'export', '--since-last', '--state', state, '--out', join(d, '2.xlsx')], { env: envFor(s) });
+    expect(second.exitCode).toBe(0);
     expect((await records(join(d, '2.xlsx'))).map((row) => row.call_id)).toEqual(manyCalls(3, 5).map((c) => c.call_id));
   });
 
   it('refuses to write a workbook to a terminal (exit 2), before any request', async () => {
     const s = await server(manyCalls(3));
-    const r = await runInProcess(['call', 'export', '--format', 'xlsx'], { env: envFor(s), stdoutTTY: true });
-    expect(r.code).toBe(2);
+    const r = await run(['call', 'export', '--format', 'xlsx'], { env: envFor(s), tty: { stdout: true } });
+    expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('--out calls.xlsx');
     expect(s.requests).toHaveLength(0);
   });

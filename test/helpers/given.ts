@@ -1,8 +1,11 @@
 /**
  * The one set of test factories: the world a test starts from, made through the emulator's
  * own HTTP API (so every object is one the service could have answered), never by hand.
+ * The one exception, plantCalls, makes what no endpoint can: calls at chosen past times.
+ * This is the only test module that calls the sandbox with fetch.
  */
 import type { Sandbox } from '../../src/sandbox/index.js';
+import type { Call as SandboxCall } from '../../src/sandbox/world.js';
 
 // Response bodies are JSON whose shape each test asserts.
 export type Res = { status: number; body: any; headers: Headers };
@@ -11,7 +14,7 @@ export interface Client {
   (method: string, path: string, body?: unknown, key?: string | null): Promise<Res>;
 }
 
-/** A tiny JSON client for the sandbox (key null: send none). */
+/** A tiny JSON client for the sandbox (key null: send none; a header given is sent as given). */
 export function clientFor(sb: Pick<Sandbox, 'url' | 'apiKey'>): Client {
   return async (method, path, body, key = sb.apiKey) => {
     const headers: Record<string, string> = {};
@@ -40,6 +43,19 @@ export async function givenAgent(api: Client, overrides: Record<string, unknown>
   return res.body;
 }
 
+/** Sends a request the test expects to succeed, and returns the body. */
+export async function ok<T = any>(api: Client, method: string, path: string, body?: unknown, key?: string): Promise<T> {
+  const res = await api(method, path, body, key);
+  if (res.status >= 400) throw new Error(`${method} ${path} → ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body as T;
+}
+
+export interface ContactIn {
+  phone_number: string;
+  name?: string;
+  extra?: unknown;
+}
+
 export function contacts(n: number, from = 0): Array<{ phone_number: string; name: string; extra: unknown }> {
   return Array.from({ length: n }, (_, i) => ({
     phone_number: `+9198${String(10_000_000 + from + i).slice(-8)}`,
@@ -48,8 +64,9 @@ export function contacts(n: number, from = 0): Array<{ phone_number: string; nam
   }));
 }
 
-export async function givenCampaign(api: Client, agentId: string, n: number, key?: string, name = `Campaign of ${n}`): Promise<any> {
-  const res = await api('POST', '/campaigns/json', { name, agent_id: agentId, contacts: contacts(n) }, key);
+/** A draft campaign of n made-up contacts, or of the contacts given. */
+export async function givenCampaign(api: Client, agentId: string, n: number | ContactIn[], key?: string, name = `Campaign of ${typeof n === 'number' ? n : n.length}`): Promise<any> {
+  const res = await api('POST', '/campaigns/json', { name, agent_id: agentId, contacts: typeof n === 'number' ? contacts(n) : n }, key);
   if (res.status !== 201) throw new Error(`campaign creation failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
 }
@@ -69,16 +86,26 @@ export async function campaignDone(api: Client, id: string, key?: string): Promi
   return waitFor(async () => {
     const res = await api('GET', `/campaigns/${id}`, undefined, key);
     return res.body.status === 'completed' ? res.body : undefined;
-  }, 15_000, `campaign ${id} to complete`);
+  }, 30_000, `campaign ${id} to complete`);
 }
 
-/** A campaign of n contacts, launched and run to completion: its calls, recordings and events exist. */
-export async function givenFinishedCampaign(api: Client, opts: { agentId?: string; contacts?: number; name?: string; key?: string } = {}): Promise<any> {
+/** A campaign of n contacts (or those given), launched: its calls are under way. */
+export async function givenLaunchedCampaign(api: Client, opts: { agentId?: string; contacts?: number | ContactIn[]; name?: string; key?: string } = {}): Promise<any> {
   const agentId = opts.agentId ?? (await givenAgent(api, {}, opts.key)).id;
   const campaign = await givenCampaign(api, agentId, opts.contacts ?? 12, opts.key, opts.name);
-  const launched = await api('POST', `/campaigns/${campaign.id}/launch`, undefined, opts.key);
-  if (launched.status >= 300) throw new Error(`launch failed: ${launched.status} ${JSON.stringify(launched.body)}`);
-  return campaignDone(api, campaign.id, opts.key);
+  return ok(api, 'POST', `/campaigns/${campaign.id}/launch`, undefined, opts.key);
+}
+
+/** A campaign of n contacts (or those given), launched and run to completion: its calls, recordings and events exist. */
+export async function givenFinishedCampaign(api: Client, opts: { agentId?: string; contacts?: number | ContactIn[]; name?: string; key?: string } = {}): Promise<any> {
+  const launched = await givenLaunchedCampaign(api, opts);
+  return campaignDone(api, launched.id, opts.key);
+}
+
+/** A call of a finished campaign that has its recording (saved a moment after the call ends): its id. */
+export async function givenRecordedCall(api: Client): Promise<string> {
+  const { id } = await givenFinishedCampaign(api, { contacts: 6 });
+  return waitFor(async () => (await allCalls(api, `campaign_id=${id}`)).find((c) => c.has_recording)?.call_id as string | undefined, 10_000, 'a call with a recording');
 }
 
 /** Every call of a campaign, through the paginated list. */
@@ -90,4 +117,34 @@ export async function allCalls(api: Client, query = '', key?: string): Promise<a
     out.push(...res.body.calls);
     if (offset + 200 >= res.body.total) return out;
   }
+}
+
+/** Every call id the sandbox lists for these filters right now. */
+export async function listedIds(api: Client, query: Record<string, string> = {}): Promise<string[]> {
+  const ids: string[] = [];
+  for (let offset = 0; ; offset += 200) {
+    const page = await ok<{ calls: Array<{ call_id: string }>; total: number }>(api, 'GET', `/calls?${new URLSearchParams({ ...query, limit: '200', offset: String(offset) })}`);
+    ids.push(...page.calls.map((c) => c.call_id));
+    if (page.calls.length === 0 || offset + 200 >= page.total) return [...new Set(ids)];
+  }
+}
+
+/** Finished calls at the given real times (ms), stored as the simulation would have left them. */
+export function plantCalls(sb: Sandbox, starts: number[], prefix = 'call_planted_'): string[] {
+  const key = sb.world.keys.get(sb.apiKey)!;
+  const org = sb.world.org(key.org);
+  const index = sb.world.calls(org);
+  return starts.map((start, i) => {
+    const id = `${prefix}${i}`;
+    const c: SandboxCall = {
+      call_id: id, campaign_id: null, agent_id: null, agent_name: 'Planted', direction: 'outbound',
+      phone_number: `+9199${String(10_000_000 + i).slice(-8)}`, status: 'completed', end_reason: 'completed', outcome: 'callback_requested',
+      summary: 'Planted for a time filter.', error: null, duration_seconds: 30, start_time: new Date(start).toISOString(),
+      end_time: new Date(start + 30_000).toISOString(), has_recording: false, contact: { name: `Planted ${i}`, extra: {} },
+      _start: start, _seed: 1, _script: 'none', _ci: -1,
+    };
+    org.calls[id] = c;
+    index.add(c);
+    return id;
+  });
 }

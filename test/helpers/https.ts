@@ -6,34 +6,18 @@
  */
 import { readFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:https';
 import { fileURLToPath } from 'node:url';
+import { listenOnLoopback, type Listening } from './loopback.js';
 
 export const TEST_CA = fileURLToPath(new URL('./tls/ca.pem', import.meta.url));
 const KEY = fileURLToPath(new URL('./tls/server-key.pem', import.meta.url));
 const CERT = fileURLToPath(new URL('./tls/server.pem', import.meta.url));
 
-export interface HttpsListening {
-  /** https://127.0.0.1:PORT */
-  url: string;
-  /** 127.0.0.1:PORT */
-  host: string;
-  close(): Promise<void>;
-}
+export type HttpsListening = Listening;
 
-export async function httpsServer(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<HttpsListening> {
-  const server: Server = createServer({ key: readFileSync(KEY), cert: readFileSync(CERT) }, handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    url: `https://${host}`,
-    host,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
+export function httpsServer(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<HttpsListening> {
+  return listenOnLoopback(createServer({ key: readFileSync(KEY), cert: readFileSync(CERT) }, handler));
 }
 
 /** An HTTPS front for a plain-http server (the sandbox): every request is passed on as it came. */

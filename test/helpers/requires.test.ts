@@ -81,25 +81,17 @@ it('needs nothing', () => { expect(1).toBe(1); });
       reject: false, extendEnv: false, env: { PATH: bare, HOME: dir.dir, NO_COLOR: '1', ...env }, cwd: dir.dir, all: true,
     });
 
-  it('passes, skips what needs them, and ends with one line per program and its install command', async () => {
-    const r = await run({});
-    expect(r.exitCode, r.all).toBe(0);
-    const lines = r.stdout.trimEnd().split('\n').slice(-3);
-    expect(lines).toEqual([
-      'zsh not found: 2 tests skipped; install it with: sudo apt-get install zsh',
-      'fish not found: 1 test skipped; install it with: sudo apt-get install fish',
-      'jq not found: 1 test skipped; install it with: sudo apt-get install jq',
-    ]);
-  }, 60_000);
-
-  it('fails under CI=true, with the same lines', async () => {
-    const r = await run({ CI: 'true' });
-    expect(r.exitCode).not.toBe(0);
-    const lines = r.stdout.trimEnd().split('\n').slice(-3);
-    expect(lines).toEqual([
-      'zsh not found: 2 tests failed (CI=true runs them all); install it with: sudo apt-get install zsh',
-      'fish not found: 1 test failed (CI=true runs them all); install it with: sudo apt-get install fish',
-      'jq not found: 1 test failed (CI=true runs them all); install it with: sudo apt-get install jq',
+  it.each([
+    { title: 'passes, skips what needs them, and ends with one line per program and its install command', env: {} as Record<string, string>, passes: true, done: 'skipped' },
+    { title: 'fails under CI=true, with the same lines', env: { CI: 'true' }, passes: false, done: 'failed (CI=true runs them all)' },
+  ])('$title', async ({ env, passes, done }) => {
+    const r = await run(env);
+    if (passes) expect(r.exitCode, r.all).toBe(0);
+    else expect(r.exitCode).not.toBe(0);
+    expect(r.stdout.trimEnd().split('\n').slice(-3)).toEqual([
+      `zsh not found: 2 tests ${done}; install it with: sudo apt-get install zsh`,
+      `fish not found: 1 test ${done}; install it with: sudo apt-get install fish`,
+      `jq not found: 1 test ${done}; install it with: sudo apt-get install jq`,
     ]);
   }, 60_000);
 });

@@ -1,8 +1,8 @@
 /**
- * The one way tests run voicectl in process: `run(argv, ctx)`, the function behind
- * bin/voicectl.js, with fake streams, a throwaway config folder, and whatever the test
- * needs to control (a terminal, a clock, sleeps, Ctrl-C). End-to-end tests run the built
- * binary instead (helpers/cli.ts); nothing else starts voicectl.
+ * The one way tests run voicectl in process: `run(argv, options)` calls `run(argv, ctx)`,
+ * the function behind bin/voicectl.js, with fake streams, a throwaway config folder, and
+ * whatever the test needs to control (a terminal, a clock, sleeps, Ctrl-C). End-to-end
+ * tests run the built binary instead (helpers/cli.ts), and get the same result shape.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,16 +10,17 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { Context, type Env } from '../../src/context.js';
 import { InterruptedError } from '../../src/errors.js';
-import { run } from '../../src/main.js';
+import { run as main } from '../../src/main.js';
 
-export interface InProcessResult {
-  code: number;
+/** What a run of voicectl left: in process (here) or as a child process (helpers/cli.ts). */
+export interface RunResult {
+  exitCode: number;
   stdout: string;
   stderr: string;
 }
 
 export interface Terminal {
-  /** Which streams are terminals (default: stdout only). */
+  /** Which streams are terminals (default: stdout only); a width without a terminal is a pipe told its width. */
   stdin?: boolean;
   stdout?: boolean;
   stderr?: boolean;
@@ -27,7 +28,7 @@ export interface Terminal {
   rows?: number;
 }
 
-export interface InProcessOptions {
+export interface RunOptions {
   /** Over FORCE_COLOR=0 and a fresh VOICECTL_CONFIG_DIR (removed after, unless given here). */
   env?: Env;
   /** What stdin holds (it is ended after). Without it stdin is ended empty, unless `openStdin`. */
@@ -38,6 +39,8 @@ export interface InProcessOptions {
   tty?: boolean | Terminal;
   /** Called once the command runs, to answer its prompts by writing to stdin (which stays open). */
   answer?: (io: { stdin: PassThrough; stderr: () => string }) => Promise<void>;
+  /** A person at the prompts: waits for each question on stderr in turn, then types its answer and Enter. */
+  answers?: Array<[question: string, typed: string]>;
   cwd?: string;
   now?: () => Date;
   /** Default: instant, so retries and polls cost nothing. */
@@ -62,7 +65,7 @@ export interface Running {
   done: Promise<number>;
 }
 
-export function startInProcess(argv: string[], options: InProcessOptions = {}): Running {
+export function start(argv: string[], options: RunOptions = {}): Running {
   const stdin = new PassThrough() as FakeStream;
   const stdout = new PassThrough() as FakeStream;
   const stderr = new PassThrough() as FakeStream;
@@ -85,7 +88,7 @@ export function startInProcess(argv: string[], options: InProcessOptions = {}): 
     }
   }
   if (options.stdin !== undefined) stdin.end(options.stdin);
-  else if (!options.openStdin && !options.answer) stdin.end();
+  else if (!options.openStdin && !options.answer && !options.answers) stdin.end();
 
   const own = options.env?.VOICECTL_CONFIG_DIR === undefined ? mkdtempSync(join(tmpdir(), 'voicectl-run-')) : undefined;
   const interrupt = new AbortController();
@@ -100,7 +103,7 @@ export function startInProcess(argv: string[], options: InProcessOptions = {}): 
     signal: interrupt.signal,
     sleep: options.sleep ?? (options.realTime ? undefined : async () => {}),
   });
-  const done = run(argv, ctx).finally(() => {
+  const done = main(argv, ctx).finally(() => {
     if (own) rmSync(own, { recursive: true, force: true });
   });
   const waitForOutput = (text: string | RegExp, stream?: 'stdout' | 'stderr') => new Promise<void>((resolve, reject) => {
@@ -134,9 +137,45 @@ export function startInProcess(argv: string[], options: InProcessOptions = {}): 
 }
 
 /** Runs one command to its end. */
-export async function runInProcess(argv: string[], options: InProcessOptions = {}): Promise<InProcessResult> {
-  const r = startInProcess(argv, options);
+export async function run(argv: string[], options: RunOptions = {}): Promise<RunResult> {
+  const r = start(argv, options);
   if (options.answer) await options.answer({ stdin: r.stdin, stderr: r.stderr });
-  const code = await r.done;
-  return { code, stdout: r.stdout(), stderr: r.stderr() };
+  for (const [question, typed] of options.answers ?? []) {
+    await r.waitForOutput(question, 'stderr');
+    r.stdin.write(`${typed}\n`);
+  }
+  const exitCode = await r.done;
+  return { exitCode, stdout: r.stdout(), stderr: r.stderr() };
+}
+
+export interface FakeClock {
+  now: () => Date;
+  /** Advances the clock at once instead of waiting, and notes how long it was asked for. */
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Every sleep asked for, in ms, in order. */
+  sleeps: number[];
+  /** Aborted (Ctrl-C) during the sleep numbered `interruptAtSleep`, if given. */
+  signal: AbortSignal;
+}
+
+/**
+ * A clock that sleeps take forward at once, so a command of many polls (watch, tail)
+ * takes milliseconds and no test depends on real time. Spread it into run()'s options.
+ */
+export function fakeClock(opts: { start?: string; interruptAtSleep?: number } = {}): FakeClock {
+  let clock = Date.parse(opts.start ?? '2025-03-01T10:00:00Z');
+  const interrupt = new AbortController();
+  const sleeps: number[] = [];
+  return {
+    now: () => new Date(clock),
+    sleeps,
+    signal: interrupt.signal,
+    sleep: async (ms, signal) => {
+      sleeps.push(ms);
+      if (sleeps.length === opts.interruptAtSleep) interrupt.abort(new InterruptedError());
+      if (signal?.aborted) throw signal.reason;
+      clock += ms;
+      await new Promise((r) => setImmediate(r));
+    },
+  };
 }

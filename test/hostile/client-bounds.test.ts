@@ -5,19 +5,10 @@
 import { existsSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
-import { call, hostile, sendJson, type Hostile } from './client-harness.js';
+import { describe, expect, it } from 'vitest';
+import { call, eachHostile, sendJson } from './client-harness.js';
 
-const open: Hostile[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((h) => h.close()));
-});
-
-async function start(handler: Parameters<typeof hostile>[0]): Promise<Hostile> {
-  const h = await hostile(handler);
-  open.push(h);
-  return h;
-}
+const { start } = eachHostile();
 
 /** Writes 1 MB chunks for as long as the client reads. */
 function endless(res: ServerResponse, headers: Record<string, string> = {}): void {

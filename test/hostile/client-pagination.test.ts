@@ -3,24 +3,11 @@
  * caches the first page), one whose total keeps growing. The listing stops after a
  * bounded number of requests, prints what it read, and exits 1 saying it is incomplete.
  */
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { call, hostile, sendJson, type Hostile } from './client-harness.js';
+import { readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { call, eachHostile, exportToFile, sendJson, TEXT_ERRORS } from './client-harness.js';
 
-/** These tests read the plain-text error; under --json it is otherwise one JSON object (test/e2e/errors-json.test.ts). */
-const TEXT_ERRORS = { VOICECTL_ERROR_FORMAT: 'text' };
-
-const open: Hostile[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((h) => h.close()));
-});
-
-async function start(handler: Parameters<typeof hostile>[0]): Promise<Hostile> {
-  const h = await hostile(handler);
-  open.push(h);
-  return h;
-}
+const { start } = eachHostile();
 
 describe('--all against a server that does not page', () => {
   it('stops after the second request when offset is ignored, prints the first page, exits 1', async () => {
@@ -77,24 +64,22 @@ describe('call export against a server that does not page', () => {
   it('stops at the first repeated page when there is no total, and writes no partial file', async () => {
     const first = Array.from({ length: 200 }, (_, i) => call(i));
     const h = await start((_req, res) => sendJson(res, 200, { calls: first }));
-    const out = join(h.config.dir, 'calls.csv');
-    const r = await h.run(['call', 'export', '--out', out]);
+    const r = await exportToFile(h);
     expect(r.exitCode).toBe(1);
     expect(h.seen).toHaveLength(2);
     expect(r.stderr).toContain('error: the list is incomplete: the page at offset 200 repeated calls already received');
-    expect(existsSync(out)).toBe(false);
+    expect(r.fileLeft).toBe(false);
     expect(readdirSync(h.config.dir).filter((f) => f.includes('calls'))).toEqual([]);
   });
 
   it('stops at the first repeated page when the total promises more, instead of calling part of the list the whole', async () => {
     const first = Array.from({ length: 200 }, (_, i) => call(i));
     const h = await start((_req, res) => sendJson(res, 200, { calls: first, total: 90_000, limit: 200, offset: 0 }));
-    const out = join(h.config.dir, 'calls.csv');
-    const r = await h.run(['call', 'export', '--out', out]);
+    const r = await exportToFile(h);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('error: the list is incomplete: the page at offset 200 repeated calls already received');
     // The first page, then at most one window of concurrent pages, not 450.
     expect(h.seen.length).toBeLessThanOrEqual(1 + 16);
-    expect(existsSync(out)).toBe(false);
+    expect(r.fileLeft).toBe(false);
   });
 });

@@ -5,22 +5,14 @@
  */
 import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { baseEnv, harness, runCli } from '../helpers/cli.js';
+import { clientFor, ok } from '../helpers/given.js';
 import { tempDir } from '../helpers/temp.js';
-import { call, hostile, KEY, sendJson, type Hostile } from './client-harness.js';
+import { call, eachHostile, KEY, sendJson } from './client-harness.js';
 
-const open: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((h) => h.close()));
-});
-
-async function start(handler: Parameters<typeof hostile>[0]): Promise<Hostile> {
-  const h = await hostile(handler);
-  open.push(h);
-  return h;
-}
+const { start, closeAfter } = eachHostile();
 
 const mode = (path: string) => statSync(path).mode & 0o777;
 
@@ -131,7 +123,7 @@ describe('a base URL that carries credentials', () => {
 describe('files that hold secrets', () => {
   it('config: the file is 0600 and its folder 0700, also after --save-secret', async () => {
     const h = await harness({ allowLocalWebhooks: true });
-    open.push(h);
+    closeAfter(h);
     const dir = join(h.configDir, 'nested', 'voicectl');
     const env = { VOICECTL_CONFIG_DIR: dir };
     expect((await h.run(['config', 'set', 'default_country', 'IN'], { env })).exitCode).toBe(0);
@@ -147,7 +139,7 @@ describe('files that hold secrets', () => {
 
   it('config: a folder that already existed with a looser mode is narrowed to 0700 when a setting is written', async () => {
     const t = tempDir();
-    open.push({ close: async () => t.remove() });
+    closeAfter({ close: async () => t.remove() });
     const dir = join(t.dir, 'voicectl');
     mkdirSync(dir, { mode: 0o755 });
     chmodSync(dir, 0o755);
@@ -162,18 +154,12 @@ describe('files that hold secrets', () => {
 
   it('sandbox --state: written 0600, and a looser file from before is replaced by a 0600 one', async () => {
     const t = tempDir();
-    open.push({ close: async () => t.remove() });
+    closeAfter({ close: async () => t.remove() });
     const file = join(t.dir, 'state.json');
     for (let round = 0; round < 2; round++) {
       const sb = await startSandbox({ port: 0, timeScale: 600, stateFile: file });
       // A change, so the state is written when the sandbox stops.
-      const res = await fetch(`${sb.url}/webhooks/endpoints`, {
-        method: 'POST',
-        headers: { 'x-api-key': sb.apiKey, 'content-type': 'application/json' },
-        body: JSON.stringify({ url: `https://hooks.example.com/${round}` }),
-      });
-      expect(res.status).toBeLessThan(300);
-      const { secret } = (await res.json()) as { secret: string };
+      const { secret } = await ok<{ secret: string }>(clientFor(sb), 'POST', '/webhooks/endpoints', { url: `https://hooks.example.com/${round}` });
       await sb.close();
       expect(readFileSync(file, 'utf8')).toContain(sb.apiKey);
       expect(readFileSync(file, 'utf8')).toContain(secret);

@@ -2,26 +2,18 @@
  * Answers of the wrong shape are reported as unexpected (exit 1), never printed as data;
  * the shapes the spec leaves open ("not shown") are still read.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { call, hostile, sendJson, type Hostile } from './client-harness.js';
+import { describe, expect, it } from 'vitest';
+import { call, eachHostile, sendJson, TEXT_ERRORS, type Hostile } from './client-harness.js';
 
-/** These tests read the plain-text error; under --json it is otherwise one JSON object (test/e2e/errors-json.test.ts). */
-const TEXT_ERRORS = { VOICECTL_ERROR_FORMAT: 'text' };
-
-const open: Hostile[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((h) => h.close()));
-});
+const { start } = eachHostile();
 
 async function answering(body: unknown, headers: Record<string, string> = {}): Promise<Hostile> {
-  const h = await hostile((_req, res) => {
+  return start((_req, res) => {
     if (typeof body === 'string') {
       res.writeHead(200, { 'content-type': 'text/html', ...headers });
       res.end(body);
     } else sendJson(res, 200, body, headers);
   });
-  open.push(h);
-  return h;
 }
 
 describe('shapes the spec rules out', () => {

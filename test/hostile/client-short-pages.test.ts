@@ -6,24 +6,11 @@
  * keep what was read (a list prints it, an export writes no file), and exit 1 saying the
  * list is incomplete.
  */
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { call, hostile, sendJson, type Hostile } from './client-harness.js';
+import { readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { call, eachHostile, exportToFile, hostile, sendJson, TEXT_ERRORS } from './client-harness.js';
 
-/** These tests read the plain-text error; under --json it is otherwise one JSON object (test/e2e/errors-json.test.ts). */
-const TEXT_ERRORS = { VOICECTL_ERROR_FORMAT: 'text' };
-
-const open: Hostile[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((h) => h.close()));
-});
-
-async function start(handler: Parameters<typeof hostile>[0]): Promise<Hostile> {
-  const h = await hostile(handler);
-  open.push(h);
-  return h;
-}
+const { start } = eachHostile();
 
 const query = (url: string | undefined) => new URL(url ?? '/', 'http://x').searchParams;
 
@@ -58,12 +45,11 @@ describe('a server whose pages run dry before its total', () => {
 
   it('call export: exit 1, and no file that passes for the whole list', async () => {
     const h = await start(shortPages('calls', call));
-    const out = join(h.config.dir, 'calls.csv');
-    const r = await h.run(['call', 'export', '--out', out]);
+    const r = await exportToFile(h);
     expect(r.exitCode).toBe(1);
     // The export reads pages side by side: it may meet the cut page (250 calls, then none) or an empty one first.
     expect(r.stderr).toMatch(/^error: the list is incomplete: the page at offset \d+ (was empty|held \d+ of \d+ calls), though the server counts 1000/);
-    expect(existsSync(out)).toBe(false);
+    expect(r.fileLeft).toBe(false);
     expect(readdirSync(h.config.dir).filter((f) => f.includes('calls'))).toEqual([]);
   });
 
@@ -101,12 +87,11 @@ describe('call export against a server whose pages keep bringing new calls', () 
       const calls = Array.from({ length: 200 }, () => call(n++));
       sendJson(res, 200, { calls, total: offset + 2000, limit: 200, offset });
     });
-    const out = join(h.config.dir, 'calls.csv');
-    const r = await h.run(['call', 'export', '--out', out]);
+    const r = await exportToFile(h);
     expect(r.exitCode).toBe(1);
     // The first total plans 10 pages; 10 more are allowed for calls that arrive meanwhile.
     expect(h.seen).toHaveLength(20);
     expect(r.stderr).toContain('error: the list is incomplete: the server kept sending pages past the 20 its total allows for; stopped after 20 pages and 4000 items');
-    expect(existsSync(out)).toBe(false);
+    expect(r.fileLeft).toBe(false);
   });
 });

@@ -10,8 +10,8 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, harness, runCli, type Harness } from '../helpers/cli.js';
+import { plantCalls } from '../helpers/given.js';
 import { tempDir, type TempDir } from '../helpers/temp.js';
-import { plantCalls } from '../export/sandbox-fixtures.js';
 import { tempPathFor } from '../../src/util/atomic-file.js';
 
 let h: Harness;
@@ -36,12 +36,12 @@ function folder(): string {
 
 const temps = (dir: string) => readdirSync(dir).filter((n) => n.endsWith('.tmp'));
 
-function start(command: string, args: string[]): { child: ChildProcess; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> } {
+function start(command: string, args: string[]): { child: ChildProcess; done: Promise<{ exitCode: number | null; signal: NodeJS.Signals | null; stderr: string }> } {
   const child = spawn(command, args, { env: h.env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) => {
-    child.on('close', (code, signal) => resolve({ code, signal, stderr }));
+  const done = new Promise<{ exitCode: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) => {
+    child.on('close', (exitCode, signal) => resolve({ exitCode, signal, stderr }));
   });
   return { child, done };
 }
@@ -71,7 +71,7 @@ describe('an export interrupted by signals', () => {
     child.kill('SIGTERM');
     child.kill('SIGCONT');
     const r = await done;
-    expect(r.code, r.stderr).toBe(130);
+    expect(r.exitCode, r.stderr).toBe(130);
     expect(temps(dir)).toEqual([]);
     expect(existsSync(out)).toBe(false);
   });
@@ -83,7 +83,7 @@ describe('an export interrupted by signals', () => {
     child.kill('SIGTERM');
     child.kill('SIGTERM');
     const r = await done;
-    expect(r.code, r.stderr).toBe(130);
+    expect(r.exitCode, r.stderr).toBe(130);
     expect(temps(dir)).toEqual([]);
   });
 
@@ -97,7 +97,7 @@ describe('an export interrupted by signals', () => {
     const r = await done;
     clearInterval(watch);
     expect(seen, 'the export was mid-way when timeout stopped it').toBe(true);
-    expect(r.code, r.stderr).toBe(124);
+    expect(r.exitCode, r.stderr).toBe(124);
     expect(temps(dir)).toEqual([]);
     expect(existsSync(out)).toBe(false);
   });

@@ -4,10 +4,11 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import {
-  event, post, runInProcess, SECRET, sendEvent, signedHeaders, startApp, startListen, tempDir, type Running,
+  eachListenTest, event, post, LISTEN, SECRET, sendEvent, signedHeaders, startListen, type Running,
 } from '../webhooks/receiver-harness.js';
+import { start } from '../helpers/run.js';
 
 /** The log's file handle can be made to fail one write half way, as a full disk does. */
 const fault = vi.hoisted(() => ({ path: '', armed: false }));
@@ -34,72 +35,52 @@ vi.mock('node:fs/promises', async (importOriginal) => {
   return { ...real, open, default: { ...(real as unknown as { default: object }).default, open } };
 });
 
-let tmp: ReturnType<typeof tempDir>;
-let env: Record<string, string>;
-let running: Running | undefined;
-let apps: Array<{ close(): Promise<void> }>;
-
+const t = eachListenTest();
 beforeEach(() => {
-  tmp = tempDir();
-  env = { VOICECTL_CONFIG_DIR: tmp.dir };
-  apps = [];
-  running = undefined;
   fault.path = '';
   fault.armed = false;
 });
-
-afterEach(async () => {
-  await running?.stop();
-  for (const a of apps) await a.close();
-  tmp.remove();
-});
-
-async function app(opts: Parameters<typeof startApp>[0] = {}) {
-  const a = await startApp(opts);
-  apps.push(a);
-  return a;
-}
 
 const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean);
 
 describe('--log: a torn tail is repaired before anything is appended', () => {
   it('at start: a partial last line is ended on its own line, and the next event gets a whole line', async () => {
-    const file = join(tmp.dir, 'events.ndjson');
+    const file = join(t.tmp.dir, 'events.ndjson');
     const before = event();
     const fragment = '{"id":"evt_torn","type":"call.ended","data":{"call_id":"ca';
     writeFileSync(file, `${before.body}\n${fragment}`);
-    running = await startListen(['--secret', SECRET, '--log', file], env);
-    expect(running.stderr()).toMatch(/ended in a partial line/);
-    const next = await sendEvent(running.port);
+    t.running = await startListen(['--secret', SECRET, '--log', file], t.env);
+    expect(t.running.stderr()).toMatch(/ended in a partial line/);
+    const next = await sendEvent(t.running.port);
     expect(next.status).toBe(200);
-    await running.stop();
-    running = undefined;
+    await t.running.interrupt();
+    t.running = undefined;
     // The fragment stays, on its own line, for a person to look at; the new event is whole.
     expect(lines(file)).toEqual([before.body, fragment, next.sent]);
 
-    const a = await app();
-    const replay = runInProcess(['listen', '--replay', file, '--forward-to', `http://127.0.0.1:${a.port}/`, '--secret', SECRET], env);
+    const a = await t.app();
+    const replay = start(['listen', '--replay', file, '--forward-to', `http://127.0.0.1:${a.port}/`, '--secret', SECRET], { ...LISTEN, env: t.env });
     expect(await replay.done).toBe(0);
     expect(replay.stderr()).toMatch(/events\.ndjson:2 is not a JSON event; skipped/);
     expect(a.received.map((r) => r.raw.toString('utf8'))).toEqual([before.body, next.sent]);
   });
 
   it('after a failed write: the event is not acknowledged, and the next one is not appended onto the fragment', async () => {
-    const file = join(tmp.dir, 'events.ndjson');
+    const file = join(t.tmp.dir, 'events.ndjson');
     fault.path = file;
-    running = await startListen(['--secret', SECRET, '--log', file], env);
+    t.running = await startListen(['--secret', SECRET, '--log', file], t.env);
     const first = event();
     fault.armed = true;
-    const refused = await post(running.port, first.body, signedHeaders(first.id, 'call.ended', first.body));
+    const refused = await post(t.running.port, first.body, signedHeaders(first.id, 'call.ended', first.body));
     expect(refused.status).toBeGreaterThanOrEqual(500);
-    const second = await sendEvent(running.port);
+    const second = await sendEvent(t.running.port);
     expect(second.status).toBe(200);
     // The service's retry of the refused event.
-    const retry = await post(running.port, first.body, signedHeaders(first.id, 'call.ended', first.body));
+    const retry = await post(t.running.port, first.body, signedHeaders(first.id, 'call.ended', first.body));
     expect(retry.status).toBe(200);
     expect(retry.json.duplicate).toBeUndefined();
-    await running.stop();
-    running = undefined;
+    await t.running.interrupt();
+    t.running = undefined;
     const logged = lines(file);
     expect(logged.map((l) => (JSON.parse(l) as { id: string }).id)).toEqual([second.id, first.id]);
     expect(logged).toEqual([second.sent, first.body]);
@@ -108,17 +89,16 @@ describe('--log: a torn tail is repaired before anything is appended', () => {
 
 describe('--forward-to without --log: 2xx only once the app accepted the event', () => {
   it('answers 5xx when the app is down, so the service delivers it again', async () => {
-    const a = await app();
+    const a = await t.app();
     const deadPort = a.port;
     await a.close();
-    apps = [];
-    running = await startListen(['--secret', SECRET, '--forward-to', `http://127.0.0.1:${deadPort}/`], env);
-    const r = await sendEvent(running.port);
+    t.running = await startListen(['--secret', SECRET, '--forward-to', `http://127.0.0.1:${deadPort}/`], t.env);
+    const r = await sendEvent(t.running.port);
     expect(r.status).toBeGreaterThanOrEqual(500);
     expect(r.json.error).toMatch(/not acknowledged|did not accept|connection refused/);
-    await running.waitForOutput('connection refused', 'stderr');
+    await t.running.waitForOutput('connection refused', 'stderr');
     // Not acknowledged, so not remembered: the retry is processed as new.
-    const again = await post(running.port, r.sent, signedHeaders(r.id, 'call.ended', r.sent));
+    const again = await post(t.running.port, r.sent, signedHeaders(r.id, 'call.ended', r.sent));
     expect(again.json.duplicate).toBeUndefined();
   });
 
@@ -126,26 +106,26 @@ describe('--forward-to without --log: 2xx only once the app accepted the event',
     let status = 500;
     const { startReceiver } = await import('../webhooks/capture-server.js');
     const appServer = await startReceiver(() => status);
-    apps.push(appServer);
-    running = await startListen(['--secret', SECRET, '--forward-to', `${appServer.url}/hooks`], env);
+    t.closeAfter(appServer);
+    t.running = await startListen(['--secret', SECRET, '--forward-to', `${appServer.url}/hooks`], t.env);
     const e = event();
-    const first = await post(running.port, e.body, signedHeaders(e.id, 'call.ended', e.body));
+    const first = await post(t.running.port, e.body, signedHeaders(e.id, 'call.ended', e.body));
     expect(first.status).toBeGreaterThanOrEqual(500);
     status = 200;
-    const retry = await post(running.port, e.body, signedHeaders(e.id, 'call.ended', e.body));
+    const retry = await post(t.running.port, e.body, signedHeaders(e.id, 'call.ended', e.body));
     expect(retry.status).toBe(200);
     expect(appServer.received).toHaveLength(2);
     // Once accepted it is remembered: a further retry is a duplicate, not forwarded again.
-    const third = await post(running.port, e.body, signedHeaders(e.id, 'call.ended', e.body));
+    const third = await post(t.running.port, e.body, signedHeaders(e.id, 'call.ended', e.body));
     expect(third.json.duplicate).toBe(true);
     expect(appServer.received).toHaveLength(2);
   });
 
   it('holds the acknowledgement until the app has answered 2xx', async () => {
-    const a = await app({ hold: true });
-    running = await startListen(['--secret', SECRET, '--forward-to', `http://127.0.0.1:${a.port}/`], env);
+    const a = await t.app({ hold: true });
+    t.running = await startListen(['--secret', SECRET, '--forward-to', `http://127.0.0.1:${a.port}/`], t.env);
     let answered = false;
-    const reply = sendEvent(running.port).then((r) => {
+    const reply = sendEvent(t.running.port).then((r) => {
       answered = true;
       return r;
     });
@@ -159,9 +139,9 @@ describe('--forward-to without --log: 2xx only once the app accepted the event',
 
 describe('neither --log nor --forward-to', () => {
   it('prints the event and acknowledges it', async () => {
-    running = await startListen(['--secret', SECRET], env);
-    const r = await sendEvent(running.port);
+    t.running = await startListen(['--secret', SECRET], t.env);
+    const r = await sendEvent(t.running.port);
     expect(r.status).toBe(200);
-    await running.waitForOutput(r.id, 'stdout');
+    await t.running.waitForOutput(r.id, 'stdout');
   });
 });

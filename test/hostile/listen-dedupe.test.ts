@@ -4,117 +4,95 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sign } from '../../src/webhooks/signature.js';
 import {
-  event, post, SECRET, signedHeaders, startApp, startListen, tempDir, type Running,
+  eachListenTest, event, post, SECRET, signedHeaders, startListen, type Running,
 } from '../webhooks/receiver-harness.js';
 
-let tmp: ReturnType<typeof tempDir>;
-let env: Record<string, string>;
-let running: Running | undefined;
-let apps: Array<{ close(): Promise<void> }>;
-
-beforeEach(() => {
-  tmp = tempDir();
-  env = { VOICECTL_CONFIG_DIR: tmp.dir };
-  apps = [];
-  running = undefined;
-});
-
-afterEach(async () => {
-  await running?.stop();
-  for (const a of apps) await a.close();
-  tmp.remove();
-});
-
-async function app() {
-  const a = await startApp();
-  apps.push(a);
-  return a;
-}
+const t = eachListenTest();
 
 const ids = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { id: string }).id);
 
 describe('the event id is the signed body\'s', () => {
   it('refuses a request whose Service-Event-Id disagrees with the body\'s id, and says why', async () => {
-    const file = join(tmp.dir, 'events.ndjson');
-    running = await startListen(['--secret', SECRET, '--log', file], env);
+    const file = join(t.tmp.dir, 'events.ndjson');
+    t.running = await startListen(['--secret', SECRET, '--log', file], t.env);
     const e = event();
-    const r = await post(running.port, e.body, { ...signedHeaders(e.id, 'call.ended', e.body), 'Service-Event-Id': 'evt_not_this_one' });
+    const r = await post(t.running.port, e.body, { ...signedHeaders(e.id, 'call.ended', e.body), 'Service-Event-Id': 'evt_not_this_one' });
     expect(r.status).toBeGreaterThanOrEqual(400);
     expect(r.status).toBeLessThan(500);
     expect(r.json.reason).toBe('event_id_mismatch');
     expect(String(r.json.error)).toContain('evt_not_this_one');
     expect(String(r.json.error)).toContain(e.id);
-    await running.waitForOutput('evt_not_this_one', 'stderr');
+    await t.running.waitForOutput('evt_not_this_one', 'stderr');
     expect(readFileSync(file, 'utf8')).toBe('');
   });
 
   it('a captured signed request replayed with new header ids is neither logged nor forwarded again', async () => {
-    const file = join(tmp.dir, 'events.ndjson');
-    const a = await app();
-    running = await startListen(['--secret', SECRET, '--log', file, '--forward-to', `http://127.0.0.1:${a.port}/`], env);
+    const file = join(t.tmp.dir, 'events.ndjson');
+    const a = await t.app();
+    t.running = await startListen(['--secret', SECRET, '--log', file, '--forward-to', `http://127.0.0.1:${a.port}/`], t.env);
     const e = event();
     const captured = signedHeaders(e.id, 'call.ended', e.body);
-    expect((await post(running.port, e.body, captured)).status).toBe(200);
+    expect((await post(t.running.port, e.body, captured)).status).toBe(200);
     await a.waitFor(1);
     const replies = [];
-    for (let i = 0; i < 5; i++) replies.push(await post(running.port, e.body, { ...captured, 'Service-Event-Id': `evt_fresh_${i}` }));
+    for (let i = 0; i < 5; i++) replies.push(await post(t.running.port, e.body, { ...captured, 'Service-Event-Id': `evt_fresh_${i}` }));
     const { 'Service-Event-Id': _dropped, ...noHeaderId } = captured;
-    replies.push(await post(running.port, e.body, noHeaderId));
+    replies.push(await post(t.running.port, e.body, noHeaderId));
     expect(replies.every((r) => r.status < 500)).toBe(true);
     // Without the header the body's id still identifies it: a duplicate.
     expect(replies.at(-1)!.json.duplicate).toBe(true);
-    await running.stop();
-    running = undefined;
+    await t.running.interrupt();
+    t.running = undefined;
     expect(ids(file)).toEqual([e.id]);
     expect(a.received).toHaveLength(1);
   });
 
   it('the same without --log: forwarded once', async () => {
-    const a = await app();
-    running = await startListen(['--secret', SECRET, '--forward-to', `http://127.0.0.1:${a.port}/`], env);
+    const a = await t.app();
+    t.running = await startListen(['--secret', SECRET, '--forward-to', `http://127.0.0.1:${a.port}/`], t.env);
     const e = event();
     const captured = signedHeaders(e.id, 'call.ended', e.body);
-    expect((await post(running.port, e.body, captured)).status).toBe(200);
-    for (let i = 0; i < 3; i++) await post(running.port, e.body, { ...captured, 'Service-Event-Id': `evt_again_${i}` });
-    await post(running.port, e.body, captured);
+    expect((await post(t.running.port, e.body, captured)).status).toBe(200);
+    for (let i = 0; i < 3; i++) await post(t.running.port, e.body, { ...captured, 'Service-Event-Id': `evt_again_${i}` });
+    await post(t.running.port, e.body, captured);
     expect(a.received).toHaveLength(1);
   });
 });
 
 describe('seen ids survive a restart', () => {
   it('a retry arriving after listen was restarted on the same log is a duplicate', async () => {
-    const file = join(tmp.dir, 'events.ndjson');
-    const a = await app();
+    const file = join(t.tmp.dir, 'events.ndjson');
+    const a = await t.app();
     const args = ['--secret', SECRET, '--log', file, '--forward-to', `http://127.0.0.1:${a.port}/`];
-    running = await startListen(args, env);
+    t.running = await startListen(args, t.env);
     const e = event();
-    expect((await post(running.port, e.body, signedHeaders(e.id, 'call.ended', e.body))).status).toBe(200);
+    expect((await post(t.running.port, e.body, signedHeaders(e.id, 'call.ended', e.body))).status).toBe(200);
     await a.waitFor(1);
-    await running.stop();
-    running = await startListen(args, env);
-    const retry = await post(running.port, e.body, signedHeaders(e.id, 'call.ended', e.body));
+    await t.running.interrupt();
+    t.running = await startListen(args, t.env);
+    const retry = await post(t.running.port, e.body, signedHeaders(e.id, 'call.ended', e.body));
     expect(retry.status).toBe(200);
     expect(retry.json.duplicate).toBe(true);
-    await running.stop();
-    running = undefined;
+    await t.running.interrupt();
+    t.running = undefined;
     expect(ids(file)).toEqual([e.id]);
     expect(a.received).toHaveLength(1);
   });
 
   it('covers the service\'s retry window: an event created 30 hours ago, logged, is still a duplicate', async () => {
-    const file = join(tmp.dir, 'events.ndjson');
+    const file = join(t.tmp.dir, 'events.ndjson');
     const old = JSON.stringify({ id: 'evt_thirty_hours', type: 'call.ended', created_at: new Date(Date.now() - 30 * 3600_000).toISOString(), data: { call_id: 'call_old' } });
     const others = Array.from({ length: 50 }, () => event().body);
     writeFileSync(file, `${old}\n${others.join('\n')}\n`);
-    running = await startListen(['--secret', SECRET, '--log', file], env);
-    const retry = await post(running.port, old, { 'Service-Event-Id': 'evt_thirty_hours', 'Service-Signature': sign(SECRET, old) });
+    t.running = await startListen(['--secret', SECRET, '--log', file], t.env);
+    const retry = await post(t.running.port, old, { 'Service-Event-Id': 'evt_thirty_hours', 'Service-Signature': sign(SECRET, old) });
     expect(retry.status).toBe(200);
     expect(retry.json.duplicate).toBe(true);
-    await running.stop();
-    running = undefined;
+    await t.running.interrupt();
+    t.running = undefined;
     expect(ids(file).filter((id) => id === 'evt_thirty_hours')).toHaveLength(1);
   });
 });

@@ -7,7 +7,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startReceiver, type Receiver } from '../webhooks/capture-server.js';
-import { runInProcess, SECRET, sendEvent, startListen, tempDir, type Running } from '../webhooks/receiver-harness.js';
+import { LISTEN, SECRET, sendEvent, startListen, tempDir, type Running } from '../webhooks/receiver-harness.js';
+import { waitFor } from '../helpers/given.js';
+import { start } from '../helpers/run.js';
 
 let tmp: ReturnType<typeof tempDir>;
 let env: Record<string, string>;
@@ -28,22 +30,12 @@ beforeEach(() => {
 });
 
 afterEach(async () => {
-  await running?.stop();
+  await running?.interrupt();
   await app?.close();
   tmp.remove();
 });
 
 const records = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) : []);
-
-async function until<T>(check: () => T | undefined, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = check();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('forwarding with --log', () => {
   it('retries a forward the app refused, with growing waits, until the app acknowledges it', async () => {
@@ -53,7 +45,7 @@ describe('forwarding with --log', () => {
     const e = await sendEvent(running.port);
     expect(e.status).toBe(200);
     await app.waitFor(3);
-    const ok = await until(() => records(`${log}.forwards`).find((r) => r.ok === true));
+    const ok = await waitFor(() => records(`${log}.forwards`).find((r) => r.ok === true));
     expect(ok).toMatchObject({ id: e.id, ok: true, status: 200, attempts: 3 });
     expect(app.received.every((r) => r.raw.toString('utf8') === e.sent)).toBe(true);
     expect(waits).toHaveLength(2);
@@ -67,11 +59,11 @@ describe('forwarding with --log', () => {
     const target = `${app.url}/hooks`;
     running = await startListen(['--secret', SECRET, '--log', log, '--forward-to', target], env, { sleep });
     const delivered = await sendEvent(running.port);
-    await until(() => records(`${log}.forwards`).find((r) => r.id === delivered.id));
+    await waitFor(() => records(`${log}.forwards`).find((r) => r.id === delivered.id));
     up = false;
     const lost = [await sendEvent(running.port), await sendEvent(running.port)];
     expect(lost.map((r) => r.status)).toEqual([200, 200]);
-    const failed = await until(() => {
+    const failed = await waitFor(() => {
       const f = records(`${log}.forwards`).filter((r) => r.ok === false);
       return f.length === 2 ? f : undefined;
     });
@@ -79,19 +71,19 @@ describe('forwarding with --log', () => {
     expect(attempts).toBeGreaterThan(1);
     expect(attempts).toBeLessThanOrEqual(10);
     expect(app.received.filter((r) => r.json?.id === lost[0]!.id)).toHaveLength(attempts);
-    const code = await running.stop();
+    const code = await running.interrupt();
     running = undefined;
     expect(code).toBe(130);
     expect(running).toBeUndefined();
 
     up = true;
     const before = app.received.length;
-    const replay = runInProcess(['listen', '--replay', log, '--forward-to', target, '--unforwarded', '--secret', SECRET], env);
+    const replay = start(['listen', '--replay', log, '--forward-to', target, '--unforwarded', '--secret', SECRET], { ...LISTEN, env });
     expect(await replay.done).toBe(0);
     const resent = app.received.slice(before).map((r) => r.json?.id);
     expect(resent).toEqual(lost.map((r) => r.id));
     // Recorded as forwarded now: a second run has nothing left to send.
-    const again = runInProcess(['listen', '--replay', log, '--forward-to', target, '--unforwarded', '--secret', SECRET], env);
+    const again = start(['listen', '--replay', log, '--forward-to', target, '--unforwarded', '--secret', SECRET], { ...LISTEN, env });
     expect(await again.done).toBe(0);
     expect(app.received.length).toBe(before + 2);
   });
@@ -101,10 +93,10 @@ describe('forwarding with --log', () => {
     const log = join(tmp.dir, 'events.ndjson');
     running = await startListen(['--secret', SECRET, '--log', log, '--forward-to', `${app.url}/`], env, { sleep });
     await sendEvent(running.port);
-    await until(() => records(`${log}.forwards`).find((r) => r.ok === false));
+    await waitFor(() => records(`${log}.forwards`).find((r) => r.ok === false));
     const r = running;
     running = undefined;
-    await r.stop();
+    await r.interrupt();
     expect(r.stderr()).toMatch(/1 event not forwarded/);
     expect(r.stderr()).toContain(`voicectl listen --replay ${log} --forward-to ${app.url}/ --unforwarded`);
   });

@@ -8,7 +8,9 @@ import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startReceiver, type Receiver } from '../webhooks/capture-server.js';
-import { event, runInProcess, SECRET, sendEvent, startListen, tempDir, type Running } from '../webhooks/receiver-harness.js';
+import { LISTEN, event, SECRET, sendEvent, startListen, tempDir, type Running } from '../webhooks/receiver-harness.js';
+import { waitFor } from '../helpers/given.js';
+import { start } from '../helpers/run.js';
 
 let tmp: ReturnType<typeof tempDir>;
 let env: Record<string, string>;
@@ -24,7 +26,7 @@ beforeEach(() => {
 });
 
 afterEach(async () => {
-  await running?.stop();
+  await running?.interrupt();
   await app?.close();
   tmp.remove();
 });
@@ -43,16 +45,6 @@ function parsed(file: string): Array<Record<string, unknown>> {
   return out;
 }
 
-async function until<T>(check: () => T | undefined, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = check();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 const count = (text: string, needle: string) => text.split(needle).length - 1;
 
 describe('the forward ledger', () => {
@@ -66,9 +58,9 @@ describe('the forward ledger', () => {
     await sendEvent(running.port);
     await app.waitFor(2);
     const r = running;
-    await until(() => (/Cannot write the forward ledger/.test(r.stderr()) ? true : undefined));
+    await waitFor(() => (/Cannot write the forward ledger/.test(r.stderr()) ? true : undefined));
     running = undefined;
-    await r.stop();
+    await r.interrupt();
     const err = r.stderr();
     expect(count(err, 'Cannot write the forward ledger')).toBe(1);
     expect(err).toContain(`${log}.forwards`);
@@ -85,7 +77,7 @@ describe('the forward ledger', () => {
     running = await startListen(['--secret', SECRET, '--log', log, '--forward-to', `${app.url}/`], env, { sleep });
     expect(running.stderr()).toContain(`ended in a partial line (${'{"id":"evt_torn","ok":tr'.length} bytes`);
     const e = await sendEvent(running.port);
-    const rec = await until(() => parsed(ledger).find((x) => x.id === e.id));
+    const rec = await waitFor(() => parsed(ledger).find((x) => x.id === e.id));
     expect(rec).toMatchObject({ ok: true, status: 200 });
     expect(lines(ledger)).toEqual([expect.stringContaining('evt_old'), '{"id":"evt_torn","ok":tr', expect.stringContaining(e.id)]);
   });
@@ -98,11 +90,11 @@ describe('the forward ledger', () => {
     writeFileSync(log, `${a.body}\n${b.body}\n`);
     writeFileSync(`${log}.forwards`, '{"id":"evt_cut","ok":fal');
     const args = ['listen', '--replay', log, '--forward-to', `${app.url}/`, '--unforwarded', '--secret', SECRET];
-    const first = runInProcess(args, env);
+    const first = start(args, { ...LISTEN, env });
     expect(await first.done).toBe(0);
     expect(app.received.map((r) => r.json?.id)).toEqual([a.id, b.id]);
     expect(first.stderr()).toMatch(/ended in a partial line/);
-    const again = runInProcess(args, env);
+    const again = start(args, { ...LISTEN, env });
     expect(await again.done).toBe(0);
     expect(app.received).toHaveLength(2);
   });
@@ -124,7 +116,7 @@ describe('the forward ledger', () => {
     const err = running.stderr();
     expect(err).toMatch(/4 events in \S+ have no acknowledged forward in \S+ \(3 never forwarded, 1 not acknowledged by the app\)/);
     expect(err).toContain(`voicectl listen --replay ${log} --forward-to ${target} --unforwarded`);
-    await running.stop();
+    await running.interrupt();
     running = undefined;
 
     // With --events, only the events of those types, and the command keeps the filter.

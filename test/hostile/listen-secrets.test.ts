@@ -5,10 +5,11 @@
 import { writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Receiver } from '../../src/webhooks/receiver.js';
-import { harness, type Harness } from '../helpers/cli.js';
-import { runInProcess, SECRET, sendEvent, startListen, tempDir, type Running } from '../webhooks/receiver-harness.js';
+import { harness, sharedHarness } from '../helpers/cli.js';
+import { start } from '../helpers/run.js';
+import { LISTEN, SECRET, sendEvent, startListen, tempDir, type Running } from '../webhooks/receiver-harness.js';
 
 let tmp: ReturnType<typeof tempDir>;
 let running: Running | undefined;
@@ -17,7 +18,7 @@ beforeEach(() => {
   running = undefined;
 });
 afterEach(async () => {
-  await running?.stop();
+  await running?.interrupt();
   tmp.remove();
 });
 
@@ -33,27 +34,23 @@ describe('the signing secret on the command line', () => {
     writeFileSync(file, `${SECRET}\n`, { mode: 0o600 });
     running = await startListen(['--secret-file', file], { VOICECTL_CONFIG_DIR: tmp.dir });
     expect(running.stderr()).not.toMatch(/process list/);
-    const t = runInProcess(['trigger', 'ping', '--to', `http://127.0.0.1:${running.port}/`, '--secret-stdin'], { VOICECTL_CONFIG_DIR: tmp.dir }, { stdin: `${SECRET}\n` });
+    const t = start(['trigger', 'ping', '--to', `http://127.0.0.1:${running.port}/`, '--secret-stdin'], { ...LISTEN, env: { VOICECTL_CONFIG_DIR: tmp.dir }, stdin: `${SECRET}\n` });
     expect(await t.done).toBe(0);
     expect(t.stderr()).not.toMatch(/process list/);
     await running.waitForOutput('ping', 'stdout');
   });
 
   it('names a secret file it cannot read, and refuses two sources at once (exit 2)', async () => {
-    const missing = runInProcess(['listen', '--port', '0', '--secret-file', join(tmp.dir, 'nope.txt')], { VOICECTL_CONFIG_DIR: tmp.dir });
+    const missing = start(['listen', '--port', '0', '--secret-file', join(tmp.dir, 'nope.txt')], { ...LISTEN, env: { VOICECTL_CONFIG_DIR: tmp.dir } });
     expect(await missing.done).toBe(2);
     expect(missing.stderr()).toContain('nope.txt: no such file');
-    const both = runInProcess(['trigger', 'ping', '--to', 'http://127.0.0.1:9/', '--secret', 'a', '--secret-stdin'], { VOICECTL_CONFIG_DIR: tmp.dir }, { stdin: 'b' });
+    const both = start(['trigger', 'ping', '--to', 'http://127.0.0.1:9/', '--secret', 'a', '--secret-stdin'], { ...LISTEN, env: { VOICECTL_CONFIG_DIR: tmp.dir }, stdin: 'b' });
     expect(await both.done).toBe(2);
   });
 });
 
 describe('webhook rotate-secret', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await harness();
-  });
-  afterAll(async () => h.close());
+  const h = sharedHarness();
 
   it('asks first: under CI without --yes it rotates nothing, names --yes and says receivers need the new secret', async () => {
     const created = await h.run(['webhook', 'create', '--url', 'https://hooks.example.com/voice', '--json']);

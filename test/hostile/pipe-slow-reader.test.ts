@@ -8,8 +8,7 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, harness, type Harness } from '../helpers/cli.js';
-import { plantCalls } from '../export/sandbox-fixtures.js';
-import { clientFor, givenAgent, givenCampaign } from '../helpers/given.js';
+import { clientFor, givenAgent, givenCampaign, plantCalls } from '../helpers/given.js';
 
 let h: Harness;
 let campaignId: string;
@@ -26,7 +25,7 @@ afterAll(() => h.close());
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 interface Read {
-  code: number | null;
+  exitCode: number | null;
   stdout: Buffer;
   stderr: string;
 }
@@ -45,8 +44,8 @@ function runReadBy(args: string[], reader: (out: NodeJS.ReadableStream) => Promi
   const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   return reader(child.stdout).then(async () => {
     child.stdout.resume();
-    const code = await closed;
-    return { code, stdout: Buffer.concat(chunks), stderr };
+    const exitCode = await closed;
+    return { exitCode, stdout: Buffer.concat(chunks), stderr };
   });
 }
 
@@ -61,7 +60,7 @@ describe.concurrent('a slow pipe reader gets the whole output', () => {
     const args = ['campaign', 'contacts', campaignId, '--json'];
     const r = await runReadBy(args, () => sleep(5000));
     expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
+    expect(r.exitCode).toBe(0);
     const want = await expected(args);
     expect(Buffer.byteLength(want)).toBeGreaterThan(1_000_000);
     expect(r.stdout.length).toBe(Buffer.byteLength(want));
@@ -77,7 +76,7 @@ describe.concurrent('a slow pipe reader gets the whole output', () => {
       await sleep(5000);
     });
     expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
+    expect(r.exitCode).toBe(0);
     const want = await expected(args);
     expect(Buffer.byteLength(want)).toBeGreaterThan(1_000_000);
     expect(r.stdout.toString()).toBe(want);

@@ -11,7 +11,7 @@ import { StateFileError } from '../../src/sandbox/state.js';
 import { stateProblem } from '../../src/sandbox/state-shape.js';
 import { baseEnv, runCli } from '../helpers/cli.js';
 import { tempDir, type TempDir } from '../helpers/temp.js';
-import { call, campaign, contacts, waitCompleted } from '../export/sandbox-fixtures.js';
+import { clientFor, givenFinishedCampaign, ok } from '../helpers/given.js';
 
 let dir: TempDir;
 let good: any;
@@ -21,9 +21,8 @@ beforeAll(async () => {
   // A state with agents, a finished campaign, calls, scripts and a webhook endpoint.
   const file = join(dir.dir, 'good.json');
   const sb = await startSandbox({ port: 0, timeScale: 600, seed: 3, stateFile: file, allowLocalWebhooks: true });
-  const id = await campaign(sb, contacts(5));
-  await waitCompleted(sb, id);
-  await call(sb, 'POST', '/webhooks/endpoints', { url: 'http://127.0.0.1:9/hook' });
+  await givenFinishedCampaign(clientFor(sb), { contacts: 5 });
+  await ok(clientFor(sb), 'POST', '/webhooks/endpoints', { url: 'http://127.0.0.1:9/hook' });
   await sb.close();
   good = JSON.parse(readFileSync(file, 'utf8'));
 });
@@ -78,7 +77,7 @@ describe('the shape of a --state file', () => {
     writeFileSync(file, JSON.stringify(good));
     const sb = await startSandbox({ port: 0, stateFile: file });
     try {
-      const page = await call<{ total: number }>(sb, 'GET', '/calls');
+      const page = await ok<{ total: number }>(clientFor(sb), 'GET', '/calls');
       expect(page.total).toBe(5);
     } finally {
       await sb.close();

@@ -11,8 +11,7 @@ import { formatSummary, summarize, Tally } from '../../src/watch/summary.js';
 import { truncate } from '../../src/io/text.js';
 import type { AcceptedEvent } from '../../src/webhooks/receiver.js';
 import { PlainView } from '../../src/watch/view-lines.js';
-import { Context } from '../../src/context.js';
-import { fakeIo } from '../helpers/fake-io.js';
+import { testContext } from '../../src/context-test.js';
 
 const EVIL = '\x1b]0;pwned\x07\x1b[2J';
 const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
@@ -102,11 +101,11 @@ describe('watch', () => {
   });
 
   it('plain lines (watch off a terminal) are escaped', () => {
-    const io = fakeIo();
-    const view = new PlainView(new Context({ io: io.io, env: {} }));
+    const ctx = testContext();
+    const view = new PlainView(ctx);
     view.update({ ...snapshot, notice: `Paused${EVIL}` }, recent);
     view.problem(`poll failed: ${EVIL}`);
-    const text = io.out() + io.err();
+    const text = ctx.stdoutText() + ctx.stderrText();
     expect(text).toContain('Said \\x1b]0;pwned');
     expect(text).toContain('progress  running\\x9b2J');
     expect(text).toContain('Paused\\x1b]0;pwned');

@@ -7,10 +7,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseEnv, harness, runCli, type Harness } from '../helpers/cli.js';
+import { baseEnv, runCli, sharedHarness } from '../helpers/cli.js';
 import { listenOnLoopback, type Listening } from '../helpers/loopback.js';
 import { tempDir, type TempDir } from '../helpers/temp.js';
-import { call, waitCompleted } from '../export/sandbox-fixtures.js';
+import { campaignDone, givenAgent } from '../helpers/given.js';
 
 /** Sets the window title to "pwned", rings the bell, clears the screen. */
 const EVIL = '\x1b]0;pwned\x07\x1b[2J';
@@ -21,31 +21,21 @@ const C1 = 'Pune\u009b31mred\u007f';
 const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
 describe('a contact named with escape sequences, from a spreadsheet, through the sandbox', () => {
-  let h: Harness;
-  let dir: TempDir;
+  const h = sharedHarness();
   let campaignId: string;
   let csvPath: string;
   let createStderr: string;
 
   beforeAll(async () => {
-    h = await harness();
-    dir = tempDir();
-    csvPath = join(dir.dir, 'leads.csv');
+    csvPath = join(h.dir, 'leads.csv');
     writeFileSync(csvPath, `phone,name,city\n+919876543210,"${EVIL}",Chennai\n+919876543211,Asha,${C1}\n+919876543212,Ravi,Delhi\n`);
-    const agent = await call<{ id: string }>(h.sandbox, 'POST', '/agents', {
-      name: 'Front desk', voice_name: 'Priya', greeting: 'Namaste {name}!', call_purpose: 'Confirm the slot',
-      prompt: 'Ask which slot suits.', tools: [],
-    });
+    const agent = await givenAgent(h.api);
     const r = await h.run(['campaign', 'create', '--name', 'Hostile', '--agent', agent.id, '--csv', csvPath, '--launch', '--yes', '--json', '--ignore-calling-hours']);
     expect(r.exitCode, r.stderr).toBe(0);
     createStderr = r.stderr;
     const created = JSON.parse(r.stdout) as { id: string } | Array<{ id: string }>;
     campaignId = Array.isArray(created) ? created[0]!.id : created.id;
-    await waitCompleted(h.sandbox, campaignId);
-  });
-  afterAll(async () => {
-    await h.close();
-    dir.remove();
+    await campaignDone(h.api, campaignId);
   });
 
   it('contacts validate warns about the rows with control characters, and still passes them', async () => {

@@ -6,30 +6,20 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { harness, type Harness } from '../helpers/cli.js';
-import { tempDir, type TempDir } from '../helpers/temp.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { sharedHarness } from '../helpers/cli.js';
 import { agentFieldProblems } from '../../src/agents/validate.js';
 import { JsonTooDeepError, parseJsonWithin } from '../../src/util/json-depth.js';
 
-let h: Harness;
-let dir: TempDir;
+const h = sharedHarness();
 const AGENT = { name: 'Front desk', voice_name: 'Priya', greeting: 'Namaste!', call_purpose: 'Book a visit', prompt: 'Be brief.', tools: ['take_message'] };
 
-beforeAll(async () => {
-  h = await harness();
-  dir = tempDir();
-});
-afterAll(async () => {
-  await h.close();
-  dir.remove();
-});
 beforeEach(() => {
   h.sandbox.requests.length = 0;
 });
 
 function file(name: string, content: unknown): string {
-  const path = join(dir.dir, name);
+  const path = join(h.dir, name);
   writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
   return path;
 }

@@ -5,7 +5,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 
 const injected = vi.hoisted(() => ({ failed: 0, tempPaths: [] as string[] }));
 
@@ -27,42 +27,26 @@ vi.mock('node:fs', async (importOriginal) => {
   return { ...fs, default: { ...fs, createWriteStream }, createWriteStream };
 });
 
-const { harness } = await import('../helpers/cli.js');
-const { runInProcess } = await import('../export/harness.js');
-const { tempDir } = await import('../helpers/temp.js');
-const { call, campaign, contacts, waitCompleted } = await import('../export/sandbox-fixtures.js');
+const { sharedHarness } = await import('../helpers/cli.js');
+const { run } = await import('../helpers/run.js');
+const { givenRecordedCall } = await import('../helpers/given.js');
 
-let h: Awaited<ReturnType<typeof harness>>;
-let dir: ReturnType<typeof tempDir>;
+const h = sharedHarness();
 let callId = '';
-
 beforeAll(async () => {
-  h = await harness();
-  dir = tempDir();
-  const id = await campaign(h.sandbox, contacts(6));
-  await waitCompleted(h.sandbox, id);
-  for (let i = 0; i < 200 && !callId; i++) {
-    const page = await call<{ calls: Array<{ call_id: string; has_recording: boolean }> }>(h.sandbox, 'GET', `/calls?campaign_id=${id}`);
-    callId = page.calls.find((c) => c.has_recording)?.call_id ?? '';
-    if (!callId) await new Promise((r) => setTimeout(r, 50));
-  }
-  expect(callId).toBeTruthy();
-});
-afterAll(async () => {
-  await h.close();
-  dir.remove();
+  callId = await givenRecordedCall(h.api);
 });
 
 describe('call recording --download FILE on a disk that fills up', () => {
   it('names the file and ENOSPC, exits 1 and leaves no partial file', async () => {
-    const target = join(dir.dir, 'rec.wav');
-    const r = await runInProcess(['call', 'recording', callId, '--download', target], {
+    const target = join(h.dir, 'rec.wav');
+    const r = await run(['call', 'recording', callId, '--download', target], {
       env: { VOICECTL_BASE_URL: h.sandbox.url, VOICECTL_API_KEY: h.sandbox.apiKey },
     });
     expect(injected.tempPaths.length).toBe(1);
     expect(injected.failed).toBeGreaterThan(0);
     expect(r.stderr).toContain(`cannot write ${target}: no space left on the device (ENOSPC); nothing was saved.`);
-    expect(r.code).toBe(1);
-    expect(readdirSync(dir.dir)).toEqual([]);
+    expect(r.exitCode).toBe(1);
+    expect(readdirSync(h.dir)).toEqual([]);
   });
 });

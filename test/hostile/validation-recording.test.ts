@@ -6,32 +6,16 @@
 import { spawn } from 'node:child_process';
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, harness, type Harness } from '../helpers/cli.js';
-import { tempDir, type TempDir } from '../helpers/temp.js';
-import { call, campaign, contacts, waitCompleted } from '../export/sandbox-fixtures.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BIN, sharedHarness } from '../helpers/cli.js';
+import { givenRecordedCall } from '../helpers/given.js';
 
-let h: Harness;
-let dir: TempDir;
+const h = sharedHarness();
 let callId: string;
 
 beforeAll(async () => {
-  h = await harness();
-  dir = tempDir();
-  chmodSync(dir.dir, 0o777);
-  const id = await campaign(h.sandbox, contacts(6));
-  await waitCompleted(h.sandbox, id);
-  // Recordings are saved shortly after a call ends (a fraction of a second at this time scale).
-  for (let i = 0; i < 200 && !callId; i++) {
-    const page = await call<{ calls: Array<{ call_id: string; has_recording: boolean }> }>(h.sandbox, 'GET', `/calls?campaign_id=${id}`);
-    callId = page.calls.find((c) => c.has_recording)?.call_id ?? '';
-    if (!callId) await new Promise((r) => setTimeout(r, 50));
-  }
-  expect(callId, 'a call with a recording').toBeTruthy();
-});
-afterAll(async () => {
-  await h.close();
-  dir.remove();
+  chmodSync(h.dir, 0o777);
+  callId = await givenRecordedCall(h.api);
 });
 
 /** Runs the CLI with stdout on a file descriptor (such as /dev/full), optionally as another user. */
@@ -40,14 +24,14 @@ afterAll(async () => {
  * write anywhere (setpriv drops them for the child alone), so a read-only folder refuses
  * it as it refuses anyone; the checkout may sit in a folder no other user can enter.
  */
-function runTo(args: string[], stdoutFd: number | 'pipe', unprivileged = false): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runTo(args: string[], stdoutFd: number | 'pipe', unprivileged = false): Promise<{ exitCode: number | null; stdout: string; stderr: string }> {
   const asRoot = unprivileged && process.getuid?.() === 0;
   const [command, argv] = asRoot
     ? ['setpriv', ['--bounding-set=-dac_override,-dac_read_search', '--', process.execPath, BIN, ...args]]
     : [process.execPath, [BIN, ...args]];
   return new Promise((resolve, reject) => {
     const child = spawn(command, argv, {
-      env: { ...h.env, HOME: dir.dir, VOICECTL_CONFIG_DIR: dir.dir },
+      env: { ...h.env, HOME: h.dir, VOICECTL_CONFIG_DIR: h.dir },
       stdio: ['ignore', stdoutFd, 'pipe'],
     });
     let stdout = '';
@@ -55,7 +39,7 @@ function runTo(args: string[], stdoutFd: number | 'pipe', unprivileged = false):
     child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.on('close', (exitCode) => resolve({ exitCode, stdout, stderr }));
   });
 }
 
@@ -67,27 +51,27 @@ describe('call recording --download', () => {
       const r = await runTo(['call', 'recording', callId, '--download', '-'], fd);
       expect(r.stderr).toContain('cannot write the recording to standard output: no space left on the device (ENOSPC)');
       expect(r.stderr).not.toMatch(/unexpected error/);
-      expect(r.code).toBe(1);
+      expect(r.exitCode).toBe(1);
     } finally {
       closeSync(fd);
     }
   });
 
   it('into a folder that does not exist: the file and ENOENT named, exit 1', async () => {
-    const target = join(dir.dir, 'missing', 'rec.wav');
+    const target = join(h.dir, 'missing', 'rec.wav');
     const r = await runTo(['call', 'recording', callId, '--download', target], 'pipe');
     expect(r.stderr).toContain(`cannot write ${target}: no such file or folder (ENOENT)`);
-    expect(r.code).toBe(1);
+    expect(r.exitCode).toBe(1);
   });
 
   it('into a folder it may not write: the file and EACCES named, exit 1, nothing left', async () => {
-    const ro = join(dir.dir, 'read-only');
+    const ro = join(h.dir, 'read-only');
     mkdirSync(ro);
     chmodSync(ro, 0o555);
     const target = join(ro, 'rec.wav');
     const r = await runTo(['call', 'recording', callId, '--download', target], 'pipe', true);
     expect(r.stderr).toContain(`cannot write ${target}: permission denied (EACCES)`);
-    expect(r.code).toBe(1);
+    expect(r.exitCode).toBe(1);
     expect(readdirSync(ro)).toEqual([]);
   });
 });
@@ -106,19 +90,19 @@ describe('other output that cannot be written', () => {
   it('a list printed to a full device: exit 1 naming standard output and ENOSPC, not 0', async () => {
     const r = await toFull(['call', 'list', '--json']);
     expect(r.stderr).toContain('cannot write to standard output: no space left on the device (ENOSPC)');
-    expect(r.code).toBe(1);
+    expect(r.exitCode).toBe(1);
   });
 
   it('call export to a full device: exit 1 naming ENOSPC', async () => {
     const r = await toFull(['call', 'export']);
     expect(r.stderr).toContain('cannot write the export to standard output: no space left on the device (ENOSPC)');
-    expect(r.code).toBe(1);
+    expect(r.exitCode).toBe(1);
   });
 
   it('call export --out into a folder that does not exist: the file and ENOENT named', async () => {
-    const target = join(dir.dir, 'missing', 'calls.csv');
+    const target = join(h.dir, 'missing', 'calls.csv');
     const r = await runTo(['call', 'export', '--out', target], 'pipe');
     expect(r.stderr).toContain(`cannot write ${target}: no such file or folder (ENOENT).`);
-    expect(r.code).toBe(1);
+    expect(r.exitCode).toBe(1);
   });
 });

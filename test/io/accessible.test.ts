@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { startInProcess, type Running } from '../helpers/run.js';
+import { start, type Running } from '../helpers/run.js';
 import { scratch } from '../helpers/scratch.js';
 import { clientFor, givenAgent, givenCampaign } from '../helpers/given.js';
 
@@ -70,7 +70,7 @@ async function launched(n: number): Promise<Launched> {
 
 /** `watch` of the campaign at the terminal, to its end (exit 0): all it wrote. */
 async function watched({ sb, id }: Launched, extra: Record<string, string> = {}): Promise<string> {
-  const running = startInProcess(['watch', id, '--interval', '1'], { env: envFor(sb, dir(), extra), tty: TTY, realTime: true });
+  const running = start(['watch', id, '--interval', '1'], { env: envFor(sb, dir(), extra), tty: TTY, realTime: true });
   expect(await running.done).toBe(0);
   return running.stdout() + running.stderr();
 }
@@ -83,7 +83,7 @@ function expectPlain(text: string): void {
 describe('accessible mode', () => {
   it('the agent wizard asks numbered questions, answered by typing, with no redraw and no escape sequence', async () => {
     const sb = await sandbox();
-    const running = startInProcess(['agent', 'create', '--accessible', '--name', 'Survey desk', '--greeting', 'Vanakkam!', '--call-purpose', 'Survey', '--kb', '', '--direction', 'outbound'], {
+    const running = start(['agent', 'create', '--accessible', '--name', 'Survey desk', '--greeting', 'Vanakkam!', '--call-purpose', 'Survey', '--kb', '', '--direction', 'outbound'], {
       env: envFor(sb, dir()), tty: TTY, openStdin: true,
     });
     const t = new Typist(running);

@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeServer as callServer, makeCall, type FakeServer as CallServer } from '../export/fake-server.js';
-import { runInProcess } from '../export/harness.js';
-import { fakeServer, type FakeServer } from '../commands/campaign-fake-server.js';
+import { run } from '../helpers/run.js';
+import { fakeServer, type FakeServer } from '../commands/campaign/fake-server.js';
 
 let calls: CallServer;
 let other: FakeServer;
@@ -37,8 +37,8 @@ const at = () => new Date('2026-01-15T10:00:00Z');
 
 describe('-o csv from the table\'s columns', () => {
   it('call list: every spec field as the service sent it, in the spec\'s order', async () => {
-    const r = await runInProcess(['call', 'list', '-o', 'csv'], { env: env(calls.url) });
-    expect(r.code).toBe(0);
+    const r = await run(['call', 'list', '-o', 'csv'], { env: env(calls.url) });
+    expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe([
       'call_id,campaign_id,agent_id,agent_name,direction,phone_number,status,end_reason,outcome,summary,error,duration_seconds,start_time,end_time,has_recording',
       'call_000000,camp_1,agent_1,Priya,outbound,+919800000000,completed,completed,requirements_gathered,Call 0 went fine.,,60,2024-05-01T09:00:00.000Z,2024-05-01T09:01:00.000Z,true',
@@ -50,15 +50,15 @@ describe('-o csv from the table\'s columns', () => {
   it('campaign list and campaign get: the agent id and a count per status', async () => {
     const header = 'id,name,status,agent_id,contacts,pending,initiated,completed,no_answer,failed';
     const row = 'c1,"Renewals, second try",running,ag_1,10,2,1,5,1,1';
-    const list = await runInProcess(['campaign', 'list', '-o', 'csv'], { env: env(other.url) });
+    const list = await run(['campaign', 'list', '-o', 'csv'], { env: env(other.url) });
     expect(list.stdout).toBe(`${header}\n${row}\n`);
-    const get = await runInProcess(['campaign', 'get', 'c1', '-o', 'csv'], { env: env(other.url) });
+    const get = await run(['campaign', 'get', 'c1', '-o', 'csv'], { env: env(other.url) });
     expect(get.stdout).toBe(`${header}\n${row}\n`);
   });
 
   it('webhook deliveries: the next retry in UTC, whatever the zone', async () => {
-    const r = await runInProcess(['webhook', 'deliveries', 'wh_1', '-o', 'csv', '--tz', 'Asia/Kolkata'], { env: env(other.url), now: at });
-    expect(r.code).toBe(0);
+    const r = await run(['webhook', 'deliveries', 'wh_1', '-o', 'csv', '--tz', 'Asia/Kolkata'], { env: env(other.url), now: at });
+    expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe('id,event,type,status,attempts,last_code,next_retry,failure\nd1,ev_1,call.ended,retrying,2,500,2026-01-15T10:05:00Z (in 5m),HTTP 500 from the receiver\n');
   });
 });

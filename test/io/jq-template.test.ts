@@ -4,10 +4,9 @@
  */
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Context } from '../../src/context.js';
+import { testContext } from '../../src/context-test.js';
 import { applyTemplate, formatTime } from '../../src/io/filter.js';
 import { harness, type Harness } from '../helpers/cli.js';
-import { fakeIo } from '../helpers/fake-io.js';
 import { clientFor, givenAgent, givenCampaign } from '../helpers/given.js';
 
 const jqBinary = spawnSync('jq', ['--version'], { encoding: 'utf8' }).status === 0;
@@ -85,7 +84,7 @@ describe('--template', () => {
   });
 
   it('helpers: json, join, truncate, time', async () => {
-    const ctx = new Context({ io: fakeIo().io, env: {}, now: () => new Date('2026-01-02T13:00:00Z') });
+    const ctx = testContext({ now: () => new Date('2026-01-02T13:00:00Z') });
     const value = { name: 'A very long name', tools: ['a', 'b'], at: '2026-01-02T10:00:00Z', o: { x: 1 } };
     expect(await applyTemplate(ctx, '{{truncate name 6}}|{{join tools "+"}}|{{json o}}|{{time at}}|{{time at "relative"}}|{{time at "date"}}', value))
       .toBe('A ver…|a+b|{"x":1}|2026-01-02 10:00 UTC|3 hours ago|2026-01-02');

@@ -6,7 +6,7 @@
  */
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { Context } from '../../src/context.js';
+import { testContext } from '../../src/context-test.js';
 import { csvLine } from '../../src/io/csv.js';
 import { PacedWriter } from '../../src/io/drain.js';
 import { printList, printListing, type Column } from '../../src/io/output.js';
@@ -34,9 +34,7 @@ function recordingStdout(opts: { slow?: boolean } = {}) {
 }
 
 function context(output: 'json' | 'jsonl' | 'csv' | 'table', stdout: Writable) {
-  const ctx = new Context({ io: { stdin: process.stdin, stdout, stderr: new Writable({ write: (_c, _e, d) => d() }) }, env: { NO_COLOR: '1' } });
-  ctx.opts = { output };
-  return ctx;
+  return testContext({ io: { stdin: process.stdin, stdout, stderr: new Writable({ write: (_c, _e, d) => d() }) }, env: { NO_COLOR: '1' }, opts: { output } });
 }
 
 const call = (i: number) => ({

@@ -2,18 +2,18 @@
  * The one progress indicator: when it draws (one rule for every spinner, counter, bar and
  * countdown) and what it draws.
  */
+import { PassThrough } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
-import { Context, type Env, type GlobalOptions } from '../../src/context.js';
+import type { Env, GlobalOptions } from '../../src/context.js';
+import { testContext } from '../../src/context-test.js';
 import { Counter, countdown, drawsProgress, ProgressBar, ProgressLine, withSpinner } from '../../src/io/progress.js';
-import { fakeIo } from '../helpers/fake-io.js';
 
 function context(o: { stderrTty?: boolean; stdoutTty?: boolean; env?: Env; opts?: GlobalOptions; now?: () => Date; sleep?: (ms: number) => Promise<void> } = {}) {
-  const f = fakeIo();
-  Object.assign(f.io.stderr, { isTTY: o.stderrTty ?? true, columns: 80 });
-  Object.assign(f.io.stdout, { isTTY: o.stdoutTty ?? false, columns: 80 });
-  const ctx = new Context({ io: f.io, env: o.env ?? {}, now: o.now, sleep: o.sleep });
-  ctx.opts = o.opts ?? {};
-  return { ctx, err: f.err, out: f.out };
+  const io = { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough() };
+  Object.assign(io.stderr, { isTTY: o.stderrTty ?? true, columns: 80 });
+  Object.assign(io.stdout, { isTTY: o.stdoutTty ?? false, columns: 80 });
+  const ctx = testContext({ io, env: o.env ?? {}, now: o.now, sleep: o.sleep, opts: o.opts ?? {} });
+  return { ctx, err: () => ctx.stderrText(), out: () => ctx.stdoutText() };
 }
 
 describe('drawsProgress: the one terminal rule', () => {

@@ -1,17 +1,14 @@
 /** src/io's choices: the one CSV escaper, CSV names, columns left out on a narrow terminal, and render's forms. */
 import { describe, expect, it } from 'vitest';
-import { Context } from '../../src/context.js';
+import { testContext } from '../../src/context-test.js';
 import { csvCell, csvLine } from '../../src/io/csv.js';
 import { csvName, keptColumns, printList, printObject, type Column } from '../../src/io/output.js';
 import { ownFormat, render } from '../../src/io/render.js';
-import { fakeIo } from '../helpers/fake-io.js';
 
 function context(output?: 'table' | 'json' | 'jsonl' | 'csv', tty?: { columns: number }) {
-  const f = fakeIo();
-  if (tty) Object.assign(f.io.stdout, { isTTY: true, columns: tty.columns });
-  const ctx = new Context({ io: f.io, env: { NO_COLOR: '1' } });
-  ctx.opts = output ? { output } : {};
-  return { ctx, out: () => f.out(), err: () => f.err() };
+  const ctx = testContext({ env: { NO_COLOR: '1' }, opts: output ? { output } : {} });
+  if (tty) Object.assign(ctx.io.stdout, { isTTY: true, columns: tty.columns });
+  return { ctx, out: () => ctx.stdoutText(), err: () => ctx.stderrText() };
 }
 
 describe('csvCell', () => {

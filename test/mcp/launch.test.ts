@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, type Harness } from '../helpers/cli.js';
 import { clientFor, givenAgent, givenCampaign, type Client } from '../helpers/given.js';
-import { runInProcess } from '../helpers/run.js';
+import { run } from '../helpers/run.js';
 import { startMcp, textOf, type McpSession } from './client.js';
 
 let h: Harness;
@@ -25,7 +25,7 @@ async function launch(id: string, session = mcp): Promise<any> {
 
 /** `voicectl approve HASH` at a terminal, with the question answered. */
 function approve(hash: string, answer: 'y' | 'n' = 'y') {
-  return runInProcess(['approve', hash], {
+  return run(['approve', hash], {
     env: { VOICECTL_CONFIG_DIR: h.configDir },
     tty: true,
     answer: async ({ stdin, stderr }) => {
@@ -63,7 +63,7 @@ describe('campaign_launch', () => {
     expect((await launch(campaign.id)).structuredContent.plan_hash).toBe(hash);
 
     const approved = await approve(hash);
-    expect(approved.code, approved.stderr).toBe(0);
+    expect(approved.exitCode, approved.stderr).toBe(0);
     expect(approved.stderr).toContain('Renewals');
     expect(approved.stderr).toContain('Dials:    3 contacts');
 
@@ -83,7 +83,7 @@ describe('campaign_launch', () => {
   it('a changed contact list voids the approval', async () => {
     const campaign = await givenCampaign(api, agentId, 2, undefined, 'Changing');
     const hash = (await launch(campaign.id)).structuredContent.plan_hash;
-    expect((await approve(hash)).code).toBe(0);
+    expect((await approve(hash)).exitCode).toBe(0);
     // Another service could let contacts change between the approval and the launch.
     const org = h.sandbox.world.org(h.sandbox.world.keys.get(h.sandbox.apiKey)!.org);
     org.campaigns[campaign.id]!.contacts[0]!.phone_number = '+919800000999';
@@ -97,7 +97,7 @@ describe('campaign_launch', () => {
     const agent = await givenAgent(api, { name: 'Changing agent' });
     const campaign = await givenCampaign(api, agent.id, 2, undefined, 'Agent changes');
     const hash = (await launch(campaign.id)).structuredContent.plan_hash;
-    expect((await approve(hash)).code).toBe(0);
+    expect((await approve(hash)).exitCode).toBe(0);
     expect((await api('PATCH', `/agents/${agent.id}`, { prompt: 'Sell them something else.' })).status).toBeLessThan(300);
     const refused = await launch(campaign.id);
     expect(refused.structuredContent.plan_hash).not.toBe(hash);
@@ -110,12 +110,12 @@ describe('campaign_launch', () => {
     const offTerminal = await h.run(['approve', hash]);
     expect(offTerminal.exitCode).toBe(2);
     expect(offTerminal.stderr).toContain('needs a person at a terminal');
-    const yes = await runInProcess(['approve', hash, '--yes'], { env: { VOICECTL_CONFIG_DIR: h.configDir }, tty: true });
-    expect(yes.code).toBe(2);
+    const yes = await run(['approve', hash, '--yes'], { env: { VOICECTL_CONFIG_DIR: h.configDir }, tty: true });
+    expect(yes.exitCode).toBe(2);
     const no = await approve(hash, 'n');
-    expect(no.code).toBe(1);
-    const unknown = await runInProcess(['approve', 'f'.repeat(32)], { env: { VOICECTL_CONFIG_DIR: h.configDir }, tty: true });
-    expect(unknown.code).toBe(4);
+    expect(no.exitCode).toBe(1);
+    const unknown = await run(['approve', 'f'.repeat(32)], { env: { VOICECTL_CONFIG_DIR: h.configDir }, tty: true });
+    expect(unknown.exitCode).toBe(4);
     expect((await launch(campaign.id)).isError).toBe(true);
     expect(launches(campaign.id)).toBe(0);
   });

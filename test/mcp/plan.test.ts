@@ -1,7 +1,7 @@
 /** The launch plan: calling-hours findings on the clock given, a hash that does not move with the clock. */
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Context } from '../../src/context.js';
+import type { Context } from '../../src/context.js';
+import { testContext } from '../../src/context-test.js';
 import { makeLaunchPlan } from '../../src/approvals/plan.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { clientFor, givenAgent, givenCampaign } from '../helpers/given.js';
@@ -19,8 +19,7 @@ afterAll(async () => {
 });
 
 function contextAt(iso: string): Context {
-  return new Context({
-    io: { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough() },
+  return testContext({
     env: { VOICECTL_BASE_URL: sb.url, VOICECTL_API_KEY: sb.apiKey, VOICECTL_CONFIG_DIR: config.dir },
     now: () => new Date(iso),
   });

@@ -3,14 +3,14 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startInProcess } from '../helpers/run.js';
+import { start } from '../helpers/run.js';
 import { waitFor } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'voicectl-sandbox-cmd-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function start(args: string[]) {
-  const r = startInProcess(['sandbox', ...args], { env: { VOICECTL_CONFIG_DIR: dir }, openStdin: true, realTime: true });
+function sandbox(args: string[]) {
+  const r = start(['sandbox', ...args], { env: { VOICECTL_CONFIG_DIR: dir }, openStdin: true, realTime: true });
   return { done: r.done, abort: { abort: () => void r.interrupt() }, out: r.stdout, err: r.stderr };
 }
 
@@ -22,7 +22,7 @@ function file(name: string, content: string): string {
 
 describe('voicectl sandbox', () => {
   it('prints a ready-to-paste export line with a full-scope key, serves until Ctrl-C, then stops cleanly', async () => {
-    const s = start(['--port', '0', '--seed', '3', '--time-scale', '600']);
+    const s = sandbox(['--port', '0', '--seed', '3', '--time-scale', '600']);
     const line = await waitFor(() => s.out().match(/^export VOICECTL_BASE_URL=(\S+) VOICECTL_API_KEY=(\S+)$/m) ?? undefined, 10_000, 'the export line');
     const [, url, key] = line;
     expect(key).toMatch(/^sk_sandbox_[0-9a-f]{32}$/);
@@ -43,7 +43,7 @@ describe('voicectl sandbox', () => {
       { key: 'sk_cli_full', org: 'acme', scopes: ['agents:read', 'agents:write', 'calls:write', 'calls:dispatch', 'calls:read', 'webhooks:manage'], daily_dispatch_cap: 50 },
     ]));
     const plan = file('plan.json', JSON.stringify({ agent_limit: 1, languages: ['hi-IN'] }));
-    const s = start(['--port', '0', '--keys', keys, '--plan', plan]);
+    const s = sandbox(['--port', '0', '--keys', keys, '--plan', plan]);
     try {
       const [, url, key] = await waitFor(() => s.out().match(/VOICECTL_BASE_URL=(\S+) VOICECTL_API_KEY=(\S+)/) ?? undefined, 10_000, 'the export line');
       expect(key).toBe('sk_cli_full');
@@ -69,7 +69,7 @@ describe('voicectl sandbox', () => {
     ['a plan with a bad limit', '--plan', '{"agent_limit": "ten"}'],
     ['a plan with an unknown field', '--plan', '{"agents": 3}'],
   ])('exits 2 with a readable message for %s', async (_what, flag, content) => {
-    const s = start(['--port', '0', flag, file(`bad-${Math.random()}.json`, content)]);
+    const s = sandbox(['--port', '0', flag, file(`bad-${Math.random()}.json`, content)]);
     expect(await s.done).toBe(2);
     expect(s.err()).toMatch(new RegExp(`error: ${flag}`));
     expect(s.err()).not.toMatch(/at .*\.ts:\d+/);
@@ -77,10 +77,10 @@ describe('voicectl sandbox', () => {
   });
 
   it('exits 2 for a missing option file and a broken state file', async () => {
-    const missing = start(['--port', '0', '--keys', join(dir, 'nope.json')]);
+    const missing = sandbox(['--port', '0', '--keys', join(dir, 'nope.json')]);
     expect(await missing.done).toBe(2);
     expect(missing.err()).toContain('no such file');
-    const state = start(['--port', '0', '--state', file('state.json', 'garbage')]);
+    const state = sandbox(['--port', '0', '--state', file('state.json', 'garbage')]);
     expect(await state.done).toBe(2);
     expect(state.err()).toContain('not valid JSON');
   });
@@ -90,7 +90,7 @@ describe('voicectl sandbox', () => {
     await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
     const port = (blocker.address() as { port: number }).port;
     try {
-      const s = start(['--port', String(port)]);
+      const s = sandbox(['--port', String(port)]);
       expect(await s.done).toBe(1);
       expect(s.err()).toContain(`port ${port}`);
       expect(s.err()).toContain('already in use');
@@ -100,7 +100,7 @@ describe('voicectl sandbox', () => {
   });
 
   it('prints JSON with --json', async () => {
-    const s = start(['--port', '0', '--json']);
+    const s = sandbox(['--port', '0', '--json']);
     try {
       const line = await waitFor(() => (s.out().includes('\n') ? s.out() : undefined), 10_000, 'the JSON line');
       const info = JSON.parse(line);

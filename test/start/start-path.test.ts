@@ -10,15 +10,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { version } from '../../src/program.js';
 import { execa } from 'execa';
 import { baseEnv, BIN, runCli } from '../helpers/cli.js';
-import { runInProcess } from '../helpers/run.js';
+import { run } from '../helpers/run.js';
 
 const configDir = mkdtempSync(join(tmpdir(), 'voicectl-start-'));
 afterAll(() => rmSync(configDir, { recursive: true, force: true }));
 const env = baseEnv(configDir);
 
 async function inProcess(argv: string[]) {
-  const r = await runInProcess(argv, { env, realTime: true });
-  return { exitCode: r.code, stdout: r.stdout, stderr: r.stderr };
+  const r = await run(argv, { env, realTime: true });
+  return { exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr };
 }
 
 describe('start path', () => {

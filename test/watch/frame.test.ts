@@ -2,7 +2,7 @@ import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { buildFrame, textWidth } from '../../src/watch/frame.js';
 import type { Snapshot } from '../../src/watch/view.js';
-import { stripAnsi } from './harness.js';
+import { stripAnsi } from '../helpers/screen.js';
 
 const recent = Array.from({ length: 12 }, (_, i) => ({
   call_id: `c${i}`,

@@ -3,9 +3,10 @@
  * app, and `voicectl listen` run in process (fake streams, Ctrl-C by AbortController).
  */
 import http from 'node:http';
+import { afterEach, beforeEach } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import type { Env } from '../../src/context.js';
-import { startInProcess } from '../helpers/run.js';
+import { start, type RunOptions } from '../helpers/run.js';
 import { sign } from '../../src/webhooks/signature.js';
 import { tempDir as makeTempDir, type TempDir } from '../helpers/temp.js';
 
@@ -107,27 +108,52 @@ export function tempDir(): TempDir {
   return makeTempDir('voicectl-listen-');
 }
 
-/** `voicectl listen` running in process, on the port it printed; `stop` is Ctrl-C. */
-export type Running = ReturnType<typeof runInProcess> & { port: number };
+/** `voicectl listen` running in process, on the port it printed; `interrupt` is Ctrl-C. */
+export type Running = ReturnType<typeof start> & { port: number };
 
-/** What the receiver tests hand a command: stdin stays open unless given, sleeps are real unless replaced. */
-export interface InProcessOptions {
-  /** What stdin holds (it is ended after); without it stdin stays open and empty. */
-  stdin?: string;
-  /** Replaces the context's sleep (backoff between retries). */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-}
-
-/** A voicectl command in process (helpers/run.ts); `stop` is Ctrl-C. */
-export function runInProcess(argv: string[], env: Env, options: InProcessOptions = {}) {
-  const r = startInProcess(argv, { env, stdin: options.stdin, openStdin: options.stdin === undefined, sleep: options.sleep, realTime: options.sleep === undefined });
-  return { stdout: r.stdout, stderr: r.stderr, waitForOutput: r.waitForOutput, done: r.done, stop: r.interrupt };
-}
+/** How the receiver tests run a command: stdin open and empty, as at a shell, and real sleeps. */
+export const LISTEN: RunOptions = { openStdin: true, realTime: true };
 
 /** `voicectl listen --port 0 …` in process, resolved once it is ready. */
-export async function startListen(args: string[], env: Env = {}, options: InProcessOptions = {}): Promise<Running> {
-  const r = runInProcess(['listen', '--port', '0', ...args], env, options);
+export async function startListen(args: string[], env: Env = {}, options: RunOptions = {}): Promise<Running> {
+  const r = start(['listen', '--port', '0', ...args], { ...LISTEN, env, ...options });
   await r.waitForOutput(/Listening for webhook events on http:\/\/[^:]+:\d+\//, 'stderr');
   const port = Number(/Listening for webhook events on http:\/\/[^/]+:(\d+)\//.exec(r.stderr())![1]);
   return { ...r, port };
+}
+
+/** What each listen test starts from: a fresh config folder; what it started is stopped after it. */
+export interface ListenTest {
+  tmp: TempDir;
+  env: Record<string, string>;
+  /** The listen the test started, interrupted after it. */
+  running?: Running;
+  /** A stand-in for the user's app, closed after the test. */
+  app(opts?: Parameters<typeof startApp>[0]): ReturnType<typeof startApp>;
+  /** Another server of the test's, closed after it. */
+  closeAfter(server: { close(): Promise<void> }): void;
+}
+
+export function eachListenTest(): ListenTest {
+  let apps: Array<{ close(): Promise<void> }> = [];
+  const t = {
+    app: async (opts: Parameters<typeof startApp>[0] = {}) => {
+      const a = await startApp(opts);
+      apps.push(a);
+      return a;
+    },
+    closeAfter: (server: { close(): Promise<void> }) => { apps.push(server); },
+  } as ListenTest;
+  beforeEach(() => {
+    t.tmp = tempDir();
+    t.env = { VOICECTL_CONFIG_DIR: t.tmp.dir };
+    t.running = undefined;
+    apps = [];
+  });
+  afterEach(async () => {
+    await t.running?.interrupt();
+    for (const a of apps) await a.close();
+    t.tmp.remove();
+  });
+  return t;
 }

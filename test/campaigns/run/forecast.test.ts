@@ -19,7 +19,7 @@ describe('campaign run --dry-run', () => {
     const before = writes();
     const r = await w.run(['campaign', 'run', '--name', 'Plan', '--agent', w.agentId, '--contacts', file, '--wave-size', '20',
       '--calling-hours', '10:00-19:00', '--calling-hours', 'US=08:00-20:00', '--dry-run', '--json']);
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.exitCode, r.stderr).toBe(0);
     expect(writes()).toBe(before);
     expect(existsSync(join(w.dir, 'plan.run.json'))).toBe(false);
     const plan = JSON.parse(r.stdout);
@@ -41,7 +41,7 @@ describe('campaign run --dry-run', () => {
     await givenFinishedCampaign(clientFor(w.sandbox), { agentId: w.agentId, contacts: 40 });
     const file = writeContacts(w.dir, 'hist.json', threeZoneContacts(10));
     const r = await w.run(['campaign', 'run', '--name', 'Hist', '--agent', w.agentId, '--contacts', file, '--dry-run', '--json']);
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.exitCode, r.stderr).toBe(0);
     const { forecast: f, policy } = JSON.parse(r.stdout);
     expect(f.history.calls).toBe(40);
     expect(f.history.connect_rate).toBeGreaterThan(0);
@@ -56,7 +56,7 @@ describe('campaign run --dry-run', () => {
     const file = writeContacts(w.dir, 'ask.json', threeZoneContacts(5));
     const before = writes();
     const r = await w.run(['campaign', 'run', '--name', 'Ask', '--agent', w.agentId, '--contacts', file]);
-    expect(r.code).toBe(2);
+    expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/This run dials up to 15 contacts in \d+ waves, finishing about .*: real calls that use the account balance\. Pass --yes/);
     expect(writes()).toBe(before);
     expect(existsSync(join(w.dir, 'ask.run.json'))).toBe(false);
@@ -74,7 +74,7 @@ describe('campaign run flags', () => {
     const file = writeContacts(w.dir, 'flags.json', threeZoneContacts(2));
     const before = w.sandbox.requests.length;
     const r = await w.run(['campaign', 'run', '--name', 'F', '--agent', w.agentId, '--contacts', file, ...flags, '--yes']);
-    expect(r.code).toBe(2);
+    expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain(message);
     expect(w.sandbox.requests.length).toBe(before);
   });

@@ -18,7 +18,7 @@ import { execa } from 'execa';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox, type SandboxVariant } from '../../../src/sandbox/index.js';
 import { clientFor, givenAgent } from '../../helpers/given.js';
-import { runInProcess } from '../../helpers/run.js';
+import { run } from '../../helpers/run.js';
 import { tempDir, type TempDir } from '../../helpers/temp.js';
 import { placedCalls, simClock, writeContacts } from './sim.js';
 
@@ -145,8 +145,8 @@ describe.each([
     expect(killed.signal, killed.stderr).toBe('SIGKILL');
     hold = undefined;
 
-    const r = await runInProcess(['campaign', 'run', '--resume', journal, '--yes', '--json'], { env, ...simClock(sandbox) });
-    expect(r.code, r.stderr).toBe(0);
+    const r = await run(['campaign', 'run', '--resume', journal, '--yes', '--json'], { env, ...simClock(sandbox) });
+    expect(r.exitCode, r.stderr).toBe(0);
     const summary = JSON.parse(r.stdout);
     expect(summary.state).toBe('finished');
     const calls = placedCalls(sandbox);
@@ -165,14 +165,14 @@ describe('a journal that cannot be resumed', () => {
     const path = join(tmp.dir, 'bad.run.json');
     writeFileSync(path, content);
     const before = sandbox.requests.length;
-    const r = await runInProcess(['campaign', 'run', '--resume', path, '--yes'], { env: { ...env, ...extraEnv }, ...simClock(sandbox) });
-    return { code: r.code, stderr: r.stderr, requests: sandbox.requests.length - before };
+    const r = await run(['campaign', 'run', '--resume', path, '--yes'], { env: { ...env, ...extraEnv }, ...simClock(sandbox) });
+    return { code: r.exitCode, stderr: r.stderr, requests: sandbox.requests.length - before };
   }
 
   async function realJournal(): Promise<string> {
     const file = writeContacts(tmp.dir, 'one.json', [{ phone_number: '+12125552000', name: 'One' }]);
-    const r = await runInProcess(['campaign', 'run', '--name', 'One', '--agent', agentId, '--contacts', file, '--yes'], { env, ...simClock(sandbox) });
-    expect(r.code, r.stderr).toBe(0);
+    const r = await run(['campaign', 'run', '--name', 'One', '--agent', agentId, '--contacts', file, '--yes'], { env, ...simClock(sandbox) });
+    expect(r.exitCode, r.stderr).toBe(0);
     return readFileSync(join(tmp.dir, 'one.run.json'), 'utf8');
   }
 
@@ -211,8 +211,8 @@ describe('a journal that cannot be resumed', () => {
     await realJournal();
     const stale = `.one.run.json.4194301.${createHash('sha256').update(hostname()).digest('hex').slice(0, 4)}beef.tmp`;
     writeFileSync(join(tmp.dir, stale), '{"half": ');
-    const r = await runInProcess(['campaign', 'run', 'status', join(tmp.dir, 'one.run.json'), '--json'], { env, ...simClock(sandbox) });
-    expect(r.code, r.stderr).toBe(0);
+    const r = await run(['campaign', 'run', 'status', join(tmp.dir, 'one.run.json'), '--json'], { env, ...simClock(sandbox) });
+    expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).state).toBe('finished');
     expect(existsSync(join(tmp.dir, stale))).toBe(false);
   }, 30_000);
@@ -222,8 +222,8 @@ describe('a journal that cannot be resumed', () => {
     const file = join(tmp.dir, 'one.json');
     expect(existsSync(join(tmp.dir, 'one.run.json'))).toBe(true);
     const before = sandbox.requests.length;
-    const r = await runInProcess(['campaign', 'run', '--name', 'One', '--agent', agentId, '--contacts', file, '--yes'], { env, ...simClock(sandbox) });
-    expect(r.code).toBe(2);
+    const r = await run(['campaign', 'run', '--name', 'One', '--agent', agentId, '--contacts', file, '--yes'], { env, ...simClock(sandbox) });
+    expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('A run journal already exists');
     expect(sandbox.requests.length).toBe(before);
   }, 30_000);
@@ -236,8 +236,8 @@ describe('a journal that cannot be resumed', () => {
     j.contacts[0].attempts = 0;
     const path = join(tmp.dir, 'edited.run.json');
     writeFileSync(path, JSON.stringify(j));
-    const r = await runInProcess(['campaign', 'run', '--resume', path, '--yes', '--json'], { env, ...simClock(sandbox) });
-    expect(r.code, r.stderr).toBe(0);
+    const r = await run(['campaign', 'run', '--resume', path, '--yes', '--json'], { env, ...simClock(sandbox) });
+    expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).contacts).toEqual({ done: 1 });
     expect(placedCalls(sandbox).filter((c) => c.phone === '+12125552000')).toHaveLength(2);
   }, 30_000);
@@ -261,8 +261,8 @@ describe('a run killed after its create was sent, against a service that does no
     child.kill('SIGKILL');
     await child;
     const before = sandbox.requests.filter((q) => q.method === 'POST').length;
-    const r = await runInProcess(['campaign', 'run', '--resume', journal, '--yes'], { env, ...simClock(sandbox) });
-    expect(r.code).toBe(1);
+    const r = await run(['campaign', 'run', '--resume', journal, '--yes'], { env, ...simClock(sandbox) });
+    expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('Wave 2 ("Unlisted (wave 2, run');
     expect(r.stderr).toContain('may or may not have been created: the run stopped before the answer, and this service does not list campaigns to check.');
     expect(sandbox.requests.filter((q) => q.method === 'POST').length).toBe(before);

@@ -9,7 +9,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { schemaText } from '../../../src/gitops/schema.js';
-import { runInProcess } from '../../helpers/run.js';
+import { run } from '../../helpers/run.js';
 import { simWorldForFile, threeZoneContacts, writeContacts } from './sim.js';
 
 const START = '2026-01-15T02:00:00Z';
@@ -45,18 +45,18 @@ const FLAGS = ['--calling-hours', '10:00-20:00', '--calling-hours', 'US=08:00-21
 const names = 'abcdefgh';
 const LAUGHS = [...names].map((n, i) => `${n}: &${n} [${Array(10).fill(i ? `*${names[i - 1]}` : '"x"').join(',')}]`).join('\n');
 
-async function refused(file: string): Promise<{ code: number; stderr: string; requests: number }> {
+async function refused(file: string): Promise<{ exitCode: number; stderr: string; requests: number }> {
   const before = w.sandbox.requests.length;
   const r = await w.run([...base().filter((a) => a !== '--json'), '--policy', file], frozen);
-  return { code: r.code, stderr: r.stderr, requests: w.sandbox.requests.length - before };
+  return { exitCode: r.exitCode, stderr: r.stderr, requests: w.sandbox.requests.length - before };
 }
 
 describe('campaign run --policy', () => {
   it('gives the same forecast and wave plan as the equivalent flags', async () => {
     const byFile = await w.run([...base(), '--policy', policy('run.yaml', FILE)], frozen);
-    expect(byFile.code, byFile.stderr).toBe(0);
+    expect(byFile.exitCode, byFile.stderr).toBe(0);
     const byFlags = await w.run([...base(), ...FLAGS], frozen);
-    expect(byFlags.code, byFlags.stderr).toBe(0);
+    expect(byFlags.exitCode, byFlags.stderr).toBe(0);
     const a = JSON.parse(byFile.stdout);
     const b = JSON.parse(byFlags.stdout);
     expect(a.policy).toMatchObject({
@@ -71,7 +71,7 @@ describe('campaign run --policy', () => {
   it('lets a flag win over the file, one country\'s window at a time', async () => {
     const file = policy('run-over.yaml', FILE);
     const r = await w.run([...base(), '--policy', file, '--wave-size', '15', '--calling-hours', 'US=07:00-22:00', '--attempts', '2'], frozen);
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.exitCode, r.stderr).toBe(0);
     const { policy: p } = JSON.parse(r.stdout);
     expect(p.wave_size).toBe(15);
     expect(p.attempts).toBe(2);
@@ -82,7 +82,7 @@ describe('campaign run --policy', () => {
 
   it('takes calling_hours as a list of the flag\'s values too', async () => {
     const r = await w.run([...base(), '--policy', policy('list.yaml', 'calling_hours: ["10:00-20:00", "GB=11:00-18:00"]\n')], frozen);
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).policy.windows).toEqual({ default: '10:00-20:00', GB: '11:00-18:00' });
   });
 
@@ -94,13 +94,13 @@ describe('campaign run --policy', () => {
     const file = policy(join('policies', 'run.yaml'), 'exclude: [dnc.txt]\n');
     const all = JSON.parse((await w.run(base(), frozen)).stdout).forecast.contacts;
     const r = await w.run([...base(), '--policy', file, '--exclude', join(w.dir, 'more.txt')], frozen);
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).forecast.contacts).toBe(all - 2);
   });
 
   it('asks for attempts when the file sets retries without them, exit 2, no request', async () => {
     const r = await refused(policy('retries.yaml', 'retry_on: [no_answer]\n'));
-    expect(r.code).toBe(2);
+    expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/retry_on in a --policy file.*attempts/);
     expect(r.requests).toBe(0);
   });
@@ -115,7 +115,7 @@ describe('campaign run --policy', () => {
   ])('%s, naming the file, exit 2, no request', async (_what, name, text, patterns) => {
     const file = policy(name, text);
     const r = await refused(file);
-    expect(r.code).toBe(2);
+    expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain(file);
     for (const p of patterns) expect(r.stderr).toMatch(p);
     expect(r.stderr).not.toMatch(/\n\s+at /);
@@ -127,25 +127,25 @@ describe('campaign run --policy', () => {
     const link = join(w.dir, 'link.yaml');
     symlinkSync(target, link);
     const r = await refused(link);
-    expect(r.code).toBe(2);
+    expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/symbolic link/);
     expect(r.requests).toBe(0);
   });
 
   it('cannot be combined with --resume', async () => {
     const r = await w.run(['campaign', 'run', '--resume', join(w.dir, 'x.run.json'), '--policy', policy('r.yaml', 'wave_size: 20\n')], frozen);
-    expect(r.code).toBe(2);
+    expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('--policy');
   });
 });
 
 describe('voicectl schema --run-policy', () => {
   it('prints the policy file\'s schema; plain `schema` is unchanged', async () => {
-    const plain = await runInProcess(['schema']);
-    expect(plain.code).toBe(0);
+    const plain = await run(['schema']);
+    expect(plain.exitCode).toBe(0);
     expect(plain.stdout).toBe(schemaText());
-    const r = await runInProcess(['schema', '--run-policy']);
-    expect(r.code, r.stderr).toBe(0);
+    const r = await run(['schema', '--run-policy']);
+    expect(r.exitCode, r.stderr).toBe(0);
     const s = JSON.parse(r.stdout);
     expect(s.additionalProperties).toBe(false);
     expect(Object.keys(s.properties)).toEqual(expect.arrayContaining(['calling_hours', 'wave_size', 'daily_cap', 'attempts', 'retry_after', 'retry_on', 'deadline', 'exclude']));

@@ -35,7 +35,7 @@ describe('campaign run policy', () => {
     const file = writeContacts(tmp.dir, 'retry.json', list);
     const r = await w.run(['campaign', 'run', '--name', 'Retry', '--agent', w.agentId, '--contacts', file, '--wave-size', '100',
       '--attempts', '3', '--retry-after', '2h', '--retry-on', 'no_answer,completed', '--yes', '--json']);
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.exitCode, r.stderr).toBe(0);
     const calls = byPhone(placedCalls(w.sandbox));
     expect(calls.size).toBe(200);
     let dnc = 0;
@@ -73,7 +73,7 @@ describe('campaign run policy', () => {
     w = await simWorld(tmp.dir, { startAt: '2026-01-15T15:00:00Z' });
     const file = writeContacts(tmp.dir, 'cap.json', threeZoneContacts(40));
     const r = await w.run(['campaign', 'run', '--name', 'Cap', '--agent', w.agentId, '--contacts', file, '--wave-size', '30', '--daily-cap', '50', '--yes', '--json']);
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.exitCode, r.stderr).toBe(0);
     const perDay = new Map<string, number>();
     for (const c of placedCalls(w.sandbox)) {
       const day = new Date(c.start).toISOString().slice(0, 10);
@@ -89,7 +89,7 @@ describe('campaign run policy', () => {
     w = await simWorld(tmp.dir, { startAt: '2026-01-15T15:00:00Z' });
     const file = writeContacts(tmp.dir, 'cap-ist.json', threeZoneContacts(40));
     const r = await w.run(['campaign', 'run', '--name', 'Cap IST', '--agent', w.agentId, '--contacts', file, '--wave-size', '30', '--daily-cap', '50', '--tz', 'Asia/Kolkata', '--yes', '--json']);
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.exitCode, r.stderr).toBe(0);
     const perDay = new Map<string, number>();
     // The calendar day in India: UTC plus 5:30.
     for (const c of placedCalls(w.sandbox)) {
@@ -107,7 +107,7 @@ describe('campaign run policy', () => {
     w = await simWorld(tmp.dir, { startAt: '2026-01-15T18:00:00Z', timeScale: 2000 });
     const file = writeContacts(tmp.dir, 'late.json', threeZoneContacts(20).filter((c) => !c.phone_number.startsWith('+44')));
     const r = await w.run(['campaign', 'run', '--name', 'Late', '--agent', w.agentId, '--contacts', file, '--deadline', '4h', '--yes', '--json']);
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.exitCode, r.stderr).toBe(0);
     const calls = placedCalls(w.sandbox);
     expect(calls.filter((c) => c.phone.startsWith('+91'))).toEqual([]);
     expect(calls.filter((c) => c.phone.startsWith('+1'))).toHaveLength(20);
@@ -133,7 +133,7 @@ describe('campaign run policy', () => {
     expect(new Set(placedCalls(w.sandbox).map((c) => c.campaign)).size).toBe(1);
 
     const status = await w.run(['campaign', 'run', 'status', join(tmp.dir, 'pause.run.json'), '--json']);
-    expect(status.code, status.stderr).toBe(0);
+    expect(status.exitCode, status.stderr).toBe(0);
     const s = JSON.parse(status.stdout);
     expect(s.state).toBe('paused');
     expect(s.waves[0].service_status).toMatch(/running|completed/);
@@ -141,13 +141,13 @@ describe('campaign run policy', () => {
     expect(s.after_wave).toBe(1);
     expect(s.next_wave_at).toBeUndefined();
     const human = await w.run(['campaign', 'run', 'status', join(tmp.dir, 'pause.run.json')], { tty: true });
-    expect(human.code, human.stderr).toBe(0);
+    expect(human.exitCode, human.stderr).toBe(0);
     expect(human.stdout).toMatch(/^Run "Pause" \([0-9a-f]{6}\): paused \(interrupted\)$/m);
     expect(human.stdout).toContain('Next wave: after wave 1 has finished (one wave is on the service at a time)');
     expect(human.stderr).toContain('Continue with: voicectl campaign run --resume');
 
     const r = await w.run(['campaign', 'run', '--resume', join(tmp.dir, 'pause.run.json'), '--yes', '--json']);
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).contacts).toEqual({ done: 40 });
     expect(placedCalls(w.sandbox)).toHaveLength(40);
   }, 60_000);
@@ -168,7 +168,7 @@ describe('campaign run policy', () => {
     // Two more numbers asked not to be called while the run was paused.
     writeFileSync(dnc, `phone\n${list[0]!.phone_number}\n${list[1]!.phone_number}\n${waiting[0]}\n${waiting[1]}\n`);
     const r = await w.run(['campaign', 'run', '--resume', join(tmp.dir, 'ex.run.json'), '--yes', '--json']);
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toContain('2 waiting contacts now on an exclude list are left out.');
     expect(JSON.parse(r.stdout).contacts).toEqual({ done: 36, excluded: 4 });
     const dialed = new Set(placedCalls(w.sandbox).map((c) => c.phone));
@@ -181,7 +181,7 @@ describe('campaign run policy', () => {
     const api = clientFor(w.sandbox);
     const draft = await givenCampaign(api, w.agentId, 12, undefined, 'Imported');
     const r = await w.run(['campaign', 'run', '--name', 'From draft', '--agent', w.agentId, '--from-campaign', draft.id, '--journal', join(tmp.dir, 'from.run.json'), '--yes', '--json']);
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).contacts).toEqual({ done: 12 });
     const calls = placedCalls(w.sandbox);
     expect(calls).toHaveLength(12);
@@ -190,7 +190,7 @@ describe('campaign run policy', () => {
 
     const launched = await givenFinishedCampaign(api, { agentId: w.agentId, contacts: 2 });
     const refused = await w.run(['campaign', 'run', '--name', 'Again', '--agent', w.agentId, '--from-campaign', launched.id, '--journal', join(tmp.dir, 'again.run.json'), '--yes']);
-    expect(refused.code).toBe(1);
+    expect(refused.exitCode).toBe(1);
     expect(refused.stderr).toContain(`Campaign ${launched.id} is completed, not a draft`);
   }, 60_000);
 });

@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { localMinute } from '../../../src/campaigns/calling-hours.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { clientFor, givenAgent } from '../../helpers/given.js';
-import { runInProcess } from '../../helpers/run.js';
+import { run } from '../../helpers/run.js';
 import { tempDir, type TempDir } from '../../helpers/temp.js';
 import { placedCalls, simClock, writeContacts } from './sim.js';
 
@@ -72,7 +72,7 @@ afterEach(async () => {
 });
 
 const env = () => ({ VOICECTL_BASE_URL: proxyUrl, VOICECTL_API_KEY: sandbox.apiKey, VOICECTL_CONFIG_DIR: join(tmp.dir, 'config'), VOICECTL_TIMEOUT: '5' });
-const run = (args: string[], extra: Record<string, string> = {}) => runInProcess(args, { env: { ...env(), ...extra }, ...simClock(sandbox) });
+const runThrough = (args: string[], extra: Record<string, string> = {}) => run(args, { env: { ...env(), ...extra }, ...simClock(sandbox) });
 const sandboxPosts = (re: RegExp) => sandbox.requests.filter((q) => q.method === 'POST' && re.test(q.path)).length;
 
 function list(n: number): Array<{ phone_number: string; name: string }> {
@@ -88,8 +88,8 @@ describe('campaign run against a service that refuses or goes quiet', () => {
     await setUp(600);
     decide = (method, path, n) => (method === 'POST' && path.endsWith('/launch') && n === 2 ? 'refuse-cap' : 'forward');
     const file = writeContacts(tmp.dir, 'list.json', list(30));
-    const r = await run(['campaign', 'run', '--name', 'Cap', '--agent', agentId, '--contacts', file, '--wave-size', '10', '--yes']);
-    expect(r.code).toBe(1);
+    const r = await runThrough(['campaign', 'run', '--name', 'Cap', '--agent', agentId, '--contacts', file, '--wave-size', '10', '--yes']);
+    expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('Paused: the service refused to launch wave 2 (429: daily dispatch cap reached for this key), which looks like the key\'s daily dispatch cap. Nothing of wave 2 was dialed.');
     expect(r.stderr).toContain('Resume when the cap resets');
     const j = journal();
@@ -97,8 +97,8 @@ describe('campaign run against a service that refuses or goes quiet', () => {
     expect(j.waves.map((w: { state: string }) => w.state)).toEqual(['done', 'created']);
     expect(placedCalls(sandbox)).toHaveLength(10);
 
-    const again = await run(['campaign', 'run', '--resume', join(tmp.dir, 'list.run.json'), '--yes', '--json']);
-    expect(again.code, again.stderr).toBe(0);
+    const again = await runThrough(['campaign', 'run', '--resume', join(tmp.dir, 'list.run.json'), '--yes', '--json']);
+    expect(again.exitCode, again.stderr).toBe(0);
     expect(JSON.parse(again.stdout).contacts).toEqual({ done: 30 });
     expect(sandboxPosts(/^\/campaigns\/json$/)).toBe(3);
     expect(sandboxPosts(/\/launch$/)).toBe(3);
@@ -112,15 +112,15 @@ describe('campaign run against a service that refuses or goes quiet', () => {
     await setUp(600);
     decide = rule;
     const file = writeContacts(tmp.dir, 'list.json', list(30));
-    const r = await run(['campaign', 'run', '--name', 'Quiet', '--agent', agentId, '--contacts', file, '--wave-size', '10', '--yes']);
-    expect(r.code).toBe(1);
+    const r = await runThrough(['campaign', 'run', '--name', 'Quiet', '--agent', agentId, '--contacts', file, '--wave-size', '10', '--yes']);
+    expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain(`Wave 2: the request to ${step} "Quiet (wave 2, run`);
     expect(r.stderr).toContain('so it may or may not have happened');
     expect(journal().waves[1].state).toBe(pending);
 
     decide = () => 'forward';
-    const again = await run(['campaign', 'run', '--resume', join(tmp.dir, 'list.run.json'), '--yes', '--json']);
-    expect(again.code, again.stderr).toBe(0);
+    const again = await runThrough(['campaign', 'run', '--resume', join(tmp.dir, 'list.run.json'), '--yes', '--json']);
+    expect(again.exitCode, again.stderr).toBe(0);
     expect(JSON.parse(again.stdout).contacts).toEqual({ done: 30 });
     expect(sandboxPosts(/^\/campaigns\/json$/)).toBe(3);
     expect(sandboxPosts(/\/launch$/)).toBe(3);
@@ -136,8 +136,8 @@ describe('campaign run against a service that refuses or goes quiet', () => {
     // The launch is held five and a half simulated minutes: the calls start late and run past the close.
     decide = (method, path) => (method === 'POST' && path.endsWith('/launch') ? { holdMs: 5500 } : 'forward');
     const file = writeContacts(tmp.dir, 'list.json', list(12));
-    const r = await run(['campaign', 'run', '--name', 'Late', '--agent', agentId, '--contacts', file, '--calling-hours', window, '--deadline', '30m', '--yes'], { VOICECTL_TIMEOUT: '30' });
-    expect(r.code, r.stderr).toBe(0);
+    const r = await runThrough(['campaign', 'run', '--name', 'Late', '--agent', agentId, '--contacts', file, '--calling-hours', window, '--deadline', '30m', '--yes'], { VOICECTL_TIMEOUT: '30' });
+    expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/Wave 1: \d+ calls? still running after the calling window closed in America\/New_York; the service finishes them \(the API has no cancel\)\./);
   }, 60_000);
 });

@@ -9,13 +9,13 @@ import { afterAll, beforeAll } from 'vitest';
 import { localMinute } from '../../../src/campaigns/calling-hours.js';
 import { zonesForNumber } from '../../../src/campaigns/phone-zones.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../../src/sandbox/index.js';
-import { runInProcess, startInProcess, type InProcessOptions } from '../../helpers/run.js';
+import { run, start, type RunOptions } from '../../helpers/run.js';
 import { clientFor, givenAgent } from '../../helpers/given.js';
 import { tempDir } from '../../helpers/temp.js';
 
 export const SCALE = 20_000;
 
-export function simClock(sandbox: Sandbox): Pick<InProcessOptions, 'now' | 'sleep'> {
+export function simClock(sandbox: Sandbox): Pick<RunOptions, 'now' | 'sleep'> {
   const scale = sandbox.world.clock.scale;
   return {
     now: () => new Date(sandbox.world.clock.now()),
@@ -49,8 +49,8 @@ export interface SimWorld {
   sandbox: Sandbox;
   agentId: string;
   env: Record<string, string>;
-  run(args: string[], extra?: InProcessOptions): ReturnType<typeof runInProcess>;
-  start(args: string[], extra?: InProcessOptions): ReturnType<typeof startInProcess>;
+  run(args: string[], extra?: RunOptions): ReturnType<typeof run>;
+  start(args: string[], extra?: RunOptions): ReturnType<typeof start>;
   close(): Promise<void>;
 }
 
@@ -62,8 +62,8 @@ export async function simWorld(dir: string, options: SandboxOptions = {}): Promi
     sandbox,
     agentId: agent.id,
     env,
-    run: (args, extra = {}) => runInProcess(args, { env, ...simClock(sandbox), ...extra }),
-    start: (args, extra = {}) => startInProcess(args, { env, ...simClock(sandbox), ...extra }),
+    run: (args, extra = {}) => run(args, { env, ...simClock(sandbox), ...extra }),
+    start: (args, extra = {}) => start(args, { env, ...simClock(sandbox), ...extra }),
     close: () => sandbox.close(),
   };
 }

@@ -17,7 +17,7 @@ describe('campaign run', () => {
   it('releases a three-zone list in waves, each contact dialed once and only inside its window', async () => {
     const file = writeContacts(w.dir, 'three.json', threeZoneContacts(100));
     const r = await w.run(['campaign', 'run', '--name', 'Sun', '--agent', w.agentId, '--contacts', file, '--wave-size', '60', '--yes', '--json']);
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.exitCode, r.stderr).toBe(0);
     const calls = placedCalls(w.sandbox);
     expect(calls).toHaveLength(300);
     expect(new Set(calls.map((c) => c.phone)).size).toBe(300);
@@ -45,7 +45,7 @@ describe('campaign run', () => {
     const file = writeContacts(w.dir, 'us.json', threeZoneContacts(10).filter((c) => c.phone_number.startsWith('+1')));
     const earlier = new Set(placedCalls(w.sandbox).map((c) => c.campaign));
     const r = await w.run(['campaign', 'run', '--name', 'US', '--agent', w.agentId, '--contacts', file, '--calling-hours', 'US=12:00-13:00', '--yes']);
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.exitCode, r.stderr).toBe(0);
     const calls = placedCalls(w.sandbox).filter((c) => !earlier.has(c.campaign));
     expect(calls).toHaveLength(10);
     for (const c of calls) {

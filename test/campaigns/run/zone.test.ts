@@ -25,7 +25,7 @@ describe('campaign run times in the user\'s zone', () => {
   it('--dry-run with --tz: the forecast and the wave table in that zone, none in UTC', async () => {
     const file = writeContacts(tmp.dir, 'tz.json', india);
     const r = await w.run(['campaign', 'run', '--name', 'Zone', '--agent', w.agentId, '--contacts', file, '--dry-run', '--tz', 'America/New_York']);
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toContain('opens 2026-01-15 22:30 EST (09:00 local), closes 2026-01-16 10:30 EST');
     expect(r.stderr).toContain('the first at 2026-01-15 22:30 EST');
     expect(r.stdout).toMatch(/^1\s+2026-01-15 22:30 EST\s+2$/m);
@@ -35,7 +35,7 @@ describe('campaign run times in the user\'s zone', () => {
   it('VOICECTL_TZ does the same, and without --yes the refusal names the finish in that zone', async () => {
     const file = writeContacts(tmp.dir, 'env.json', india);
     const r = await w.run(['campaign', 'run', '--name', 'Zone env', '--agent', w.agentId, '--contacts', file], { env: { ...w.env, VOICECTL_TZ: 'Asia/Kolkata' } });
-    expect(r.code).toBe(2);
+    expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('opens 2026-01-16 09:00 IST (09:00 local)');
     expect(r.stderr).toMatch(/finishing about 2026-01-16 09:06 IST/);
     expect(r.stderr).not.toMatch(UTC_TIME);
@@ -44,7 +44,7 @@ describe('campaign run times in the user\'s zone', () => {
   it('--json keeps UTC', async () => {
     const file = writeContacts(tmp.dir, 'json.json', india);
     const r = await w.run(['campaign', 'run', '--name', 'Zone json', '--agent', w.agentId, '--contacts', file, '--dry-run', '--json', '--tz', 'America/New_York']);
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.exitCode, r.stderr).toBe(0);
     const f = JSON.parse(r.stdout).forecast;
     expect(f.waves[0].at).toBe('2026-01-16T03:30:00.000Z');
     expect(f.zones[0].opens).toBe('2026-01-16T03:30:00.000Z');
