@@ -21,7 +21,7 @@ const where = (files) => files.map((f) => code(`src/${f}`)).join(', ');
 
 /** docs/architecture.md for this layer map. */
 export function architectureMarkdown(map) {
-  const { LAYERS, IMPORT_EXCEPTIONS, VIEWS, PATTERNS, PATTERN_EXCEPTIONS, FACTORY, FETCH_EXCEPTIONS } = map;
+  const { LAYERS, IMPORT_EXCEPTIONS, VIEWS, PATTERNS, PATTERN_EXCEPTIONS, FACTORY, FETCH_EXCEPTIONS, REPEATS } = map;
   const out = [];
   const line = (s = '') => out.push(s);
 
@@ -73,6 +73,7 @@ export function architectureMarkdown(map) {
   line('Imports outside the table:');
   line();
   for (const e of IMPORT_EXCEPTIONS) line(`- ${code(`src/${e.from}`)} → ${code(`src/${e.to}`)}: ${e.reason}.`);
+  if (IMPORT_EXCEPTIONS.length === 0) line('- none.');
   line();
   line('Output decided outside `src/io`:');
   line();
@@ -83,6 +84,17 @@ export function architectureMarkdown(map) {
   const byReason = new Map();
   for (const e of FETCH_EXCEPTIONS) byReason.set(e.reason, [...(byReason.get(e.reason) ?? []), e.file]);
   for (const [reason, files] of byReason) line(`- ${files.map((f) => code(`test/${f}`)).join(', ')}: ${reason}.`);
+  line();
+  line('## Code that stands twice');
+  line();
+  line('A search for repeated code (runs of six or more lines alike, or alike but for names and values)');
+  line('finds these pairs and no others; each stays, for the reason given. Any other repeat is a');
+  line('candidate for one shared function.');
+  line();
+  for (const r of REPEATS) {
+    const [a, b] = r.files.map((f) => code(`${r.folder}/${f}`));
+    line(`- ${a === b ? `${a}, with itself` : `${a} and ${b}`}: ${r.reason}.`);
+  }
   line();
   line(WALKS.trim());
   line();

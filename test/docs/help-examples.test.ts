@@ -20,7 +20,7 @@ import { buildProgram, COMMANDS } from '../../src/program.js';
 import { exampleCommand, exampleLines, isGroup, type Example } from '../../src/commands/spec.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { RECORDING_LINK_MS } from '../../src/sandbox/routes/calls.js';
-import { clientFor, givenAgent, givenCampaign, givenFinishedCampaign, type Client } from '../helpers/given.js';
+import { clientFor, givenAgent, givenCampaign, givenFinishedCampaign, givenKbItem, type Client } from '../helpers/given.js';
 import { tempDir } from '../helpers/temp.js';
 import { run } from '../helpers/run.js';
 import { freePort, programsFor, readerEnv, setUpFolder, startApp } from './reader.js';
@@ -103,15 +103,6 @@ async function finished(w: World): Promise<any> {
   return w.campaign;
 }
 
-async function kbUpload(w: World, url: string, key: string, folder?: string): Promise<{ item: { id: string }; job_id: string }> {
-  const form = new FormData();
-  if (folder) form.append('folder', folder);
-  form.append('file', new Blob(['Refunds take five working days.\n']), `faq-${Math.random().toString(36).slice(2)}.md`);
-  const res = await fetch(`${url}/kb/items`, { method: 'POST', headers: { 'x-api-key': key }, body: form });
-  if (res.status >= 300) throw new Error(`kb upload failed: ${res.status} ${await res.text()}`);
-  return (await res.json()) as { item: { id: string }; job_id: string };
-}
-
 async function fill(w: World, shell: Shell, verb: string, text: string, key: string): Promise<string> {
   let out = text;
   while (out.includes('AGENT_ID')) out = out.replace('AGENT_ID', (await givenAgent(w.api, { name: `Agent ${Math.random().toString(36).slice(2, 7)}` })).id);
@@ -121,8 +112,8 @@ async function fill(w: World, shell: Shell, verb: string, text: string, key: str
     if (made.code !== 0) throw new Error(`endpoint creation failed: ${made.stderr}`);
     out = out.replace('ENDPOINT_ID', JSON.parse(made.stdout).id);
   }
-  while (out.includes('ITEM_ID')) out = out.replace('ITEM_ID', (await kbUpload(w, w.url, key)).item.id);
-  while (out.includes('JOB_ID')) out = out.replace('JOB_ID', (await kbUpload(w, w.url, key)).job_id);
+  while (out.includes('ITEM_ID')) out = out.replace('ITEM_ID', (await givenKbItem({ url: w.url }, key)).item.id);
+  while (out.includes('JOB_ID')) out = out.replace('JOB_ID', (await givenKbItem({ url: w.url }, key)).job_id);
   if (out.includes('CAMPAIGN_ID')) {
     const id = verb === 'campaign launch' ? (await givenCampaign(w.api, (await givenAgent(w.api)).id, 5)).id : (await finished(w)).id;
     out = out.replaceAll('CAMPAIGN_ID', id);
@@ -138,10 +129,6 @@ async function fill(w: World, shell: Shell, verb: string, text: string, key: str
   // A person at a terminal answers the confirmation; the test has no terminal.
   if (/^voicectl (campaign launch|apply)\b/.test(out) && !/--yes\b/.test(out)) out += ' --yes';
   return out;
-}
-
-function world0(api: Client, url: string): World {
-  return { api, url, appUrl: '', listenPort: 0 };
 }
 
 function runsUntilStopped(command: string): boolean {
@@ -203,7 +190,7 @@ describe.concurrent.each(VERBS.map((v) => v.verb.join(' ')))('voicectl %s --help
     const profile = { base_url: sandbox.url, api_key: sandbox.apiKey };
     mkdirSync(join(dir.dir, 'home/.config/voicectl'), { recursive: true });
     writeFileSync(join(dir.dir, 'home/.config/voicectl/config.json'), JSON.stringify({ profiles: { default: profile, staging: { ...profile, default_country: 'IN' } } }));
-    await kbUpload(world0(api, sandbox.url), sandbox.url, sandbox.apiKey, 'policies');
+    await givenKbItem(sandbox, sandbox.apiKey, 'policies');
     const env = { ...readerEnv(dir.dir), VOICECTL_BASE_URL: sandbox.url, VOICECTL_API_KEY: sandbox.apiKey, VOICECTL_KEY: sandbox.apiKey, VOICE_API_KEY: sandbox.apiKey };
     mkdirSync(join(dir.dir, '.out'));
     const shell = new Shell(dir.dir, join(dir.dir, '.out'), env);

@@ -108,6 +108,16 @@ export async function givenRecordedCall(api: Client): Promise<string> {
   return waitFor(async () => (await allCalls(api, `campaign_id=${id}`)).find((c) => c.has_recording)?.call_id as string | undefined, 10_000, 'a call with a recording');
 }
 
+/** A knowledge-base document uploaded as a person would (multipart), optionally into a folder. */
+export async function givenKbItem(sb: Pick<Sandbox, 'url'>, key: string, folder?: string): Promise<{ item: { id: string }; job_id: string }> {
+  const form = new FormData();
+  if (folder) form.append('folder', folder);
+  form.append('file', new Blob(['Refunds take five working days.\n']), `faq-${Math.random().toString(36).slice(2)}.md`);
+  const res = await fetch(`${sb.url}/kb/items`, { method: 'POST', headers: { 'x-api-key': key }, body: form });
+  if (res.status >= 300) throw new Error(`kb upload failed: ${res.status} ${await res.text()}`);
+  return (await res.json()) as { item: { id: string }; job_id: string };
+}
+
 /** Every call of a campaign, through the paginated list. */
 export async function allCalls(api: Client, query = '', key?: string): Promise<any[]> {
   const out: any[] = [];

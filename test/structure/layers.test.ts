@@ -4,11 +4,11 @@
  * formats to src/io; tests seed the sandbox through the one factory module. An exception
  * that no longer happens fails too, so the list only shrinks.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { DOMAINS, FACTORY, FETCH_EXCEPTIONS, IMPORT_EXCEPTIONS, LAYERS, PATTERN_EXCEPTIONS, PATTERNS, VIEWS } from './layers.js';
+import { DOMAINS, FACTORY, FETCH_EXCEPTIONS, IMPORT_EXCEPTIONS, LAYERS, PATTERN_EXCEPTIONS, PATTERNS, REPEATS, VIEWS } from './layers.js';
 
 const SRC = fileURLToPath(new URL('../../src', import.meta.url));
 const TEST = fileURLToPath(new URL('..', import.meta.url));
@@ -159,5 +159,15 @@ describe('tests seed the sandbox through the factory module', () => {
 
   it('has no fetch exception that no longer applies', () => {
     expect(FETCH_EXCEPTIONS.filter((e) => !seeding.some((f) => covers(e.file, f))).map((e) => e.file)).toEqual([]);
+  });
+});
+
+describe('repeats kept on purpose', () => {
+  it('names only files that exist, each pair once, each with a reason', () => {
+    const root = join(fileURLToPath(new URL('../..', import.meta.url)));
+    expect(REPEATS.filter((r) => r.files.some((f) => !existsSync(join(root, r.folder, f))))).toEqual([]);
+    const keys = REPEATS.map((r) => `${r.folder}:${[...r.files].sort().join('~')}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    for (const r of REPEATS) expect(r.reason.length).toBeGreaterThan(20);
   });
 });
