@@ -7,6 +7,7 @@ import { readCampaign } from '../../campaigns/read.js';
 import { agentLabel, agentNames } from '../../agents/names.js';
 import { render } from '../../io/render.js';
 import { isTerminal } from '../../io/terminal.js';
+import { isoInZone } from '../../util/time.js';
 
 const FIELDS: Column<Campaign>[] = [
   { header: 'id', key: 'id' },
@@ -25,13 +26,20 @@ function withAgentName(agents: Map<string, string>): Column<Campaign>[] {
     },
   }));
 }
-const OPTIONAL: Column<Campaign>[] = [
-  { header: 'prompt', key: 'campaign_prompt' },
-  { header: 'kb items', key: 'kb_item_ids' },
-  { header: 'created', key: 'created_at' },
-  { header: 'launched', key: 'launched_at' },
-  { header: 'completed', key: 'completed_at' },
-];
+/** Shown when the service sent them; times in the user's zone, named (JSON and CSV keep the service's UTC). */
+function optional(zone: string): Column<Campaign>[] {
+  const at = (key: 'created_at' | 'launched_at' | 'completed_at') => (c: Campaign) => {
+    const shown = isoInZone(c[key], zone);
+    return shown === c[key] ? shown : `${shown} ${zone}`;
+  };
+  return [
+    { header: 'prompt', key: 'campaign_prompt' },
+    { header: 'kb items', key: 'kb_item_ids' },
+    { header: 'created', key: 'created_at', get: at('created_at') },
+    { header: 'launched', key: 'launched_at', get: at('launched_at') },
+    { header: 'completed', key: 'completed_at', get: at('completed_at') },
+  ];
+}
 
 export default async function campaignGet(ctx: Context, id: string): Promise<void> {
   const api = await ctx.api();
@@ -41,7 +49,7 @@ export default async function campaignGet(ctx: Context, id: string): Promise<voi
     csv: { columns: campaignColumns(), rows: [campaign] },
     human: async () => {
       const agents = campaign.agent_id ? await agentNames(api, ctx.signal) : new Map<string, string>();
-      const shown = [...withAgentName(agents), ...OPTIONAL.filter((f) => present(campaign[f.key!]))];
+      const shown = [...withAgentName(agents), ...optional(ctx.timeZone).filter((f) => present(campaign[f.key!]))];
       await printObject(ctx, campaign, shown);
       const counts = statusCounts(campaign.contacts_by_status);
       if (counts.length > 0) {
