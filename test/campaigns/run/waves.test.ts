@@ -8,10 +8,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { localMinuteOf, placedCalls, simWorldForFile, threeZoneContacts, writeContacts } from './sim.js';
 
-// 12:00 UTC: London open, India open until 15:30 UTC, New York from 14:00 UTC. No wave
-// is near a window's close, where a slow machine (every real millisecond is three
-// simulated seconds here) could carry a launch past it.
-const w = simWorldForFile('voicectl-run-', { startAt: '2026-01-15T12:00:00Z', timeScale: 3000 });
+// 07:00 UTC: India open (until 15:30 UTC), London from 09:00 UTC, New York from 14:00 UTC.
+// Every real millisecond is three simulated seconds here, so the gaps are wide enough that
+// a slow machine cannot carry the clock past an opening before the run reaches it (the
+// wait before New York is 7 simulated hours, 8 real seconds), and no wave is near a
+// window's close.
+const w = simWorldForFile('voicectl-run-', { startAt: '2026-01-15T07:00:00Z', timeScale: 3000 });
 
 describe('campaign run', () => {
   it('releases a three-zone list in waves, each contact dialed once and only inside its window', async () => {
