@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Context } from '../../context.js';
 import type { Query } from '../../api/client.js';
@@ -93,6 +92,8 @@ async function readText(ctx: Context, file: string): Promise<string> {
     return Buffer.concat(chunks).toString('utf8');
   }
   try {
+    // Loaded here, not at start-up: node:fs/promises brings readline and the file watchers with it.
+    const { readFile } = await import('node:fs/promises');
     return await readFile(resolve(ctx.cwd, file), 'utf8');
   } catch (err) {
     throw new UsageError(`Cannot read ${file}: ${(err as Error).message}`);
