@@ -16,11 +16,11 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 /** Runs a command with a preload that writes the built-in modules Node loaded, at exit. */
-async function loadedModules(args: string[], env: Record<string, string> = {}) {
+async function loadedModules(args: string[], env: Record<string, string> = {}, command = ['agent', 'list', '--json']) {
   const preload = join(h.configDir, 'modules.cjs');
   const out = join(h.configDir, 'modules.json');
   writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify(process.moduleLoadList)));`);
-  const r = await h.run(['agent', 'list', '--json', ...args], { env: { NODE_OPTIONS: `--require ${preload} ${env.NODE_OPTIONS ?? ''}`.trim() } });
+  const r = await h.run([...command, ...args], { env: { NODE_OPTIONS: `--require ${preload} ${env.NODE_OPTIONS ?? ''}`.trim() } });
   const list = JSON.parse(readFileSync(out, 'utf8')) as string[];
   return { r, modules: new Set(list.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice('NativeModule '.length))) };
 }
@@ -42,6 +42,14 @@ describe('start-up of a command that reads from the service', () => {
     const { r, modules } = await loadedModules([], { NODE_OPTIONS: '--max-http-header-size=32768' });
     expect(r.exitCode).toBe(0);
     expect(modules.has('http')).toBe(true);
+  });
+
+  it('api GET loads the same built-in modules as agent list: node:fs/promises (readline, file watchers) only for --input', async () => {
+    const list = (await loadedModules([])).modules;
+    const { r, modules } = await loadedModules([], {}, ['api', 'GET', '/agents']);
+    expect(r.exitCode).toBe(0);
+    expect(modules.has('fs/promises')).toBe(false);
+    expect([...modules].filter((m) => !list.has(m))).toEqual([]);
   });
 
   it('builds the files the start path compiles as ASCII', () => {
