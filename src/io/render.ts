@@ -14,7 +14,7 @@
  * - `ownFormat` is for verbs with formats of their own (`campaign report --format md`,
  *   `call export --format xlsx`): their flag, the file's extension, then the run's format.
  */
-import type { Context } from '../context.js';
+import type { Context, GlobalOptions } from '../context.js';
 import { UsageError } from '../errors.js';
 import { csvLine } from './csv.js';
 import { flushed, pending, type DrainableStream } from './drain.js';
@@ -166,4 +166,12 @@ export function ownFormat<F extends string>(ctx: Context, formats: OwnFormats<F>
   const byName = formats.file ? formats.extensions?.[extname(formats.file).toLowerCase()] : undefined;
   if (byName !== undefined) return byName;
   return asksForJson(ctx) ? formats.json : formats.otherwise;
+}
+
+/**
+ * The output the user chose (--json, -o, --color), for a context that prints on their
+ * behalf, such as the demo's own context: io reads the choice, the verb hands it on.
+ */
+export function outputChoice(ctx: Context): Pick<GlobalOptions, 'json' | 'output' | 'color'> {
+  return { json: ctx.opts.json, output: ctx.opts.output, color: ctx.opts.color };
 }

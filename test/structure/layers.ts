@@ -196,7 +196,6 @@ const inFile = (file: string, reasons: Partial<Record<PatternName, string>>): Pa
 export const PATTERN_EXCEPTIONS: PatternException[] = [
   ...inFile('mcp/runner.ts', { isTTY: 'declares the in-process run\'s captured streams not terminals (it sets isTTY, never reads it)' }),
   ...inFile('commands/listen/listen.ts', { 'direct write': 'batched event lines written at the reader\'s pace; io should own the batching' }),
-  ...inFile('commands/demo/demo.ts', { 'ctx.opts.output': 'hands the run\'s global options to the demo\'s own context' }),
   ...inFile('commands/schema/schema.ts', { 'direct write': 'prints a whole generated file (the JSON schema), its last newline included' }),
   ...inFile('commands/completion/print.ts', { 'direct write': 'prints a whole generated file (the completion script) byte for byte' }),
 ];

@@ -22,7 +22,7 @@ import { readContactsInput, toWire } from '../../campaigns/input.js';
 import { launchError } from '../../campaigns/launch-flow.js';
 import { printDuplicates, printSkipped, summaryLine } from '../../campaigns/problems.js';
 import { ProgressLines } from './progress-view.js';
-import { chooseView, refuseFilterOnStream } from '../../io/render.js';
+import { chooseView, outputChoice, refuseFilterOnStream } from '../../io/render.js';
 import type { DemoFlags } from './definition.js';
 
 /** Fast enough that the longest simulated call (a few minutes) takes a couple of seconds. */
@@ -123,7 +123,7 @@ function demoContext(ctx: Context, baseUrl: string, apiKey: string, configDir: s
   }
   env.VOICECTL_CONFIG_DIR = configDir;
   const d = new Context({ io: ctx.io, env, cwd: ctx.cwd, now: ctx.now, sleep: ctx.sleep, random: ctx.random, signal: ctx.signal });
-  d.opts = { json: ctx.opts.json, output: ctx.opts.output, color: ctx.opts.color, debug: ctx.opts.debug, baseUrl, apiKey, yes: true, input: false };
+  d.opts = { ...outputChoice(ctx), debug: ctx.opts.debug, baseUrl, apiKey, yes: true, input: false };
   return d;
 }
 
