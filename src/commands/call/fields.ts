@@ -2,7 +2,7 @@
 import type { Call, CallFilters } from '../../api/calls.js';
 import type { Column } from '../../io/output.js';
 import { duration } from '../../io/text.js';
-import { formatDateTime, toQueryTime, type TypedTime } from '../../util/time.js';
+import { formatDateTime, isoInZone, toQueryTime, type TypedTime } from '../../util/time.js';
 import { UsageError } from '../../errors.js';
 import { outcomeWord } from '../../calls/outcome.js';
 
@@ -19,15 +19,6 @@ export function filtersFrom(flags: { campaign?: string; since?: TypedTime; until
   return { campaign_id: flags.campaign, since: toQueryTime(since), until: toQueryTime(until), status: flags.status };
 }
 
-/** "2024-05-01 15:00:12" in `zone` (the table names the zone in its header). */
-export function shortTime(iso: unknown, zone: string): string {
-  if (typeof iso !== 'string' || iso === '') return '';
-  const t = Date.parse(iso);
-  if (Number.isNaN(t)) return iso;
-  return formatDateTime(t, zone);
-}
-
-
 /**
  * Calls as rows: the table of `call list` (times in `zone`, the summary cut to what the
  * terminal leaves) and its -o csv, which has every spec field as the service sent it,
@@ -38,7 +29,7 @@ export function callColumns(terminalWidth: number | undefined, zone: string): Co
   const summaryMax = Math.max(20, (terminalWidth ?? 160) - 112);
   const only = (...keys: string[]): Column<Call>[] => keys.map((k) => ({ header: k, key: k, table: false }));
   return [
-    { header: `TIME (${zone})`, get: (c) => shortTime(c.start_time, zone), drop: 3, csv: false },
+    { header: `TIME (${zone})`, get: (c) => isoInZone(c.start_time, zone), drop: 3, csv: false },
     { header: 'CALL ID', key: 'call_id' },
     ...only('campaign_id', 'agent_id', 'agent_name', 'direction'),
     { header: 'NUMBER', key: 'phone_number' },
@@ -64,8 +55,8 @@ export const callFields = (zone: string): Column<Call>[] => [
   { header: 'direction', key: 'direction' },
   { header: 'agent', get: (c) => [c.agent_name, c.agent_id ? `(${c.agent_id})` : ''].filter(Boolean).join(' ') },
   { header: 'campaign', key: 'campaign_id' },
-  { header: 'started', get: (c) => (c.start_time ? `${shortTime(c.start_time, zone)} ${zone}` : '') },
-  { header: 'ended', get: (c) => (c.end_time ? `${shortTime(c.end_time, zone)} ${zone}` : '') },
+  { header: 'started', get: (c) => (c.start_time ? `${isoInZone(c.start_time, zone)} ${zone}` : '') },
+  { header: 'ended', get: (c) => (c.end_time ? `${isoInZone(c.end_time, zone)} ${zone}` : '') },
   { header: 'duration', get: (c) => duration(c.duration_seconds) },
   { header: 'end reason', key: 'end_reason' },
   { header: 'error', key: 'error' },
