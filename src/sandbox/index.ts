@@ -15,6 +15,8 @@ export type { SandboxVariant } from './variant.js';
 
 export type { KeyDef, Plan } from './world.js';
 export { World } from './world.js';
+export { parseDegrade, describeDegrade, type DegradeRule } from './degrade.js';
+import type { DegradeRule } from './world.js';
 
 export interface SandboxOptions {
   /** Default 4010; tests pass 0 for a free port. */
@@ -35,6 +37,8 @@ export interface SandboxOptions {
   log?: (line: string) => void;
   /** Answer the way another implementation of the spec might (see variant.ts). */
   variant?: SandboxVariant;
+  /** `--degrade`: the sandbox drops answers or raises failures on cue (degrade.ts). */
+  degrade?: DegradeRule[];
 }
 
 export interface Sandbox {
@@ -89,6 +93,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     startAt: saved ? Math.max(saved.saved_at, startTime(opts.startAt) ?? Date.now()) : startTime(opts.startAt),
     secret: saved?.secret,
     log: opts.log,
+    degrade: opts.degrade,
   });
   if (saved) {
     world.loadOrgs(saved.orgs);

@@ -110,3 +110,15 @@ export interface Call {
   /** Internal: index of the contact in its campaign, or -1. */
   _ci: number;
 }
+
+/** A `sandbox --degrade` rule (degrade.ts). */
+export interface DegradeRule {
+  /** Calls placed before this one are left alone. */
+  after: number;
+  /** Share of calls that connect once degraded (0 to 1). */
+  connect?: number;
+  /** Share of calls that fail once degraded (0 to 1). */
+  failed?: number;
+  /** ISO country of the numbers it applies to; all when absent. */
+  country?: string;
+}

@@ -5,7 +5,8 @@
  * completes when no contact is pending or initiated. Every due time is derived from
  * stored data, so a reloaded --state re-arms the same timers.
  */
-import { callIdFor, decideFate, personaOf, rngOf, type Fate } from './fate.js';
+import { callIdFor, type Fate } from './fate.js';
+import { liveFate } from './degrade.js';
 import { flat } from './rng.js';
 import { summarize } from './transcript.js';
 import { callView, campaignView, scriptOf } from './views.js';
@@ -150,7 +151,7 @@ function dial(world: World, org: OrgState, campaign: Campaign, index: number, sc
 }
 
 function fateOf(world: World, org: OrgState, call: Call): Fate {
-  return decideFate(rngOf(world, org.id, call), scriptOf(org, call), personaOf(call.contact.extra));
+  return liveFate(world, org.id, call, scriptOf(org, call)).fate;
 }
 
 function armEnd(world: World, org: OrgState, call: Call): void {

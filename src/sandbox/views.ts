@@ -1,5 +1,5 @@
 /** What the API returns for a call or a campaign: the stored record without internal fields. */
-import { decideFate, personaOf, rngOf } from './fate.js';
+import { liveFate } from './degrade.js';
 import { transcript, type Turn } from './transcript.js';
 import type { Call, Campaign, OrgState, Script, World } from './world.js';
 
@@ -41,8 +41,7 @@ export function callDetail(world: World, org: OrgState, c: Call): CallView {
   const view = callView(c);
   if (c.status !== 'completed') return { ...view, transcript: [] };
   const script = scriptOf(org, c);
-  const rng = rngOf(world, org.id, c);
-  const fate = decideFate(rng, script, personaOf(c.contact.extra));
+  const { fate, rng } = liveFate(world, org.id, c, script);
   return { ...view, transcript: transcript(c, script, fate, rng) };
 }
 

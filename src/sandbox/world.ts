@@ -12,7 +12,7 @@ import { emptyKb, type KbState } from './kb-store.js';
 import { emptyWebhooks, type WebhookState } from './webhook-store.js';
 
 export * from './records.js';
-import type { Agent, Call, Campaign, KeyDef, Plan, Script } from './records.js';
+import type { Agent, Call, Campaign, DegradeRule, KeyDef, Plan, Script } from './records.js';
 
 export interface OrgState {
   id: string;
@@ -48,6 +48,8 @@ export interface WorldOptions {
   /** Secret signing recording links; kept in --state so links survive a restart. */
   secret?: string;
   log?: (line: string) => void;
+  /** `--degrade` rules: the sandbox misbehaves on cue (degrade.ts). */
+  degrade?: DegradeRule[];
 }
 
 export class World {
@@ -67,8 +69,10 @@ export class World {
   private readonly closers: Array<() => Promise<void> | void> = [];
   private readonly dirtyListeners: Array<() => void> = [];
   readonly log: (line: string) => void;
+  readonly degrade: readonly DegradeRule[];
 
   constructor(opts: WorldOptions) {
+    this.degrade = opts.degrade ?? [];
     this.log = opts.log ?? (() => {});
     this.clock = new SimClock(opts.timeScale ?? 1, opts.startAt ?? Date.now(), (err) => {
       this.log(`sandbox: a simulated event failed: ${(err as Error)?.stack ?? String(err)}`);

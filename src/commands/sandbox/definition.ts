@@ -15,7 +15,7 @@ export type SandboxFlags = FlagsOf<typeof sandboxOptions>;
 export const sandbox = verb({
   name: 'sandbox', summary: 'Run a local emulator of the whole service (no real calls)', options: sandboxOptions, action: () => import('./start.js'),
   description: 'Run a local emulator of the whole service (simulated calls, no balance used) until Ctrl-C',
-  examples: [{ command: 'voicectl sandbox' }, { command: 'voicectl sandbox --port 4010 --time-scale 60 --seed 7' }, { command: 'voicectl sandbox --state sandbox.json --allow-local-webhooks' }],
+  examples: [{ command: 'voicectl sandbox' }, { command: 'voicectl sandbox --port 4010 --time-scale 60 --seed 7' }, { command: 'voicectl sandbox --state sandbox.json --allow-local-webhooks' }, { command: 'voicectl sandbox --degrade after=300,connect=0.2,country=US', comment: 'US answers collapse after the 300th call' }],
 });
 
 /** @internal */
@@ -27,5 +27,6 @@ export function sandboxOptions(cmd: Command) {
     .option('--plan <file>', 'JSON plan: {"agent_limit", "active_agent_limit", "languages": [...]}')
     .option('--state <file>', 'keep the sandbox\'s data in this file across restarts')
     .option('--allow-local-webhooks', 'accept webhook URLs on loopback and private networks (for `voicectl listen`)')
-    .option('--latency <ms>', 'delay every response by this many milliseconds', nonNegativeInt, 0);
+    .option('--latency <ms>', 'delay every response by this many milliseconds', nonNegativeInt, 0)
+    .option('--degrade <rule>', 'misbehave on cue, to test a run\'s guardrails: after=N,connect=SHARE|failed=SHARE[,country=CC] (repeatable)', (v: string, prev: string[] | undefined) => [...(prev ?? []), v]);
 }

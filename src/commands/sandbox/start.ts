@@ -10,7 +10,13 @@ export default async function sandboxStart(ctx: Context, opts: Options): Promise
   const keys = opts.keys ? await readKeys(opts.keys) : undefined;
   const plan = opts.plan ? await readPlan(opts.plan) : undefined;
   // The emulator is only needed by this command, `demo` and tests.
-  const { startSandbox, PortInUseError } = await import('../../sandbox/index.js');
+  const { startSandbox, PortInUseError, parseDegrade, describeDegrade } = await import('../../sandbox/index.js');
+  let degrade;
+  try {
+    degrade = (opts.degrade ?? []).map(parseDegrade);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
   const { StateFileError } = await import('../../sandbox/state.js');
   let sandbox;
   try {
@@ -24,6 +30,7 @@ export default async function sandboxStart(ctx: Context, opts: Options): Promise
       stateFile: opts.state,
       allowLocalWebhooks: opts.allowLocalWebhooks,
       latencyMs: opts.latency,
+      degrade,
       log: (line) => ctx.warn(line),
     });
   } catch (err) {
@@ -44,6 +51,7 @@ export default async function sandboxStart(ctx: Context, opts: Options): Promise
       opts.state ? `state in ${opts.state}` : 'state in memory',
       opts.latency ? `latency ${opts.latency} ms` : '',
       opts.allowLocalWebhooks ? 'local webhooks allowed' : '',
+      ...degrade.map((r) => `degraded: ${describeDegrade(r)}`),
     ].filter(Boolean);
     ctx.info(c.dim(`  ${facts.join(' · ')}`));
     for (const k of keys ?? []) {
