@@ -8,6 +8,7 @@ import { inspectConfig, readProfile, type Profile } from './config/profiles.js';
 import { AuthError, UsageError } from './errors.js';
 import { proxySecrets, redact } from './util/redact.js';
 import { canonicalZone, systemZone, ZONE_HELP } from './util/time.js';
+import { isLoopbackHost, parseSandboxClockEnv, type SandboxClock } from './util/sandbox-clock.js';
 import { terminalSafe } from './io/terminal-text.js';
 
 export type Env = Record<string, string | undefined>;
@@ -81,6 +82,12 @@ export class Context {
   readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly random: () => number;
   private signalValue?: AbortSignal;
+  /** The clock and sleep as given (or the machine's): request deadlines and retries stay on them. */
+  private readonly baseNow: () => Date;
+  private readonly baseSleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  private readonly clockGiven: boolean;
+  /** A loopback sandbox's simulated clock, once one has answered (util/sandbox-clock.ts). */
+  private simClock?: { sim: number; real: number; scale: number };
   /** Set by the program's pre-action hook before any command runs. */
   opts: GlobalOptions = {};
   /** Errors go to stderr as one JSON object (--json, -o json, VOICECTL_ERROR_FORMAT=json): set by run() before parsing. */
@@ -96,10 +103,50 @@ export class Context {
     this.io = init.io;
     this.env = init.env;
     this.cwd = init.cwd ?? process.cwd();
-    this.now = init.now ?? (() => new Date());
-    this.sleep = init.sleep ?? defaultSleep;
+    this.baseNow = init.now ?? (() => new Date());
+    this.baseSleep = init.sleep ?? defaultSleep;
+    this.clockGiven = init.now !== undefined;
+    this.now = () => {
+      const s = this.simClock ?? this.envClock();
+      return s ? new Date(Math.floor(s.sim + (Date.now() - s.real) * s.scale)) : this.baseNow();
+    };
+    this.sleep = (ms, signal) => {
+      const scale = (this.simClock ?? this.envClock())?.scale ?? 1;
+      return this.baseSleep(scale !== 1 ? Math.max(1, ms / scale) : ms, signal);
+    };
     this.random = init.random ?? Math.random;
     this.signalValue = init.signal;
+  }
+
+  /**
+   * Moves this run onto a loopback sandbox's simulated clock (the API client calls it
+   * with every answer that carries one): every time decided or shown from here on is the
+   * sandbox's, and waits last real time divided by its scale. A clock given at
+   * construction (tests, the demo) is kept.
+   */
+  followSandboxClock(clock: SandboxClock): void {
+    if (this.clockGiven) return;
+    this.simClock = { sim: clock.now, real: Date.now(), scale: clock.scale };
+  }
+
+  /** VOICECTL_SANDBOX_CLOCK, while the base URL is on this machine and no sandbox has answered yet. */
+  private envClock(): { sim: number; real: number; scale: number } | undefined {
+    if (this.clockGiven) return undefined;
+    const c = parseSandboxClockEnv(this.env.VOICECTL_SANDBOX_CLOCK);
+    if (!c) return undefined;
+    // Not settings(): this may run while flags are still being read, before they can be cached.
+    const base = this.opts.baseUrl ?? this.env.VOICECTL_BASE_URL;
+    try {
+      if (!base || !isLoopbackHost(new URL(base).hostname)) return undefined;
+    } catch {
+      return undefined;
+    }
+    return { sim: c.now, real: c.real, scale: c.scale };
+  }
+
+  /** The sandbox's scale when this run is on its clock (1 otherwise). */
+  get timeScale(): number {
+    return (this.simClock ?? this.envClock())?.scale ?? 1;
   }
 
   /** Aborted on Ctrl-C; long-running commands stop on it. (Made on first use: help never needs one.) */
@@ -269,10 +316,12 @@ export class Context {
       maxResponseBytes: maxResponseBytes(this.env.VOICECTL_MAX_RESPONSE_MB),
       dispatcher,
       debug,
-      sleep: (ms) => this.sleep(ms, this.signal),
+      // Retries and Retry-After stay on real time: they guard the service, not the schedule.
+      sleep: (ms) => this.baseSleep(ms, this.signal),
       random: this.random,
       signal: this.signal,
-      now: () => this.now().getTime(),
+      now: () => this.baseNow().getTime(),
+      onSandboxClock: (clock) => this.followSandboxClock(clock),
       proxyFor: (url) => proxyFor(this.env, url),
     });
   }

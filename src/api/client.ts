@@ -6,6 +6,7 @@ import { setMaxListeners } from 'node:events';
 import type { Dispatcher } from 'undici';
 import type { ProxyInUse } from './dispatcher.js';
 import { request } from './undici.js';
+import { isLoopbackHost, parseSandboxClock, SANDBOX_CLOCK_HEADER, type SandboxClock } from '../util/sandbox-clock.js';
 import { ACCEPT_ENCODING, BodyTooLargeError, DEFAULT_MAX_RESPONSE_BYTES, readBody, UnknownEncodingError } from './body.js';
 import { ApiError, deadlineError, errorCode, errorFromResponse, networkError, safeHost, sizeLabel } from './errors.js';
 import { paginate, type PaginateOptions } from './pagination.js';
@@ -38,6 +39,8 @@ export interface ClientOptions {
   signal?: AbortSignal;
   /** Clock for Retry-After dates. */
   now?: () => number;
+  /** Called with a loopback sandbox's simulated clock from its answers (util/sandbox-clock.ts). */
+  onSandboxClock?: (clock: SandboxClock) => void;
   /** The proxy a request to this URL goes through, if any, for error messages. */
   proxyFor?: (url: string) => ProxyInUse | undefined;
 }
@@ -261,6 +264,7 @@ export class ApiClient {
       this.trace(`${method} ${url} → ${res ? res.status : errorCode(failure) ?? (deadline.signal.aborted ? 'timeout' : 'error')} ${ms}ms${attempt ? ` (retry ${attempt})` : ''}`);
 
       if (res) {
+        if (this.opts.onSandboxClock) this.readSandboxClock(url, res.headers);
         if (!RETRYABLE_STATUS.has(res.status)) return res;
         const retryAfter = parseRetryAfter(header(res.headers, 'retry-after'), now());
         if (retryAfter !== undefined && retryAfter > MAX_RETRY_AFTER_MS) return { ...res, retryAfterMs: retryAfter };
@@ -295,6 +299,20 @@ export class ApiClient {
       }
       throw networkError(method, url, failure, timeout, this.opts.proxyFor?.(url));
     }
+  }
+
+  /** A sandbox on this machine tells its simulated time (util/sandbox-clock.ts); no other host's answer is read for it. */
+  private readSandboxClock(url: string, headers: Record<string, string | string[] | undefined>): void {
+    const value = headers[SANDBOX_CLOCK_HEADER];
+    if (value === undefined) return;
+    const clock = parseSandboxClock(value);
+    if (!clock) return;
+    try {
+      if (!isLoopbackHost(new URL(url).hostname)) return;
+    } catch {
+      return;
+    }
+    this.opts.onSandboxClock!(clock);
   }
 
   /** Trace lines never carry a credential: URL userinfo, secret query values and the key are masked here too. */

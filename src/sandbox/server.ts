@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import { errorBody, HttpError, Router, type Reply, type Route, type SandboxRequest } from './router.js';
 import type { KeyDef, World } from './world.js';
+import { SANDBOX_CLOCK_HEADER, sandboxClockValue } from '../util/sandbox-clock.js';
 
 export interface LoggedRequest {
   method: string;
@@ -64,6 +65,8 @@ export function createSandboxServer(world: World, routes: Route[], opts: ServerO
     if (method !== 'GET' && method !== 'HEAD' && reply.status < 400) world.changed();
     if (opts.latencyMs) await sleep(opts.latencyMs);
     if (!reply.stream && !req.complete) req.resume();
+    // The sandbox's simulated clock, so voicectl on loopback decides and shows times on it (docs/sandbox-clock.md).
+    reply.headers = { ...reply.headers, [SANDBOX_CLOCK_HEADER]: sandboxClockValue(world.clock.now(), world.clock.scale) };
     await send(res, reply, opts.compress === false ? undefined : req.headers['accept-encoding']);
   }
 

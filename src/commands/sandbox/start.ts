@@ -3,6 +3,7 @@ import { FailureError, UsageError } from '../../errors.js';
 import { readKeys, readPlan } from './options.js';
 import { note, render } from '../../io/render.js';
 import type { SandboxFlags } from './definition.js';
+import { sandboxClockEnvValue } from '../../util/sandbox-clock.js';
 
 type Options = SandboxFlags;
 
@@ -31,6 +32,7 @@ export default async function sandboxStart(ctx: Context, opts: Options): Promise
       allowLocalWebhooks: opts.allowLocalWebhooks,
       latencyMs: opts.latency,
       degrade,
+      startAt: opts.start,
       log: (line) => ctx.warn(line),
     });
   } catch (err) {
@@ -42,11 +44,14 @@ export default async function sandboxStart(ctx: Context, opts: Options): Promise
 
   const c = ctx.errColor;
   const org = sandbox.world.keys.get(sandbox.apiKey)?.org;
-  const exportLine = `export VOICECTL_BASE_URL=${sandbox.url} VOICECTL_API_KEY=${sandbox.apiKey}`;
+  const { now, scale } = { now: sandbox.world.clock.now(), scale: sandbox.world.clock.scale };
+  const clock = `'${sandboxClockEnvValue(now, Date.now(), scale)}'`;
+  const exportLine = `export VOICECTL_BASE_URL=${sandbox.url} VOICECTL_API_KEY=${sandbox.apiKey}${scale !== 1 || opts.start ? ` VOICECTL_SANDBOX_CLOCK=${clock}` : ''}`;
   await render(ctx, { json: { base_url: sandbox.url, api_key: sandbox.apiKey, org, port: sandbox.port }, layout: 'compact', human: () => {
     ctx.info(`${c.green('Sandbox running')} at ${c.bold(sandbox.url)}`);
     const facts = [
       opts.timeScale !== 1 ? `time ${opts.timeScale}x` : 'real time',
+      opts.start ? `started at ${new Date(sandbox.world.clock.now()).toISOString()}` : '',
       `seed ${sandbox.world.seed}`,
       opts.state ? `state in ${opts.state}` : 'state in memory',
       opts.latency ? `latency ${opts.latency} ms` : '',
