@@ -8,6 +8,7 @@
  */
 import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
 import { Rng } from './rng.js';
+import { learnedFate } from './learned.js';
 import { decideFate, personaOf, rngOf, type Fate } from './fate.js';
 import type { Call, DegradeRule, Script, World } from './world.js';
 
@@ -94,13 +95,16 @@ export function degradeFate(rules: readonly DegradeRule[], fate: Fate, seq: numb
 }
 
 /**
- * A live call's fate: the seeded draw, a test persona's if it names one, then the
- * --degrade rules (never over a persona, which a test asked for by name).
+ * A live call's fate: the seeded draw, a test persona's if it names one, else the
+ * learned rates (--learn) and then the --degrade rules (never over a persona, which a
+ * test asked for by name).
  */
 export function liveFate(world: World, orgId: string, call: Call, script: Script): { fate: Fate; rng: ReturnType<typeof rngOf> } {
   const rng = rngOf(world, orgId, call);
   const persona = personaOf(call.contact.extra);
-  const fate = decideFate(rng, script, persona);
-  if (persona || world.degrade.length === 0) return { fate, rng };
+  let fate = decideFate(rng, script, persona);
+  if (persona) return { fate, rng };
+  if (world.learned) fate = learnedFate(rng, world.learned, countryOf(call.phone_number), new Date(call._start).getUTCHours(), fate);
+  if (world.degrade.length === 0) return { fate, rng };
   return { fate: degradeFate(world.degrade, fate, call._seed, call.phone_number, `${world.seed}:${orgId}`), rng };
 }

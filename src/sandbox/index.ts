@@ -17,6 +17,8 @@ export type { KeyDef, Plan } from './world.js';
 export { World } from './world.js';
 export { parseDegrade, describeDegrade, type DegradeRule } from './degrade.js';
 import type { DegradeRule } from './world.js';
+import type { LearnedRates } from './learned.js';
+export { learn, LearnError, type LearnedRates } from './learned.js';
 
 export interface SandboxOptions {
   /** Default 4010; tests pass 0 for a free port. */
@@ -39,6 +41,8 @@ export interface SandboxOptions {
   variant?: SandboxVariant;
   /** `--degrade`: the sandbox drops answers or raises failures on cue (degrade.ts). */
   degrade?: DegradeRule[];
+  /** `--learn`: answer with the account's own rates (learned.ts). */
+  learned?: LearnedRates;
 }
 
 export interface Sandbox {
@@ -94,6 +98,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     secret: saved?.secret,
     log: opts.log,
     degrade: opts.degrade,
+    learned: opts.learned,
   });
   if (saved) {
     world.loadOrgs(saved.orgs);

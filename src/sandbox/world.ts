@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { SimClock } from './clock.js';
 import { CallIndex } from './call-index.js';
 import { Rng, randomSeed } from './rng.js';
+import type { LearnedRates } from './learned.js';
 import { emptyKb, type KbState } from './kb-store.js';
 import { emptyWebhooks, type WebhookState } from './webhook-store.js';
 
@@ -50,6 +51,8 @@ export interface WorldOptions {
   log?: (line: string) => void;
   /** `--degrade` rules: the sandbox misbehaves on cue (degrade.ts). */
   degrade?: DegradeRule[];
+  /** `--learn`: the account's own rates (learned.ts). */
+  learned?: LearnedRates;
 }
 
 export class World {
@@ -70,9 +73,11 @@ export class World {
   private readonly dirtyListeners: Array<() => void> = [];
   readonly log: (line: string) => void;
   readonly degrade: readonly DegradeRule[];
+  readonly learned?: LearnedRates;
 
   constructor(opts: WorldOptions) {
     this.degrade = opts.degrade ?? [];
+    this.learned = opts.learned;
     this.log = opts.log ?? (() => {});
     this.clock = new SimClock(opts.timeScale ?? 1, opts.startAt ?? Date.now(), (err) => {
       this.log(`sandbox: a simulated event failed: ${(err as Error)?.stack ?? String(err)}`);

@@ -38,5 +38,7 @@ export function sandboxOptions(cmd: Command) {
     .option('--state <file>', 'keep the sandbox\'s data in this file across restarts')
     .option('--allow-local-webhooks', 'accept webhook URLs on loopback and private networks (for `voicectl listen`)')
     .option('--latency <ms>', 'delay every response by this many milliseconds', nonNegativeInt, 0)
+    .option('--learn <file>', 'answer with your account\'s own connect rates, outcomes and call lengths, learned from an export (call export --format jsonl) or a rates file')
+    .option('--learned-out <file>', 'write what --learn kept (distributions only: no number, name or id) to this rates file')
     .option('--degrade <rule>', 'misbehave on cue, to test a run\'s guardrails: after=N,connect=SHARE|failed=SHARE[,country=CC] (repeatable)', (v: string, prev: string[] | undefined) => [...(prev ?? []), v]);
 }

@@ -3,6 +3,8 @@ import { FailureError, UsageError } from '../../errors.js';
 import { readKeys, readPlan } from './options.js';
 import { note, render } from '../../io/render.js';
 import type { SandboxFlags } from './definition.js';
+import { plural } from '../../io/text.js';
+import { writeFileAtomic } from '../../util/atomic-file.js';
 import { sandboxClockEnvValue } from '../../util/sandbox-clock.js';
 
 type Options = SandboxFlags;
@@ -12,6 +14,28 @@ export default async function sandboxStart(ctx: Context, opts: Options): Promise
   const plan = opts.plan ? await readPlan(opts.plan) : undefined;
   // The emulator is only needed by this command, `demo` and tests.
   const { startSandbox, PortInUseError, parseDegrade, describeDegrade } = await import('../../sandbox/index.js');
+  let learned;
+  if (opts.learn) {
+    const { learn, LearnError } = await import('../../sandbox/index.js');
+    const { readFile } = await import('node:fs/promises');
+    let text: string;
+    try {
+      text = await readFile(opts.learn, 'utf8');
+    } catch (err) {
+      throw new UsageError(`--learn ${opts.learn}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+    }
+    try {
+      const r = learn(text, opts.learn);
+      learned = r.rates;
+      note(ctx, `Learned from ${plural(r.rates.calls, 'call')} in ${opts.learn}${r.skipped ? ` (${plural(r.skipped, 'line')} skipped: not a finished call)` : ''}: connect rate ${Math.round(r.rates.overall.connect * 100)}%, countries ${Object.keys(r.rates.countries).join(', ') || 'none with 20 calls or more'}.`);
+    } catch (err) {
+      if (err instanceof LearnError) throw new UsageError(err.message);
+      throw err;
+    }
+    if (opts.learnedOut) await writeFileAtomic(opts.learnedOut, `${JSON.stringify(learned, null, 2)}\n`);
+  } else if (opts.learnedOut) {
+    throw new UsageError('--learned-out needs --learn FILE: it writes what was learned.');
+  }
   let degrade;
   try {
     degrade = (opts.degrade ?? []).map(parseDegrade);
@@ -32,6 +56,7 @@ export default async function sandboxStart(ctx: Context, opts: Options): Promise
       allowLocalWebhooks: opts.allowLocalWebhooks,
       latencyMs: opts.latency,
       degrade,
+      learned,
       startAt: opts.start,
       log: (line) => ctx.warn(line),
     });
