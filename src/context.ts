@@ -144,6 +144,14 @@ export class Context {
     return { sim: c.now, real: c.real, scale: c.scale };
   }
 
+  /**
+   * This machine's clock, never the sandbox's: for what another machine compares with its
+   * own real clock (webhook signatures' timestamps, the clock-skew check).
+   */
+  realNow(): Date {
+    return this.baseNow();
+  }
+
   /** The sandbox's scale when this run is on its clock (1 otherwise). */
   get timeScale(): number {
     return (this.simClock ?? this.envClock())?.scale ?? 1;

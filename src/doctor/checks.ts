@@ -147,7 +147,7 @@ async function reachableCheck(ctx: Context, state: State): Promise<CheckResult[]
   }
   const ms = Math.round(performance.now() - started);
   state.reachable = true;
-  const receivedAt = ctx.now().getTime();
+  const receivedAt = ctx.realNow().getTime();
   const reach: CheckResult = ms > 3000
     ? { check: 'reachable', status: 'warn', message: `${api.url('/')} answered in ${ms} ms, which is slow`, fix: 'Long waits usually come from a proxy or a distant region; raise --timeout if requests time out.', details: { latency_ms: ms } }
     : { check: 'reachable', status: 'ok', message: `${api.url('/')} answered in ${ms} ms`, details: { latency_ms: ms } };

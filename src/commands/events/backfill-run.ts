@@ -31,7 +31,7 @@ export async function runBackfill(ctx: Context, o: { gaps: Gap[]; log: string; t
       return `${what}  ${c.green(`${r.post.status}`)}${r.logged ? '' : c.red(` accepted, but not recorded in the log (${r.logError}): a second run sends it again`)}`;
     }));
   };
-  const results = await backfill(o.gaps, { log, poster, secret: o.secret, now: () => ctx.now(), signal: ctx.signal, onResult: show });
+  const results = await backfill(o.gaps, { log, poster, secret: o.secret, now: () => ctx.realNow(), signal: ctx.signal, onResult: show });
   await log.close();
   const done = results.filter((r) => r.logged && (r.post?.ok ?? true)).length;
   const failed = results.length - done;

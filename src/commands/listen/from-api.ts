@@ -75,7 +75,7 @@ export async function listenFromApi(ctx: Context, opts: Options): Promise<void> 
   await ledger?.repair();
   const forwarder = poster
     ? new Forwarder({
-      poster, ledger, sleep: ctx.sleep, signal: ctx.signal, now: () => ctx.now(),
+      poster, ledger, sleep: ctx.sleep, signal: ctx.signal, now: () => ctx.realNow(),
       onAttempt: (e, r, attempt) => ctx.info(forwardLine(ctx.errColor, e.id, poster.url.href, r, new Date()) + (attempt > 1 ? c.dim(` (attempt ${attempt})`) : '')),
     })
     : undefined;

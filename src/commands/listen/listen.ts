@@ -66,7 +66,7 @@ export default async function listen(ctx: Context, flags: ListenOptions): Promis
   if (poster) ctx.onClose(() => poster.close());
   const forwarder = poster
     ? new Forwarder({
-      poster, ledger, sleep: ctx.sleep, signal: ctx.signal, now: () => ctx.now(),
+      poster, ledger, sleep: ctx.sleep, signal: ctx.signal, now: () => ctx.realNow(),
       onAttempt: (e, r, attempt) => ctx.info(forwardLine(ctx.errColor, e.id, poster.url.href, r, ctx.now(), zone) + (attempt > 1 ? c.dim(` (attempt ${attempt})`) : '')),
     })
     : undefined;

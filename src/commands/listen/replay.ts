@@ -69,7 +69,7 @@ export async function replay(ctx: Context, o: { file: string; target: string; se
       'User-Agent': 'voicectl-replay',
       [EVENT_ID_HEADER]: id,
       [EVENT_TYPE_HEADER]: type,
-      [SIGNATURE_HEADER]: sign(o.secret, body, Math.floor(ctx.now().getTime() / 1000)),
+      [SIGNATURE_HEADER]: sign(o.secret, body, Math.floor(ctx.realNow().getTime() / 1000)),
     });
     sent++;
     if (r.ok) ok++;

@@ -28,7 +28,7 @@ export default async function trigger(ctx: Context, type: WebhookEventType, opts
     'User-Agent': 'voicectl-trigger',
     [EVENT_ID_HEADER]: event.id,
     [EVENT_TYPE_HEADER]: event.type,
-    [SIGNATURE_HEADER]: sign(secret, body, Math.floor(ctx.now().getTime() / 1000)),
+    [SIGNATURE_HEADER]: sign(secret, body, Math.floor(ctx.realNow().getTime() / 1000)),
   });
   const ms = Math.round(r.ms);
   await render(ctx, {
