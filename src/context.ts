@@ -274,6 +274,8 @@ export class Context {
       signal: this.signal,
       now: () => this.now().getTime(),
       proxyFor: (url) => proxyFor(this.env, url),
+      // --jq reads the service's JSON text, not JavaScript's numbers (src/io/filter.ts).
+      keepJsonText: this.opts.jq !== undefined,
     });
   }
 

@@ -3,8 +3,13 @@
  * with a Handlebars template instead (docs/scripting.md). Every JSON document src/io
  * prints passes here; the libraries load only when one of the flags is given.
  */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { Context } from '../context.js';
-import { FailureError, UsageError } from '../errors.js';
+import { FailureError, InterruptedError, UsageError } from '../errors.js';
+import { jsonText } from '../util/json-text.js';
+import { formatDateTime, zoneAbbreviation } from '../util/time.js';
+import type { JqJob, JqMessage } from './jq-worker.js';
 
 /** Whether --jq or --template replaces the JSON output. */
 export function filtering(ctx: Context): boolean {
@@ -13,31 +18,115 @@ export function filtering(ctx: Context): boolean {
 
 /** Prints `value` through --jq or --template. */
 export async function printFiltered(ctx: Context, value: unknown): Promise<void> {
-  const text = ctx.opts.jq !== undefined ? await applyJq(ctx.opts.jq, value) : await applyTemplate(ctx, ctx.opts.template ?? '', value);
+  if (ctx.opts.jq !== undefined) return runFilter(ctx, ctx.opts.jq, jsonText(value ?? null));
+  const text = await applyTemplate(ctx, ctx.opts.template ?? '', value);
   if (text.length > 0) ctx.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
 }
 
 /**
- * jq as `jq -r` runs it: the real jq, compiled to WebAssembly (jq-wasm), never a jq
- * binary. Strings print raw, as gh's --jq prints them, so `--jq '.[].id'` gives ids a
- * shell loop can use.
+ * --jq: jq 1.7.1 as `jq -r PROGRAM` runs it on the same JSON text (the service's own,
+ * numbers as it wrote them: util/json-text.ts), built into voicectl as WebAssembly
+ * (src/io/jq-engine.ts), so no jq program is needed. Strings print raw, as gh's --jq
+ * prints them; the output is jq's, byte for byte, written as it comes. jq's exit status
+ * decides: a program that does not compile is a usage error (exit 2), a runtime error
+ * a failure (exit 1) even after some output. It runs on a worker thread that Ctrl-C
+ * abandons at once (src/io/jq-worker.ts).
  */
-async function applyJq(expression: string, value: unknown): Promise<string> {
-  // Loaded here: the WebAssembly jq costs start-up time no other command should pay.
-  const jq = await import('jq-wasm');
-  try {
-    return await jq.raw(JSON.stringify(value ?? null), expression, ['-r']);
-  } catch (err) {
-    const message = (err instanceof Error ? err.message : String(err)).replace(/^Failed to execute raw query:\s*/, '').trim();
-    if (/compile error/.test(message)) {
-      throw new UsageError(`--jq "${expression}" is not a jq expression: ${firstLine(message)}`, { hint: 'jq\'s manual: https://jqlang.org/manual/' });
+async function runFilter(ctx: Context, program: string, input: string): Promise<void> {
+  const job: JqJob = { program, input: Buffer.from(input, 'utf8'), env: { ...ctx.env } };
+  const errors: string[] = [];
+  let line = '';
+  let inError = false;
+  // jq's error lines (with what follows them: the lines of an error message, the program
+  // quoted under a compile error) become the command's error; anything else jq writes to its standard error (debug,
+  // stderr, halt_error's message) passes through as it comes.
+  const onStderr = (chunk: Uint8Array) => {
+    line += Buffer.from(chunk).toString('utf8');
+    let nl: number;
+    while ((nl = line.indexOf('\n')) >= 0) {
+      const one = line.slice(0, nl + 1);
+      line = line.slice(nl + 1);
+      if (/^jq: (error|\d+ compile error)/.test(one)) {
+        inError = true;
+        errors.push(one.trimEnd());
+      } else if (inError && !/^(jq: |\["DEBUG:")/.test(one)) {
+        errors[errors.length - 1] += `\n${one.trimEnd()}`;
+      } else {
+        inError = false;
+        ctx.io.stderr.write(one);
+      }
     }
-    throw new FailureError(`--jq "${expression}" failed on the output: ${firstLine(message)}`, { code: 'jq_error' });
+  };
+  const onStdout = (chunk: Uint8Array) => { ctx.io.stdout.write(chunk); };
+  const file = jqWorkerFile();
+  const result = file ? await inWorker(ctx, file, job, onStdout, onStderr) : await (await import('./jq-engine.js')).runJq({ ...job, stdout: onStdout, stderr: onStderr });
+  if (line.length > 0) ctx.io.stderr.write(line);
+  if (result.outOfMemory) {
+    throw new FailureError(`--jq "${program}" ran out of memory (jq has ${JQ_MEMORY} here).`, {
+      code: 'jq_out_of_memory',
+      hint: 'Give jq less at once (a narrower list, --limit), or pipe --json to a jq program.',
+    });
   }
+  if (result.status === 0) return;
+  if (result.status === 2 || result.status === 3) {
+    throw new UsageError(`--jq "${program}" is not a jq program: ${jqMessage(errors) || 'jq could not compile it'}`, { hint: 'jq\'s manual: https://jqlang.org/manual/' });
+  }
+  throw new FailureError(`--jq "${program}" failed on the output: ${jqMessage(errors) || `jq stopped with exit status ${result.status}`}`, { code: 'jq_error' });
 }
 
-function firstLine(s: string): string {
-  return s.split('\n')[0]!.replace(/^jq: error( \(at [^)]*\))?:\s*/, '');
+/** What the heap of jq-wasm's WebAssembly memory can grow to. */
+const JQ_MEMORY = '256 MiB';
+
+/** jq's error lines without their `jq: error (at <stdin>:0):` prefix; the compile error's count line left out. */
+function jqMessage(lines: string[]): string {
+  return lines
+    .filter((l) => !/^jq: \d+ compile errors?$/.test(l))
+    .map((l) => l.replace(/^jq: error( \(at [^)]*\))?:\s*/, ''))
+    .join('; ');
+}
+
+/** Runs the job on a worker thread; Ctrl-C (the run's signal) terminates it. */
+function inWorker(ctx: Context, file: string, job: JqJob, stdout: (c: Uint8Array) => void, stderr: (c: Uint8Array) => void): Promise<{ status: number; outOfMemory?: boolean }> {
+  return new Promise((resolve, reject) => {
+    void import('node:worker_threads').then(({ Worker }) => {
+      if (ctx.signal.aborted) return reject(new InterruptedError());
+      const worker = new Worker(file, { workerData: job });
+      let done: { status: number; outOfMemory?: boolean } | undefined;
+      const onAbort = () => {
+        void worker.terminate();
+        reject(new InterruptedError());
+      };
+      ctx.signal.addEventListener('abort', onAbort, { once: true });
+      worker.on('message', (m: JqMessage) => {
+        if (m.type === 'done') done = { status: m.status, outOfMemory: m.outOfMemory };
+        else if (m.type === 'stdout') stdout(m.chunk);
+        else stderr(m.chunk);
+      });
+      worker.on('error', (err: Error & { code?: string }) => {
+        ctx.signal.removeEventListener('abort', onAbort);
+        if (err.code === 'ERR_WORKER_OUT_OF_MEMORY') resolve({ status: 1, outOfMemory: true });
+        else reject(new FailureError(`--jq could not run: ${err.message}`, { cause: err }));
+      });
+      worker.on('exit', () => {
+        ctx.signal.removeEventListener('abort', onAbort);
+        if (done) resolve(done);
+        else if (!ctx.signal.aborted) reject(new FailureError('--jq stopped without finishing.'));
+      });
+    }, reject);
+  });
+}
+
+/**
+ * The built worker (dist/io/jq-worker.js) from the bundle (dist/main.cjs) or one of its
+ * chunks; absent when running from the TypeScript sources (tests), where jq runs on the
+ * calling thread.
+ */
+function jqWorkerFile(): string | undefined {
+  for (const rel of ['./io/jq-worker.js', '../io/jq-worker.js', './jq-worker.js']) {
+    const path = fileURLToPath(new URL(rel, import.meta.url));
+    if (path.endsWith('.js') && existsSync(path)) return path;
+  }
+  return undefined;
 }
 
 /**
@@ -56,7 +145,7 @@ export async function applyTemplate(ctx: Context, template: string, value: unkno
     const max = typeof n === 'number' ? n : Number(n);
     return Number.isFinite(max) && s.length > max ? `${s.slice(0, Math.max(1, max - 1))}…` : s;
   });
-  hb.registerHelper('time', (v: unknown, style: unknown) => formatTime(v, typeof style === 'string' ? style : undefined, ctx.now()));
+  hb.registerHelper('time', (v: unknown, style: unknown) => formatTime(v, typeof style === 'string' ? style : undefined, ctx.now(), ctx.timeZone));
   hb.registerHelper('table', function (this: unknown, options: { fn: (ctx: unknown) => string }) {
     tables.push([]);
     const rest = options.fn(this);
@@ -81,6 +170,10 @@ export async function applyTemplate(ctx: Context, template: string, value: unkno
   }
 }
 
+function firstLine(s: string): string {
+  return s.split('\n')[0]!;
+}
+
 /** Rows as columns two spaces apart, as `voicectl`'s tables are. */
 function alignRows(rows: string[][]): string {
   const widths: number[] = [];
@@ -88,8 +181,11 @@ function alignRows(rows: string[][]): string {
   return rows.map((row) => row.map((c, i) => (i === row.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd()).map((l) => `${l}\n`).join('');
 }
 
-/** `time`: an ISO time as `2026-01-02 10:00 UTC`, or with "relative" as `3 hours ago`, "date" as `2026-01-02`. */
-export function formatTime(v: unknown, style: string | undefined, now: Date): string {
+/**
+ * `time`: an ISO time in `zone` (--tz), as `2026-01-02 15:30 IST`; with "relative" as
+ * `3 hours ago`, with "date" as the day in that zone, `2026-01-02`.
+ */
+export function formatTime(v: unknown, style: string | undefined, now: Date, zone = 'UTC'): string {
   if (typeof v !== 'string' && typeof v !== 'number') return '';
   const t = new Date(v);
   if (Number.isNaN(t.getTime())) return String(v);
@@ -100,7 +196,7 @@ export function formatTime(v: unknown, style: string | undefined, now: Date): st
     const words = `${n} ${unit}${n === 1 ? '' : 's'}`;
     return s >= 0 ? `${words} ago` : `in ${words}`;
   }
-  const iso = t.toISOString();
-  if (style === 'date') return iso.slice(0, 10);
-  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+  const local = formatDateTime(t.getTime(), zone, { minutes: true });
+  if (style === 'date') return local.slice(0, 10);
+  return `${local} ${zoneAbbreviation(zone, t.getTime())}`;
 }
