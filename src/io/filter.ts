@@ -69,7 +69,7 @@ async function runFilter(ctx: Context, program: string, input: string): Promise<
   }
   if (result.status === 0) return;
   if (result.status === 2 || result.status === 3) {
-    throw new UsageError(`--jq "${program}" is not a jq program: ${jqMessage(errors) || 'jq could not compile it'}`, { hint: 'jq\'s manual: https://jqlang.org/manual/' });
+    throw new UsageError(`--jq "${program}" is not a jq expression: ${jqMessage(errors) || 'jq could not compile it'}`, { hint: 'jq\'s manual: https://jqlang.org/manual/' });
   }
   throw new FailureError(`--jq "${program}" failed on the output: ${jqMessage(errors) || `jq stopped with exit status ${result.status}`}`, { code: 'jq_error' });
 }
