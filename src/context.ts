@@ -246,7 +246,11 @@ export class Context {
         hint: 'Set VOICECTL_API_KEY (recommended for scripts) or run `voicectl login`.',
       }));
     }
-    if (!this.client) this.client = this.makeClient(s);
+    if (!this.client) {
+      this.client = this.makeClient(s);
+      // --jq's engine loads on its own thread while the requests are under way.
+      if (this.opts.jq !== undefined) void import('./io/jq-warm.js').then((w) => w.warmJq(this), () => {});
+    }
     return this.client;
   }
 

@@ -3,12 +3,11 @@
  * with a Handlebars template instead (docs/scripting.md). Every JSON document src/io
  * prints passes here; the libraries load only when one of the flags is given.
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Context } from '../context.js';
 import { FailureError, InterruptedError, UsageError } from '../errors.js';
 import { jsonText } from '../util/json-text.js';
 import { formatDateTime, zoneAbbreviation } from '../util/time.js';
+import { jqWorkerFile, takeWarmJq } from './jq-warm.js';
 import type { JqJob, JqMessage } from './jq-worker.js';
 
 /** Whether --jq or --template replaces the JSON output. */
@@ -33,7 +32,7 @@ export async function printFiltered(ctx: Context, value: unknown): Promise<void>
  * abandons at once (src/io/jq-worker.ts).
  */
 async function runFilter(ctx: Context, program: string, input: string): Promise<void> {
-  const job: JqJob = { program, input: Buffer.from(input, 'utf8'), env: { ...ctx.env } };
+  const job: JqJob = { program, input: new TextEncoder().encode(input), env: { ...ctx.env } };
   const errors: string[] = [];
   let line = '';
   let inError = false;
@@ -90,7 +89,8 @@ function inWorker(ctx: Context, file: string, job: JqJob, stdout: (c: Uint8Array
   return new Promise((resolve, reject) => {
     void import('node:worker_threads').then(({ Worker }) => {
       if (ctx.signal.aborted) return reject(new InterruptedError());
-      const worker = new Worker(file, { workerData: job });
+      const worker = takeWarmJq(ctx) ?? new Worker(file);
+      worker.ref();
       let done: { status: number; outOfMemory?: boolean } | undefined;
       const onAbort = () => {
         void worker.terminate();
@@ -112,21 +112,9 @@ function inWorker(ctx: Context, file: string, job: JqJob, stdout: (c: Uint8Array
         if (done) resolve(done);
         else if (!ctx.signal.aborted) reject(new FailureError('--jq stopped without finishing.'));
       });
+      worker.postMessage(job, [job.input.buffer as ArrayBuffer]);
     }, reject);
   });
-}
-
-/**
- * The built worker (dist/io/jq-worker.js) from the bundle (dist/main.cjs) or one of its
- * chunks; absent when running from the TypeScript sources (tests), where jq runs on the
- * calling thread.
- */
-function jqWorkerFile(): string | undefined {
-  for (const rel of ['./io/jq-worker.js', '../io/jq-worker.js', './jq-worker.js']) {
-    const path = fileURLToPath(new URL(rel, import.meta.url));
-    if (path.endsWith('.js') && existsSync(path)) return path;
-  }
-  return undefined;
 }
 
 /**

@@ -66,11 +66,13 @@ const WebAssemblyApi = (globalThis as unknown as { WebAssembly: WasmApi }).WebAs
 
 let loaded: { factory: Factory; wasm: object } | undefined;
 
-function load(): { factory: Factory; wasm: object } {
+/** Reads and compiles jq-wasm (once per thread): runJq does it when not done before. */
+export function loadJq(): { factory: Factory; wasm: object } {
   if (loaded) return loaded;
   const require = createRequire(import.meta.url);
   const file = require.resolve('jq-wasm/dist/build/jq.js');
-  let code = readFileSync(file, 'utf8');
+  // ASCII: read as latin1, which costs no decoding.
+  let code = readFileSync(file, 'latin1');
   for (const [from, to] of EDITS) {
     const count = code.split(from).length - 1;
     if (count !== 1) throw new Error(`${file}: expected one "${from}", found ${count}; jq-wasm changed, review src/io/jq-engine.ts`);
@@ -80,6 +82,8 @@ function load(): { factory: Factory; wasm: object } {
   const binary = /"data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)"/.exec(code);
   if (!binary) throw new Error(`${file}: no WebAssembly found; jq-wasm changed, review src/io/jq-engine.ts`);
   const wasm = new WebAssemblyApi.Module(Buffer.from(binary[1]!, 'base64'));
+  // instantiateWasm (below) hands Emscripten the compiled module: the 1.2 MB of base64 need not be compiled as JavaScript too.
+  code = code.replace(binary[0], '""');
   const module = { exports: {} as unknown };
   const fn = compileFunction(code, ['module', 'exports', 'require', '__filename', '__dirname'], { filename: file });
   fn(module, module.exports, require, file, file.replace(/\/[^/]*$/, ''));
@@ -103,7 +107,7 @@ function wasmEnv(env: Record<string, string | undefined>): Record<string, string
 
 /** Runs jq once; the module is made anew for each run (jq's main() is not made to run twice). */
 export async function runJq(run: JqRun): Promise<JqResult> {
-  const { factory, wasm } = load();
+  const { factory, wasm } = loadJq();
   const jq = await factory({
     voicectlEnv: wasmEnv(run.env),
     instantiateWasm(imports: object, receive: (instance: object, module: object) => void) {

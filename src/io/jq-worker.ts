@@ -1,10 +1,11 @@
 /**
  * The worker thread --jq runs on (src/io/filter.ts), so that Ctrl-C can abandon a filter
- * that never ends (`def f: f; f`): jq's output goes to the main thread in pieces as it
- * comes, then its exit status.
+ * that never ends (`def f: f; f`). It loads jq as soon as it starts, which the command
+ * does while its requests are under way, then waits for its one job: jq's output goes to
+ * the main thread in pieces as it comes, then its exit status.
  */
-import { parentPort, workerData } from 'node:worker_threads';
-import { runJq } from './jq-engine.js';
+import { parentPort } from 'node:worker_threads';
+import { loadJq, runJq } from './jq-engine.js';
 
 export interface JqJob {
   program: string;
@@ -16,7 +17,6 @@ export type JqMessage =
   | { type: 'stdout' | 'stderr'; chunk: Uint8Array }
   | { type: 'done'; status: number; outOfMemory?: boolean };
 
-const job = workerData as JqJob;
 const port = parentPort!;
 /** Output is sent in pieces of this size at most, not one message per write of jq's. */
 const PIECE = 64 * 1024;
@@ -31,18 +31,24 @@ function flush(): void {
   size = 0;
 }
 
-const result = await runJq({
-  ...job,
-  stdout: (chunk) => {
-    pending.push(chunk);
-    size += chunk.length;
-    if (size >= PIECE) flush();
-  },
-  stderr: (chunk) => {
-    // In order with the output around it.
+// Compiled before the job arrives: the command is still reading from the service.
+loadJq();
+port.once('message', (job: JqJob) => {
+  void runJq({
+    ...job,
+    stdout: (chunk) => {
+      pending.push(chunk);
+      size += chunk.length;
+      if (size >= PIECE) flush();
+    },
+    stderr: (chunk) => {
+      // In order with the output around it.
+      flush();
+      port.postMessage({ type: 'stderr', chunk } satisfies JqMessage);
+    },
+  }).then((result) => {
     flush();
-    port.postMessage({ type: 'stderr', chunk } satisfies JqMessage);
-  },
+    port.postMessage({ type: 'done', ...result } satisfies JqMessage);
+    port.close();
+  });
 });
-flush();
-port.postMessage({ type: 'done', ...result } satisfies JqMessage);
