@@ -17,10 +17,34 @@ export function filtering(ctx: Context): boolean {
 
 /** Prints `value` through --jq or --template. */
 export async function printFiltered(ctx: Context, value: unknown): Promise<void> {
-  if (ctx.opts.jq !== undefined) return runFilter(ctx, ctx.opts.jq, jsonText(value ?? null));
+  if (ctx.opts.jq !== undefined) return runFilter(ctx, ctx.opts.jq, async (write) => write(jsonText(value ?? null)));
   const text = await applyTemplate(ctx, ctx.opts.template ?? '', value);
   if (text.length > 0) ctx.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
 }
+
+/**
+ * Prints a list through --jq or --template. jq gets the list as its items arrive, so it
+ * parses one page while the next is read; a template takes the whole list, held in memory.
+ */
+export async function printFilteredList(ctx: Context, items: Iterable<unknown> | AsyncIterable<unknown>): Promise<void> {
+  if (ctx.opts.jq === undefined) {
+    const all: unknown[] = [];
+    for await (const item of items) all.push(item);
+    return printFiltered(ctx, all);
+  }
+  return runFilter(ctx, ctx.opts.jq, async (write) => {
+    let first = true;
+    write('[');
+    for await (const item of items) {
+      write(first ? jsonText(item) : `,${jsonText(item)}`);
+      first = false;
+    }
+    write(']');
+  });
+}
+
+/** Hands jq its input text: `write` as often as needed; jq has it all when the promise resolves. */
+type Feed = (write: (text: string) => void) => Promise<void>;
 
 /**
  * --jq: jq 1.7.1 as `jq -r PROGRAM` runs it on the same JSON text (the service's own,
@@ -31,8 +55,8 @@ export async function printFiltered(ctx: Context, value: unknown): Promise<void>
  * a failure (exit 1) even after some output. It runs on a worker thread that Ctrl-C
  * abandons at once (src/io/jq-worker.ts).
  */
-async function runFilter(ctx: Context, program: string, input: string): Promise<void> {
-  const job: JqJob = { program, input: new TextEncoder().encode(input), env: { ...ctx.env } };
+async function runFilter(ctx: Context, program: string, feed: Feed): Promise<void> {
+  const env = { ...ctx.env };
   const errors: string[] = [];
   let line = '';
   let inError = false;
@@ -58,7 +82,15 @@ async function runFilter(ctx: Context, program: string, input: string): Promise<
   };
   const onStdout = (chunk: Uint8Array) => { ctx.io.stdout.write(chunk); };
   const file = jqWorkerFile();
-  const result = file ? await inWorker(ctx, file, job, onStdout, onStderr) : await (await import('./jq-engine.js')).runJq({ ...job, stdout: onStdout, stderr: onStderr });
+  let result: { status: number; outOfMemory?: boolean };
+  if (file) {
+    result = await inWorker(ctx, file, program, env, feed, onStdout, onStderr);
+  } else {
+    const parts: string[] = [];
+    await feed((text) => { parts.push(text); });
+    const { runJq } = await import('./jq-engine.js');
+    result = await runJq({ program, env, input: new TextEncoder().encode(parts.join('')), stdout: onStdout, stderr: onStderr });
+  }
   if (line.length > 0) ctx.io.stderr.write(line);
   if (result.outOfMemory) {
     throw new FailureError(`--jq "${program}" ran out of memory (jq has ${JQ_MEMORY} here).`, {
@@ -84,37 +116,71 @@ function jqMessage(lines: string[]): string {
     .join('; ');
 }
 
-/** Runs the job on a worker thread; Ctrl-C (the run's signal) terminates it. */
-function inWorker(ctx: Context, file: string, job: JqJob, stdout: (c: Uint8Array) => void, stderr: (c: Uint8Array) => void): Promise<{ status: number; outOfMemory?: boolean }> {
-  return new Promise((resolve, reject) => {
-    void import('node:worker_threads').then(({ Worker }) => {
-      if (ctx.signal.aborted) return reject(new InterruptedError());
-      const worker = takeWarmJq(ctx) ?? new Worker(file);
-      worker.ref();
-      let done: { status: number; outOfMemory?: boolean } | undefined;
-      const onAbort = () => {
-        void worker.terminate();
-        reject(new InterruptedError());
-      };
-      ctx.signal.addEventListener('abort', onAbort, { once: true });
-      worker.on('message', (m: JqMessage) => {
-        if (m.type === 'done') done = { status: m.status, outOfMemory: m.outOfMemory };
-        else if (m.type === 'stdout') stdout(m.chunk);
-        else stderr(m.chunk);
-      });
-      worker.on('error', (err: Error & { code?: string }) => {
-        ctx.signal.removeEventListener('abort', onAbort);
-        if (err.code === 'ERR_WORKER_OUT_OF_MEMORY') resolve({ status: 1, outOfMemory: true });
-        else reject(new FailureError(`--jq could not run: ${err.message}`, { cause: err }));
-      });
-      worker.on('exit', () => {
-        ctx.signal.removeEventListener('abort', onAbort);
-        if (done) resolve(done);
-        else if (!ctx.signal.aborted) reject(new FailureError('--jq stopped without finishing.'));
-      });
-      worker.postMessage(job, [job.input.buffer as ArrayBuffer]);
-    }, reject);
+/** Pieces of input sent to the worker at a time. */
+const INPUT_PIECE = 256 * 1024;
+
+/** Runs jq on a worker thread, fed as `feed` writes; Ctrl-C (the run's signal) terminates it. */
+async function inWorker(
+  ctx: Context, file: string, program: string, env: Record<string, string | undefined>, feed: Feed,
+  stdout: (c: Uint8Array) => void, stderr: (c: Uint8Array) => void,
+): Promise<{ status: number; outOfMemory?: boolean }> {
+  const { Worker, MessageChannel } = await import('node:worker_threads');
+  if (ctx.signal.aborted) throw new InterruptedError();
+  const worker = takeWarmJq(ctx) ?? new Worker(file);
+  worker.ref();
+  const { port1, port2 } = new MessageChannel();
+  const arrived = new Int32Array(new SharedArrayBuffer(4));
+  let stopped: unknown;
+  const finished = new Promise<{ status: number; outOfMemory?: boolean }>((resolve, reject) => {
+    let done: { status: number; outOfMemory?: boolean } | undefined;
+    const onAbort = () => {
+      stopped = new InterruptedError();
+      void worker.terminate();
+      reject(stopped);
+    };
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+    worker.on('message', (m: JqMessage) => {
+      if (m.type === 'done') done = { status: m.status, outOfMemory: m.outOfMemory };
+      else if (m.type === 'stdout') stdout(m.chunk);
+      else stderr(m.chunk);
+    });
+    worker.on('error', (err: Error & { code?: string }) => {
+      ctx.signal.removeEventListener('abort', onAbort);
+      if (err.code === 'ERR_WORKER_OUT_OF_MEMORY') resolve({ status: 1, outOfMemory: true });
+      else reject(new FailureError(`--jq could not run: ${err.message}`, { cause: err }));
+    });
+    worker.on('exit', () => {
+      ctx.signal.removeEventListener('abort', onAbort);
+      port1.close();
+      if (done) resolve(done);
+      else if (!ctx.signal.aborted) reject(new FailureError('--jq stopped without finishing.'));
+    });
   });
+  // Seen by whoever awaits `finished`; kept from being reported unhandled while the input is still being read.
+  finished.catch(() => {});
+  worker.postMessage({ program, env, input: port2, arrived } satisfies JqJob, [port2]);
+  const send = (piece: Uint8Array | null) => {
+    port1.postMessage(piece);
+    Atomics.add(arrived, 0, 1);
+    Atomics.notify(arrived, 0);
+  };
+  let pending = '';
+  try {
+    await feed((text) => {
+      pending += text;
+      if (pending.length >= INPUT_PIECE) {
+        send(Buffer.from(pending, 'utf8'));
+        pending = '';
+      }
+    });
+  } catch (err) {
+    // Reading the list failed: jq is not left waiting for the rest.
+    void worker.terminate();
+    throw stopped ?? err;
+  }
+  if (pending.length > 0) send(Buffer.from(pending, 'utf8'));
+  send(null);
+  return finished;
 }
 
 /**

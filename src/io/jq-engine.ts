@@ -19,8 +19,11 @@ import { compileFunction } from 'node:vm';
 
 export interface JqRun {
   program: string;
-  /** The input as JSON text, UTF-8. */
-  input: Uint8Array;
+  /**
+   * The input as JSON text, UTF-8: whole, or a function that gives the next piece
+   * (waiting for it if need be), then null at the end.
+   */
+  input: Uint8Array | (() => Uint8Array | null);
   /** jq's $ENV and env. */
   env: Record<string, string | undefined>;
   /** jq's standard output, as jq writes it (in the pieces its buffer flushes). */
@@ -105,6 +108,15 @@ function wasmEnv(env: Record<string, string | undefined>): Record<string, string
   return out;
 }
 
+function once(input: Uint8Array): () => Uint8Array | null {
+  let given = false;
+  return () => {
+    if (given) return null;
+    given = true;
+    return input;
+  };
+}
+
 /** Runs jq once; the module is made anew for each run (jq's main() is not made to run twice). */
 export async function runJq(run: JqRun): Promise<JqResult> {
   const { factory, wasm } = loadJq();
@@ -120,13 +132,19 @@ export async function runJq(run: JqRun): Promise<JqResult> {
   if (streams.some((s) => s === undefined)) throw new Error('jq-wasm has no standard streams');
   const [stdin, stdout, stderr] = streams as EmscriptenStream[];
   let offset = 0;
-  const input = run.input;
+  const next = typeof run.input === 'function' ? run.input : once(run.input);
+  let piece: Uint8Array | null = new Uint8Array(0);
   const view = (buffer: Int8Array, at: number, length: number) => new Uint8Array(buffer.buffer, buffer.byteOffset + at, length);
   stdin!.stream_ops = {
     ...stdin!.stream_ops,
     read: (_s: unknown, buffer: Int8Array, at: number, length: number) => {
-      const n = Math.min(length, input.length - offset);
-      view(buffer, at, n).set(input.subarray(offset, offset + n));
+      while (piece !== null && offset >= piece.length) {
+        piece = next();
+        offset = 0;
+      }
+      if (piece === null) return 0;
+      const n = Math.min(length, piece.length - offset);
+      view(buffer, at, n).set(piece.subarray(offset, offset + n));
       offset += n;
       return n;
     },

@@ -4,13 +4,19 @@
  * does while its requests are under way, then waits for its one job: jq's output goes to
  * the main thread in pieces as it comes, then its exit status.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { loadJq, runJq } from './jq-engine.js';
 
+/**
+ * The input comes as it is read from the service, so jq parses one page while the next
+ * is on its way, as a pipe into jq would: pieces (Uint8Array) on `input`, then null;
+ * `arrived` counts the pieces sent, for jq's reads to wait on (Atomics) when none is there.
+ */
 export interface JqJob {
   program: string;
-  input: Uint8Array;
   env: Record<string, string | undefined>;
+  input: MessagePort;
+  arrived: Int32Array;
 }
 
 export type JqMessage =
@@ -35,7 +41,17 @@ function flush(): void {
 loadJq();
 port.once('message', (job: JqJob) => {
   void runJq({
-    ...job,
+    program: job.program,
+    env: job.env,
+    input: () => {
+      for (;;) {
+        const seen = Atomics.load(job.arrived, 0);
+        const m = receiveMessageOnPort(job.input);
+        if (m) return m.message as Uint8Array | null;
+        // Woken by the next piece; the time limit only lets a terminate() through.
+        Atomics.wait(job.arrived, 0, seen, 200);
+      }
+    },
     stdout: (chunk) => {
       pending.push(chunk);
       size += chunk.length;
@@ -49,6 +65,7 @@ port.once('message', (job: JqJob) => {
   }).then((result) => {
     flush();
     port.postMessage({ type: 'done', ...result } satisfies JqMessage);
+    job.input.close();
     port.close();
   });
 });
