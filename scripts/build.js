@@ -123,6 +123,8 @@ const result = await build({
       // Worker threads are started from their own files (src/contacts/pool.ts, remote.ts).
       'contacts/phone-worker': 'src/contacts/phone-worker.ts',
       'contacts/engine-worker': 'src/contacts/engine-worker.ts',
+      // --jq's filter runs on its own thread, which Ctrl-C can abandon (src/io/filter.ts).
+      'io/jq-worker': 'src/io/jq-worker.ts',
       // The contacts module as `contacts validate` uses it, for scripts/differential.js.
       'contacts/index': 'src/contacts/index.ts',
     })

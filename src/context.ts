@@ -301,7 +301,11 @@ export class Context {
         hint: 'Set VOICECTL_API_KEY (recommended for scripts) or run `voicectl login`.',
       }));
     }
-    if (!this.client) this.client = this.makeClient(s);
+    if (!this.client) {
+      this.client = this.makeClient(s);
+      // --jq's engine loads on its own thread while the requests are under way.
+      if (this.opts.jq !== undefined) void import('./io/jq-warm.js').then((w) => w.warmJq(this), () => {});
+    }
     return this.client;
   }
 
@@ -331,6 +335,8 @@ export class Context {
       now: () => this.baseNow().getTime(),
       onSandboxClock: (clock) => this.followSandboxClock(clock),
       proxyFor: (url) => proxyFor(this.env, url),
+      // --jq reads the service's JSON text, not JavaScript's numbers (src/io/filter.ts).
+      keepJsonText: this.opts.jq !== undefined,
     });
   }
 

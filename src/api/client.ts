@@ -7,6 +7,7 @@ import type { Dispatcher } from 'undici';
 import type { ProxyInUse } from './dispatcher.js';
 import { request } from './undici.js';
 import { isLoopbackHost, parseSandboxClock, SANDBOX_CLOCK_HEADER, type SandboxClock } from '../util/sandbox-clock.js';
+import { JsonText, parseKeepingText } from '../util/json-text.js';
 import { ACCEPT_ENCODING, BodyTooLargeError, DEFAULT_MAX_RESPONSE_BYTES, readBody, UnknownEncodingError } from './body.js';
 import { ApiError, deadlineError, errorCode, errorFromResponse, networkError, safeHost, sizeLabel } from './errors.js';
 import { paginate, type PaginateOptions } from './pagination.js';
@@ -43,6 +44,8 @@ export interface ClientOptions {
   onSandboxClock?: (clock: SandboxClock) => void;
   /** The proxy a request to this URL goes through, if any, for error messages. */
   proxyFor?: (url: string) => ProxyInUse | undefined;
+  /** Keep the JSON text of bodies beside their values (util/json-text.ts): --jq reads the service's own numbers. */
+  keepJsonText?: boolean;
 }
 
 export interface RequestOptions {
@@ -55,6 +58,8 @@ export interface RequestOptions {
   /** A raw body (a stream or buffer) sent as is, instead of JSON. */
   rawBody?: Dispatcher.DispatchOptions['body'];
   signal?: AbortSignal;
+  /** With keepJsonText: the whole body as a JsonText, its text and value (`voicectl api`, whose body may be a bare number). */
+  wholeText?: boolean;
 }
 
 export interface RawResponse {
@@ -139,7 +144,9 @@ export class ApiClient {
     if (res.status >= 300) throw this.httpError(method, url, res, text, scopeFor(method, path));
     if (text.trim().length === 0) return undefined as T;
     try {
-      return JSON.parse(text.replace(/^\uFEFF/, '')) as T;
+      if (!this.opts.keepJsonText) return JSON.parse(text.replace(/^\uFEFF/, '')) as T;
+      const value = parseKeepingText(text);
+      return (options.wholeText ? new JsonText(text.replace(/^\uFEFF/, ''), value) : value) as T;
     } catch (cause) {
       const ct = header(res.headers, 'content-type')?.split(';')[0];
       throw new ApiError({

@@ -14,9 +14,12 @@ export interface RawRequest {
   signal?: AbortSignal;
 }
 
-/** One request; the answer's JSON (undefined for an empty body). Only a GET is retried (client.ts). */
+/**
+ * One request; the answer's JSON (undefined for an empty body), as a JsonText when the
+ * client keeps texts (--jq). Only a GET is retried (client.ts).
+ */
 export function sendRaw(api: ApiClient, req: RawRequest): Promise<unknown> {
-  return api.json<unknown>(req.method, req.path, { query: req.query, body: req.body, signal: req.signal });
+  return api.json<unknown>(req.method, req.path, { query: req.query, body: req.body, signal: req.signal, wholeText: true });
 }
 
 /**

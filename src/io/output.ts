@@ -8,7 +8,7 @@ import type { Writable } from 'node:stream';
 import type { Context } from '../context.js';
 import { csvLine } from './csv.js';
 import { PacedWriter } from './drain.js';
-import { filtering, printFiltered } from './filter.js';
+import { filtering, printFiltered, printFilteredList } from './filter.js';
 import { withSpinner } from './progress.js';
 import { terminalLine, terminalSafe } from './terminal-text.js';
 import { truncate } from './text.js';
@@ -134,10 +134,7 @@ export async function printListing<T>(ctx: Context, items: AsyncIterable<T>, col
  */
 async function printForScripts(ctx: Context, items: Iterable<unknown> | AsyncIterable<unknown>, columns: Column<never>[], options: { csv?: Column<any>[] }): Promise<void> {
   if (filtering(ctx)) {
-    // jq and templates take the whole list: it is held in memory.
-    const all: unknown[] = [];
-    for await (const r of items) all.push(r);
-    await printFiltered(ctx, all);
+    await printFilteredList(ctx, items);
     return;
   }
   const paced = new PacedWriter(ctx.io.stdout as Writable);
