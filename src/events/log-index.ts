@@ -33,13 +33,18 @@ export interface LogIndex {
   keys: Set<string>;
   /** Every event id found. */
   ids: Set<string>;
+  /**
+   * When each logged event happened (its `created_at`), by type: a delivery record that names
+   * no event is tied to a missing one by time only when no logged event is as close to it.
+   */
+  times: Map<string, number[]>;
   /** Event lines read, over all files. */
   events: number;
   skipped: SkippedLines[];
 }
 
 export function emptyIndex(): LogIndex {
-  return { keys: new Set(), ids: new Set(), events: 0, skipped: [] };
+  return { keys: new Set(), ids: new Set(), times: new Map(), events: 0, skipped: [] };
 }
 
 /**
@@ -82,6 +87,12 @@ async function readLog(path: string, index: LogIndex, missingOk: boolean): Promi
       index.ids.add(e.id);
       const object = objectIdOf(e.type, e.data);
       if (object !== undefined) index.keys.add(eventKey(e.type, object));
+      const at = typeof e.created_at === 'string' ? Date.parse(e.created_at) : NaN;
+      if (Number.isFinite(at)) {
+        const list = index.times.get(e.type);
+        if (list) list.push(at);
+        else index.times.set(e.type, [at]);
+      }
     }
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT' && missingOk) return;

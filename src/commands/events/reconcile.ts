@@ -47,7 +47,9 @@ export default async function reconcile(ctx: Context, opts: ReconcileFlags): Pro
   if (opts.endpoint !== undefined) {
     const endpointId = opts.endpoint;
     const { records, endpoint } = await withSpinner(ctx, `Reading the deliveries of endpoint ${endpointId}`, () => deliveriesOf(api, endpointId));
-    statuses = explainGaps(result.gaps, records, index.ids, endpoint);
+    const times = new Map<string, number[]>(index.times);
+    for (const [type, list] of result.found) times.set(type, [...(times.get(type) ?? []), ...list]);
+    statuses = explainGaps(result.gaps, records, { ids: index.ids, times }, endpoint);
   }
   const rows = gapRows(result.gaps, statuses);
   const line = summary(result, logs);
