@@ -86,17 +86,13 @@ function queryOf(fields: Field[]): Query {
 }
 
 async function readText(ctx: Context, file: string): Promise<string> {
-  if (file === '-') {
-    const chunks: Buffer[] = [];
-    for await (const chunk of ctx.io.stdin as AsyncIterable<Buffer | string>) chunks.push(Buffer.from(chunk));
-    return Buffer.concat(chunks).toString('utf8');
-  }
+  // Loaded here, not at start-up: node:fs brings more than `api GET` needs.
+  const { readUserText, userFileReason } = await import('../../util/user-file.js');
   try {
-    // Loaded here, not at start-up: node:fs/promises brings readline and the file watchers with it.
-    const { readFile } = await import('node:fs/promises');
-    return await readFile(resolve(ctx.cwd, file), 'utf8');
+    return await readUserText(file === '-' ? file : resolve(ctx.cwd, file), { stdin: ctx.io.stdin, signal: ctx.signal });
   } catch (err) {
-    throw new UsageError(`Cannot read ${file}: ${(err as Error).message}`);
+    if (ctx.signal.aborted) throw err;
+    throw new UsageError(`Cannot read ${file === '-' ? 'standard input' : file}: ${userFileReason(err)}.`);
   }
 }
 
