@@ -20,6 +20,7 @@ import {
 } from './errors.js';
 import { terminalSafe } from './io/terminal-text.js';
 import { fsErrorReason, isFsError } from './util/fs-error.js';
+import { redact, redactDeep } from './util/redact.js';
 
 export function exitCodeFor(err: unknown, ctx?: Context): number {
   if (err instanceof SilentExit) return err.exitCode;
@@ -106,23 +107,26 @@ export interface ErrorJson {
 
 /** The error as one JSON object; undefined for a failure already reported (a command that printed its own outcome) without one. */
 export function errorJson(err: unknown, exitCode: number, ctx?: Context): ErrorJson | undefined {
-  const clean = (s: string) => (ctx ? ctx.redact(s) : s);
+  // Every field is masked as the message is: a path may carry the base URL's query
+  // (`?api_key=…`), a detail what a server or a file said.
+  const clean = (s: string) => (ctx ? ctx.redact(s) : redact(s));
+  const cleanDetails = (d: unknown) => redactDeep(d, clean);
   if (err instanceof SilentExit) {
     if (!err.error) {
       return { error: exitCode === EXIT.INTERRUPTED ? 'Interrupted' : 'the command failed; its output says why', code: codeForExit(exitCode), exit_code: exitCode, retryable: false };
     }
     const { message, hint, details, code } = err.error;
-    return withOptional({ error: clean(message), code, exit_code: exitCode, retryable: false }, hint && clean(hint), details);
+    return withOptional({ error: clean(message), code, exit_code: exitCode, retryable: false }, hint && clean(hint), cleanDetails(details));
   }
   if (isCommanderError(err)) {
-    return { error: err.message.replace(/^error:\s*/i, '').trim(), code: 'usage', exit_code: exitCode, retryable: false, hint: 'Run the command with --help for its options.' };
+    return { error: clean(err.message.replace(/^error:\s*/i, '').trim()), code: 'usage', exit_code: exitCode, retryable: false, hint: 'Run the command with --help for its options.' };
   }
   const code = errorCode(err, exitCode);
   const { message, hint } = exitCode === EXIT.INTERRUPTED && !(err instanceof CliError) ? { message: 'Interrupted', hint: undefined } : describe(err);
   return withOptional(
     { error: clean(message), code, exit_code: exitCode, retryable: RETRYABLE.has(code) },
     hint && clean(hint),
-    errorDetails(err),
+    cleanDetails(errorDetails(err)),
   );
 }
 

@@ -66,7 +66,7 @@ export async function readContactsInput(flags: InputFlags, defaultCountry: strin
       throw new UsageError('--phone-column, --name-column and --sheet apply to --csv; a --contacts JSON file uses the fields phone_number and name.');
     }
     const { validateContactsJson } = await import('../contacts/json-contacts.js');
-    const result = await validateContactsJson(flags.contacts, { defaultCountry, keepDuplicates: flags.keepDuplicates });
+    const result = await validateContactsJson(flags.contacts, { defaultCountry, keepDuplicates: flags.keepDuplicates, signal });
     if (result.report.total_rows === 0) throw new UsageError(`${basename(flags.contacts)} holds no contacts.`);
     return { kind: 'json', path: flags.contacts, fileName: basename(flags.contacts), report: result.report, contacts: result.contacts, where: (row) => `item ${row}` };
   }

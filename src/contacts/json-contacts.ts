@@ -3,7 +3,8 @@
  * a spreadsheet's rows (the same phone rules, duplicates, report), where the "row" of
  * item i is i + 1 and messages call it "item N".
  */
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
+import { readUserText, userFileReason } from '../util/user-file.js';
 import { basename } from 'node:path';
 import { UsageError } from '../errors.js';
 import { JsonTooDeepError, parseJsonWithin } from '../util/json-depth.js';
@@ -25,10 +26,12 @@ export interface JsonValidation {
 export interface JsonOptions {
   defaultCountry?: string;
   keepDuplicates?: boolean;
+  /** Stops reading the file (Ctrl-C). */
+  signal?: AbortSignal;
 }
 
 export async function validateContactsJson(path: string, options: JsonOptions = {}): Promise<JsonValidation> {
-  const items = await readItems(path);
+  const items = await readItems(path, options.signal);
   const check = createPhoneCheck(resolveDefaultCountry(options.defaultCountry));
   const errors: RowError[] = [];
   const duplicateRows: DuplicateRow[] = [];
@@ -83,17 +86,17 @@ export async function validateContactsJson(path: string, options: JsonOptions = 
 }
 
 /** The array itself, or the `contacts` array of an object (a body saved from --dry-run). */
-async function readItems(path: string): Promise<unknown[]> {
+async function readItems(path: string, signal?: AbortSignal): Promise<unknown[]> {
   const name = basename(path);
   let text: string;
   try {
     if ((await stat(path)).isDirectory()) throw new UsageError(`${path} is a directory, not a JSON file.`);
-    text = await readFile(path, 'utf8');
+    text = await readUserText(path, { signal });
   } catch (err) {
-    if (err instanceof UsageError) throw err;
+    if (err instanceof UsageError || signal?.aborted) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new UsageError(`File not found: ${path}`, { hint: 'Check the path; it is read relative to the current directory.' });
-    throw new UsageError(`Cannot read ${path}: ${(err as Error).message}`);
+    throw new UsageError(`Cannot read ${path}: ${userFileReason(err)}.`);
   }
   if (text.trim() === '') throw new UsageError(`${name} is empty.`, { hint: 'It should hold a JSON array: [{"phone_number": "+919876543210", "name": "Asha"}]' });
   let parsed: unknown;

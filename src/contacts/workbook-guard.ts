@@ -17,6 +17,7 @@ import { inflateRawSync } from 'node:zlib';
 import type { Entry, Options, ZipFile } from 'yauzl';
 import { UsageError } from '../errors.js';
 import { firstEvent } from '../util/first-event.js';
+import { MAX_CONTACTS_PER_CAMPAIGN } from './report.js';
 
 /**
  * Inflated size of a workbook's XML parts that voicectl reads: a 10,000-row sheet is a few
@@ -98,6 +99,30 @@ function inflateWithin(data: Buffer, entry: Entry, start: number, fileName: stri
   if (size > entry.uncompressedSize) throw tooLarge(fileName, limit, `${entry.fileName} is larger than the size its zip directory declares`);
   if (size < entry.uncompressedSize) throw unreadable(fileName, new Error(`${entry.fileName} is shorter than its zip directory says`));
   scanXml(xml, entry.fileName, fileName);
+  if (/^xl\/worksheets\/[^/]+\.xml$/i.test(entry.fileName)) countRows(xml, fileName);
+}
+
+/**
+ * Rows a workbook's sheet may have: the reader holds a sheet's every cell at once, and an
+ * 800,000-row sheet (6.5 MB on disk, under the size bound) exhausted the heap. Ten
+ * campaigns' worth with --split; a CSV is read as a stream and has no such bound.
+ */
+export const MAX_WORKBOOK_ROWS = 100_000;
+const ROW_TAG = Buffer.from('<row');
+
+/** Counts the sheet's rows (`<row …>` tags) in the XML already inflated, and stops past the bound. */
+function countRows(xml: Buffer, fileName: string): void {
+  let rows = 0;
+  for (let i = xml.indexOf(ROW_TAG); i !== -1; i = xml.indexOf(ROW_TAG, i + ROW_TAG.length)) {
+    const next = xml[i + ROW_TAG.length];
+    // `<row ` or `<row>`, not `<rowBreaks`.
+    if (next !== 0x20 && next !== 0x3e && next !== 0x09 && next !== 0x0a && next !== 0x0d) continue;
+    if (++rows > MAX_WORKBOOK_ROWS) {
+      throw new UsageError(`${fileName} has a sheet of more than ${MAX_WORKBOOK_ROWS.toLocaleString('en-US')} rows, more than voicectl reads from a workbook (a campaign takes ${MAX_CONTACTS_PER_CAMPAIGN.toLocaleString('en-US')} contacts; --split makes several).`, {
+        hint: `Save the sheet as "CSV UTF-8" (read as a stream, with no such bound) and pass it with --split, or split the workbook into files of at most ${MAX_WORKBOOK_ROWS.toLocaleString('en-US')} rows.`,
+      });
+    }
+  }
 }
 
 /**

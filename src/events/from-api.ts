@@ -11,7 +11,7 @@
  * SIGKILL, goes on from the last poll. Exactly-once logging does not rest on the cursor:
  * the log is read at start, and an event whose id it holds is never logged again.
  */
-import { readFile } from 'node:fs/promises';
+import { readUserText, userFileReason } from '../util/user-file.js';
 import type { ApiClient } from '../api/client.js';
 import { allCalls } from '../api/calls.js';
 import { getCampaign } from '../api/campaigns.js';
@@ -42,10 +42,10 @@ export type CursorRead = { cursor: Cursor } | { missing: true } | { unusable: st
 export async function readCursor(path: string): Promise<CursorRead> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readUserText(path);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { missing: true };
-    return { unusable: (err as NodeJS.ErrnoException).code ?? (err as Error).message };
+    return { unusable: userFileReason(err) };
   }
   try {
     const c = JSON.parse(text) as Partial<Cursor>;

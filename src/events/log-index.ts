@@ -4,8 +4,9 @@
  * API. A line that is not JSON (a write cut short, a stray paste) or is JSON but not an
  * event is passed over and named in a warning, never a crash: the log is the user's file.
  */
-import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { openUserStream } from '../util/user-file.js';
 
 /** The key of "this event about this object": type and object id. */
 export function eventKey(type: string, objectId: string): string {
@@ -33,29 +34,36 @@ export interface LogIndex {
   keys: Set<string>;
   /** Every event id found. */
   ids: Set<string>;
+  /**
+   * When each logged event happened (its `created_at`), by type: a delivery record that names
+   * no event is tied to a missing one by time only when no logged event is as close to it.
+   */
+  times: Map<string, number[]>;
   /** Event lines read, over all files. */
   events: number;
   skipped: SkippedLines[];
 }
 
 export function emptyIndex(): LogIndex {
-  return { keys: new Set(), ids: new Set(), events: 0, skipped: [] };
+  return { keys: new Set(), ids: new Set(), times: new Map(), events: 0, skipped: [] };
 }
 
 /**
  * Reads each file into one index. A file that does not exist is an error (ENOENT, for the
  * caller to word) unless `missingOk`, when it reads as empty.
  */
-export async function readLogs(paths: readonly string[], options: { missingOk?: boolean } = {}): Promise<LogIndex> {
+export async function readLogs(paths: readonly string[], options: { missingOk?: boolean; signal?: AbortSignal } = {}): Promise<LogIndex> {
   const index = emptyIndex();
-  for (const path of paths) await readLog(path, index, options.missingOk ?? false);
+  for (const path of paths) await readLog(path, index, options.missingOk ?? false, options.signal);
   return index;
 }
 
-async function readLog(path: string, index: LogIndex, missingOk: boolean): Promise<void> {
+async function readLog(path: string, index: LogIndex, missingOk: boolean, signal?: AbortSignal): Promise<void> {
   const skipped: SkippedLines = { file: path, notJson: [], notEvent: [] };
-  const stream = createReadStream(path, { encoding: 'utf8' });
+  let stream: Readable | undefined;
   try {
+    // Opened without blocking: a FIFO with no writer is refused, not waited on.
+    stream = await openUserStream(path, { signal });
     let n = 0;
     for await (const line of createInterface({ input: stream, crlfDelay: Infinity })) {
       n++;
@@ -82,12 +90,18 @@ async function readLog(path: string, index: LogIndex, missingOk: boolean): Promi
       index.ids.add(e.id);
       const object = objectIdOf(e.type, e.data);
       if (object !== undefined) index.keys.add(eventKey(e.type, object));
+      const at = typeof e.created_at === 'string' ? Date.parse(e.created_at) : NaN;
+      if (Number.isFinite(at)) {
+        const list = index.times.get(e.type);
+        if (list) list.push(at);
+        else index.times.set(e.type, [at]);
+      }
     }
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT' && missingOk) return;
     throw err;
   } finally {
-    stream.destroy();
+    stream?.destroy();
   }
   if (skipped.notJson.length || skipped.notEvent.length) index.skipped.push(skipped);
 }

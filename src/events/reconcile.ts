@@ -40,6 +40,12 @@ export interface Scan {
   expected: number;
   /** Campaigns the calls point to that the API does not find (404): their campaign.completed is not checked. */
   unreadable: string[];
+  /**
+   * When the expected events the logs do hold happened, as the API says (a call's end, a
+   * campaign's completion), by type: a delivery record that names no event near one of
+   * them is that event's, not a gap's.
+   */
+  found: Map<string, number[]>;
 }
 
 /** Reads the scope from the API and lists the expected events the index does not hold. */
@@ -54,6 +60,14 @@ export async function scan(api: ApiClient, scope: Scope, log: LogIndex, signal?:
     : [{ since: toQueryTime(scope.since), until: toQueryTime(scope.until) }];
   if ('campaigns' in scope) for (const id of scope.campaigns) campaignIds.add(id);
   const seen = new Set<string>();
+  const found = new Map<string, number[]>();
+  const foundAt = (type: string, at: unknown) => {
+    const t = typeof at === 'string' ? Date.parse(at) : NaN;
+    if (!Number.isFinite(t)) return;
+    const list = found.get(type);
+    if (list) list.push(t);
+    else found.set(type, [t]);
+  };
   for (const f of filters) {
     // A few pages in flight at once (handed over in order): against a distant service,
     // 500 pages one after another would be mostly waiting.
@@ -72,7 +86,7 @@ export async function scan(api: ApiClient, scope: Scope, log: LogIndex, signal?:
       expected++;
       if (!log.keys.has(eventKey('call.ended', call.call_id))) {
         gaps.push({ type: 'call.ended', ...base, ...(typeof call.end_time === 'string' ? { occurred_at: call.end_time } : {}) });
-      }
+      } else foundAt('call.ended', call.end_time);
       if (call.has_recording === true) {
         expected++;
         if (!log.keys.has(eventKey('call.recording_ready', call.call_id))) gaps.push({ type: 'call.recording_ready', ...base });
@@ -96,7 +110,7 @@ export async function scan(api: ApiClient, scope: Scope, log: LogIndex, signal?:
     if (!log.keys.has(eventKey('campaign.completed', id))) {
       const at = typeof campaign.completed_at === 'string' ? campaign.completed_at : undefined;
       gaps.push({ type: 'campaign.completed', object_id: id, campaign_id: id, data: campaign as Record<string, unknown>, ...(at ? { occurred_at: at } : {}) });
-    }
+    } else foundAt('campaign.completed', campaign.completed_at);
   }
-  return { gaps, calls, unfinished, campaigns: campaignIds.size - unreadable.length, expected, unreadable };
+  return { gaps, calls, unfinished, campaigns: campaignIds.size - unreadable.length, expected, unreadable, found };
 }

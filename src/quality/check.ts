@@ -6,7 +6,8 @@
  * so ten thousand calls fit in little memory.
  */
 import { spawn } from 'node:child_process';
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
+import { readUserText, userFileReason } from '../util/user-file.js';
 import { join, resolve } from 'node:path';
 import type { ApiClient } from '../api/client.js';
 import { allCalls, getCall, type Call, type TranscriptTurn } from '../api/calls.js';
@@ -280,10 +281,23 @@ async function readCallsFile(path: string): Promise<Call[]> {
     const names = (await readdir(path)).filter((n) => n.endsWith('.json')).sort();
     if (names.length === 0) throw new UsageError(`--from-file ${path}: the folder holds no .json call fixtures.`, { hint: 'Write some with: voicectl calls pin CALL_ID --to DIR' });
     const calls: Call[] = [];
-    for (const n of names) calls.push(...asCalls(parseJson(await readFile(join(path, n), 'utf8'), join(path, n)), join(path, n)));
+    for (const n of names) {
+      let text: string;
+      try {
+        text = await readUserText(join(path, n));
+      } catch (err) {
+        throw new UsageError(`--from-file ${join(path, n)}: ${userFileReason(err)}.`);
+      }
+      calls.push(...asCalls(parseJson(text, join(path, n)), join(path, n)));
+    }
     return calls;
   }
-  const text = (await readFile(path, 'utf8')).replace(/^\uFEFF/, '');
+  let text: string;
+  try {
+    text = (await readUserText(path)).replace(/^\uFEFF/, '');
+  } catch (err) {
+    throw new UsageError(`--from-file ${path}: ${userFileReason(err)}.`);
+  }
   if (/^\s*\[/.test(text) || (/^\s*\{/.test(text) && !path.endsWith('.jsonl') && !path.endsWith('.ndjson'))) {
     try {
       return asCalls(JSON.parse(text), path);

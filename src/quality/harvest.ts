@@ -4,7 +4,7 @@
  * do_not_call_file read it): numbers already there stay, none is written twice, and the
  * file is replaced whole or not at all.
  */
-import { readFile } from 'node:fs/promises';
+import { readUserText, userFileReason } from '../util/user-file.js';
 import { extname } from 'node:path';
 import { UsageError } from '../errors.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
@@ -17,9 +17,9 @@ export async function harvestOptOuts(file: string, numbers: string[], defaultCou
   const check = createPhoneCheck(resolveDefaultCountry(defaultCountry));
   let existing = '';
   try {
-    existing = (await readFile(file, 'utf8')).replace(/^\uFEFF/, '');
+    existing = (await readUserText(file)).replace(/^\uFEFF/, '');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new UsageError(`--harvest-dnc ${file}: ${(err as Error).message}`);
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new UsageError(`--harvest-dnc ${file}: ${userFileReason(err)}.`);
   }
   const lines = existing.split(/\r?\n/).filter((l) => l.trim() !== '');
   const known = new Set<string>();

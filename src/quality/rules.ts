@@ -293,13 +293,14 @@ function parseRules(text: string, file: string): Rule[] {
 }
 
 /** Reads and checks a rules file; a missing or bad file is exit 2 before any request. */
-export async function loadRules(path: string): Promise<Rule[]> {
-  const { readFile } = await import('node:fs/promises');
+export async function loadRules(path: string, signal?: AbortSignal): Promise<Rule[]> {
+  const { readUserText, userFileReason } = await import('../util/user-file.js');
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readUserText(path, { signal });
   } catch (err) {
-    throw new UsageError(`--rules ${path}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}.`);
+    if (signal?.aborted) throw err;
+    throw new UsageError(`--rules ${path}: ${userFileReason(err)}.`);
   }
   return parseRules(text, path);
 }

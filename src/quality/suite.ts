@@ -5,7 +5,7 @@
  * waited for, and each call is checked against its scenario's rules, as `calls check`
  * does. The suite file is checked whole before any request.
  */
-import { readFile } from 'node:fs/promises';
+import { readUserText, userFileReason } from '../util/user-file.js';
 import { basename, dirname } from 'node:path';
 import { isMap, isSeq, type Node } from 'yaml';
 import type { ApiClient } from '../api/client.js';
@@ -41,9 +41,9 @@ export interface Suite {
 export async function loadSuite(path: string): Promise<Suite> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readUserText(path);
   } catch (err) {
-    throw new UsageError(`${path}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}.`);
+    throw new UsageError(`${path}: ${userFileReason(err)}.`);
   }
   return parseSuite(text, path);
 }

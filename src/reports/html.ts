@@ -10,6 +10,7 @@
  * colour-blind-safe palette (Okabe and Ito), used by every chart, the table and the legend;
  * a class is also always named in words, never told by colour alone.
  */
+import { createHash } from 'node:crypto';
 import { comparisonRows } from './text.js';
 import { CLASSES, isCallback, type OutcomeClass } from './classes.js';
 import { percent, type CampaignReport, type ReportCall } from './stats.js';
@@ -310,10 +311,30 @@ ${reports.map((r) => section(r, zone, abbr)).join('\n')}`;
 }
 
 /** The page; `live` (watch --serve) adds a script that takes each new report from the server. */
+/**
+ * The Content-Security-Policy header `watch --serve` sends with the live page: nothing but
+ * what the page uses. Its one script by hash (no other script runs, whatever a contact's
+ * name or a transcript holds), its styles (the bars' widths are style attributes), the
+ * recordings' origins, the event stream of its own address; no frames, forms or base.
+ */
+export function livePagePolicy(reports: CampaignReport[]): string {
+  const script = `'sha256-${createHash('sha256').update(SCRIPT + LIVE_SCRIPT).digest('base64')}'`;
+  const media = mediaOrigins(reports);
+  return [
+    "default-src 'none'", `script-src ${script}`, "style-src 'unsafe-inline'", 'img-src data:',
+    ...(media.length ? [`media-src ${media.join(' ')}`] : []),
+    "connect-src 'self'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+function mediaOrigins(reports: CampaignReport[]): string[] {
+  return [...new Set(reports.flatMap((r) => r.call_list.flatMap((c) => (c.recording_url ? [new URL(c.recording_url).origin] : []))))];
+}
+
 export function htmlReport(reports: CampaignReport[], generatedAt: Date, zone = 'UTC', o: { live?: boolean } = {}): string {
   const title = reports.length === 1 ? `Campaign report: ${reports[0]!.name}` : `Campaign report: ${reports.length} campaigns`;
   // Recording links are the only addresses the page may load, and only with --recordings.
-  const media = [...new Set(reports.flatMap((r) => r.call_list.flatMap((c) => (c.recording_url ? [new URL(c.recording_url).origin] : []))))];
+  const media = mediaOrigins(reports);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:${media.length ? `; media-src ${media.map(esc).join(' ')}` : ''}${o.live ? "; connect-src 'self'" : ''}">

@@ -11,7 +11,7 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ApiClient } from '../api/client.js';
 import { collectReport } from './collect.js';
-import { htmlReport, reportBody } from './html.js';
+import { htmlReport, livePagePolicy, reportBody } from './html.js';
 import type { CampaignReport } from './stats.js';
 
 export interface LiveServer {
@@ -39,6 +39,7 @@ export async function serveLive(api: ApiClient, id: string, o: LiveOptions): Pro
   };
   let report = await read();
   let page = htmlReport([report], o.now(), o.zone, { live: true });
+  let policy = livePagePolicy([report]);
   const clients = new Set<ServerResponse>();
 
   const server = createServer((req, res) => {
@@ -51,7 +52,7 @@ export async function serveLive(api: ApiClient, id: string, o: LiveOptions): Pro
     const { port } = server.address() as AddressInfo;
     if (req.method !== 'GET' || (req.headers.host !== `127.0.0.1:${port}` && req.headers.host !== `localhost:${port}`)) return notFound();
     if (path === `/${token}/`) {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'content-security-policy': policy, 'x-content-type-options': 'nosniff' });
       res.end(page);
       return;
     }
@@ -87,6 +88,7 @@ export async function serveLive(api: ApiClient, id: string, o: LiveOptions): Pro
         if (key(next) !== key(report)) {
           report = next;
           page = htmlReport([report], o.now(), o.zone, { live: true });
+          policy = livePagePolicy([report]);
           push(report);
         }
       } catch (err) {

@@ -96,3 +96,17 @@ export function redact(text: string, secrets: Iterable<string | undefined> = [])
     value !== '' && value !== MASK && isSecretParam(name) ? `${sep}${name}=${MASK}` : m);
   return out;
 }
+
+/**
+ * `value` with every string in it (object values and keys' values, array items, nested)
+ * passed through `mask`: for the details of an error as JSON, which carry paths, URLs and
+ * what servers said, as the message does.
+ */
+export function redactDeep(value: unknown, mask: (s: string) => string, depth = 0): unknown {
+  if (typeof value === 'string') return mask(value);
+  if (depth > 32 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((v) => redactDeep(v, mask, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = redactDeep(v, mask, depth + 1);
+  return out;
+}

@@ -14,6 +14,7 @@
 import { constants, createReadStream } from 'node:fs';
 import { appendFile, open, type FileHandle } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
+import { UserFileError } from '../util/user-file.js';
 
 interface Pending {
   line: Buffer;
@@ -36,11 +37,20 @@ export class EventLog {
   private constructor(readonly path: string, private readonly handle: FileHandle, private readonly dsync: boolean) {}
 
   static async open(path: string): Promise<EventLog> {
-    const { O_APPEND, O_CREAT, O_WRONLY, O_DSYNC } = constants;
+    const { O_APPEND, O_CREAT, O_WRONLY, O_DSYNC, O_NONBLOCK } = constants;
     const dsync = typeof O_DSYNC === 'number' && O_DSYNC > 0;
-    const handle = await open(path, O_APPEND | O_CREAT | O_WRONLY | (dsync ? O_DSYNC : 0), 0o600);
+    // Without blocking: a FIFO with no reader would hold the open forever (ENXIO instead).
+    let handle: FileHandle;
+    try {
+      handle = await open(path, O_APPEND | O_CREAT | O_WRONLY | O_NONBLOCK | (dsync ? O_DSYNC : 0), 0o600);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENXIO') throw notALog(path);
+      throw err;
+    }
     const log = new EventLog(path, handle, dsync);
     try {
+      // The log is read back (duplicates, --replay): only a regular file holds what was written.
+      if (!(await handle.stat()).isFile()) throw notALog(path);
       log.repairedTail = await partialTail(path);
       if (log.repairedTail > 0) await log.writeAll(Buffer.from('\n'));
     } catch (err) {
@@ -148,6 +158,10 @@ export async function endPartialLine(path: string): Promise<number> {
   }
   if (torn > 0) await appendFile(path, '\n');
   return torn;
+}
+
+function notALog(path: string): UserFileError {
+  return new UserFileError(path, 'not_a_file', 'it is not a regular file (a named pipe or a device cannot be read back for duplicates and --replay)');
 }
 
 /** The length of the partial line at the end of a file (0 when it ends in a newline, is empty or absent). */

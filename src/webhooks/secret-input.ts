@@ -4,9 +4,12 @@
  * a warning, and `--secret-file FILE`, `--secret-stdin` and VOICECTL_WEBHOOK_SECRET keep
  * it out of there, as `--api-key` and VOICECTL_API_KEY do for the key.
  */
-import { readFile } from 'node:fs/promises';
+import { readUserText, userFileReason } from '../util/user-file.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
+
+/** A signing secret is a line of text; a file much larger is not one. */
+const SECRET_MAX_BYTES = 64 * 1024;
 
 export interface SecretFlags {
   secret?: string;
@@ -24,15 +27,18 @@ export async function secretFromFlags(ctx: Context, o: SecretFlags): Promise<str
   let text: string;
   if (o.secretFile !== undefined) {
     try {
-      text = await readFile(o.secretFile, 'utf8');
+      text = await readUserText(o.secretFile, { signal: ctx.signal, maxBytes: SECRET_MAX_BYTES });
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      throw new UsageError(`Cannot read the secret from ${o.secretFile}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code ?? (err as Error).message}.`);
+      if (ctx.signal.aborted) throw err;
+      throw new UsageError(`Cannot read the secret from ${o.secretFile}: ${userFileReason(err)}.`);
     }
   } else if (o.secretStdin) {
-    const chunks: Buffer[] = [];
-    for await (const chunk of ctx.io.stdin as AsyncIterable<Buffer | string>) chunks.push(Buffer.from(chunk));
-    text = Buffer.concat(chunks).toString('utf8');
+    try {
+      text = await readUserText('-', { stdin: ctx.io.stdin, signal: ctx.signal, maxBytes: SECRET_MAX_BYTES });
+    } catch (err) {
+      if (ctx.signal.aborted) throw err;
+      throw new UsageError(`Cannot read the secret from standard input: ${userFileReason(err)}.`);
+    }
   } else {
     return undefined;
   }

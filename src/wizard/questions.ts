@@ -74,7 +74,7 @@ export async function askPrompt(ctx: Context, current: string | undefined): Prom
     }
     case 'file': {
       const path = await input(ctx, 'Path of the prompt file', { required: true, validate: readableFile(ctx.cwd) });
-      return (await readTextFile(resolve(ctx.cwd, path.trim()), 'the prompt file')).trim();
+      return (await readTextFile(resolve(ctx.cwd, path.trim()), 'the prompt file', undefined, ctx.signal)).trim();
     }
     case 'type':
     default: {

@@ -26,6 +26,8 @@ describe('reading listen logs', () => {
     expect(index.events).toBe(3);
     expect([...index.keys].sort()).toEqual([eventKey('call.ended', 'c1'), eventKey('call.recording_ready', 'c1'), eventKey('campaign.completed', 'k1')].sort());
     expect(index.ids).toEqual(new Set(['evt_1', 'evt_2', 'evt_4']));
+    // When each happened, by type, for tying delivery records that name no event (evt_4 has no time).
+    expect(index.times).toEqual(new Map([['call.ended', [Date.parse('2026-01-01T00:00:00.000Z')]], ['campaign.completed', [Date.parse('2026-01-01T00:00:00.000Z')]]]));
     expect(index.skipped).toEqual([{ file: a, notJson: [2, 7], notEvent: [4, 5] }]);
     const [warning] = skippedWarnings(index);
     expect(warning).toContain('lines 2 and 7 are not JSON');

@@ -85,6 +85,35 @@ describe('a base URL that carries credentials', () => {
     for (const secret of ['pa55w0rd-x', 'gw-topsecret-42', KEY]) expect(r.stderr).not.toContain(secret);
   });
 
+  it('is masked in every field of an error, as JSON and as text, when nothing listens at the address', async () => {
+    const h = await start(() => {});
+    const closedUrl = h.url;
+    await h.close();
+    const base = closedUrl.replace('http://', 'http://deploy:pa55w0rd-x@') + '/?api_key=gw-topsecret-42&region=in';
+    for (const args of [['agent', 'list', '--json'], ['api', 'GET', '/agents', '--json'], ['call', 'get', 'c1', '--json']]) {
+      const r = await h.run([...args, '--base-url', base]);
+      expect(r.exitCode).toBe(1);
+      const err = JSON.parse(r.stderr) as { code: string; details: { path: string } };
+      expect(err.code).toBe('network');
+      expect(err.details.path).toMatch(/\?api_key=\*\*\*&region=in$/);
+      for (const secret of ['pa55w0rd-x', 'gw-topsecret-42', KEY]) expect(r.stderr).not.toContain(secret);
+      const text = await h.run([...args.filter((a) => a !== '--json'), '--base-url', base, '--debug']);
+      expect(text.exitCode).toBe(1);
+      for (const secret of ['pa55w0rd-x', 'gw-topsecret-42', KEY]) expect(text.stderr).not.toContain(secret);
+    }
+  });
+
+  it('is masked in the path of a JSON error the server answered (403 and 404)', async () => {
+    const h = await start((req, res) => sendJson(res, req.url!.startsWith('/agents') ? 403 : 404, { error: 'no', status_code: 403 }));
+    const base = `${h.url}/v1?token=gw-topsecret-42`;
+    for (const args of [['agent', 'list', '--json'], ['call', 'get', 'c1', '--json']]) {
+      const r = await h.run(args, { VOICECTL_BASE_URL: base });
+      expect([3, 4]).toContain(r.exitCode);
+      expect(JSON.parse(r.stderr).details.path).toContain('token=***');
+      expect(r.stderr).not.toContain('gw-topsecret-42');
+    }
+  });
+
   it('is masked when login reports where it logged in', async () => {
     const h = await start((_req, res) => sendJson(res, 200, { agents: [], total: 0, limit: 50, offset: 0 }));
     const base = h.url.replace('http://', 'http://deploy:pa55w0rd-x@') + '/?token=gw-topsecret-42';

@@ -13,11 +13,11 @@ export const REQUIRED_FIELDS = ['name', 'voice_name', 'greeting', 'call_purpose'
 
 export default async function agentCreate(ctx: Context, opts: CreateFlags): Promise<void> {
   const fromFile = opts.file
-    ? await fieldsFromFile(opts.file, ctx.io.stdin, (names) => ctx.info(ctx.errColor.dim(`Left out of ${opts.file === '-' ? 'the input' : opts.file}: ${names.join(', ')} (the service sets ${names.length === 1 ? 'it' : 'them'}).`)))
+    ? await fieldsFromFile(opts.file, ctx.io.stdin, (names) => ctx.info(ctx.errColor.dim(`Left out of ${opts.file === '-' ? 'the input' : opts.file}: ${names.join(', ')} (the service sets ${names.length === 1 ? 'it' : 'them'}).`)), ctx.signal)
     : {};
   // The file's types are checked before anything else: a wrong one is the file's mistake, not the server's.
   if (opts.file) checkAgentFields(fromFile, opts.file);
-  const fields: AgentFields = { ...fromFile, ...(await fieldsFromFlags(opts)) };
+  const fields: AgentFields = { ...fromFile, ...(await fieldsFromFlags(opts, ctx.signal)) };
   checkAgentFields(fields);
   const missing = REQUIRED_FIELDS.filter((k) => fields[k] === undefined || fields[k] === '');
   if (missing.length > 0 && ctx.canPrompt()) {

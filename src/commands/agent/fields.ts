@@ -38,11 +38,11 @@ export const FLAG_FOR_FIELD: Record<string, string> = {
 };
 
 /** The API fields the flags set; undefined fields are left out. */
-export async function fieldsFromFlags(flags: AgentFlags): Promise<AgentFields> {
+export async function fieldsFromFlags(flags: AgentFlags, signal?: AbortSignal): Promise<AgentFields> {
   if (flags.prompt !== undefined && flags.promptFile !== undefined) {
     throw new UsageError('Pass --prompt or --prompt-file, not both.');
   }
-  const prompt = flags.promptFile !== undefined ? (await readTextFile(flags.promptFile, 'the prompt file')).trim() : flags.prompt;
+  const prompt = flags.promptFile !== undefined ? (await readTextFile(flags.promptFile, 'the prompt file', undefined, signal)).trim() : flags.prompt;
   const fields: AgentFields = {
     name: flags.name,
     voice_name: flags.voice,
@@ -67,8 +67,8 @@ export async function fieldsFromFlags(flags: AgentFlags): Promise<AgentFields> {
 export const SERVICE_FIELDS = ['id', 'status', 'phone_number', 'created_at', 'updated_at'] as const;
 
 /** Reads an agent JSON file (the shape of POST /agents). */
-export async function fieldsFromFile(path: string, stdin?: NodeJS.ReadableStream, leftOut?: (names: string[]) => void): Promise<AgentFields> {
-  const text = await readTextFile(path, 'the agent file', stdin);
+export async function fieldsFromFile(path: string, stdin?: NodeJS.ReadableStream, leftOut?: (names: string[]) => void, signal?: AbortSignal): Promise<AgentFields> {
+  const text = await readTextFile(path, 'the agent file', stdin, signal);
   let parsed: unknown;
   try {
     parsed = parseJsonWithin(text.replace(/^\uFEFF/, ''));

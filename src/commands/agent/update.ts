@@ -10,7 +10,7 @@ import { note } from '../../io/render.js';
 import type { UpdateFlags } from './definition.js';
 
 export default async function agentUpdate(ctx: Context, idOrName: string, opts: UpdateFlags): Promise<void> {
-  const fields = await fieldsFromFlags(opts);
+  const fields = await fieldsFromFlags(opts, ctx.signal);
   checkAgentFields(fields);
   const editsKb = opts.kbAdd !== undefined || opts.kbRemove !== undefined;
   if (editsKb && opts.kb !== undefined) {

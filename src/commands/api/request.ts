@@ -29,6 +29,7 @@ export default async function apiRequest(ctx: Context, methodArg: string, path: 
   const body = input ?? (!inQuery && fields.length > 0 ? Object.fromEntries(fields) : undefined);
 
   const api = await ctx.api();
+  refuseLeavingBase(api.baseUrl, api.url(path), path);
   if (method !== 'GET') {
     const ok = await confirm(ctx, `Send ${method} ${path} to ${safeHost(api.url('/'))}? It may change the account.`);
     if (!ok) throw new FailureError('Cancelled: nothing was sent.');
@@ -43,6 +44,37 @@ export default async function apiRequest(ctx: Context, methodArg: string, path: 
   }
   const answer = await withSpinner(ctx, `${method} ${path}`, () => sendRaw(api, req));
   if (answer !== undefined) await printJson(ctx, answer);
+}
+
+/**
+ * The key goes only under the base URL's path: `/../../steal` against `https://host/v1`
+ * would send it to `https://host/steal`, another service behind the same host. URL
+ * resolution already folds `..`, `%2e%2e` and `\`; a segment that still decodes to `..`
+ * (`..%2f`, `%252e%252e`) would be folded by a server that decodes once more.
+ */
+function refuseLeavingBase(baseUrl: string, url: string, given: string): void {
+  const basePath = new URL(baseUrl).pathname.replace(/\/+$/, '');
+  const resolved = new URL(url).pathname;
+  const hint = `Give a path under the base URL${basePath ? ` (${basePath})` : ''}, such as /agents; set another address with --base-url.`;
+  if (resolved !== basePath && !resolved.startsWith(`${basePath}/`)) {
+    throw new UsageError(`"${given}" leaves the base URL's path ${basePath || '/'}: it resolves to ${resolved}.`, { hint });
+  }
+  for (const segment of resolved.slice(basePath.length).split('/')) {
+    let text = segment;
+    for (let i = 0; i < 3; i++) {
+      if (text.split(/[/\\]/).some((part) => part === '..' || part === '.')) {
+        throw new UsageError(`"${given}" has a segment that a server would read as ${text.includes('..') ? '".."' : '"."'} (${segment}): voicectl sends only paths that stay under the base URL.`, { hint });
+      }
+      let decoded: string;
+      try {
+        decoded = decodeURIComponent(text);
+      } catch {
+        break;
+      }
+      if (decoded === text) break;
+      text = decoded;
+    }
+  }
 }
 
 type Field = [string, unknown];
@@ -86,17 +118,13 @@ function queryOf(fields: Field[]): Query {
 }
 
 async function readText(ctx: Context, file: string): Promise<string> {
-  if (file === '-') {
-    const chunks: Buffer[] = [];
-    for await (const chunk of ctx.io.stdin as AsyncIterable<Buffer | string>) chunks.push(Buffer.from(chunk));
-    return Buffer.concat(chunks).toString('utf8');
-  }
+  // Loaded here, not at start-up: node:fs brings more than `api GET` needs.
+  const { readUserText, userFileReason } = await import('../../util/user-file.js');
   try {
-    // Loaded here, not at start-up: node:fs/promises brings readline and the file watchers with it.
-    const { readFile } = await import('node:fs/promises');
-    return await readFile(resolve(ctx.cwd, file), 'utf8');
+    return await readUserText(file === '-' ? file : resolve(ctx.cwd, file), { stdin: ctx.io.stdin, signal: ctx.signal });
   } catch (err) {
-    throw new UsageError(`Cannot read ${file}: ${(err as Error).message}`);
+    if (ctx.signal.aborted) throw err;
+    throw new UsageError(`Cannot read ${file === '-' ? 'standard input' : file}: ${userFileReason(err)}.`);
   }
 }
 

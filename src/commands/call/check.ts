@@ -19,7 +19,7 @@ export default async function callCheck(ctx: Context, flags: CheckFlags): Promis
   if (flags.until && !flags.since) throw new UsageError('--until is only used with --since.');
   if (flags.seed !== undefined && flags.sample === undefined) throw new UsageError('--seed picks a sample: pass --sample N with it.');
   if (flags.concurrency !== undefined && flags.concurrency > MAX_CONCURRENCY) throw new UsageError(`--concurrency is at most ${MAX_CONCURRENCY}.`);
-  const rules = await loadRules(flags.rules);
+  const rules = await loadRules(flags.rules, ctx.signal);
   const times = filtersFrom({ since: flags.since, until: flags.until }, ctx.timeZone);
   const result = await runCheck(ctx, {
     rules,

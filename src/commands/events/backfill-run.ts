@@ -1,6 +1,7 @@
 /** The --backfill and --into-log half of `events reconcile`: sends or appends, one line per event. */
 import type { Context } from '../../context.js';
-import { FailureError } from '../../errors.js';
+import { FailureError, UsageError } from '../../errors.js';
+import { UserFileError } from '../../util/user-file.js';
 import { backfill, type BackfillResult } from '../../events/backfill.js';
 import type { Gap } from '../../events/reconcile.js';
 import { EventLog } from '../../webhooks/event-log.js';
@@ -13,6 +14,7 @@ export async function runBackfill(ctx: Context, o: { gaps: Gap[]; log: string; t
   try {
     log = await EventLog.open(o.log);
   } catch (err) {
+    if (err instanceof UserFileError) throw new UsageError(`Cannot use ${o.log} as the log: ${err.message}.`);
     const code = (err as NodeJS.ErrnoException).code;
     throw new FailureError(`Cannot open ${o.log} to record the events: ${code === 'ENOENT' ? 'its directory does not exist' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code ?? (err as Error).message}.`);
   }

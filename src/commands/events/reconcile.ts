@@ -25,11 +25,12 @@ export default async function reconcile(ctx: Context, opts: ReconcileFlags): Pro
   let index: LogIndex;
   try {
     // The first log is where backfilled events go: it may not exist yet.
-    index = await readLogs(logs, { missingOk: false }).catch(async (err: NodeJS.ErrnoException) => {
-      if (err.code === 'ENOENT' && filling && logs.length === 1) return readLogs(logs, { missingOk: true });
+    index = await readLogs(logs, { missingOk: false, signal: ctx.signal }).catch(async (err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT' && filling && logs.length === 1) return readLogs(logs, { missingOk: true, signal: ctx.signal });
       throw err;
     });
   } catch (err) {
+    if (ctx.signal.aborted) throw err;
     const e = err as NodeJS.ErrnoException;
     const path = typeof e.path === 'string' ? e.path : logs.join(', ');
     throw new UsageError(`Cannot read ${path}: ${e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'it is a directory' : e.code === 'EACCES' ? 'permission denied' : e.code ?? e.message}.`, {
@@ -47,7 +48,9 @@ export default async function reconcile(ctx: Context, opts: ReconcileFlags): Pro
   if (opts.endpoint !== undefined) {
     const endpointId = opts.endpoint;
     const { records, endpoint } = await withSpinner(ctx, `Reading the deliveries of endpoint ${endpointId}`, () => deliveriesOf(api, endpointId));
-    statuses = explainGaps(result.gaps, records, index.ids, endpoint);
+    const times = new Map<string, number[]>(index.times);
+    for (const [type, list] of result.found) times.set(type, [...(times.get(type) ?? []), ...list]);
+    statuses = explainGaps(result.gaps, records, { ids: index.ids, times }, endpoint);
   }
   const rows = gapRows(result.gaps, statuses);
   const line = summary(result, logs);

@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import type { Context } from '../../context.js';
 import { FailureError, UsageError } from '../../errors.js';
+import { UserFileError } from '../../util/user-file.js';
 import { ApiError } from '../../api/errors.js';
 import { configDir } from '../../config/profiles.js';
 import { freshCursor, poll, readCursor, saveCursor, type Cursor } from '../../events/from-api.js';
@@ -43,7 +44,9 @@ export async function listenFromApi(ctx: Context, opts: Options): Promise<void> 
   const seen = new Set<string>();
   if (opts.log) {
     // Every id the log holds is never logged again: that, not the cursor, makes each event logged once.
-    const index = await readLogs([opts.log], { missingOk: true }).catch((err: NodeJS.ErrnoException) => {
+    const index = await readLogs([opts.log], { missingOk: true, signal: ctx.signal }).catch((err: NodeJS.ErrnoException) => {
+      if (ctx.signal.aborted) throw err;
+      if (err instanceof UserFileError) throw new UsageError(`Cannot use ${opts.log} as the log file: ${err.message}.`);
       throw new FailureError(`Cannot read the log file ${opts.log}: ${err.code ?? err.message}.`);
     });
     for (const w of skippedWarnings(index)) ctx.warn(w);
@@ -51,6 +54,7 @@ export async function listenFromApi(ctx: Context, opts: Options): Promise<void> 
     try {
       log = await EventLog.open(opts.log);
     } catch (err) {
+      if (err instanceof UserFileError) throw new UsageError(`Cannot use ${opts.log} as the log file: ${err.message}.`);
       const code = (err as NodeJS.ErrnoException).code;
       throw new FailureError(`Cannot open the log file ${opts.log}: ${code === 'ENOENT' ? 'its directory does not exist' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code ?? (err as Error).message}.`);
     }

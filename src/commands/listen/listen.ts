@@ -1,5 +1,6 @@
 import type { Context } from '../../context.js';
 import { FailureError, UsageError } from '../../errors.js';
+import { UserFileError } from '../../util/user-file.js';
 import { EventLog } from '../../webhooks/event-log.js';
 import { EventPoster } from '../../webhooks/forward.js';
 import { Forwarder, Ledger, unforwardedInLog } from '../../webhooks/forwarding.js';
@@ -50,6 +51,7 @@ export default async function listen(ctx: Context, flags: ListenOptions): Promis
     try {
       log = await EventLog.open(opts.log);
     } catch (err) {
+      if (err instanceof UserFileError) throw new UsageError(`Cannot use ${opts.log} as the log file: ${err.message}.`);
       const code = (err as NodeJS.ErrnoException).code;
       const why = code === 'ENOENT' ? 'its directory does not exist' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : code ?? (err as Error).message;
       throw new FailureError(`Cannot open the log file ${opts.log}: ${why}.`);

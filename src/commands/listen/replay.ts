@@ -3,7 +3,7 @@
  * each signed afresh with the current time, so an app can be re-run against real traffic
  * (the original signatures would be past the 5-minute tolerance).
  */
-import { readFile } from 'node:fs/promises';
+import { readUserText, userFileReason } from '../../util/user-file.js';
 import type { Context } from '../../context.js';
 import { FailureError, InterruptedError, UsageError } from '../../errors.js';
 import { EventPoster } from '../../webhooks/forward.js';
@@ -19,10 +19,10 @@ import { recordLine } from '../../io/render.js';
 export async function replay(ctx: Context, o: { file: string; target: string; secret: string; events?: string[]; unforwarded?: boolean }): Promise<void> {
   let text: string;
   try {
-    text = await readFile(o.file, 'utf8');
+    text = await readUserText(o.file, { signal: ctx.signal });
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new UsageError(`Cannot read ${o.file}: ${code === 'ENOENT' ? 'no such file' : code ?? (err as Error).message}.`);
+    if (ctx.signal.aborted) throw err;
+    throw new UsageError(`Cannot read ${o.file}: ${userFileReason(err)}.`);
   }
   let ledger: Ledger | undefined;
   if (o.unforwarded) {

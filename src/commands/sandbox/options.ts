@@ -2,7 +2,7 @@
  * Reading --keys and --plan files: any mistake is a usage error (exit 2) that names the
  * file, the entry and the field.
  */
-import { readFile } from 'node:fs/promises';
+import { readUserText, userFileReason } from '../../util/user-file.js';
 import { UsageError } from '../../errors.js';
 import type { KeyDef, Plan } from '../../sandbox/world.js';
 import { ALL_SCOPES } from '../../sandbox/world.js';
@@ -10,10 +10,9 @@ import { ALL_SCOPES } from '../../sandbox/world.js';
 async function readJsonFile(flag: string, file: string): Promise<unknown> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readUserText(file);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new UsageError(`${flag} ${file}: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+    throw new UsageError(`${flag} ${file}: ${userFileReason(err)}`);
   }
   try {
     return JSON.parse(text);

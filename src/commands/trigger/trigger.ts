@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readUserText, userFileReason } from '../../util/user-file.js';
 import type { Context } from '../../context.js';
 import { FailureError, UsageError } from '../../errors.js';
 import { JsonTooDeepError, parseJsonWithin } from '../../util/json-depth.js';
@@ -72,10 +72,10 @@ async function signingSecret(ctx: Context, opts: Opts): Promise<string> {
 async function readData(ctx: Context, file: string): Promise<Record<string, unknown>> {
   let text: string;
   try {
-    text = file === '-' ? await readStream(ctx.io.stdin) : await readFile(file, 'utf8');
+    text = await readUserText(file, { stdin: ctx.io.stdin, signal: ctx.signal });
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new UsageError(`Cannot read --data ${file}: ${code === 'ENOENT' ? 'no such file' : code ?? (err as Error).message}.`);
+    if (ctx.signal.aborted) throw err;
+    throw new UsageError(`Cannot read --data ${file}: ${userFileReason(err)}.`);
   }
   let parsed: unknown;
   try {
@@ -88,10 +88,4 @@ async function readData(ctx: Context, file: string): Promise<Record<string, unkn
     throw new UsageError(`--data ${file} must hold a JSON object (it replaces the event's data object).`);
   }
   return parsed as Record<string, unknown>;
-}
-
-async function readStream(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const c of stream) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
 }

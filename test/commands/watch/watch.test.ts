@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FakeCampaign, type FakeOptions, fakeServer, type FakeServer, kind } from '../../watch/fake-campaign.js';
 import type { Env } from '../../../src/context.js';
@@ -403,6 +404,35 @@ describe('--serve', () => {
   afterAll(async () => h?.close());
 
   describe('voicectl watch --serve', () => {
+    it('sends a Content-Security-Policy that allows the page\'s own script (by hash) and stream, and nothing else', async () => {
+      const agent = await api('POST', '/agents', { name: 'Policy desk', voice_name: 'Priya', greeting: 'Namaste', call_purpose: 'x', prompt: 'x', tools: [] });
+      const campaign = await api('POST', '/campaigns/json', { name: 'Policy', agent_id: agent.id, contacts: [{ phone_number: '+919570000001', name: 'Asha' }] });
+      const child = execa(process.execPath, [BIN, 'watch', campaign.id, '--serve'], { env: h.env, extendEnv: false, reject: false });
+      try {
+        const url = await new Promise<string>((resolve, reject) => {
+          let out = '';
+          child.stdout!.on('data', (c: Buffer) => {
+            out += c.toString();
+            const m = /^(http:\/\/127\.0\.0\.1:\d+\/[\w-]{20,}\/)$/m.exec(out);
+            if (m) resolve(m[1]!);
+          });
+          void child.then((r) => reject(new Error(`watch --serve exited ${r.exitCode}: ${r.stderr}`)));
+        });
+        const served = await fetch(url);
+        const policy = served.headers.get('content-security-policy') ?? '';
+        expect(policy).toMatch(/^default-src 'none'; script-src 'sha256-[A-Za-z0-9+/]+=*'; style-src 'unsafe-inline'; img-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'$/);
+        const html = await served.text();
+        // The page's one script is the one the hash allows; it loads nothing from elsewhere.
+        const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
+        expect(scripts).toHaveLength(1);
+        expect(policy).toContain(`'sha256-${createHash('sha256').update(scripts[0]!).digest('base64')}'`);
+        expect(html).not.toMatch(/<script\s+src|<link\s|<iframe|<form/i);
+        expect(html).toContain("new EventSource('events')");
+      } finally {
+        child.kill('SIGKILL');
+      }
+    }, 60_000);
+
     it('serves the live page under a token, shows a finished call within 2 s, 404 without the token, stops on Ctrl-C', async (ctx) => {
       needs(ctx, 'chromium');
       const agent = await api('POST', '/agents', { name: 'Live desk', voice_name: 'Priya', greeting: 'Namaste', call_purpose: 'x', prompt: 'x', tools: [] });
@@ -425,13 +455,19 @@ describe('--serve', () => {
         expect((await fetch(`${origin}/`)).status).toBe(404);
         expect((await fetch(`${origin}/events`)).status).toBe(404);
         expect((await fetch(`${origin}/${'x'.repeat(32)}/`)).status).toBe(404);
-        expect((await fetch(`${origin}${pathname}`)).status).toBe(200);
+        const served = await fetch(`${origin}${pathname}`);
+        expect(served.status).toBe(200);
+        // A policy that forbids all the page does not use: its one script by hash, no frames, forms or other origins.
+        const policy = served.headers.get('content-security-policy') ?? '';
+        expect(policy).toMatch(/^default-src 'none'; script-src 'sha256-[A-Za-z0-9+/]+=*'; style-src 'unsafe-inline'; img-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'$/);
 
         const browser = await launchChromium();
         try {
           const page = await browser.newPage();
           const errors: string[] = [];
           page.on('pageerror', (e) => errors.push(String(e)));
+          // Anything the page does that the header's policy forbids shows here (and the live update below would not come).
+          page.on('console', (m) => { if (/Content Security Policy/i.test(m.text())) errors.push(m.text()); });
           await page.goto(url);
           expect(await page.locator('tr.call').count()).toBe(0);
           await api('POST', `/campaigns/${campaign.id}/launch`);
