@@ -72,6 +72,8 @@ export interface ValidationResult {
   /** The header of the phone column, and of the name column(s) when there are. */
   phoneColumn: string;
   nameColumns: string[];
+  /** The header of the column holding each row's country, when there is one. */
+  countryColumn?: string;
   /** The CSV delimiter the file used (a comma for .xlsx). */
   delimiter: ',' | ';' | '\t';
 }

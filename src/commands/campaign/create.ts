@@ -122,6 +122,7 @@ function resumeCommand(ctx: Context, flags: CreateFlags, agentId: string, defaul
   if (defaultCountry) args.push('--default-country', defaultCountry);
   if (flags.phoneColumn !== undefined) args.push('--phone-column', flags.phoneColumn);
   if (flags.nameColumn !== undefined) args.push('--name-column', flags.nameColumn);
+  if (flags.countryColumn !== undefined) args.push('--country-column', flags.countryColumn);
   if (flags.sheet !== undefined) args.push('--sheet', flags.sheet);
   if (flags.campaignPrompt !== undefined) args.push('--campaign-prompt', flags.campaignPrompt);
   if (flags.kb !== undefined) args.push('--kb', flags.kb.join(','));

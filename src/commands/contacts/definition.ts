@@ -36,6 +36,7 @@ export function validateOptions(cmd: Command) {
     .option('--default-country <cc>', 'country for numbers written without +, e.g. IN (default: the profile\'s default_country)', countryCode)
     .option('--phone-column <header>', 'the phone column\'s header, when it is not phone, mobile, number, whatsapp ...')
     .option('--name-column <header>', 'the name column\'s header, when it is not name, customer name, contact name, lead name, full name or first + last name')
+    .option('--country-column <header>', 'the column with each row\'s country (US, in, India, UK, +91 ...), read as that row\'s default country (default: a column headed country, country code, country_code or ISO)')
     .option('--sheet <name|n>', 'the workbook\'s sheet to read, by name or number from 1 (default: the first)')
     .option('--keep-duplicates', 'keep rows whose number repeats an earlier row\'s (still reported)')
     .option('--errors-out <file>', 'write every bad row to this CSV, with an error column, to fix in a spreadsheet');

@@ -31,6 +31,7 @@ export default async function contactsValidate(ctx: Context, file: string, opts:
       defaultCountry: opts.defaultCountry ?? ctx.settings().defaultCountry,
       phoneColumn: opts.phoneColumn,
       nameColumn: opts.nameColumn,
+      countryColumn: opts.countryColumn,
       sheet: opts.sheet,
       keepDuplicates: opts.keepDuplicates,
       collectContacts: false,
@@ -68,9 +69,9 @@ export default async function contactsValidate(ctx: Context, file: string, opts:
   }
 }
 
-/** 'phone column "Mobile", name column "Customer Name"'; or that no name column was found. */
+/** 'phone column "Mobile", name column "Customer Name"'; or that no name column was found; and the country column. */
 function columnsUsed(result: ValidationResult): string {
-  const phone = `phone column "${result.phoneColumn}"`;
+  const phone = `phone column "${result.phoneColumn}"${result.countryColumn !== undefined ? `, country column "${result.countryColumn}"` : ''}`;
   const names = result.nameColumns;
   if (names.length === 0) return `${phone}; no name column found, so contacts are sent without names: --name-column "<header>" names one`;
   if (names.length === 1) return `${phone}, name column "${names[0]}"`;
@@ -85,6 +86,7 @@ function splitAdvice(ctx: Context, file: string, result: ValidationResult, opts:
   if (opts.defaultCountry) args.push('--default-country', opts.defaultCountry);
   if (opts.phoneColumn !== undefined) args.push('--phone-column', opts.phoneColumn);
   if (opts.nameColumn !== undefined) args.push('--name-column', opts.nameColumn);
+  if (opts.countryColumn !== undefined) args.push('--country-column', opts.countryColumn);
   if (opts.sheet !== undefined) args.push('--sheet', opts.sheet);
   if (opts.keepDuplicates) args.push('--keep-duplicates');
   if (result.report.invalid > 0) args.push('--skip-invalid');
