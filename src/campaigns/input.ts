@@ -29,6 +29,8 @@ export interface ContactsInput {
   styleWarnings?: string[];
   /** The spreadsheet's column holding each row's country, when it has one. */
   countryColumn?: string;
+  /** Rows of a spreadsheet with a name column but no name, in words (a warning). */
+  unnamedWarning?: string;
 }
 
 export interface InputFlags {
@@ -48,7 +50,7 @@ export async function readContactsInput(flags: InputFlags, defaultCountry: strin
   }
   if (flags.csv !== undefined) {
     // The spreadsheet readers (papaparse, read-excel-file, libphonenumber's full metadata) load only here.
-    const [{ validateContactsFile }, { controlCharacterWarning, foreignStyleWarnings }] = await Promise.all([import('../contacts/index.js'), import('../contacts/report.js')]);
+    const [{ validateContactsFile }, { controlCharacterWarning, foreignStyleWarnings, unnamedWarning }] = await Promise.all([import('../contacts/index.js'), import('../contacts/report.js')]);
     const result = await validateContactsFile(flags.csv, {
       defaultCountry,
       phoneColumn: flags.phoneColumn,
@@ -63,6 +65,7 @@ export async function readContactsInput(flags: InputFlags, defaultCountry: strin
       kind: 'csv', path: flags.csv, fileName: basename(flags.csv), report: result.report, contacts: result.contacts, where: (row) => `row ${row}`,
       controlWarning: controlCharacterWarning(basename(flags.csv), result),
       styleWarnings: foreignStyleWarnings(basename(flags.csv), result),
+      unnamedWarning: unnamedWarning(basename(flags.csv), result),
       ...(result.countryColumn !== undefined ? { countryColumn: result.countryColumn } : {}),
     };
   }

@@ -68,3 +68,20 @@ export class CountryCells {
 function unknown(value: string, why?: string): string {
   return `country ${JSON.stringify(value.trim())} is not one voicectl can read${why ? ` (${why})` : ''}: write a two-letter ISO code (US, IN, GB, AE), an English country name (India, United Kingdom) or a dial code (+91)`;
 }
+
+/** Keys of a contact's `extra` that hold its country, as a spreadsheet's country column is headed (columns.ts). */
+const COUNTRY_KEYS = new Set(['country', 'countrycode', 'iso']);
+
+/**
+ * The country a contact's `extra` names (the country column it was uploaded with), or
+ * undefined when it names none or one that cannot be read: then the default country applies.
+ */
+export function countryInExtra(extra: unknown, cells: CountryCells): CountryCode | undefined {
+  if (extra === null || typeof extra !== 'object' || Array.isArray(extra)) return undefined;
+  for (const [key, value] of Object.entries(extra as Record<string, unknown>)) {
+    if (typeof value !== 'string' || !COUNTRY_KEYS.has(key.toLowerCase().replace(/[\s_.\-]+/g, ''))) continue;
+    const read = cells.read(value);
+    return read !== undefined && 'country' in read ? read.country : undefined;
+  }
+  return undefined;
+}

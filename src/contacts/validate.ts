@@ -122,6 +122,8 @@ class Run implements RecordSink {
   private invalidRows: InvalidRow[] = [];
   private controlRows: number[] = [];
   private controlRowCount = 0;
+  private unnamedRows: number[] = [];
+  private unnamedRowCount = 0;
   private seen = new PhoneSet();
   /** Numbers written in another country's national style, by that country (or those countries). */
   private foreign = new Map<string, ForeignStyle>();
@@ -163,6 +165,11 @@ class Run implements RecordSink {
       if (cells.length > width) {
         const stray = cells.findIndex((c, idx) => idx >= width && c.trim() !== '');
         if (stray !== -1) (batch.shifted ??= new Map()).set(batch.rows.length, { value: cells[stray]!, cellCount: cells.length });
+      }
+      const columns = this.columns;
+      if ((columns.name !== undefined || columns.firstName !== undefined || columns.lastName !== undefined) && nameOf(columns, cells) === undefined) {
+        this.unnamedRowCount++;
+        if (this.unnamedRows.length < MAX_STYLE_ROWS) this.unnamedRows.push(firstRow + i);
       }
       if (cells.some(hasControlCharacters)) {
         this.controlRowCount++;
@@ -244,6 +251,8 @@ class Run implements RecordSink {
       invalidRows: this.invalidRows,
       controlRows: this.controlRows,
       controlRowCount: this.controlRowCount,
+      unnamedRows: this.unnamedRows,
+      unnamedRowCount: this.unnamedRowCount,
       foreignStyle: [...this.foreign.values()],
       headers: columns.headers,
       phoneColumn: columns.headers[columns.phone]!,

@@ -62,7 +62,8 @@ export function createOptions(cmd: Command) {
     .option('--campaign-prompt <text>', 'extra instruction for the agent in this campaign')
     .option('--kb <ids>', 'knowledge-base item ids for this campaign, comma-separated (override the agent\'s)', commaList)
     .option('--skip-invalid', 'create with the valid rows and list the skipped ones (default: send nothing if a row is invalid)')
-    .option('--keep-duplicates', 'keep rows whose number repeats an earlier row\'s (default: drop them)'))
+    .option('--keep-duplicates', 'keep rows whose number repeats an earlier row\'s (default: drop them)')
+    .option('--strict', 'every warning about the contacts is an error (exit 2, nothing sent): duplicates, numbers read in another country\'s style, missing names (default: the profile\'s strict setting)'))
     .option('--dry-run', 'validate and print what would be sent, sending nothing')
     .option('--launch', 'launch right after creating (asks first; --yes to skip the question)')));
 }
