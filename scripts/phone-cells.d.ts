@@ -22,6 +22,7 @@ export const MUTATIONS: Record<string, unknown>;
 export function generateCells(options: { seed?: number; count: number; bases?: BaseNumber[] }): Generator<Cell>;
 export function documentedDifference(cell: string, defaultCountry: string | undefined, library?: PhoneNumber | undefined): Difference | undefined;
 export function libraryVerdict(cell: string, defaultCountry: string | undefined): { phone: PhoneNumber | undefined; e164: string | undefined };
+export function mixedRows(options: { seed?: number; count: number; bases?: BaseNumber[] }): Generator<{ cell: string; countryCell: string; country: string | undefined }>;
 export function foreignStyle(cell: string, defaultCountry: string | undefined): 'North American' | 'IN' | 'GB' | 'AE' | undefined;
 export function compareCell(cell: string, defaultCountry: string | undefined, result: string, options?: { rowCountry?: boolean }):
   | { same: true; valid: boolean }

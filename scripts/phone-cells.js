@@ -309,6 +309,50 @@ export function* generateCells({ seed = 1, count, bases = baseNumbers(seed) }) {
 }
 
 // ---------------------------------------------------------------------------------------
+// Mixed lists: rows with a country column, as lists that mix countries are written.
+
+let regionNames;
+/** The English name people write for a country (Intl's), or undefined. */
+function englishName(country) {
+  try {
+    regionNames ??= new Intl.DisplayNames(['en'], { type: 'region' });
+    const name = regionNames.of(country);
+    return name && name !== country ? name : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `count` rows of a mixed list, seeded: each generated cell with a country cell beside it,
+ * written as an alpha-2 code (either case), an English name or a dial code, mostly the
+ * country the number was written for, sometimes another, sometimes empty. Each:
+ * { cell, countryCell, country } where `country` is the row's country as the documented
+ * rule reads the cell (a dial code stands for its main country; undefined when empty).
+ */
+export function* mixedRows({ seed = 1, count, bases = baseNumbers(seed) }) {
+  const random = rng(seed ^ 0xc0ffee);
+  const all = getCountries();
+  for (const c of generateCells({ seed, count, bases })) {
+    const own = bases.find((b) => b.e164 === c.base)?.country;
+    const r = random();
+    const country = r < 0.1 ? undefined : r < 0.75 && own ? own : pick(random, [...FOREIGN, pick(random, all)]);
+    if (country === undefined) {
+      yield { cell: c.cell, countryCell: pick(random, ['', ' ']), country: undefined };
+      continue;
+    }
+    const form = random();
+    if (form < 0.3) yield { cell: c.cell, countryCell: country, country };
+    else if (form < 0.45) yield { cell: c.cell, countryCell: country.toLowerCase(), country };
+    else if (form < 0.75 && englishName(country)) yield { cell: c.cell, countryCell: englishName(country), country };
+    else {
+      const code = getCountryCallingCode(country);
+      yield { cell: c.cell, countryCell: pick(random, [`+${code}`, code]), country: maxJson.country_calling_codes[code][0] };
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------
 // The comparison, and the documented differences.
 
 /**
