@@ -115,10 +115,12 @@ export class ForeignStyleGuard {
       if (!maybe(digits)
         && !(w.prefix !== '' && digits.startsWith(w.prefix) && maybe(digits.slice(w.prefix.length)))
         && !(digits.startsWith(w.code) && maybe(digits.slice(w.code.length)))) continue;
-      const there = lpn.parsePhoneNumberFromString(raw, { defaultCountry: w.country });
-      if (!there || there.countryCallingCode !== w.code || !this.validity.isValid(there) || !this.writes(there, groups, 'exact')) continue;
+      // What the default country writes so is its own, whoever else does too: asked once,
+      // before another country's parse (most cells that get here are the default's own).
       homeWrites ??= this.writes(home, groups, 'loose');
       if (homeWrites) return undefined;
+      const there = lpn.parsePhoneNumberFromString(raw, { defaultCountry: w.country });
+      if (!there || there.countryCallingCode !== w.code || !this.validity.isValid(there) || !this.writes(there, groups, 'exact')) continue;
       return { country: w.country, e164: there.number };
     }
     return undefined;
