@@ -77,14 +77,15 @@ export function isNorthAmericanStyle(groups: string[]): boolean {
 /** The guard for one default country; cheap for the cells it lets through (most of a file). */
 export class ForeignStyleGuard {
   private readonly homeCode: string;
-  private readonly watched: Array<{ country: CountryCode; code: string; prefix: string; plans: CountryCode[] }>;
+  private readonly watched: Array<{ country: CountryCode; code: string; prefix: string; maybe: (nn: string) => boolean }>;
 
   constructor(private readonly home: CountryCode, private readonly validity: PlanValidity) {
     this.homeCode = lpn.getCountryCallingCode(home);
     this.watched = !WATCHED_HOMES.has(this.homeCode) ? [] : WATCHED.filter((c) => lpn.getCountryCallingCode(c) !== this.homeCode).map((country) => {
       const code = lpn.getCountryCallingCode(country);
       // Every plan of the calling code: "07911 123456" is Guernsey's to the library, a UK style to people.
-      return { country, code, prefix: lpn.nationalPrefix(country) ?? '', plans: lpn.countriesOfCode(code) };
+      const plans = lpn.countriesOfCode(code);
+      return { country, code, prefix: lpn.nationalPrefix(country) ?? '', maybe: (nn: string) => plans.some((c) => validity.isValidNational(c, nn)) };
     });
   }
 
@@ -111,10 +112,9 @@ export class ForeignStyleGuard {
     let homeWrites: boolean | undefined;
     for (const w of this.watched) {
       // Cheap first: could the digits be a valid national number there at all?
-      const maybe = (nn: string) => w.plans.some((c) => this.validity.isValidNational(c, nn));
-      if (!maybe(digits)
-        && !(w.prefix !== '' && digits.startsWith(w.prefix) && maybe(digits.slice(w.prefix.length)))
-        && !(digits.startsWith(w.code) && maybe(digits.slice(w.code.length)))) continue;
+      if (!w.maybe(digits)
+        && !(w.prefix !== '' && digits.startsWith(w.prefix) && w.maybe(digits.slice(w.prefix.length)))
+        && !(digits.startsWith(w.code) && w.maybe(digits.slice(w.code.length)))) continue;
       // What the default country writes so is its own, whoever else does too: asked once,
       // before another country's parse (most cells that get here are the default's own).
       homeWrites ??= this.writes(home, groups, 'loose');
