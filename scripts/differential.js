@@ -5,7 +5,9 @@
 //   1. every cell through createPhoneCheck, the per-cell check of `contacts validate`;
 //   2. every cell again in CSV files read by validateContactsFile, as `contacts validate`
 //      and `campaign create --csv` read them: files over 4 MiB, so the reading runs in
-//      the bounded worker thread and the numbers are checked by the worker pool too.
+//      the bounded worker thread and the numbers are checked by the worker pool too;
+//   3. mixed lists: the cells with a Country column (codes, names, dial codes, some empty),
+//      in files as large, where a row with a country must get the library's verdict with it.
 // Prints the counts; exits 1 on any difference outside docs/contacts.md's list.
 //   npm run differential                       (builds first)
 //   node scripts/differential.js [--cells N] [--seed N] [--no-files]
@@ -14,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Papa from 'papaparse';
-import { baseNumbers, compareCell, generateCells, runDifferential, STYLES } from './phone-cells.js';
+import { baseNumbers, compareCell, generateCells, mixedRows, runDifferential, STYLES } from './phone-cells.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const built = join(root, 'dist', 'contacts', 'index.js');
@@ -91,6 +93,44 @@ if (FILES) {
   console.log(`  undocumented differences: ${fileDiffs}`);
   for (const e of examples) console.log(`    ${e}`);
   undocumented += fileDiffs;
+
+  // Pass 3: mixed lists, each row with its own country (or none: then the file's default).
+  const mixed = [...mixedRows({ seed: SEED, count: CELLS, bases })];
+  const mixedDir = mkdtempSync(join(tmpdir(), 'voicectl-differential-'));
+  const t3 = performance.now();
+  let mixedRowsRead = 0;
+  let withCountry = 0;
+  let mixedDiffs = 0;
+  const mixedExamples = [];
+  try {
+    for (const country of ['IN', undefined]) {
+      for (let start = 0; start < mixed.length; start += PER_FILE) {
+        const chunk = mixed.slice(start, start + PER_FILE);
+        const file = join(mixedDir, `mixed-${country ?? 'none'}-${start}.csv`);
+        writeFileSync(file, Papa.unparse({ fields: ['id', 'phone', 'Country', 'note'], data: chunk.map((r, i) => [String(start + i), r.cell, r.countryCell, pad]) }, { quotes: true }));
+        const { contacts, report } = await validateContactsFile(file, { defaultCountry: country, keepDuplicates: true, collectInvalidRows: false });
+        const byRow = new Map();
+        for (const c of contacts) byRow.set(c.row, c.phone_number);
+        for (const e of report.errors) byRow.set(e.row, e.column === 'Country' ? `(country cell refused: ${e.message})` : e.message);
+        chunk.forEach((r, i) => {
+          if (r.country !== undefined) withCountry++;
+          const res = compareCell(r.cell, r.country ?? country, byRow.get(i + 2) ?? '(no answer for this row)', { rowCountry: r.country !== undefined });
+          if (res.undocumented) {
+            mixedDiffs++;
+            if (mixedExamples.length < 20) mixedExamples.push(`${JSON.stringify(r.cell)} (country cell ${JSON.stringify(r.countryCell)}, default ${country ?? 'none'}): library ${res.library}, voicectl ${res.voicectl}`);
+          }
+        });
+        mixedRowsRead += chunk.length;
+      }
+    }
+  } finally {
+    rmSync(mixedDir, { recursive: true, force: true });
+  }
+  console.log('');
+  console.log(`pass 3, mixed lists with a Country column (worker threads): ${mixedRowsRead.toLocaleString('en-US')} rows, ${withCountry.toLocaleString('en-US')} with a country, under --default-country IN and none, in ${((performance.now() - t3) / 1000).toFixed(1)} s`);
+  console.log(`  undocumented differences: ${mixedDiffs}`);
+  for (const e of mixedExamples) console.log(`    ${e}`);
+  undocumented += mixedDiffs;
 }
 
 console.log('');

@@ -3,7 +3,7 @@ import type { PhoneNumber } from 'libphonenumber-js/max';
 
 export interface BaseNumber { e164: string; country: string | undefined; type: string }
 export interface Cell { cell: string; defaultCountry: string | undefined; style: string; mutation: string | undefined; base: string }
-export type Difference = 'words' | 'extension' | 'two numbers';
+export type Difference = 'words' | 'extension' | 'two numbers' | 'foreign style';
 export interface Summary {
   cells: number;
   libraryValid: number;
@@ -22,7 +22,9 @@ export const MUTATIONS: Record<string, unknown>;
 export function generateCells(options: { seed?: number; count: number; bases?: BaseNumber[] }): Generator<Cell>;
 export function documentedDifference(cell: string, defaultCountry: string | undefined, library?: PhoneNumber | undefined): Difference | undefined;
 export function libraryVerdict(cell: string, defaultCountry: string | undefined): { phone: PhoneNumber | undefined; e164: string | undefined };
-export function compareCell(cell: string, defaultCountry: string | undefined, result: string):
+export function mixedRows(options: { seed?: number; count: number; bases?: BaseNumber[] }): Generator<{ cell: string; countryCell: string; country: string | undefined }>;
+export function foreignStyle(cell: string, defaultCountry: string | undefined): 'North American' | 'IN' | 'GB' | 'AE' | undefined;
+export function compareCell(cell: string, defaultCountry: string | undefined, result: string, options?: { rowCountry?: boolean }):
   | { same: true; valid: boolean }
   | { same: false; valid: boolean; documented: Difference }
   | { same: false; valid: boolean; undocumented: true; library: string; voicectl: string };

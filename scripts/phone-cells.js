@@ -8,7 +8,7 @@
 // the non-geographic calling codes (+800, +882 ...). Each is written in many styles and
 // some are mutated (a digit dropped, added or changed; punctuation inserted).
 import { createRequire } from 'node:module';
-import { getCountries, getExampleNumber, Metadata, parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { getCountries, getCountryCallingCode, getExampleNumber, Metadata, parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import examples from 'libphonenumber-js/mobile/examples';
 
 const maxJson = createRequire(import.meta.url)('libphonenumber-js/metadata.max.json');
@@ -309,6 +309,50 @@ export function* generateCells({ seed = 1, count, bases = baseNumbers(seed) }) {
 }
 
 // ---------------------------------------------------------------------------------------
+// Mixed lists: rows with a country column, as lists that mix countries are written.
+
+let regionNames;
+/** The English name people write for a country (Intl's), or undefined. */
+function englishName(country) {
+  try {
+    regionNames ??= new Intl.DisplayNames(['en'], { type: 'region' });
+    const name = regionNames.of(country);
+    return name && name !== country ? name : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `count` rows of a mixed list, seeded: each generated cell with a country cell beside it,
+ * written as an alpha-2 code (either case), an English name or a dial code, mostly the
+ * country the number was written for, sometimes another, sometimes empty. Each:
+ * { cell, countryCell, country } where `country` is the row's country as the documented
+ * rule reads the cell (a dial code stands for its main country; undefined when empty).
+ */
+export function* mixedRows({ seed = 1, count, bases = baseNumbers(seed) }) {
+  const random = rng(seed ^ 0xc0ffee);
+  const all = getCountries();
+  for (const c of generateCells({ seed, count, bases })) {
+    const own = bases.find((b) => b.e164 === c.base)?.country;
+    const r = random();
+    const country = r < 0.1 ? undefined : r < 0.75 && own ? own : pick(random, [...FOREIGN, pick(random, all)]);
+    if (country === undefined) {
+      yield { cell: c.cell, countryCell: pick(random, ['', ' ']), country: undefined };
+      continue;
+    }
+    const form = random();
+    if (form < 0.3) yield { cell: c.cell, countryCell: country, country };
+    else if (form < 0.45) yield { cell: c.cell, countryCell: country.toLowerCase(), country };
+    else if (form < 0.75 && englishName(country)) yield { cell: c.cell, countryCell: englishName(country), country };
+    else {
+      const code = getCountryCallingCode(country);
+      yield { cell: c.cell, countryCell: pick(random, [`+${code}`, code]), country: maxJson.country_calling_codes[code][0] };
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------
 // The comparison, and the documented differences.
 
 /**
@@ -330,6 +374,69 @@ export function documentedDifference(cell, defaultCountry, library = parsePhoneN
   return undefined;
 }
 
+/**
+ * The fourth documented difference (docs/contacts.md, "Numbers in another country's
+ * style"), written from the documented rule with the library alone: for a cell read with a
+ * default country (never a row's own country), the style it is refused as, or undefined.
+ *   North American: digit groups 3, 3, 4 (or "1" and 3, 3, 4), area code and exchange
+ *     from 2-9, no "+" and no "00", under a default outside +1, unless the default
+ *     country reads it as valid and formats it in those groups itself, every digit written;
+ *   a watched country's (IN, GB, AE): under a default of +1, +91, +44 or +971 (and not of
+ *     that country's code), the cell has that country's national groups exactly (its
+ *     national prefix written or not), is valid there and valid under the default, and the
+ *     default's own format does not split where the cell does.
+ */
+const WATCHED_STYLES = ['IN', 'GB', 'AE'];
+const WATCHED_HOMES = new Set(['1', '91', '44', '971']);
+
+export function foreignStyle(cell, defaultCountry) {
+  if (!defaultCountry) return undefined;
+  const text = cell.replace(/^[\x00-\x20]*'?[\x00-\x20\u00a0]*/, '').replace(/[\x00-\x20\u00a0]+$/, '');
+  if (text.length < 2 || text.length > 40 || text.startsWith('00')) return undefined;
+  if (!/^[0-9 \t\u00a0().\-/]+$/.test(text)) return undefined;
+  const groups = text.match(/[0-9]+/g) ?? [];
+  if (groups.length < 2) return undefined;
+  const homeCode = getCountryCallingCode(defaultCountry);
+  const home = parsePhoneNumberFromString(cell, { defaultCountry });
+  const homeValid = Boolean(home?.isValid());
+  const homeWrites = (how) => homeValid && splitsAt(home.formatNational(), groups, how);
+  const g = groups.length === 4 && groups[0] === '1' ? groups.slice(1) : groups;
+  const american = g.length === 3 && g[0].length === 3 && g[1].length === 3 && g[2].length === 4 && /^[2-9]/.test(g[0]) && /^[2-9]/.test(g[1]);
+  if (homeCode !== '1' && american && !homeWrites('same digits')) return 'North American';
+  if (!homeValid || !WATCHED_HOMES.has(homeCode)) return undefined;
+  for (const country of WATCHED_STYLES) {
+    const code = getCountryCallingCode(country);
+    if (code === homeCode) continue;
+    const there = parsePhoneNumberFromString(cell, { defaultCountry: country });
+    if (!there?.isValid() || there.countryCallingCode !== code || !splitsAt(there.formatNational(), groups, 'exact')) continue;
+    return homeWrites('loose') ? undefined : country;
+  }
+  return undefined;
+}
+
+/**
+ * Whether a national format splits its digits where the cell does: 'exact' (the national
+ * prefix may be left out), 'same digits' (exact, and no digit of the format left out),
+ * 'loose' (the format splits at least where the cell does).
+ */
+function splitsAt(format, groups, how) {
+  const at = (gs) => {
+    const out = [];
+    let n = 0;
+    for (const x of gs) {
+      if (n > 0) out.push(n);
+      n += x.length;
+    }
+    return { out, n };
+  };
+  const f = at(format.match(/[0-9]+/g) ?? []);
+  const w = at(groups);
+  const shift = f.n - w.n;
+  if (shift < 0 || shift > 3 || (how === 'same digits' && shift !== 0)) return false;
+  const expected = f.out.map((b) => b - shift).filter((b) => b > 0);
+  return how === 'loose' ? w.out.every((b) => expected.includes(b)) : w.out.join(',') === expected.join(',');
+}
+
 /** The library's answer for a cell: its E.164 when valid, else undefined. */
 export function libraryVerdict(cell, defaultCountry) {
   const phone = parsePhoneNumberFromString(cell, { defaultCountry });
@@ -340,12 +447,14 @@ export function libraryVerdict(cell, defaultCountry) {
  * One cell: `result` is voicectl's answer (an E.164 starting with "+", or a reason).
  * Returns { same: true }, or the documented difference, or { undocumented: true, ... }.
  */
-export function compareCell(cell, defaultCountry, result) {
+export function compareCell(cell, defaultCountry, result, { rowCountry = false } = {}) {
   const { phone, e164 } = libraryVerdict(cell, defaultCountry);
   const ours = result.charCodeAt(0) === 43 ? result : undefined;
   const valid = e164 !== undefined;
   if (ours === e164) return { same: true, valid };
-  const kind = ours === undefined ? documentedDifference(cell, defaultCountry, phone) : undefined;
+  // A row's own country is read exactly as the library reads it: no style is foreign then.
+  const foreign = ours === undefined && !rowCountry && foreignStyle(cell, defaultCountry) ? 'foreign style' : undefined;
+  const kind = ours === undefined ? documentedDifference(cell, defaultCountry, phone) ?? foreign : undefined;
   if (kind) return { same: false, valid, documented: kind };
   return { same: false, valid, undocumented: true, library: e164 ?? 'invalid', voicectl: result };
 }

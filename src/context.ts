@@ -61,6 +61,8 @@ export interface Settings {
   baseUrl?: string;
   apiKey?: string;
   defaultCountry?: string;
+  /** The profile's strict setting: every warning about a contacts file is an error (--strict). */
+  strict: boolean;
   timeoutMs: number;
 }
 
@@ -260,6 +262,7 @@ export class Context {
       baseUrl: this.opts.baseUrl ?? nonEmpty(this.env.VOICECTL_BASE_URL) ?? profile.base_url,
       apiKey: this.opts.apiKey ?? nonEmpty(this.env.VOICECTL_API_KEY) ?? profile.api_key,
       defaultCountry: nonEmpty(this.env.VOICECTL_DEFAULT_COUNTRY) ?? profile.default_country,
+      strict: profile.strict === 'true',
       timeoutMs: Math.round(timeoutSec * 1000),
     };
     return this.settingsCache;

@@ -27,6 +27,10 @@ export interface ContactsInput {
   controlWarning?: string;
   /** Numbers written in another country's national style (warnings). */
   styleWarnings?: string[];
+  /** The spreadsheet's column holding each row's country, when it has one. */
+  countryColumn?: string;
+  /** Rows of a spreadsheet with a name column but no name, in words (a warning). */
+  unnamedWarning?: string;
 }
 
 export interface InputFlags {
@@ -35,6 +39,7 @@ export interface InputFlags {
   defaultCountry?: string;
   phoneColumn?: string;
   nameColumn?: string;
+  countryColumn?: string;
   sheet?: string;
   keepDuplicates?: boolean;
 }
@@ -45,11 +50,12 @@ export async function readContactsInput(flags: InputFlags, defaultCountry: strin
   }
   if (flags.csv !== undefined) {
     // The spreadsheet readers (papaparse, read-excel-file, libphonenumber's full metadata) load only here.
-    const [{ validateContactsFile }, { controlCharacterWarning, foreignStyleWarnings }] = await Promise.all([import('../contacts/index.js'), import('../contacts/report.js')]);
+    const [{ validateContactsFile }, { controlCharacterWarning, foreignStyleWarnings, unnamedWarning }] = await Promise.all([import('../contacts/index.js'), import('../contacts/report.js')]);
     const result = await validateContactsFile(flags.csv, {
       defaultCountry,
       phoneColumn: flags.phoneColumn,
       nameColumn: flags.nameColumn,
+      countryColumn: flags.countryColumn,
       sheet: flags.sheet,
       keepDuplicates: flags.keepDuplicates,
       collectInvalidRows: false,
@@ -59,11 +65,13 @@ export async function readContactsInput(flags: InputFlags, defaultCountry: strin
       kind: 'csv', path: flags.csv, fileName: basename(flags.csv), report: result.report, contacts: result.contacts, where: (row) => `row ${row}`,
       controlWarning: controlCharacterWarning(basename(flags.csv), result),
       styleWarnings: foreignStyleWarnings(basename(flags.csv), result),
+      unnamedWarning: unnamedWarning(basename(flags.csv), result),
+      ...(result.countryColumn !== undefined ? { countryColumn: result.countryColumn } : {}),
     };
   }
   if (flags.contacts !== undefined) {
-    if (flags.phoneColumn !== undefined || flags.nameColumn !== undefined || flags.sheet !== undefined) {
-      throw new UsageError('--phone-column, --name-column and --sheet apply to --csv; a --contacts JSON file uses the fields phone_number and name.');
+    if (flags.phoneColumn !== undefined || flags.nameColumn !== undefined || flags.sheet !== undefined || flags.countryColumn !== undefined) {
+      throw new UsageError('--phone-column, --name-column, --country-column and --sheet apply to --csv; a --contacts JSON file uses the fields phone_number and name.');
     }
     const { validateContactsJson } = await import('../contacts/json-contacts.js');
     const result = await validateContactsJson(flags.contacts, { defaultCountry, keepDuplicates: flags.keepDuplicates, signal });

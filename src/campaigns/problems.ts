@@ -16,7 +16,7 @@ export function summaryLine(input: ContactsInput): string {
   const unit = input.kind === 'csv' ? 'row' : 'item';
   const parts = [`${plural(r.total_rows, unit)}`, `${r.valid.toLocaleString('en-US')} valid`, `${r.invalid.toLocaleString('en-US')} invalid`];
   if (r.duplicates > 0) parts.push(`${plural(r.duplicates, 'duplicate')}`);
-  return `${input.fileName}: ${parts.join(', ')}`;
+  return `${input.fileName}: ${parts.join(', ')}${input.countryColumn !== undefined ? ` (country column "${input.countryColumn}")` : ''}`;
 }
 
 /** The summary and a table of the first problems, as `contacts validate` shows them. */

@@ -28,6 +28,11 @@ export interface RedialOptions {
   excludeOutcomes: string[];
   /** The contacts' phone check with the default country (createPhoneCheck). */
   check: PhoneCheck;
+  /**
+   * A contact's own check when its `extra` names its country (the country column it was
+   * uploaded with), as `campaign create` read it; undefined: `check`.
+   */
+  contactCheck?: (extra: unknown) => PhoneCheck | undefined;
   signal?: AbortSignal;
 }
 
@@ -90,7 +95,7 @@ export async function planRedial(api: ApiClient, id: string, options: RedialOpti
   const seen = new Set<string>();
   const leave = (why: string) => { plan.leftOut[why] = (plan.leftOut[why] ?? 0) + 1; };
   contacts.forEach((c: CampaignContact, i) => {
-    const normal = normalizeReadBack(options.check, c.phone_number);
+    const normal = normalizeReadBack(options.contactCheck?.(c.extra) ?? options.check, c.phone_number);
     const phone = 'e164' in normal ? normal.e164 : undefined;
     const call = (c.call_id !== undefined && byId.get(String(c.call_id))) || (phone !== undefined ? byPhone.get(phone) : undefined);
     const status = c.status ?? 'pending';

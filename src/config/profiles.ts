@@ -13,7 +13,8 @@ import { fsErrorReason } from '../util/fs-error.js';
 // webhook_secret / webhook_endpoint: saved by `webhook create|rotate-secret --save-secret` for `listen`.
 // do_not_call_file / calling_hours: applied by `campaign create|redial|launch` (docs/campaign-operations.md).
 // timezone: the zone of every time shown and of dates typed without an offset (--tz, VOICECTL_TZ).
-export const PROFILE_KEYS = ['base_url', 'api_key', 'default_country', 'timeout', 'webhook_secret', 'webhook_endpoint', 'do_not_call_file', 'calling_hours', 'timezone'] as const;
+// strict: "true" makes `contacts validate` and `campaign create` treat every warning about a contacts file as an error (--strict).
+export const PROFILE_KEYS = ['base_url', 'api_key', 'default_country', 'timeout', 'webhook_secret', 'webhook_endpoint', 'do_not_call_file', 'calling_hours', 'timezone', 'strict'] as const;
 export type ProfileKey = (typeof PROFILE_KEYS)[number];
 /**
  * Settings whose values another module understands: a country (contacts/) and a window

@@ -62,6 +62,13 @@ export async function normalizeValue(key: ProfileKey, raw: string, checks: Setti
       if (!existsSync(path)) throw new UsageError(`${path} does not exist.`, { hint: 'Give the path of a CSV, .xlsx or text file with one number a line.' });
       return path;
     }
+    case 'strict': {
+      const on = /^(?:true|yes|on|1)$/i.test(v);
+      if (!on && !/^(?:false|no|off|0)$/i.test(v)) {
+        throw new UsageError(`"${raw}" is not a strict setting: expected true or false.`, { hint: 'For example: voicectl config set strict true' });
+      }
+      return on ? 'true' : 'false';
+    }
     case 'timeout': {
       const n = Number(v);
       if (v === '' || !Number.isFinite(n) || n <= 0) {

@@ -18,6 +18,8 @@ const PHONE_HEADERS = ['phone', 'phonenumber', 'mobile', 'mobilenumber', 'number
 const NAME_HEADERS = ['name', 'fullname', 'contactname', 'customername', 'leadname', 'clientname', 'customer'];
 const FIRST_NAME_HEADERS = ['firstname', 'givenname', 'fname'];
 const LAST_NAME_HEADERS = ['lastname', 'surname', 'familyname', 'lname'];
+/** The row's country: "Country", "Country Code", "country_code", "ISO" (compared after normalizeHeader). */
+const COUNTRY_HEADERS = ['country', 'countrycode', 'iso'];
 
 export interface ColumnMap {
   /** The header row as written (trimmed). */
@@ -27,6 +29,8 @@ export interface ColumnMap {
   name?: number;
   firstName?: number;
   lastName?: number;
+  /** The row's country (a code, name or dial code), read as the default country of that row's number; it stays in `extra` too. */
+  country?: number;
   /** Every other column, keyed by its header (made unique, never empty); `extra.<key>` columns by `<key>`. */
   extra: Array<{ index: number; key: string }>;
   /** An `extra_json` column: a JSON object merged into `extra` (or the whole `extra` when it is not an object). */
@@ -42,6 +46,7 @@ const EXTRA_JSON = 'extra_json';
 export interface ColumnOptions {
   phoneColumn?: string;
   nameColumn?: string;
+  countryColumn?: string;
 }
 
 /** Case, spaces, underscores (and hyphens and dots) do not matter: "Mobile_Number" = "mobile number". */
@@ -95,6 +100,17 @@ export function mapColumns(rawHeaders: string[], options: ColumnOptions, fileNam
     }
   }
 
+  let country: number | undefined;
+  if (options.countryColumn !== undefined) {
+    const i = findNamed(headers, norm, options.countryColumn);
+    if (i === -1) throw new UsageError(`${fileName} has no column "${options.countryColumn}" (from --country-column). Headers found: ${listed}.`);
+    if (i === phone) throw new UsageError(`--country-column "${options.countryColumn}" is the phone column.`);
+    country = i;
+  } else if (!fromExport) {
+    const i = findFirst(norm, COUNTRY_HEADERS, phone);
+    if (i !== -1 && i !== name && i !== firstName && i !== lastName) country = i;
+  }
+
   const used = new Set([phone, name, firstName, lastName].filter((i): i is number => i !== undefined));
   const keys = new Set<string>();
   const extra: ColumnMap['extra'] = [];
@@ -115,7 +131,7 @@ export function mapColumns(rawHeaders: string[], options: ColumnOptions, fileNam
     keys.add(key);
     extra.push({ index, key });
   });
-  return { headers, phone, name, firstName, lastName, extra, extraJson, fromExport };
+  return { headers, phone, name, firstName, lastName, country, extra, extraJson, fromExport };
 }
 
 /** The exact header first, then the same header up to case, spaces and underscores. */

@@ -35,3 +35,17 @@ export function countryName(code: string): string {
     return code;
   }
 }
+
+/** The country's English names: the list above's and Intl's (which may differ: "Türkiye", "Czechia"). */
+export function countryNames(code: string): string[] {
+  const names = new Set<string>();
+  if (NAMES[code]) names.add(NAMES[code]!);
+  try {
+    intl ??= new Intl.DisplayNames(['en'], { type: 'region' });
+    const n = intl.of(code);
+    if (n && n !== code) names.add(n);
+  } catch {
+    // No ICU region data: the list above only.
+  }
+  return [...names];
+}

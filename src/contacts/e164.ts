@@ -9,3 +9,11 @@ export type PhoneCheck = (raw: string) => string;
 export function isE164(result: string): boolean {
   return result.charCodeAt(0) === 43; // "+"
 }
+
+/** Every reason for a number in another country's style starts so (phone.ts, foreignReason). */
+const FOREIGN_STYLE = /^(?:looks like a US\/Canada number|is written the way )/;
+
+/** True when a check refused the cell for being written in another country's style (foreign.ts). */
+export function isForeignStyleReason(result: string): boolean {
+  return FOREIGN_STYLE.test(result);
+}

@@ -19,5 +19,5 @@ export {
   type RowError,
   type ValidationResult,
 } from './report.js';
-export { createPhoneCheck, resolveDefaultCountry } from './phone.js';
+export { createPhoneCheck, createRowCheck, resolveDefaultCountry, type RowCheck } from './phone.js';
 export { isE164 } from './e164.js';

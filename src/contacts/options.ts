@@ -4,6 +4,8 @@ export interface ValidateOptions {
   defaultCountry?: string;
   phoneColumn?: string;
   nameColumn?: string;
+  /** --country-column: the row's country; by default a column headed country, Country Code, country_code or ISO. */
+  countryColumn?: string;
   /** --sheet: which sheet of a workbook (a name, or a number from 1); an error for a CSV file. */
   sheet?: string;
   /** Keep rows whose number repeats an earlier row's (they are still counted in `duplicates`). */

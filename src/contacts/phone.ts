@@ -7,6 +7,7 @@ import type { CountryCode, PhoneNumber } from 'libphonenumber-js/max';
 import { countryName } from './country-names.js';
 import { normalizeCountry, unknownCountry } from './country.js';
 import type { PhoneCheck } from './e164.js';
+import { ForeignStyleGuard, type ForeignStyle } from './foreign.js';
 import { lpn, PlanValidity } from './validity.js';
 
 /** `9.19876E+11`: what Excel writes for a long number in a cell not formatted as text. */
@@ -32,22 +33,47 @@ export function resolveDefaultCountry(value: string | undefined): string | undef
   return cc;
 }
 
+export interface CheckOptions {
+  /**
+   * The country is the row's own (a country column), not a default for the whole file:
+   * the cell is read with it exactly as the library reads it, with no guard against
+   * another country's style (foreign.ts).
+   */
+  rowCountry?: boolean;
+}
+
 /**
  * A checker for one run. Results are cached by the exact cell text, so repeated
  * numbers (duplicates, test rows) are parsed once; the answer is the same either way.
  */
-export function createPhoneCheck(defaultCountry?: string): PhoneCheck {
+export function createPhoneCheck(defaultCountry?: string, options: CheckOptions = {}): PhoneCheck {
   const country = defaultCountry as CountryCode | undefined;
   const validity = new PlanValidity();
+  const guard = country !== undefined && !options.rowCountry ? new ForeignStyleGuard(country, validity) : undefined;
   const cache = new Map<string, string>();
   return (raw) => {
     let result = cache.get(raw);
     if (result === undefined) {
-      result = checkPhone(raw, country, validity);
+      result = checkPhone(raw, country, validity, guard);
       if (cache.size >= CACHE_LIMIT) cache.clear();
       cache.set(raw, result);
     }
     return result;
+  };
+}
+
+/** A check of one cell with its row's country (a country column), or the default country when the row has none. */
+export type RowCheck = (raw: string, rowCountry: string | undefined) => string;
+
+/** createPhoneCheck per country: the default's (guarded against other countries' styles), and one per row country met. */
+export function createRowCheck(defaultCountry?: string): RowCheck {
+  const fallback = createPhoneCheck(defaultCountry);
+  const byCountry = new Map<string, PhoneCheck>();
+  return (raw, rowCountry) => {
+    if (rowCountry === undefined) return fallback(raw);
+    let check = byCountry.get(rowCountry);
+    if (check === undefined) byCountry.set(rowCountry, (check = createPhoneCheck(rowCountry, { rowCountry: true })));
+    return check(raw);
   };
 }
 
@@ -60,7 +86,7 @@ export function createPhoneCheck(defaultCountry?: string): PhoneCheck {
  * libphonenumber differ"): words, an extension, and two numbers. `validity` may be
  * shared between calls.
  */
-export function checkPhone(raw: string, defaultCountry?: CountryCode, validity: PlanValidity = new PlanValidity()): string {
+export function checkPhone(raw: string, defaultCountry?: CountryCode, validity: PlanValidity = new PlanValidity(), guard?: ForeignStyleGuard): string {
   const text = cleanCell(raw);
   if (text === '') return 'phone number is empty';
   // The library reads at most 250 characters and calls anything longer too long; the
@@ -76,6 +102,8 @@ export function checkPhone(raw: string, defaultCountry?: CountryCode, validity: 
   // The library would pick "98765 43210" out of "call 98765 43210 after 6pm"; a person
   // should decide what such a cell means.
   if (hasWords(text)) return wordsReason(text, defaultCountry);
+  const american = guard?.northAmerican(raw);
+  if (american) return foreignReason(american, defaultCountry!);
   let phone: PhoneNumber;
   try {
     // The raw cell, as the library is given it: its own extraction decides where the number starts and ends.
@@ -87,7 +115,23 @@ export function checkPhone(raw: string, defaultCountry?: CountryCode, validity: 
   if (!validity.isValid(phone)) return unreadable(text) ?? invalidReason(text, phone, defaultCountry);
   if (phone.ext) return `has an extension (ext. ${phone.ext}), which a campaign cannot dial: remove it`;
   if (holdsTwoNumbers(text, defaultCountry, validity)) return TWO_NUMBERS_REASON;
+  const foreign = guard?.watchedStyle(raw, phone);
+  if (foreign) return foreignReason(foreign, defaultCountry!, phone.number);
   return phone.number;
+}
+
+/**
+ * Why a number in another country's style is refused (each starts as isForeignStyleReason in e164.ts expects), and the two ways to fix it: "+"
+ * and that country's code, or a country column; and what a number of the default country needs.
+ */
+function foreignReason(foreign: ForeignStyle, home: CountryCode, readAsHome?: string): string {
+  const code = lpn.getCountryCallingCode(foreign.country);
+  const asThere = foreign.e164 ? ` (${foreign.e164})` : '';
+  const what = foreign.country === 'US'
+    ? 'looks like a US/Canada number (the North American style, without +1)'
+    : `is written the way ${countryLabel(foreign.country)} writes its numbers`;
+  const notRead = readAsHome ? `it was not read as ${countryName(home)}'s ${readAsHome}` : `it was not read as a number of ${countryLabel(home)}`;
+  return `${what}, so ${notRead}: write it with +${code}${asThere}, or give the row its country in a country column; a number of ${countryName(home)} needs +${lpn.getCountryCallingCode(home)}`;
 }
 
 /**

@@ -69,15 +69,15 @@ export class PhonePool {
     return this.failure === undefined && this.slots.some((s) => s.busy < PER_WORKER);
   }
 
-  /** The results for `phones`, in the same order. */
-  check(phones: string[]): Promise<string[]> {
+  /** The results for `phones` (each with its row's country, when a row has one), in the same order. */
+  check(phones: string[], countries?: Array<string | null>): Promise<string[]> {
     if (this.failure !== undefined) return Promise.reject(this.failure);
     const slot = this.slots.reduce((a, b) => (b.busy < a.busy ? b : a));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject, worker: slot });
       slot.busy++;
-      slot.worker.postMessage({ id, phones } satisfies PhoneBatch);
+      slot.worker.postMessage((countries ? { id, phones, countries } : { id, phones }) satisfies PhoneBatch);
     });
   }
 

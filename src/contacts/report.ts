@@ -66,12 +66,17 @@ export interface ValidationResult {
    */
   controlRows: number[];
   controlRowCount: number;
+  /** Rows (the first 10) whose name cells are empty in a file that has a name column, and how many there are. */
+  unnamedRows?: number[];
+  unnamedRowCount?: number;
   /** Numbers read with the default country but written the way another country writes its own. */
   foreignStyle?: ForeignStyle[];
   headers: string[];
   /** The header of the phone column, and of the name column(s) when there are. */
   phoneColumn: string;
   nameColumns: string[];
+  /** The header of the column holding each row's country, when there is one. */
+  countryColumn?: string;
   /** The CSV delimiter the file used (a comma for .xlsx). */
   delimiter: ',' | ';' | '\t';
 }
@@ -88,6 +93,26 @@ export function controlCharacterWarning(file: string, result: Pick<ValidationRes
   const listed = rows.length < n ? `${rows.join(', ')} and ${(n - rows.length).toLocaleString('en-US')} more` : rows.join(', ');
   return `${file}: ${n === 1 ? 'row' : 'rows'} ${listed} ${n === 1 ? 'has' : 'have'} control characters (such as terminal escape sequences) in a cell. `
     + 'They are kept in what is sent; voicectl shows them escaped, as \\x1b, at a terminal.';
+}
+
+/** The warning for rows without a name in a file with a name column, or undefined. */
+export function unnamedWarning(file: string, result: Pick<ValidationResult, 'unnamedRows' | 'unnamedRowCount'>): string | undefined {
+  const n = result.unnamedRowCount ?? 0;
+  if (n === 0) return undefined;
+  const rows = result.unnamedRows ?? [];
+  const listed = rows.length < n ? `${rows.join(', ')} and ${(n - rows.length).toLocaleString('en-US')} more` : rows.join(', ');
+  return `${file}: ${n === 1 ? 'row' : 'rows'} ${listed} ${n === 1 ? 'has' : 'have'} no name, so ${n === 1 ? 'that contact is' : 'those contacts are'} sent without one.`;
+}
+
+/**
+ * --strict (or the profile's strict setting): the warnings about a contacts file, and
+ * what else a person should look at, as one error (exit 2). Each item is a short phrase.
+ */
+export function strictError(file: string, problems: string[]): UsageError {
+  return new UsageError(`--strict: ${file} has ${problems.length === 1 ? 'a warning' : `${problems.length} warnings`}, which strict mode treats as errors: ${problems.join('; ')}.`, {
+    code: 'strict',
+    hint: 'Fix the file and run again, or leave out --strict (`voicectl config set strict false` turns the profile\'s setting off) to accept them as warnings.',
+  });
 }
 
 export interface Country {

@@ -10,7 +10,9 @@ import type { ValidateOptions } from './options.js';
 import { extraOf, mapColumns, nameOf, type ColumnMap } from './columns.js';
 import { readCsv, type Delimiter, type RecordSink } from './csv.js';
 import { normalizeCountry } from './country.js';
-import { isE164, type PhoneCheck } from './e164.js';
+import { isE164, isForeignStyleReason } from './e164.js';
+import type { CountryCells } from './country-cell.js';
+import type { RowCheck } from './phone.js';
 import { PhoneSet } from './phone-set.js';
 import { defaultPoolSize, PhonePool } from './pool.js';
 import type { Contact, DuplicateRow, ForeignStyle, InvalidRow, RowError, ValidationResult } from './report.js';
@@ -59,14 +61,14 @@ export async function validateContactsFile(path: string, options: ValidateOption
 
 async function validateHere(source: Source, options: ValidateOptions, workers: number): Promise<ValidationResult> {
   // libphonenumber loads here, not on a thread that hands the file to the engine worker.
-  const { createPhoneCheck, resolveDefaultCountry } = await import('./phone.js');
+  const [{ createRowCheck, resolveDefaultCountry }, { CountryCells }] = await Promise.all([import('./phone.js'), import('./country-cell.js')]);
   const defaultCountry = resolveDefaultCountry(options.defaultCountry);
   // This thread checks numbers too (always for small files; for large ones whenever the
   // workers are busy), so the workers plus this thread use every core.
-  const check = createPhoneCheck(defaultCountry);
+  const check = createRowCheck(defaultCountry);
   const pool = workers > 0 ? new PhonePool(workers, defaultCountry) : undefined;
   const style = defaultCountry ? new (await import('./national-style.js')).NationalStyle(defaultCountry as CountryCode) : undefined;
-  const run = new Run(source.name, options, check, pool, style);
+  const run = new Run(source.name, options, check, new CountryCells(), pool, style);
   try {
     let delimiter: Delimiter = ',';
     if (source.kind === 'xlsx') await readXlsx(source, run, { sheet: options.sheet, phoneColumn: options.phoneColumn });
@@ -82,6 +84,10 @@ interface Batch {
   /** The rows' cells, kept only when contacts or bad rows are collected. */
   cells: string[][] | undefined;
   phones: string[];
+  /** Each row's own country from the country column (null: none), when the file has one. */
+  countries?: Array<string | null>;
+  /** Rows (by index in the batch) whose country cell could not be read. */
+  countryErrors?: Map<number, { value: string; message: string }>;
   /** Rows (by index in the batch) with a non-empty cell beyond the header's width. */
   shifted?: Map<number, { value: string; cellCount: number }>;
 }
@@ -116,6 +122,8 @@ class Run implements RecordSink {
   private invalidRows: InvalidRow[] = [];
   private controlRows: number[] = [];
   private controlRowCount = 0;
+  private unnamedRows: number[] = [];
+  private unnamedRowCount = 0;
   private seen = new PhoneSet();
   /** Numbers written in another country's national style, by that country (or those countries). */
   private foreign = new Map<string, ForeignStyle>();
@@ -131,7 +139,8 @@ class Run implements RecordSink {
   constructor(
     private readonly fileName: string,
     private readonly options: ValidateOptions,
-    private readonly check: PhoneCheck,
+    private readonly check: RowCheck,
+    private readonly countryCells: CountryCells,
     private readonly pool: PhonePool | undefined,
     private readonly style?: NationalStyle,
   ) {
@@ -157,9 +166,20 @@ class Run implements RecordSink {
         const stray = cells.findIndex((c, idx) => idx >= width && c.trim() !== '');
         if (stray !== -1) (batch.shifted ??= new Map()).set(batch.rows.length, { value: cells[stray]!, cellCount: cells.length });
       }
+      const columns = this.columns;
+      if ((columns.name !== undefined || columns.firstName !== undefined || columns.lastName !== undefined) && nameOf(columns, cells) === undefined) {
+        this.unnamedRowCount++;
+        if (this.unnamedRows.length < MAX_STYLE_ROWS) this.unnamedRows.push(firstRow + i);
+      }
       if (cells.some(hasControlCharacters)) {
         this.controlRowCount++;
         if (this.controlRows.length < MAX_CONTROL_ROWS) this.controlRows.push(firstRow + i);
+      }
+      if (this.columns.country !== undefined) {
+        const value = cells[this.columns.country] ?? '';
+        const read = this.countryCells.read(value);
+        if (read !== undefined && 'error' in read) (batch.countryErrors ??= new Map()).set(batch.rows.length, { value, message: read.error });
+        (batch.countries ??= []).push(read !== undefined && 'country' in read ? read.country : null);
       }
       batch.rows.push(firstRow + i);
       batch.cells?.push(cells);
@@ -167,7 +187,7 @@ class Run implements RecordSink {
     }
     this.total += batch.rows.length - before;
     if (!this.pool) {
-      if (batch.rows.length > 0) this.accept(batch, batch.phones.map(this.check));
+      if (batch.rows.length > 0) this.accept(batch, this.checkHere(batch));
       return;
     }
     this.pending = batch;
@@ -185,18 +205,18 @@ class Run implements RecordSink {
     const entry: { batch: Batch; results?: string[] } = { batch };
     this.queue.push(entry);
     if (this.pool!.hasRoom()) {
-      this.pool!.check(batch.phones).then((results) => {
+      this.pool!.check(batch.phones, batch.countries).then((results) => {
         entry.results = results;
         this.drain();
       }, () => {
         // A helper that failed (out of its bounded memory, say) only costs speed: this
         // thread checks its batches, and the pool takes no more.
         if (this.failure !== undefined) return;
-        entry.results = batch.phones.map(this.check);
+        entry.results = this.checkHere(batch);
         this.drain();
       });
     } else {
-      entry.results = batch.phones.map(this.check);
+      entry.results = this.checkHere(batch);
       this.drain();
     }
     if (this.queue.length >= MAX_QUEUED) {
@@ -231,9 +251,12 @@ class Run implements RecordSink {
       invalidRows: this.invalidRows,
       controlRows: this.controlRows,
       controlRowCount: this.controlRowCount,
+      unnamedRows: this.unnamedRows,
+      unnamedRowCount: this.unnamedRowCount,
       foreignStyle: [...this.foreign.values()],
       headers: columns.headers,
       phoneColumn: columns.headers[columns.phone]!,
+      ...(columns.country !== undefined ? { countryColumn: columns.headers[columns.country]! } : {}),
       nameColumns: [columns.name, columns.firstName, columns.lastName].filter((i): i is number => i !== undefined).map((i) => columns.headers[i]!),
       delimiter,
     };
@@ -242,6 +265,14 @@ class Run implements RecordSink {
   async close(): Promise<void> {
     this.options.signal?.removeEventListener('abort', this.onAbort);
     await this.pool?.close();
+  }
+
+  /** The batch's results, checked on this thread. */
+  private checkHere(batch: Batch): string[] {
+    const { phones, countries } = batch;
+    const results = new Array<string>(phones.length);
+    for (let i = 0; i < phones.length; i++) results[i] = this.check(phones[i]!, countries?.[i] ?? undefined);
+    return results;
   }
 
   private drain(): void {
@@ -290,11 +321,16 @@ class Run implements RecordSink {
       const row = batch.rows[i]!;
       const shifted = batch.shifted?.get(i);
       let message: string | undefined;
+      const countryError = batch.countryErrors?.get(i);
       if (shifted) {
         message = `has ${shifted.cellCount} cells but the header has ${columns.headers.length}: a value probably contains an unquoted separator, which shifts the columns; quote that value or remove the separator`;
         this.errors.push({ row, column: '(row)', value: shifted.value, message });
+      } else if (countryError) {
+        message = countryError.message;
+        this.errors.push({ row, column: columns.headers[columns.country!]!, value: countryError.value, message });
       } else {
-        if (this.style) this.noteStyle(row, batch.phones[i]!, isE164(results[i]!));
+        // A row with its own country, or refused for another country's style, needed no guess.
+        if (this.style && !batch.countries?.[i] && !isForeignStyleReason(results[i]!)) this.noteStyle(row, batch.phones[i]!, isE164(results[i]!));
         if (!isE164(results[i]!)) {
           message = results[i]!;
           this.errors.push({ row, column: phoneHeader, value: batch.phones[i]!, message });

@@ -50,6 +50,16 @@ export const lpn = {
   getCountryCallingCode: (country: CountryCode) => getCountryCallingCode(country, maxMetadata),
   /** Every country the metadata has. */
   countries: () => Object.keys(maxMetadata.countries) as CountryCode[],
+  /** The country's national (trunk) prefix, "0" in India, or undefined. */
+  nationalPrefix: (country: CountryCode): string | undefined => {
+    const md = new Metadata(maxMetadata) as unknown as { selectNumberingPlan(c: string): void; numberingPlan?: { nationalPrefix(): string | undefined } };
+    md.selectNumberingPlan(country);
+    return md.numberingPlan?.nationalPrefix() || undefined;
+  },
+  /** The main country of a calling code ("1": US, "44": GB), or undefined when the code does not exist. */
+  mainCountryOf: (code: string): CountryCode | undefined => (maxMetadata.country_calling_codes[code]?.[0] as CountryCode | undefined),
+  /** Every country of a calling code, the main one first. */
+  countriesOfCode: (code: string): CountryCode[] => [...(maxMetadata.country_calling_codes[code] ?? [])] as CountryCode[],
 };
 
 /** The number types getNumberType() tries, fixed line first. */
@@ -82,22 +92,38 @@ export class PlanValidity {
   private plans = new Map<string, Plan | null>();
 
   isValid(phone: PhoneNumber): boolean {
-    const key = phone.country || phone.countryCallingCode;
+    const plan = this.plan(phone.country || phone.countryCallingCode);
+    if (plan === null) return phone.isValid();
+    return matches(plan, phone.nationalNumber);
+  }
+
+  /**
+   * Whether `nn`, taken as a national number of `country` as it stands, matches its plan:
+   * a quick test before a parse (true when the plan could not be compiled: never a verdict).
+   */
+  isValidNational(country: CountryCode, nn: string): boolean {
+    const plan = this.plan(country);
+    return plan === null ? true : matches(plan, nn);
+  }
+
+  private plan(key: string): Plan | null {
     let plan = this.plans.get(key);
     if (plan === undefined) {
       plan = compile(key);
       this.plans.set(key, plan);
     }
-    if (plan === null) return phone.isValid();
-    const nn = phone.nationalNumber;
-    if (!plan.general.test(nn)) return false;
-    if (plan.types === null) return true;
-    for (const t of plan.types) {
-      if (t.lengths && !t.lengths.includes(nn.length)) continue;
-      if (t.re.test(nn)) return true;
-    }
-    return false;
+    return plan;
   }
+}
+
+function matches(plan: Plan, nn: string): boolean {
+  if (!plan.general.test(nn)) return false;
+  if (plan.types === null) return true;
+  for (const t of plan.types) {
+    if (t.lengths && !t.lengths.includes(nn.length)) continue;
+    if (t.re.test(nn)) return true;
+  }
+  return false;
 }
 
 function entire(pattern: string): RegExp {

@@ -11,7 +11,7 @@ import Papa from 'papaparse';
 import { afterAll, describe, expect, it } from 'vitest';
 import { validateContactsFile } from '../../src/contacts/validate.js';
 import { createPhoneCheck } from '../../src/contacts/phone.js';
-import { baseNumbers, compareCell, documentedDifference, generateCells, MUTATIONS, runDifferential, STYLES } from '../../scripts/phone-cells.js';
+import { baseNumbers, compareCell, documentedDifference, foreignStyle, generateCells, mixedRows, MUTATIONS, runDifferential, STYLES } from '../../scripts/phone-cells.js';
 
 const SEED = 20261123;
 const bases = baseNumbers(SEED);
@@ -61,6 +61,19 @@ describe('documentedDifference: the only cells where voicectl may refuse what th
     expect(documentedDifference(cell, country)).toBeUndefined();
   });
 
+  it.each([
+    ['(646) 555-0143', 'IN', 'North American'], ['1 (212) 555 0100', 'GB', 'North American'], ['70123 45678', 'US', 'IN'], ['07911 123456', 'IN', 'GB'], ['0800 123 4567', 'AE', 'GB'],
+    ['(646) 555-0143', 'US', undefined], ['312 345 6789', 'IT', undefined], ['020 7946 0958', 'IN', undefined], ['6465550143', 'IN', undefined], ['+1 646 555 0143', 'IN', undefined],
+    ['(646) 555-0143', undefined, undefined], ['98765 43210', 'IN', undefined],
+  ] as const)('foreignStyle(%j, %s) is %s', (cell, country, style) => {
+    expect(foreignStyle(cell, country)).toBe(style);
+  });
+
+  it('a row with its own country excuses no foreign style', () => {
+    expect(compareCell('(646) 555-0143', 'IN', 'looks like a US/Canada number …')).toMatchObject({ documented: 'foreign style' });
+    expect(compareCell('(646) 555-0143', 'IN', 'looks like a US/Canada number …', { rowCountry: true })).toMatchObject({ undocumented: true });
+  });
+
   it('never excuses a different number, only a refusal', () => {
     expect(compareCell('call +91 98765 43210', 'IN', 'not a phone number (it contains letters)')).toMatchObject({ documented: 'words' });
     expect(compareCell('call +91 98765 43210', 'IN', '+919876543211')).toMatchObject({ undocumented: true });
@@ -84,6 +97,29 @@ describe('voicectl and libphonenumber-js agree', () => {
     expect(Object.keys(MUTATIONS).length).toBe(4);
     expect(summary.documented.words).toBeGreaterThan(0);
     expect(summary.documented.extension).toBeGreaterThan(0);
+    expect(summary.documented['foreign style']).toBeGreaterThan(0);
+  });
+
+  it('on mixed lists: every row with a country is read as the library reads it with that country', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'voicectl-differential-'));
+    dirs.push(dir);
+    const rows = [...mixedRows({ seed: SEED + 2, count: 6_000, bases })];
+    const file = join(dir, 'mixed.csv');
+    writeFileSync(file, Papa.unparse({ fields: ['id', 'phone', 'Country'], data: rows.map((r, i) => [String(i), r.cell, r.countryCell]) }, { quotes: true }));
+    for (const fileDefault of ['IN', undefined]) {
+      const { contacts, report } = await validateContactsFile(file, { defaultCountry: fileDefault, keepDuplicates: true, workers: 0 });
+      const byRow = new Map<number, string>();
+      for (const c of contacts) byRow.set(c.row, c.phone_number);
+      for (const e of report.errors) byRow.set(e.row, e.column === 'Country' ? `(country cell refused: ${e.message})` : e.message);
+      const compared = rows.map((r, i) => ({ ...r, result: compareCell(r.cell, r.country ?? fileDefault, byRow.get(i + 2) ?? '(no answer)', { rowCountry: r.country !== undefined }) }));
+      expect(compared.filter((c) => 'undocumented' in c.result)).toEqual([]);
+      expect(report.total_rows).toBe(rows.length);
+      // Both kinds of row occur, in numbers, and the rows with a country are mostly valid.
+      const withCountry = compared.filter((c) => c.country !== undefined);
+      expect(withCountry.length).toBeGreaterThan(4_500);
+      expect(withCountry.filter((c) => c.result.valid).length).toBeGreaterThan(1_500);
+      expect(compared.length - withCountry.length).toBeGreaterThan(300);
+    }
   });
 
   it('through the file reader as `contacts validate` reads a CSV', async () => {

@@ -1,6 +1,7 @@
 /**
  * Numbers written the way another country writes its own, read with --default-country:
- * "(646) 555-0143" under IN is also a valid Indian mobile, and would be dialled in India.
+ * "(646) 555-0143" under IN is also a valid Indian number, and would be dialled in India.
+ * The styles voicectl refuses are tested in countries.test.ts; the others are a warning.
  */
 import { describe, expect, it } from 'vitest';
 import { NationalStyle } from '../../src/contacts/national-style.js';
@@ -28,24 +29,33 @@ describe('NationalStyle', () => {
 });
 
 describe('the warning', () => {
-  const CSV = 'Customer Name,Phone\nAsha,98765 43210\nJohn,(646) 555-0143\nMary,646-555-0199\nRavi,98100 12345\nBob,(917) 555-0110\n';
+  // Bangladesh's style is not one voicectl refuses (docs/contacts.md lists those): it is a warning.
+  const CSV = 'Customer Name,Phone\nAsha,98765 43210\nJohn,01812-345678\nMary,01812-345699\nRavi,98100 12345\nBob,01912-345678\n';
 
-  it('contacts validate: count, rows, what they were read as, and how to read them as US numbers', async () => {
+  it('contacts validate: count, rows, what they were read as, and how to read them as that country\'s numbers', async () => {
     const path = file('mixed.csv', CSV);
     const r = await run(['contacts', 'validate', path, '--default-country', 'IN']);
     expect(r.exitCode).toBe(0);
-    expect(r.stderr).toContain(`warning: ${path}: 3 numbers are written the way United States (+1)`);
-    expect(r.stderr).toContain('(such as "(646) 555-0143", rows 3, 4, 6), and they were read as numbers of India (+91). If they are numbers of United States, pass --default-country US to read them so, or write them with +1 in front.');
+    expect(r.stderr).toContain(`warning: ${path}: 3 numbers are written the way Bangladesh (+880)`);
+    expect(r.stderr).toContain('(such as "01812-345678", rows 3, 4, 6), and they were read as numbers of India (+91). If they are numbers of Bangladesh, pass --default-country BD to read them so, or write them with +880 in front.');
 
-    const us = await run(['contacts', 'validate', file('us.csv', 'Name,Phone\nJohn,(646) 555-0143\nMary,646-555-0199\n'), '--default-country', 'US', '--json']);
-    expect(us.exitCode).toBe(0);
-    expect(us.stderr).toBe('');
+    const bd = await run(['contacts', 'validate', file('bd.csv', 'Name,Phone\nJohn,01812-345678\nMary,01812-345699\n'), '--default-country', 'BD', '--json']);
+    expect(bd.exitCode).toBe(0);
+    expect(bd.stderr).toBe('');
+  });
+
+  it('a row with its own country, or a number refused for another country\'s style, is not warned about', async () => {
+    const path = file('rows.csv', 'Name,Phone,Country\nJohn,01812-345678,IN\nMary,(646) 555-0143,\n');
+    const r = await run(['contacts', 'validate', path, '--default-country', 'IN']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).not.toContain('warning');
+    expect(r.stdout).toContain('looks like a US/Canada number');
   });
 
   it('campaign create --csv warns the same way before anything is sent', async () => {
     const r = await run(['campaign', 'create', '--name', 'X', '--agent', '00000000-0000-4000-8000-000000000000', '--csv', file('leads.csv', CSV), '--default-country', 'IN', '--dry-run'],
       { env: { VOICECTL_BASE_URL: 'http://127.0.0.1:9', VOICECTL_API_KEY: 'sk_x' } });
     expect(r.exitCode).toBe(0);
-    expect(r.stderr).toContain('warning: leads.csv: 3 numbers are written the way United States (+1)');
+    expect(r.stderr).toContain('warning: leads.csv: 3 numbers are written the way Bangladesh (+880)');
   });
 });

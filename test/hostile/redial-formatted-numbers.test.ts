@@ -26,6 +26,8 @@ const CONTACTS = [
   { phone_number: '12345', name: 'Garbled', status: 'no_answer' },
   // A repeat of the first contact, written nationally.
   { phone_number: '098000 00001', name: 'Asha (repeat)', status: 'failed' },
+  // Uploaded from a list with a Country column: read with its own country, as campaign create read it.
+  { phone_number: '(646) 555-0143', name: 'Hank', status: 'no_answer', extra: { Country: 'United States' } },
 ];
 
 const CAMPAIGN_CALLS = [
@@ -133,7 +135,7 @@ describe('campaign redial against a service that returns formatted numbers', () 
 
   it('sends only E.164, counts a repeat written otherwise once, and lists the number it cannot read', async () => {
     const { plan, stderr } = await dryRun('--default-country', 'IN', '--exclude', dnc, '--exclude-called-within', '7d');
-    expect(sent(plan)).toEqual(['+919800000001', '+919800000003']);
+    expect(sent(plan)).toEqual(['+919800000001', '+919800000003', '+16465550143']);
     expect(plan.would_create[0]!.contacts[0]).toMatchObject({ name: 'Asha' });
     expect(plan.left_out['repeated number']).toBe(1);
     expect(plan.unreadable).toEqual([{ row: 8, phone_number: '12345', name: 'Garbled', reason: expect.stringMatching(/short/) }]);
@@ -147,6 +149,7 @@ describe('campaign redial against a service that returns formatted numbers', () 
     // "098000 00003", "09800000005", "12345" and "098000 00001" cannot be read without a country.
     expect(rows).toEqual([3, 6, 8, 9]);
     for (const n of sent(plan)) expect(n).toMatch(/^\+[1-9]\d+$/);
+    expect(sent(plan)).toContain('+16465550143');
     expect(stderr).toContain('Pass --default-country (for example --default-country IN)');
   });
 
@@ -155,6 +158,6 @@ describe('campaign redial against a service that returns formatted numbers', () 
     expect(r.exitCode).toBe(0);
     expect(posted).toHaveLength(1);
     const body = posted[0] as { contacts: Array<{ phone_number: string }> };
-    expect(body.contacts.map((c) => c.phone_number)).toEqual(['+919800000001', '+919800000003', '+919800000006']);
+    expect(body.contacts.map((c) => c.phone_number)).toEqual(['+919800000001', '+919800000003', '+919800000006', '+16465550143']);
   });
 });

@@ -30,6 +30,7 @@ export interface RunFlags extends ExclusionFlags {
   defaultCountry?: string;
   phoneColumn?: string;
   nameColumn?: string;
+  countryColumn?: string;
   keepDuplicates?: boolean;
   campaignPrompt?: string;
   kb?: string[];

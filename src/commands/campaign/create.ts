@@ -2,7 +2,7 @@ import type { Context } from '../../context.js';
 import { resolveAgent } from '../../api/agents.js';
 import { applyRules, buildRules, summarizeExclusions, type Excluded } from '../../campaigns/exclusions.js';
 import { checkHoursFlags, gateCallingHours } from '../../campaigns/hours-gate.js';
-import { assertCampaignSize, MAX_CONTACTS_PER_CAMPAIGN, partName, splitContacts } from '../../contacts/report.js';
+import { assertCampaignSize, MAX_CONTACTS_PER_CAMPAIGN, partName, splitContacts, strictError } from '../../contacts/report.js';
 import { UsageError } from '../../errors.js';
 import { withSpinner } from '../../io/progress.js';
 import { plural, shellQuote } from '../../io/text.js';
@@ -31,9 +31,15 @@ export default async function campaignCreate(ctx: Context, flags: CreateFlags): 
   ctx.info(summaryLine(input));
   if (input.controlWarning) ctx.warn(input.controlWarning);
   for (const w of input.styleWarnings ?? []) ctx.warn(w);
+  if (input.unnamedWarning) ctx.warn(input.unnamedWarning);
   if (flags.skipInvalid) printSkipped(ctx, input);
   printDuplicates(ctx, input, Boolean(flags.keepDuplicates));
   if (input.contacts.length === 0) throw new UsageError(`${input.fileName} has no valid contacts to send.`);
+  // --strict: any warning about the file stops it here, before any request.
+  if (flags.strict || ctx.settings().strict) {
+    const problems = strictProblems(input);
+    if (problems.length > 0) throw strictError(input.fileName, problems);
+  }
 
   // Exclude lists are local files (read before any request); only --exclude-called-within asks the service.
   const rules = await withSpinner(ctx, 'Reading exclude lists', () => buildRules(ctx, flags, { defaultCountry, api: () => ctx.api() }));
@@ -88,6 +94,18 @@ export default async function campaignCreate(ctx: Context, flags: CreateFlags): 
   });
 }
 
+/** What --strict refuses in contacts that are otherwise fine: every warning about them. */
+function strictProblems(input: ContactsInput): string[] {
+  const problems: string[] = [];
+  if (input.controlWarning) problems.push('rows with control characters');
+  const styled = input.styleWarnings?.length ?? 0;
+  if (styled > 0) problems.push('numbers read with --default-country that are written in another country\'s style');
+  const unnamed = input.contacts.filter((c) => c.name === undefined).length;
+  if (unnamed > 0) problems.push(`${plural(unnamed, 'contact')} without a name`);
+  if (input.report.duplicates > 0) problems.push(`${plural(input.report.duplicates, 'duplicate')} (rows repeating an earlier row's number)`);
+  return problems;
+}
+
 async function rejectInvalid(ctx: Context, input: ContactsInput, sheet: string | undefined): Promise<never> {
   await render(ctx, { json: input.report });
   printProblems(ctx, input);
@@ -122,6 +140,7 @@ function resumeCommand(ctx: Context, flags: CreateFlags, agentId: string, defaul
   if (defaultCountry) args.push('--default-country', defaultCountry);
   if (flags.phoneColumn !== undefined) args.push('--phone-column', flags.phoneColumn);
   if (flags.nameColumn !== undefined) args.push('--name-column', flags.nameColumn);
+  if (flags.countryColumn !== undefined) args.push('--country-column', flags.countryColumn);
   if (flags.sheet !== undefined) args.push('--sheet', flags.sheet);
   if (flags.campaignPrompt !== undefined) args.push('--campaign-prompt', flags.campaignPrompt);
   if (flags.kb !== undefined) args.push('--kb', flags.kb.join(','));

@@ -57,11 +57,13 @@ export function createOptions(cmd: Command) {
     .option('--default-country <cc>', 'country for numbers written without +, e.g. IN (default: the profile\'s default_country)')
     .option('--phone-column <header>', 'the phone column\'s header (default: found by name: phone, mobile, number ...)')
     .option('--name-column <header>', 'the name column\'s header (default: name, customer name, contact name, lead name, full name, or first + last name)')
+    .option('--country-column <header>', 'the column with each row\'s country (US, India, +91 ...), read as that row\'s default country (default: a column headed country, country code or ISO)')
     .option('--sheet <name|n>', 'with --csv FILE.xlsx: the sheet to read, by name or number from 1 (default: the first)')
     .option('--campaign-prompt <text>', 'extra instruction for the agent in this campaign')
     .option('--kb <ids>', 'knowledge-base item ids for this campaign, comma-separated (override the agent\'s)', commaList)
     .option('--skip-invalid', 'create with the valid rows and list the skipped ones (default: send nothing if a row is invalid)')
-    .option('--keep-duplicates', 'keep rows whose number repeats an earlier row\'s (default: drop them)'))
+    .option('--keep-duplicates', 'keep rows whose number repeats an earlier row\'s (default: drop them)')
+    .option('--strict', 'every warning about the contacts is an error (exit 2, nothing sent): duplicates, numbers read in another country\'s style, missing names (default: the profile\'s strict setting)'))
     .option('--dry-run', 'validate and print what would be sent, sending nothing')
     .option('--launch', 'launch right after creating (asks first; --yes to skip the question)')));
 }
@@ -105,6 +107,7 @@ export function runOptions(cmd: Command<[string | undefined, string | undefined]
     .option('--default-country <cc>', 'country for numbers written without +, e.g. IN (default: the profile\'s default_country)')
     .option('--phone-column <header>', 'the phone column\'s header')
     .option('--name-column <header>', 'the name column\'s header')
+    .option('--country-column <header>', 'the column with each row\'s country (US, India, +91 ...) (default: a column headed country, country code or ISO)')
     .option('--keep-duplicates', 'keep rows whose number repeats an earlier row\'s')
     .option('--campaign-prompt <text>', 'extra instruction for the agent in every wave')
     .option('--kb <ids>', 'knowledge-base item ids for every wave, comma-separated', commaList)

@@ -39,13 +39,21 @@ export default async function campaignRedial(ctx: Context, id: string, flags: Re
   // The lists are local files: a bad one is exit 2 before any request.
   const rules = await withSpinner(ctx, 'Reading exclude lists', () => buildRules(ctx, flags, { defaultCountry, api: async () => api, ignoreCampaignId: id }));
   // The service may return numbers as uploaded: every one is normalized as `campaign create` does before any list compares it.
-  const { createPhoneCheck, resolveDefaultCountry } = await import('../../contacts/index.js');
+  const [{ createPhoneCheck, createRowCheck, resolveDefaultCountry }, { CountryCells, countryInExtra }] = await Promise.all([import('../../contacts/index.js'), import('../../contacts/country-cell.js')]);
   const check = createPhoneCheck(resolveDefaultCountry(defaultCountry));
+  // A contact uploaded with a country column keeps it in extra: its number is read with that country, as it was at upload.
+  const rowCheck = createRowCheck(resolveDefaultCountry(defaultCountry));
+  const cells = new CountryCells();
+  const contactCheck = (extra: unknown) => {
+    const country = countryInExtra(extra, cells);
+    return country === undefined ? undefined : (raw: string) => rowCheck(raw, country);
+  };
   const plan = await withSpinner(ctx, 'Reading the campaign, its contacts and calls', () => planRedial(api, id, {
     statuses: flags.status,
     outcomes: flags.outcome,
     excludeOutcomes: flags.excludeOutcome ?? DEFAULT_EXCLUDED_OUTCOMES,
     check,
+    contactCheck,
     signal: ctx.signal,
   }));
   const { kept, excluded, counts } = applyRules(plan.contacts, rules);

@@ -25,7 +25,7 @@ export const contacts: Group = {
     verb({ name: 'validate', summary: 'Check every row of a CSV or .xlsx file: phone numbers, duplicates, row-numbered problems', action: () => import('./validate.js'),
       arguments: [new Argument('<file>', 'a .csv (comma, semicolon or tab separated; UTF-8 or UTF-16) or .xlsx file')],
       options: validateOptions,
-      help: ['Exit status 2 when any row is invalid (or the file cannot be read); --json prints the report object.'],
+      help: ['Exit status 2 when any row is invalid (or the file cannot be read), and with --strict when there is any warning; --json prints the report object.'],
       examples: [{ command: 'voicectl contacts validate fixtures/leads.csv --default-country IN' }, { command: 'voicectl contacts validate fixtures/leads.csv --default-country IN --errors-out bad-rows.csv' }, { command: 'voicectl contacts validate fixtures/leads.csv --default-country IN --json | jq .invalid' }] }),
   ],
 };
@@ -36,7 +36,9 @@ export function validateOptions(cmd: Command) {
     .option('--default-country <cc>', 'country for numbers written without +, e.g. IN (default: the profile\'s default_country)', countryCode)
     .option('--phone-column <header>', 'the phone column\'s header, when it is not phone, mobile, number, whatsapp ...')
     .option('--name-column <header>', 'the name column\'s header, when it is not name, customer name, contact name, lead name, full name or first + last name')
+    .option('--country-column <header>', 'the column with each row\'s country (US, in, India, UK, +91 ...), read as that row\'s default country (default: a column headed country, country code, country_code or ISO)')
     .option('--sheet <name|n>', 'the workbook\'s sheet to read, by name or number from 1 (default: the first)')
     .option('--keep-duplicates', 'keep rows whose number repeats an earlier row\'s (still reported)')
+    .option('--strict', 'every warning is an error (exit 2): duplicates, numbers read in another country\'s style, missing names, more contacts than a campaign holds (default: the profile\'s strict setting)')
     .option('--errors-out <file>', 'write every bad row to this CSV, with an error column, to fix in a spreadsheet');
 }

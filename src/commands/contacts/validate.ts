@@ -4,7 +4,7 @@ import { SilentExit } from '../../errors.js';
 // Not contacts/index.js: that loads libphonenumber, which a large file needs only in its worker threads.
 import { validateContactsFile } from '../../contacts/validate.js';
 import type { RowError } from '../../contacts/index.js';
-import { contactsToSend, controlCharacterWarning, foreignStyleWarnings, MAX_CONTACTS_PER_CAMPAIGN, splitParts, writeErrorsCsv, type ValidationResult } from '../../contacts/report.js';
+import { contactsToSend, controlCharacterWarning, foreignStyleWarnings, MAX_CONTACTS_PER_CAMPAIGN, splitParts, strictError, unnamedWarning, writeErrorsCsv, type ValidationResult } from '../../contacts/report.js';
 import { printFittedTable, type Column } from '../../io/output.js';
 import { render } from '../../io/render.js';
 import { Counter } from '../../io/progress.js';
@@ -31,6 +31,7 @@ export default async function contactsValidate(ctx: Context, file: string, opts:
       defaultCountry: opts.defaultCountry ?? ctx.settings().defaultCountry,
       phoneColumn: opts.phoneColumn,
       nameColumn: opts.nameColumn,
+      countryColumn: opts.countryColumn,
       sheet: opts.sheet,
       keepDuplicates: opts.keepDuplicates,
       collectContacts: false,
@@ -42,9 +43,20 @@ export default async function contactsValidate(ctx: Context, file: string, opts:
     progress.clear();
   }
   const { report } = result;
+  // What --strict turns into an error: every warning, and what the summary line points out.
+  const problems: string[] = [];
   const control = controlCharacterWarning(file, result);
   if (control) ctx.warn(control);
-  for (const w of foreignStyleWarnings(file, result)) ctx.warn(w);
+  if (result.controlRowCount > 0) problems.push(`${plural(result.controlRowCount, 'row')} with control characters`);
+  const guessed = foreignStyleWarnings(file, result);
+  for (const w of guessed) ctx.warn(w);
+  const styled = (result.foreignStyle ?? []).reduce((n, f) => n + f.count, 0);
+  if (styled > 0) problems.push(`${plural(styled, 'number')} read with --default-country that ${styled === 1 ? 'is' : 'are'} written in another country's style`);
+  const unnamed = unnamedWarning(file, result);
+  if (unnamed) ctx.warn(unnamed);
+  if (result.unnamedRowCount) problems.push(`${plural(result.unnamedRowCount, 'row')} without a name`);
+  if (result.nameColumns.length === 0) problems.push('no name column, so no contact has a name');
+  if (report.duplicates > 0) problems.push(`${plural(report.duplicates, 'duplicate')} (rows repeating an earlier row's number)`);
 
   if (opts.errorsOut !== undefined) {
     await writeErrorsCsv(resolve(ctx.cwd, opts.errorsOut), result);
@@ -58,7 +70,7 @@ export default async function contactsValidate(ctx: Context, file: string, opts:
     csv: { columns: ERROR_COLUMNS, rows: report.errors },
     human: () => printSummary(ctx, file, result, opts),
   });
-  splitAdvice(ctx, file, result, opts);
+  if (splitAdvice(ctx, file, result, opts)) problems.push(`more contacts than one campaign holds (${fmt(contactsToSend(report, opts.keepDuplicates))}, at most ${fmt(MAX_CONTACTS_PER_CAMPAIGN)})`);
   if (report.invalid > 0) {
     throw new SilentExit(2, {
       code: 'invalid_rows',
@@ -66,25 +78,27 @@ export default async function contactsValidate(ctx: Context, file: string, opts:
       details: { total_rows: report.total_rows, invalid: report.invalid, errors: report.errors },
     });
   }
+  if ((opts.strict || ctx.settings().strict) && problems.length > 0) throw strictError(file, problems);
 }
 
-/** 'phone column "Mobile", name column "Customer Name"'; or that no name column was found. */
+/** 'phone column "Mobile", name column "Customer Name"'; or that no name column was found; and the country column. */
 function columnsUsed(result: ValidationResult): string {
-  const phone = `phone column "${result.phoneColumn}"`;
+  const phone = `phone column "${result.phoneColumn}"${result.countryColumn !== undefined ? `, country column "${result.countryColumn}"` : ''}`;
   const names = result.nameColumns;
   if (names.length === 0) return `${phone}; no name column found, so contacts are sent without names: --name-column "<header>" names one`;
   if (names.length === 1) return `${phone}, name column "${names[0]}"`;
   return `${phone}, names from "${names[0]}" + "${names[1]}"`;
 }
 
-/** More contacts than one campaign takes: a warning, with the command that creates them all. */
-function splitAdvice(ctx: Context, file: string, result: ValidationResult, opts: Options): void {
+/** More contacts than one campaign takes: a warning, with the command that creates them all (true when it warned). */
+function splitAdvice(ctx: Context, file: string, result: ValidationResult, opts: Options): boolean {
   const count = contactsToSend(result.report, opts.keepDuplicates);
-  if (count <= MAX_CONTACTS_PER_CAMPAIGN) return;
+  if (count <= MAX_CONTACTS_PER_CAMPAIGN) return false;
   const args = ['voicectl', 'campaign', 'create', '--name', 'NAME', '--agent', 'AGENT', '--csv', file];
   if (opts.defaultCountry) args.push('--default-country', opts.defaultCountry);
   if (opts.phoneColumn !== undefined) args.push('--phone-column', opts.phoneColumn);
   if (opts.nameColumn !== undefined) args.push('--name-column', opts.nameColumn);
+  if (opts.countryColumn !== undefined) args.push('--country-column', opts.countryColumn);
   if (opts.sheet !== undefined) args.push('--sheet', opts.sheet);
   if (opts.keepDuplicates) args.push('--keep-duplicates');
   if (result.report.invalid > 0) args.push('--skip-invalid');
@@ -93,6 +107,7 @@ function splitAdvice(ctx: Context, file: string, result: ValidationResult, opts:
   ctx.warn(`${file} has ${fmt(count)} contacts to send, and the service takes at most ${fmt(MAX_CONTACTS_PER_CAMPAIGN)} contacts per campaign, so they do not fit in one. `
     + `--split creates ${parts} campaigns, "NAME (1/${parts})" to "NAME (${parts}/${parts})":`);
   ctx.info(`  ${args.map((a) => (a === 'NAME' || a === 'AGENT' ? a : shellQuote(a))).join(' ')}`);
+  return true;
 }
 
 async function printSummary(ctx: Context, file: string, result: ValidationResult, opts: Options): Promise<void> {
