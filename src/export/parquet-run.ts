@@ -18,7 +18,7 @@ import { resolve } from 'node:path';
 import { callPages } from './pages.js';
 import { IdSet } from './id-set.js';
 import { limiter } from './limiter.js';
-import { columnsFor, encodeParquet, RowBatch, utcDay } from './parquet.js';
+import { columnsFor, encodeParquet, RowBatch, startOf, utcDay } from './parquet.js';
 import { lockFolder, openFolder, partitionOf, readFolderIds, sweepFolder, writePartFile } from './folder.js';
 import { RecordingQueue, type RecordingResult } from './recordings.js';
 import { MarkTracker, readState, writeState, type ExportState } from './state.js';
@@ -132,11 +132,11 @@ export async function runFolderExport(ctx: Context, opts: FolderExportOptions): 
       }
       if (opts.transcripts && calls.length > 0) calls = await withTranscripts(api, calls, limiter(opts.concurrency), run.signal);
       for (const c of calls) {
-        const day = utcDay(c.start_time);
-        const partition = partitionOf(day);
+        const start = startOf(c);
+        const partition = partitionOf(utcDay(start));
         let batch = batches.get(partition);
         if (!batch) batches.set(partition, (batch = new RowBatch(columns)));
-        batch.add(c);
+        batch.add(c, start);
         buffered++;
         days.add(partition);
         if (batch.size >= fileRows) await flush(partition);

@@ -86,11 +86,14 @@ function schemaElement(col: ParquetColumn): Record<string, unknown> {
   }
 }
 
-/** The UTC day of a start time, the file's partition: `2026-11-28`, or null when the call has none. */
-export function utcDay(startTime: unknown): string | null {
-  if (typeof startTime !== 'string') return null;
-  const ms = Date.parse(startTime);
-  return Number.isNaN(ms) ? null : new Date(ms).toISOString().slice(0, 10);
+/** A call's start time in ms since the epoch; NaN when it has none that reads as a time. */
+export function startOf(call: Call): number {
+  return typeof call.start_time === 'string' ? Date.parse(call.start_time) : NaN;
+}
+
+/** The UTC day of a start (ms), the file's partition: `2026-11-28`, or null when the call has none. */
+export function utcDay(startMs: number): string | null {
+  return Number.isNaN(startMs) ? null : new Date(startMs).toISOString().slice(0, 10);
 }
 
 function cellOf(kind: Kind, v: unknown): unknown {
@@ -126,13 +129,13 @@ export class RowBatch {
     return this.starts.length;
   }
 
-  add(call: Call): void {
+  /** Adds a call; `startMs` is its start, already read (NaN for none). */
+  add(call: Call, startMs: number): void {
     for (let i = 0; i < this.columns.length; i++) {
       const col = this.columns[i]!;
-      this.cells[i]!.push(cellOf(col.kind, col.read(call)));
+      this.cells[i]!.push(col.name === 'start_time' ? (Number.isNaN(startMs) ? null : new Date(startMs)) : cellOf(col.kind, col.read(call)));
     }
-    const ms = typeof call.start_time === 'string' ? Date.parse(call.start_time) : NaN;
-    this.starts.push(Number.isNaN(ms) ? Infinity : ms);
+    this.starts.push(Number.isNaN(startMs) ? Infinity : startMs);
   }
 
   /** The columns with rows in start order (then as they came), which makes each row group's min/max narrow. */
