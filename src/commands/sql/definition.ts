@@ -21,7 +21,7 @@ Connected means status completed. Prints a table, --json (an array of row object
 DuckDB (@duckdb/node-api) is an optional dependency; without it, sql exits 2 and says how
 to install it.`],
   examples: [
-    { command: 'voicectl call export --format parquet --out warehouse/' },
+    { command: 'voicectl call export --campaign CAMPAIGN_ID --format parquet --out warehouse/' },
     { command: 'voicectl sql --query funnel --dir warehouse/' },
     { command: 'voicectl sql "SELECT date, count(*) AS calls FROM calls GROUP BY date ORDER BY date" --dir warehouse/ -o csv' },
   ],
