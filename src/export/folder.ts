@@ -157,7 +157,8 @@ export async function lockFolder(dir: string): Promise<FolderLock> {
     }
     const pid = typeof holder.pid === 'number' ? holder.pid : NaN;
     if (holder.host !== undefined && holder.host !== me.host) throw busy(dir, path, `a process on ${String(holder.host)}`);
-    if (Number.isInteger(pid) && pid !== process.pid && running(pid)) throw busy(dir, path, `process ${pid}`);
+    // This very process counts too: the MCP server runs exports in process.
+    if (Number.isInteger(pid) && (pid === process.pid || running(pid))) throw busy(dir, path, `process ${pid}`);
     await unlink(path).catch(() => {});
   }
   const onExit = () => {

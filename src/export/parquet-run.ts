@@ -5,8 +5,8 @@
  * Before reading a page the folder's own files are read back (their call_ids): a call
  * already in one is never written again, whatever the state file says, so a run killed
  * between a file and its state, or run twice, repeats nothing. Rows are gathered per day,
- * a bounded number at a time; a day's rows go to a file when they reach FILE_ROWS, when
- * too many are held (the largest day goes), and at the end. Each file lands whole
+ * a bounded number at a time; a day's rows go to a file when they reach fileRows, when
+ * more than heldRows are held (the largest day goes), and at the end. Each file lands whole
  * (folder.ts). `--since-last --state FILE` only narrows what is asked for.
  */
 import type { Context } from '../context.js';
@@ -34,7 +34,7 @@ export interface FolderExportOptions {
   statePath?: string;
   concurrency: number;
   recordingConcurrency?: number;
-  /** Rows per file at most (default 100,000) and rows held across days at most (default 200,000). */
+  /** Rows per file at most, and rows held across days at most (both 50,000 by default). */
   fileRows?: number;
   heldRows?: number;
 }
@@ -93,8 +93,10 @@ export async function runFolderExport(ctx: Context, opts: FolderExportOptions): 
     recordings = opts.recordingsDir ? await RecordingQueue.open(api, opts.recordingsDir, opts.recordingConcurrency ?? 3, run.signal) : undefined;
 
     const columns = columnsFor(opts.transcripts ?? false);
-    const fileRows = opts.fileRows ?? 100_000;
-    const heldRows = opts.heldRows ?? 200_000;
+    const fileRows = opts.fileRows ?? 50_000;
+    // Rows held as JavaScript values cost about 1 KB each, and encoding a file as much again
+    // for a moment: 50,000 keeps a million-call export within a few hundred MB.
+    const heldRows = opts.heldRows ?? 50_000;
     const batches = new Map<string, RowBatch>();
     let buffered = 0;
     // One name per run: files of different runs never meet, and sort by when they were made.

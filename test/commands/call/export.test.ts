@@ -336,7 +336,7 @@ describe('xlsx, the built binary', () => {
       expect(new Set(ids).size).toBe(ids.length);
       expect(ids.sort()).toEqual((await listedIds(h.api)).sort());
       for (const id of planted) expect(ids).toContain(id);
-    });
+    }, 120_000);
 
     it('leaves each call once after SIGKILL right after a file lands, before the state is saved, and a rerun', async () => {
       const d = join(dir(), 'killed');
@@ -363,7 +363,7 @@ describe('xlsx, the built binary', () => {
       expect(ids.sort()).toEqual((await listedIds(h.api)).sort());
       // No temporary file is left once a run has finished.
       expect(readdirSync(d, { recursive: true }).map(String).filter((n) => n.endsWith('.tmp'))).toEqual([]);
-    });
+    }, 120_000);
 
     it('refuses what it cannot do, with the reason and exit 2', async () => {
       const noOut = await h.run(['call', 'export', '--format', 'parquet']);

@@ -22,7 +22,7 @@ describe('voicectl sql over a folder the export wrote', () => {
     const r = await h.run(['call', 'export', '--format', 'parquet', '--out', folder]);
     if (r.exitCode !== 0) throw new Error(r.stderr);
     calls = await allCalls(h.api);
-  });
+  }, 120_000);
   const sql = (...args: string[]) => h.run(['sql', ...args, '--dir', folder]);
 
   it('counts the calls the service lists', async () => {
@@ -136,5 +136,5 @@ describe('voicectl sql over a folder the export wrote', () => {
     } finally {
       t.remove();
     }
-  });
+  }, 120_000);
 });
