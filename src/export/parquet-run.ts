@@ -34,7 +34,7 @@ export interface FolderExportOptions {
   statePath?: string;
   concurrency: number;
   recordingConcurrency?: number;
-  /** Rows per file at most, and rows held across days at most (both 50,000 by default). */
+  /** Rows per file at most, and rows held across days at most (both 25,000 by default). */
   fileRows?: number;
   heldRows?: number;
 }
@@ -93,10 +93,10 @@ export async function runFolderExport(ctx: Context, opts: FolderExportOptions): 
     recordings = opts.recordingsDir ? await RecordingQueue.open(api, opts.recordingsDir, opts.recordingConcurrency ?? 3, run.signal) : undefined;
 
     const columns = columnsFor(opts.transcripts ?? false);
-    const fileRows = opts.fileRows ?? 50_000;
-    // Rows held as JavaScript values cost about 1 KB each, and encoding a file as much again
-    // for a moment: 50,000 keeps a million-call export within a few hundred MB.
-    const heldRows = opts.heldRows ?? 50_000;
+    const fileRows = opts.fileRows ?? 25_000;
+    // Rows held as JavaScript values cost about 1 KB each, and encoding a file several times
+    // that for a moment: at 50,000 a million-call export peaked at 509 MB.
+    const heldRows = opts.heldRows ?? 25_000;
     const batches = new Map<string, RowBatch>();
     let buffered = 0;
     // One name per run: files of different runs never meet, and sort by when they were made.

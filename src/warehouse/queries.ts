@@ -23,15 +23,27 @@ export const QUERY_HELP: Record<QueryName, string> = {
 export function namedQuery(name: QueryName, zone: string): string {
   switch (name) {
     case 'funnel':
-      return `SELECT CASE WHEN grouping(campaign_id) = 1 THEN '(all)' ELSE campaign_id END AS campaign_id,
-  count(*) AS calls,
-  count(DISTINCT phone_number) AS dialed,
-  count(DISTINCT phone_number) FILTER (WHERE ${CONNECTED}) AS connected,
-  count(DISTINCT phone_number) FILTER (WHERE ${CONNECTED} AND outcome IS NOT NULL) AS with_outcome,
-  ${RATE} AS connect_rate
-FROM calls
-GROUP BY GROUPING SETS ((campaign_id), ())
-ORDER BY grouping(campaign_id), calls DESC, campaign_id`;
+      // Each number once per campaign first (one pass over the calls), then the campaigns and
+      // all numbers from that: three count(DISTINCT …) over the calls cost more.
+      return `WITH numbers AS (
+  SELECT campaign_id, phone_number, count(*) AS calls,
+    count(*) FILTER (WHERE ${CONNECTED}) AS completed,
+    bool_or(${CONNECTED} AND outcome IS NOT NULL) AS with_outcome
+  FROM calls GROUP BY campaign_id, phone_number
+), per_campaign AS (
+  SELECT campaign_id, sum(calls)::BIGINT AS calls, count(*) AS dialed, count(*) FILTER (WHERE completed > 0) AS connected,
+    count(*) FILTER (WHERE with_outcome) AS with_outcome, sum(completed)::BIGINT AS completed
+  FROM numbers GROUP BY campaign_id
+), everyone AS (
+  SELECT count(*) AS dialed, count(*) FILTER (WHERE completed > 0) AS connected, count(*) FILTER (WHERE with_outcome) AS with_outcome
+  FROM (SELECT phone_number, sum(completed) AS completed, bool_or(with_outcome) AS with_outcome FROM numbers GROUP BY phone_number)
+)
+SELECT campaign_id, calls, dialed, connected, with_outcome, round(completed / calls, 4) AS connect_rate FROM (
+  SELECT 0 AS o, * FROM per_campaign
+  UNION ALL
+  SELECT 1, '(all)', (SELECT sum(calls)::BIGINT FROM per_campaign), dialed, connected, with_outcome, (SELECT sum(completed)::BIGINT FROM per_campaign) FROM everyone
+)
+ORDER BY o, calls DESC, campaign_id`;
     case 'by-hour':
       return `SELECT ${sqlString(zone)} AS zone, hour(timezone(${sqlString(zone)}, start_time)) AS hour,
   count(*) AS calls,

@@ -9,7 +9,8 @@ import { seedCalls } from '../../../src/sandbox/index.js';
 
 interface FunnelRow { campaign_id: string; calls: number; dialed: number; connected: number; with_outcome: number; connect_rate: number }
 
-describe('voicectl sql over a folder the export wrote', () => {
+// Each test runs a few voicectl processes, each loading DuckDB: slow on a busy machine.
+describe('voicectl sql over a folder the export wrote', { timeout: 120_000 }, () => {
   const h = sharedHarness();
   const dir = tempDirs('voicectl-sql-');
   let folder = '';
