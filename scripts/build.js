@@ -15,7 +15,9 @@ const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 // node_modules (papaparse through Node's CommonJS export scanner), and the parts of
 // undici voicectl uses (src/api/undici.ts).
 const bundled = new Set(['commander', '@commander-js/extra-typings', 'chalk', 'papaparse', 'libphonenumber-js', 'undici']);
-const external = Object.keys(pkg.dependencies).filter((d) => !bundled.has(d));
+// Optional dependencies (DuckDB, a native module) are never bundled: the verbs that need one
+// import it when they run, and say how to install it when it is missing.
+const external = [...Object.keys(pkg.dependencies).filter((d) => !bundled.has(d)), ...Object.keys(pkg.optionalDependencies ?? {})];
 
 /**
  * commander requires node:child_process at load time, for executable subcommands that

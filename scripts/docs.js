@@ -1,7 +1,7 @@
 // `npm run docs`: writes docs/reference.md and docs/voicectl.1 from the program itself
 // (see scripts/reference.js), and docs/architecture.md from the layer map (scripts/architecture.js). The program's source is bundled on the fly with esbuild, so
 // what is written is what src/ says, built or not.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -28,6 +28,8 @@ export async function modelFromSource() {
       target: 'node20',
       outfile,
       logLevel: 'error',
+      // Optional native dependencies (DuckDB) load only when a query runs: never bundled.
+      external: Object.keys(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).optionalDependencies ?? {}),
       // CommonJS dependencies inside an ES module bundle still call require()
       banner: { js: "import { createRequire as __voicectlRequire } from 'node:module'; const require = __voicectlRequire(import.meta.url);" },
     });

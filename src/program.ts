@@ -33,6 +33,7 @@ import { approve } from './commands/approve/definition.js';
 import { api } from './commands/api/definition.js';
 import { doctor } from './commands/doctor/definition.js';
 import { completion } from './commands/completion/definition.js';
+import { sql } from './commands/sql/definition.js';
 
 export { version };
 
@@ -43,7 +44,7 @@ export { version };
  */
 export const COMMANDS: readonly (Group | Verb)[] = [
   login, config, voice, agent, kb, contacts, { ...campaign, verbs: [...campaign.verbs, watch] }, watch, call, test,
-  webhook, listen, events, trigger, sandbox, demo, pull, plan, apply, schema, mcp, approve, api, doctor, completion,
+  webhook, listen, events, trigger, sandbox, demo, pull, plan, apply, schema, mcp, approve, api, sql, doctor, completion,
 ];
 
 /** Thrown before any action runs when the program was built only to show help. */

@@ -175,13 +175,13 @@ async function sweepLeftovers(ctx: Context, opts: ExportOptions): Promise<void> 
   }
 }
 
-function describeFilters(f: CallFilters): string {
+export function describeFilters(f: CallFilters): string {
   const parts = [f.campaign_id && `--campaign ${f.campaign_id}`, f.status && `--status ${f.status}`].filter(Boolean);
   return parts.length ? parts.join(' ') : 'no filters';
 }
 
 /** Each call with its transcript, fetched a few at a time, in the page's order. */
-async function withTranscripts(api: ApiClient, calls: Call[], run: ReturnType<typeof limiter>, signal: AbortSignal): Promise<Call[]> {
+export async function withTranscripts(api: ApiClient, calls: Call[], run: ReturnType<typeof limiter>, signal: AbortSignal): Promise<Call[]> {
   return Promise.all(calls.map((c) => run(async () => {
     const { call } = await getCall(api, c.call_id, signal);
     return { ...c, transcript: Array.isArray(call.transcript) ? call.transcript : [] };

@@ -9,7 +9,7 @@
  * export into the same folder sweeps what such processes left (sweepStaleTemps).
  */
 import { chmodSync, createWriteStream, renameSync, unlinkSync, writeFileSync, type WriteStream } from 'node:fs';
-import { chmod, readdir, rename, unlink, writeFile } from 'node:fs/promises';
+import { chmod, open as openFile, readdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 
@@ -153,6 +153,11 @@ async function settle(temp: string, steps: () => Promise<void>): Promise<void> {
 export interface WriteOptions {
   /** Permissions of the file, set on the temporary file before it takes the target's place (0o600 for secrets). */
   mode?: number;
+  /**
+   * Flush the data to the disk (fsync) before the rename, and the folder's entry after it:
+   * once the call returns, the file survives a crash or a power cut whole, or not at all.
+   */
+  durable?: boolean;
 }
 
 /** A small file (a state, a cursor, a secrets file) replaced atomically. */
@@ -160,11 +165,35 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array,
   const temp = tempPathFor(target);
   track(temp);
   await settle(temp, async () => {
-    await writeFile(temp, data, { flag: 'wx', mode: options.mode });
+    if (options.durable) {
+      const handle = await openFile(temp, 'wx', options.mode);
+      try {
+        await handle.writeFile(data);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+    } else {
+      await writeFile(temp, data, { flag: 'wx', mode: options.mode });
+    }
     // The mode given at creation is narrowed by the umask; chmod states it exactly.
     if (options.mode !== undefined && process.platform !== 'win32') await chmod(temp, options.mode);
     await rename(temp, target);
   });
+  if (options.durable) await syncFolder(dirname(target));
+}
+
+/** Makes a rename in `dir` durable; folders cannot be opened for fsync on Windows, nor on some file systems. */
+async function syncFolder(dir: string): Promise<void> {
+  let handle;
+  try {
+    handle = await openFile(dir, 'r');
+    await handle.sync();
+  } catch {
+    // best effort: the file itself is already whole on the disk
+  } finally {
+    await handle?.close();
+  }
 }
 
 /** The same, for the few writers that cannot wait (the code cache at exit, the approvals store). */

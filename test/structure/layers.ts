@@ -62,7 +62,7 @@ const DOMAIN_BASE = ['api', 'io', 'context', ...FOUNDATION];
 /** Domain modules: workflows and models that verbs share. */
 export const DOMAINS = [
   'agents', 'approvals', 'calls', 'campaigns', 'config', 'contacts', 'doctor', 'events', 'export', 'gitops', 'kb', 'mcp',
-  'quality', 'reports', 'sandbox', 'watch', 'webhooks', 'wizard',
+  'quality', 'reports', 'sandbox', 'warehouse', 'watch', 'webhooks', 'wizard',
 ];
 
 function domain(name: string, role: string, may: string[], extra: Partial<Layer> = {}): Layer {
@@ -138,6 +138,9 @@ export const LAYERS: Layer[] = [
     may: ['webhooks', ...FOUNDATION],
     note: 'it takes only the webhook signature (the spec\'s wire format) from the client side; a shared HTTP stack or API model would hide a client bug in both',
   },
+  domain('warehouse', 'SQL over a folder of Parquet call exports (`voicectl sql`): the embedded engine, loaded only when a query runs, and the named queries', ['export'], {
+    note: 'DuckDB is an optional dependency: only this layer imports it, and only when a query runs',
+  }),
   domain('watch', 'the live campaign view and its poller', ['calls', 'events']),
   domain('webhooks', 'signatures, the `listen` receiver, forwarding, sample events', ['config']),
   domain('wizard', 'the interactive agent wizard', ['agents', 'config', 'contacts', 'kb']),

@@ -67,8 +67,11 @@ calls unfinished two hours after they started are no longer followed. See docs/t
     verb({ name: 'export', summary: 'Stream every matching call to CSV, JSONL or an Excel workbook', action: () => import('./export.js'),
       options: (cmd: Command, ctx: Context) => exportOptions(cmd, timeIn(ctx)),
       help: [TIMES_HELP, `An .xlsx workbook is for people: phone numbers and ids stay text, times are dates. CSV
-(RFC 4180) and JSONL are for programs. Columns and incremental exports: see docs/export.md.`],
-      examples: [{ command: 'voicectl call export --campaign CAMPAIGN_ID --out calls.csv' }, { command: 'voicectl call export --since 7d --format xlsx --out week.xlsx' }, { command: 'voicectl call export --campaign CAMPAIGN_ID --format jsonl --transcripts > calls.jsonl' }] }),
+(RFC 4180) and JSONL are for programs. --format parquet --out DIR writes a folder for
+warehouses and \`voicectl sql\`: DIR/date=YYYY-MM-DD/*.parquet by UTC start day, finished
+calls only, each call once however often it runs (the folder's files say which calls it
+holds). Columns and incremental exports: see docs/export.md.`],
+      examples: [{ command: 'voicectl call export --campaign CAMPAIGN_ID --out calls.csv' }, { command: 'voicectl call export --since 7d --format xlsx --out week.xlsx' }, { command: 'voicectl call export --campaign CAMPAIGN_ID --format jsonl --transcripts > calls.jsonl' }, { command: 'voicectl call export --format parquet --out warehouse/ --since-last --state warehouse.state.json' }] }),
     verb({ name: 'check', summary: 'Check calls against rules: disclosure, phrases, opt-outs, language, hours, do-not-call, a judge', action: () => import('./check.js'),
       options: (cmd: Command, ctx: Context) => checkOptions(cmd, timeIn(ctx)),
       help: [`Calls come from --campaign, --since (--until), --call, or --from-file (a folder written by
@@ -117,8 +120,8 @@ export function tailOptions(cmd: Command, time: TimeParser) {
 export function exportOptions(cmd: Command, time: TimeParser) {
   return filterOptions(cmd, time)
     .option('--status <status>', 'only calls with this status')
-    .addOption(new Option('--format <format>', 'csv, jsonl or xlsx (default: from --out\'s extension, else csv)').choices(['csv', 'jsonl', 'xlsx']))
-    .option('--out <file>', 'write to FILE (complete or not at all) instead of stdout')
+    .addOption(new Option('--format <format>', 'csv, jsonl, xlsx or parquet (default: from --out\'s extension, else csv)').choices(['csv', 'jsonl', 'xlsx', 'parquet']))
+    .option('--out <file>', 'write to FILE (complete or not at all) instead of stdout; with --format parquet, the folder DIR')
     .option('--transcripts', 'add each call\'s transcript (one more request per call)')
     .option('--recordings <dir>', 'also download each call\'s recording into DIR, skipping files already there')
     .option('--since-last', 'only calls newer than the last successful run (needs --state)')

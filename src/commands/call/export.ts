@@ -10,7 +10,8 @@ import { duration, plural } from '../../io/text.js';
 
 type Flags = ExportFlags;
 
-const EXTENSIONS = { '.jsonl': 'jsonl', '.ndjson': 'jsonl', '.xlsx': 'xlsx', '.csv': 'csv' } as const;
+// A folder named calls.parquet/ is a Parquet data set, as Spark names them.
+const EXTENSIONS = { '.jsonl': 'jsonl', '.ndjson': 'jsonl', '.xlsx': 'xlsx', '.csv': 'csv', '.parquet': 'parquet' } as const;
 
 const MAX_CONCURRENCY = 32;
 // Enough to hide a real network's round trips (8 pages in flight), few enough to stay polite.
@@ -30,6 +31,7 @@ export default async function callExport(ctx: Context, flags: Flags): Promise<vo
   }
   // --format, else --out's extension (calls.jsonl, calls.xlsx), else -o jsonl|json, else CSV.
   const format = ownFormat(ctx, { flag: flags.format, file: flags.out, extensions: EXTENSIONS, json: 'jsonl', otherwise: 'csv' });
+  if (format === 'parquet') return exportFolder(ctx, flags);
   if (format === 'xlsx' && (!flags.out || flags.out === '-') && isTerminal(ctx, 'stdout')) {
     throw new UsageError('An xlsx workbook is binary: it cannot be shown on a terminal.', { hint: 'Pass --out calls.xlsx (or redirect stdout to a file).' });
   }
@@ -58,4 +60,31 @@ export default async function callExport(ctx: Context, flags: Flags): Promise<vo
     ctx.warn(`${summary.cutCells} cell${summary.cutCells === 1 ? ' was' : 's were'} longer than Excel's 32,767 characters and ${summary.cutCells === 1 ? 'was' : 'were'} cut; --format jsonl keeps every value whole.`);
   }
   if (summary.state) ctx.info(c.dim(`Next --since-last run starts at ${isoInZone(summary.state.mark, ctx.timeZone)} ${ctx.timeZone} (${flags.state}).`));
+}
+
+/** --format parquet: a folder of files partitioned by day, each call once (src/export/parquet-run.ts). */
+async function exportFolder(ctx: Context, flags: Flags): Promise<void> {
+  if (!flags.out || flags.out === '-') {
+    throw new UsageError('--format parquet writes a folder of files: it needs --out DIR.', { hint: 'For example: voicectl call export --format parquet --out calls/' });
+  }
+  const { runFolderExport } = await import('../../export/parquet-run.js');
+  const s = await runFolderExport(ctx, {
+    filters: filtersFrom(flags, ctx.timeZone),
+    dir: flags.out,
+    transcripts: flags.transcripts,
+    recordingsDir: flags.recordings,
+    sinceLast: flags.sinceLast,
+    statePath: flags.state,
+    concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY,
+  });
+  const c = ctx.errColor;
+  const parts = [`Exported ${plural(s.rows, 'call')} to ${flags.out} in ${duration(s.ms / 1000, { tenths: true })}: ${plural(s.files.length, 'new file')} over ${plural(s.days, 'day')}`];
+  if (s.already > 0) parts.push(`${plural(s.already, 'call')} already in the folder, not written again`);
+  if (s.held > 0) parts.push(`${s.held} still in progress, left for the next run`);
+  if (s.recordings) {
+    const r = s.recordings;
+    parts.push(`${r.downloaded} recording${r.downloaded === 1 ? '' : 's'} downloaded${r.skipped ? `, ${r.skipped} already there` : ''}`);
+  }
+  ctx.info(c.green(`${parts.join('; ')}.`));
+  if (s.state) ctx.info(c.dim(`Next --since-last run starts at ${isoInZone(s.state.mark, ctx.timeZone)} ${ctx.timeZone} (${flags.state}).`));
 }

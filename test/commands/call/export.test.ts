@@ -1,10 +1,11 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import Papa from 'papaparse';
 import { baseEnv, BIN, type Harness, harness, runCli, sharedHarness } from '../../helpers/cli.js';
-import { campaignDone, type ContactIn, contacts, givenAgent, givenLaunchedCampaign, listedIds } from '../../helpers/given.js';
+import { allCalls, campaignDone, type ContactIn, contacts, givenAgent, givenFinishedCampaign, givenLaunchedCampaign, listedIds, plantCalls } from '../../helpers/given.js';
+import { fileMetadata, readFolder } from '../../helpers/parquet-reader.js';
 import { fakeServer, makeCall, send } from '../../export/fake-server.js';
 import { tempDir, tempDirs } from '../../helpers/temp.js';
 import { readSheet } from 'read-excel-file/node';
@@ -231,6 +232,157 @@ describe('xlsx, the built binary', () => {
       } finally {
         t.remove();
       }
+    });
+  });
+
+  describe('call export --format parquet: a folder by UTC start day, each call once', () => {
+    // Its own sandbox: 1,500 calls over 30 days, and a campaign whose contacts speak Hindi.
+    const h = sharedHarness();
+    const dir = tempDirs('voicectl-parquet-');
+    let campaignId = '';
+    beforeAll(async () => {
+      seedCalls(h.sandbox.world, h.sandbox.world.keys.get(h.sandbox.apiKey)!.org, 1500);
+      const people = [
+        { phone_number: '+919812340001', name: 'प्रिया शर्मा', extra: { city: 'पुणे', lead: { id: 7, tags: ['vip'] } } },
+        { phone_number: '+919812340002', name: 'Rahul bhai', extra: { note: 'kal call karo, abhi busy hoon' } },
+        { phone_number: '+14155550100', name: 'Ann O\'Neil', extra: 'just text' },
+      ];
+      campaignId = (await givenFinishedCampaign(h.api, { contacts: people })).id;
+    });
+    const parquetFiles = (d: string) => (existsSync(d) ? readdirSync(d, { recursive: true }).map(String).filter((n) => n.endsWith('.parquet')) : []);
+
+    it('writes DIR/date=YYYY-MM-DD/*.parquet that DuckDB reads back as exactly the service\'s calls, typed', async () => {
+      const d = join(dir(), 'warehouse');
+      const r = await h.run(['call', 'export', '--format', 'parquet', '--out', d]);
+      expect(r.exitCode, r.stderr).toBe(0);
+      const api = await allCalls(h.api);
+      expect(r.stderr).toContain(`Exported ${api.length.toLocaleString('en-US')} calls to ${d}`);
+      const back = await readFolder(d);
+      // Each file sits in the partition of its calls' UTC start day, and every row's date says so.
+      for (const f of back.files) expect(f).toMatch(/^date=\d{4}-\d{2}-\d{2}\/part-[0-9TZ]+-[0-9a-f]{6}-\d{4}\.parquet$/);
+      for (const row of back.rows) {
+        const day = (row.start_time as Date).toISOString().slice(0, 10);
+        expect(String(row.filename)).toContain(`/date=${day}/`);
+        expect((row.date as Date).toISOString().slice(0, 10)).toBe(day);
+      }
+      expect(new Set(back.files.map((f) => f.split('/')[0])).size).toBeGreaterThanOrEqual(30);
+      expect(back.types).toMatchObject({
+        call_id: 'VARCHAR', campaign_id: 'VARCHAR', agent_id: 'VARCHAR', phone_number: 'VARCHAR', status: 'VARCHAR', outcome: 'VARCHAR',
+        duration_seconds: 'INTEGER', start_time: 'TIMESTAMP WITH TIME ZONE', end_time: 'TIMESTAMP WITH TIME ZONE', has_recording: 'BOOLEAN',
+        summary: 'VARCHAR', contact_name: 'VARCHAR', extra: 'VARCHAR', date: 'DATE',
+      });
+      expect(back.types).not.toHaveProperty('transcript');
+      // Exactly the service's calls: each once, each value as the API has it.
+      expect(back.rows).toHaveLength(api.length);
+      const byId = new Map(back.rows.map((row) => [row.call_id as string, row]));
+      expect([...byId.keys()].sort()).toEqual(api.map((c) => c.call_id).sort());
+      for (const c of api) {
+        const row = byId.get(c.call_id)!;
+        expect(row).toMatchObject({
+          campaign_id: c.campaign_id, agent_id: c.agent_id, phone_number: c.phone_number, status: c.status,
+          outcome: c.outcome ?? null, summary: c.summary ?? null, contact_name: c.contact?.name ?? null, has_recording: c.has_recording,
+          duration_seconds: typeof c.duration_seconds === 'number' ? Math.round(c.duration_seconds) : null,
+        });
+        expect((row.start_time as Date).getTime()).toBe(Date.parse(c.start_time));
+        expect(row.end_time === null ? null : (row.end_time as Date).getTime()).toBe(c.end_time ? Date.parse(c.end_time) : null);
+        expect(row.extra === null ? null : JSON.parse(row.extra as string)).toEqual(c.contact?.extra ?? null);
+      }
+      const hindi = back.rows.find((row) => row.phone_number === '+919812340001')!;
+      expect(hindi).toMatchObject({ contact_name: 'प्रिया शर्मा', campaign_id: campaignId });
+      expect(JSON.parse(hindi.extra as string)).toEqual({ city: 'पुणे', lead: { id: 7, tags: ['vip'] } });
+      expect(await fileMetadata(join(d, back.files[0]!))).toMatchObject({ 'voicectl.schema': 'voicectl.calls/1' });
+    });
+
+    it('adds the transcript as JSON text with --transcripts, and the usual filters apply', async () => {
+      const d = join(dir(), 'one-campaign');
+      const r = await h.run(['call', 'export', '--format', 'parquet', '--out', d, '--campaign', campaignId, '--transcripts']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      const back = await readFolder(d);
+      expect(back.rows.map((row) => row.call_id).sort()).toEqual((await listedIds(h.api, { campaign_id: campaignId })).sort());
+      expect(back.types.transcript).toBe('VARCHAR');
+      const one = await h.api('GET', `/calls/${back.rows[0]!.call_id as string}`);
+      const call = one.body.call ?? one.body;
+      expect(JSON.parse(back.rows[0]!.transcript as string)).toEqual(call.transcript);
+    });
+
+    it('runs again without writing a call twice: only calls new to the folder are added', async () => {
+      const d = join(dir(), 'again');
+      const state = join(dir(), 'again.state.json');
+      const run = (...extra: string[]) => h.run(['call', 'export', '--format', 'parquet', '--out', d, ...extra]);
+      expect((await run('--since-last', '--state', state)).exitCode).toBe(0);
+      const before = parquetFiles(d);
+      // Nothing new: nothing written, with or without the state file.
+      const same = await run('--since-last', '--state', state);
+      expect(same.exitCode, same.stderr).toBe(0);
+      expect(same.stderr).toContain('0 new files');
+      const full = await run();
+      expect(full.exitCode).toBe(0);
+      expect(full.stderr).toMatch(/Exported 0 calls .*; [\d,]+ calls already in the folder, not written again/);
+      expect(parquetFiles(d)).toEqual(before);
+      // New calls, on two new days and one old one: only they are added.
+      const now = Date.now();
+      const planted = plantCalls(h.sandbox, [now + 86_400_000, now + 2 * 86_400_000, now - 3 * 86_400_000], `call_again_${now}_`);
+      const more = await run('--since-last', '--state', state);
+      expect(more.exitCode, more.stderr).toBe(0);
+      expect(more.stderr).toContain('Exported 2 calls');
+      // --since-last asks only for calls since its mark: one that appeared with an older start
+      // time is not asked for. A run without it reads the whole list and adds just that one.
+      expect((await readFolder(d)).rows.map((row) => row.call_id)).not.toContain(planted[2]);
+      const whole = await run();
+      expect(whole.exitCode, whole.stderr).toBe(0);
+      expect(whole.stderr).toContain('Exported 1 call ');
+      const back = await readFolder(d);
+      const ids = back.rows.map((row) => row.call_id as string);
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(ids.sort()).toEqual((await listedIds(h.api)).sort());
+      for (const id of planted) expect(ids).toContain(id);
+    }, 120_000);
+
+    it('leaves each call once after SIGKILL right after a file lands, before the state is saved, and a rerun', async () => {
+      const d = join(dir(), 'killed');
+      const state = join(dir(), 'killed.state.json');
+      const args = [BIN, 'call', 'export', '--format', 'parquet', '--out', d, '--since-last', '--state', state];
+      const child = execa(process.execPath, args, { env: h.env, extendEnv: false, reject: false });
+      const until = Date.now() + 30_000;
+      while (parquetFiles(d).length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 2));
+      child.kill('SIGKILL');
+      const killed = await child;
+      expect(killed.signal).toBe('SIGKILL');
+      const landed = parquetFiles(d);
+      expect(landed.length).toBeGreaterThan(0);
+      // Whatever landed is whole: the independent reader reads every file.
+      const partial = await readFolder(d);
+      expect(partial.files).toEqual(landed.map((f) => f.split(sep).join('/')).sort());
+      // Killed before the state was saved (or, had the run ended first, as if it had not been).
+      rmSync(state, { force: true });
+      const rerun = await h.run(args.slice(1));
+      expect(rerun.exitCode, rerun.stderr).toBe(0);
+      const back = await readFolder(d);
+      const ids = back.rows.map((row) => row.call_id as string);
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(ids.sort()).toEqual((await listedIds(h.api)).sort());
+      // No temporary file is left once a run has finished.
+      expect(readdirSync(d, { recursive: true }).map(String).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+    }, 120_000);
+
+    it('refuses what it cannot do, with the reason and exit 2', async () => {
+      const noOut = await h.run(['call', 'export', '--format', 'parquet']);
+      expect(noOut.exitCode).toBe(2);
+      expect(noOut.stderr).toContain('--format parquet writes a folder of files: it needs --out DIR.');
+      const file = join(dir(), 'a-file');
+      writeFileSync(file, 'x');
+      const onFile = await h.run(['call', 'export', '--format', 'parquet', '--out', file]);
+      expect(onFile.exitCode).toBe(2);
+      expect(onFile.stderr).toContain('is a file: --format parquet writes a folder of files.');
+      // A file that is not an export: the folder cannot say which calls it holds.
+      const d = join(dir(), 'foreign');
+      mkdirSync(join(d, 'date=2026-01-01'), { recursive: true });
+      writeFileSync(join(d, 'date=2026-01-01', 'other.parquet'), 'not parquet at all');
+      const foreign = await h.run(['call', 'export', '--format', 'parquet', '--out', d]);
+      expect(foreign.exitCode).toBe(2);
+      expect(foreign.stderr).toContain(`${join(d, 'date=2026-01-01', 'other.parquet')} cannot be read as a call export`);
+      expect(foreign.stderr).not.toMatch(/\n\s+at /);
+      for (const r of [noOut, onFile, foreign]) expect(r.stderr).not.toMatch(/\n\s+at /);
     });
   });
 });
