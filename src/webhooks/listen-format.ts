@@ -30,13 +30,15 @@ function eventDetails(type: string, data: unknown): string {
   const d = data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
   const parts: string[] = [];
   if (type.startsWith('call.')) {
-    if (str(d.call_id)) parts.push(`call ${d.call_id}`);
-    if (str(d.campaign_id)) parts.push(`campaign ${d.campaign_id}`);
+    // What a person reads first (the number, how it went) before the ids, which a narrow
+    // line cuts: --json has them whole.
     if (str(d.phone_number)) parts.push(String(d.phone_number));
     const outcome = [str(d.status), str(d.outcome)].filter(Boolean).join('/');
     if (outcome) parts.push(outcome);
     if (typeof d.duration_seconds === 'number') parts.push(`${Math.round(d.duration_seconds)}s`);
     if (type === 'call.recording_ready') parts.push(d.has_recording === false ? 'no recording' : 'recording ready');
+    if (str(d.call_id)) parts.push(`call ${d.call_id}`);
+    if (str(d.campaign_id)) parts.push(`campaign ${d.campaign_id}`);
   } else if (type === 'campaign.completed') {
     if (str(d.id)) parts.push(`campaign ${d.id}`);
     if (str(d.name)) parts.push(JSON.stringify(d.name));

@@ -22,7 +22,7 @@ export default async function approveVerb(ctx: Context, hash: string): Promise<v
       hint: 'campaign_launch writes the plan when it answers the hash; ask for the launch again if the plan changed or was already used.',
     });
   }
-  for (const line of describePlan(record)) ctx.info(terminalSafe(line));
+  for (const line of describePlan(record, ctx.timeZone)) ctx.info(terminalSafe(line));
   const n = record.plan.contacts.length;
   const ok = await confirm(ctx, `Approve this launch? It dials ${n.toLocaleString('en-US')} contact${n === 1 ? '' : 's'}: real calls that use the account balance.`);
   if (!ok) throw new FailureError('Not approved: nothing will be launched.');
