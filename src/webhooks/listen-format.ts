@@ -7,7 +7,7 @@ import type { ChalkInstance } from 'chalk';
 import type { AcceptedEvent, Rejection } from './receiver.js';
 import type { PostResult } from './forward.js';
 import { terminalLine as safe } from '../io/terminal-text.js';
-import { oneLine, truncate } from '../io/text.js';
+import { lineId, oneLine, truncate } from '../io/text.js';
 import { clockTime, zoneAbbreviation } from '../util/time.js';
 
 /** "15:02:11 IST": when, in `zone`, named. */
@@ -61,8 +61,10 @@ export function eventLine(c: ChalkInstance, e: AcceptedEvent, o: LineOptions = {
   let details = safe(eventDetails(e.type, e.event.data));
   if (o.columns && o.columns > 0) {
     // What is left of the width after the head, the gaps and the "(unverified)" mark.
-    const room = o.columns - head.join('  ').length - 2 - verified.length;
-    if (details.length > room) details = room >= 8 ? truncate(details, room) : '';
+    const room = () => o.columns! - head.join('  ').length - 2 - verified.length;
+    // The number and the outcome before a long event id (--json has it whole).
+    if (details.length > room()) head[3] = lineId(head[3]!);
+    if (details.length > room()) details = room() >= 8 ? truncate(details, room()) : '';
   }
   const gap = details ? '  ' : '';
   const line = `${c.dim(head[0]!)}  ${c.green(head[1]!)}  ${c.bold(head[2]!)}  ${head[3]}${gap}${details}${verified ? ` ${c.yellow(verified.trim())}` : ''}`.trimEnd();

@@ -62,13 +62,13 @@ function createdAt(c: Campaign, zone: string): string {
   return Number.isNaN(t) ? '' : formatDateTime(t, zone, { minutes: true });
 }
 
-/** "42/120 finished" from the counts, or nothing when the server sent none. */
+/** "42/120 done" (finished of all) from the counts, or nothing when the server sent none; short, so the table keeps it at 80 columns. */
 function progressText(c: Campaign): string {
   const counts = statusCounts(c.contacts_by_status);
   if (counts.length === 0) return '';
   const total = counts.reduce((n, [, v]) => n + v, 0);
   const open = counts.filter(([k]) => k === 'pending' || k === 'initiated').reduce((n, [, v]) => n + v, 0);
-  return `${total - open}/${total} finished`;
+  return `${total - open}/${total} done`;
 }
 
 export function contactColumns(): Column<CampaignContact>[] {

@@ -450,7 +450,7 @@ describe('the built binary, from create to completion', () => {
       const table = await h.run(['campaign', 'list']);
       expect(table.exitCode).toBe(0);
       expect(table.stdout).toMatch(/^ID\s+NAME\s+STATUS\s+CONTACTS\s+PROGRESS\s+AGENT/m);
-      expect(table.stdout).toMatch(new RegExp(`^${id}\\s+Leads end to end\\s+completed\\s+25\\s+25/25 finished`, 'm'));
+      expect(table.stdout).toMatch(new RegExp(`^${id}\\s+Leads end to end\\s+completed\\s+25\\s+25/25 done`, 'm'));
       const json = JSON.parse((await h.run(['campaigns', 'list', '--status', 'draft', '--json'])).stdout) as Array<{ id: string; status: string }>;
       expect(json.map((c) => c.id)).toContain(draftId);
       expect(json.every((c) => c.status === 'draft')).toBe(true);
