@@ -20,7 +20,8 @@ export interface Column<T = Record<string, unknown>> {
   key?: string;
   /**
    * Longest width in a table before the cell is cut with an ellipsis. Only such columns
-   * (names, summaries) are cut further to fit a narrower terminal; ids never are.
+   * (names, summaries) are cut further to fit a narrower terminal; ids (`id`) are only
+   * shortened to a unique prefix.
    */
   max?: number;
   /**
