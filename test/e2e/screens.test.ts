@@ -282,3 +282,38 @@ describe('times a person reads, in the user\'s zone', () => {
     }
   }, 120_000);
 });
+
+describe('order and noise', () => {
+  it('a group\'s help lists its commands, then says where the global options are; `voicectl help globals` lists them', async () => {
+    const r = await run(['campaign', '--help'], { env: env() });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).not.toContain('Global Options:');
+    expect(r.stdout).not.toContain('--base-url');
+    const commands = r.stdout.indexOf('Commands:');
+    expect(commands).toBeGreaterThan(0);
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('Global options (--json, -o, --tz, --profile, --yes, …): voicectl help globals');
+    expect(r.stdout.split('\n').filter((l) => l.trim() !== '').slice(0, 12).join('\n')).toContain('Commands:');
+    const globals = await run(['help', 'globals'], { env: env() });
+    expect(globals.exitCode).toBe(0);
+    for (const flag of ['--json', '--output <format>', '--tz <zone>', '--profile <name>', '--yes', '--no-input', '--base-url <url>']) expect(globals.stdout).toContain(flag);
+    // Listed once, as its own options.
+    expect(globals.stdout).not.toContain('Global Options:');
+    // A verb's help still lists them: its own text tells you to pass --yes or --json.
+    expect((await run(['campaign', 'launch', '--help'], { env: env() })).stdout).toContain('Global Options:');
+  });
+
+  it('no "(s)" plurals in what voicectl says', async () => {
+    const { readdirSync } = await import('node:fs');
+    const files = (readdirSync('src', { recursive: true }) as string[]).filter((f) => f.endsWith('.ts')).map((f) => join('src', f));
+    const found: string[] = [];
+    for (const f of files) {
+      for (const [i, line] of readFileSync(f, 'utf8').split('\n').entries()) {
+        // The text of the line's strings and templates (their ${…} left out): a word with
+        // "(s)" or "(es)" there is a plural a person reads; "http(s)" is a scheme.
+        const literals = [...line.matchAll(/'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`(?:[^`\\]|\\.)*`/g)].map((m) => m[0].replace(/\$\{[^}]*\}/g, ' '));
+        if (literals.some((l) => /\b[a-z]{2,}\(e?s\)/.test(l.replace(/https?\(s\)/g, '')))) found.push(`${f}:${i + 1}: ${line.trim()}`);
+      }
+    }
+    expect(found).toEqual([]);
+  });
+});
