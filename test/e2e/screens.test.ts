@@ -265,6 +265,18 @@ describe('lines per item at 80 and 120 columns', () => {
 });
 
 describe('times a person reads, in the user\'s zone', () => {
+  it('the xlsx export\'s date columns are in the zone VOICECTL_TZ names, named in their headers', async () => {
+    const { default: ExcelJS } = await import('exceljs');
+    const out = join(dir.dir, 'calls.xlsx');
+    const r = await run(['call', 'export', '--campaign', campaignId, '--out', out], { env: { ...env(), VOICECTL_TZ: ZONE }, cwd: dir.dir });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.readFile(out);
+    const head = (book.worksheets[0]!.getRow(1).values as unknown[]).slice(1) as string[];
+    expect(head).toEqual(expect.arrayContaining([`start_time (${ZONE})`, `end_time (${ZONE})`]));
+    expect(head.filter((x) => /\(UTC\)/.test(x))).toEqual([]);
+  });
+
   it('the demo\'s live view names the profile\'s zone', async () => {
     const cfg = tempDir();
     try {
