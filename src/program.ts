@@ -85,6 +85,7 @@ export function buildProgram(ctx: Context, argv?: string[], options: { helpOnly?
     }
     program.addCommand(cmd);
   }
+  program.addCommand(globalsCommand(), { hidden: true });
 
   finish(program, ctx);
 
@@ -102,7 +103,25 @@ export function buildProgram(ctx: Context, argv?: string[], options: { helpOnly?
   return program;
 }
 
+/**
+ * `voicectl help globals` (and `voicectl globals`): the global options, which a group's
+ * help leaves out so that its commands come first. Hidden: not a command to run.
+ */
+function globalsCommand(): CommandUnknownOpts {
+  const cmd = new Command('globals')
+    .description('The options every command takes, before or after its verb: `voicectl --json call list` and `voicectl call list --json` are the same.');
+  for (const opt of globalOptions()) cmd.addOption(opt);
+  cmd.action(() => cmd.outputHelp());
+  // Its options are the global ones: listed once, as its own.
+  (cmd as unknown as Record<symbol, boolean>)[GLOBALS] = true;
+  return cmd as unknown as CommandUnknownOpts;
+}
+
+/** The line that ends a group's help, where a verb's help lists the global options. */
+export const GLOBALS_HINT = 'Global options (--json, -o, --tz, --profile, --yes, …): voicectl help globals';
+
 const GLOBAL_MARK = Symbol('voicectl.global');
+const GLOBALS = Symbol('voicectl.globals');
 const STUB = Symbol('voicectl.stub');
 
 /** A group that this command line does not use: a name and a summary, nothing to run. */
@@ -122,8 +141,12 @@ function isGlobal(cmd: CommandUnknownOpts, attr: string): boolean {
  */
 function finish(cmd: CommandUnknownOpts, ctx: Context): void {
   cmd.exitOverride();
-  // Every help lists the global options too: a verb's own text tells you to pass --yes or --json.
-  cmd.configureHelp({ showGlobalOptions: true, sortSubcommands: false });
+  // A verb's help lists the global options too (its own text tells you to pass --yes or
+  // --json); a group's lists its commands and names where the global options are.
+  const group = cmd.parent !== null && cmd.commands.length > 0;
+  const globals = (cmd as unknown as Record<symbol, boolean>)[GLOBALS] === true;
+  cmd.configureHelp({ showGlobalOptions: !group && !globals, sortSubcommands: false });
+  if (group) cmd.addHelpText('after', `\n${GLOBALS_HINT}`);
   cmd.configureOutput({
     writeOut: (s) => ctx.io.stdout.write(s),
     writeErr: (s) => ctx.io.stderr.write(s),

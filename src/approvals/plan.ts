@@ -13,7 +13,8 @@ import { callingWindow, checkHoursFlags } from '../campaigns/hours-gate.js';
 import { notDraft } from '../campaigns/launch-flow.js';
 import { readCampaign, readContacts } from '../campaigns/read.js';
 import { FailureError } from '../errors.js';
-import { oneLine } from '../io/text.js';
+import { oneLine, plural } from '../io/text.js';
+import { formatDateTime, zoneAbbreviation } from '../util/time.js';
 
 export interface LaunchOptions {
   calling_hours?: string;
@@ -108,8 +109,14 @@ function withoutTimestamps(agent: Record<string, unknown>): Record<string, unkno
   return Object.fromEntries(Object.entries(agent).filter(([k]) => !k.endsWith('_at')));
 }
 
-/** The plan in a few lines, for the person who approves it. */
-export function describePlan(record: PlanRecord, shown = 20): string[] {
+/** A time of the plan (ISO 8601) as the person who approves it reads it: in `zone`, named. */
+function planTime(iso: string, zone: string): string {
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? iso : `${formatDateTime(ms, zone, { minutes: true })} ${zoneAbbreviation(zone, ms)}`;
+}
+
+/** The plan in a few lines, for the person who approves it; times in `zone` (the user's), named. */
+export function describePlan(record: PlanRecord, zone = 'UTC', shown = 20): string[] {
   const { plan, findings } = record;
   const lines: string[] = [];
   lines.push(`Campaign: ${plan.campaign.name ? `"${plan.campaign.name}" (${plan.campaign.id})` : plan.campaign.id}`);
@@ -122,14 +129,14 @@ export function describePlan(record: PlanRecord, shown = 20): string[] {
   } else {
     lines.push('Agent:    none (the campaign has no agent)');
   }
-  lines.push(`Dials:    ${plan.contacts.length.toLocaleString('en-US')} contact${plan.contacts.length === 1 ? '' : 's'}`);
+  lines.push(`Dials:    ${plural(plan.contacts.length, 'contact')}`);
   for (const c of plan.contacts.slice(0, shown)) lines.push(`  ${c.phone_number}${c.name ? `  ${oneLine(c.name, 60)}` : ''}`);
   if (plan.contacts.length > shown) lines.push(`  … and ${(plan.contacts.length - shown).toLocaleString('en-US')} more`);
   if (!findings.checked) lines.push('Calling hours: not checked (ignore_calling_hours).');
   else {
     const outside = findings.outside.reduce((n, g) => n + g.count, 0);
-    lines.push(`Calling hours ${findings.window}: ${findings.inside} inside, ${outside} outside, ${findings.unknown} of unknown zone (as of ${record.created_at}).`);
-    for (const g of findings.outside) lines.push(`  ${g.count} in ${g.zones.join(', ')}${g.opens_at ? `, opens ${g.opens_at}` : ''}`);
+    lines.push(`Calling hours ${findings.window}: ${findings.inside} inside, ${outside} outside, ${findings.unknown} of unknown zone (as of ${planTime(record.created_at, zone)}).`);
+    for (const g of findings.outside) lines.push(`  ${g.count} in ${g.zones.join(', ')}${g.opens_at ? `, opens ${planTime(g.opens_at, zone)}` : ''}`);
   }
   lines.push(`Plan hash: ${record.hash}`);
   return lines;

@@ -9,6 +9,7 @@ import type { Context } from '../context.js';
 import { CliError, NotFoundError } from '../errors.js';
 import type { ListedCall } from './model.js';
 import { CallTail, type TailSource } from './tail.js';
+import { plural } from '../io/text.js';
 
 export interface TailRunOptions {
   intervalMs: number;
@@ -40,7 +41,7 @@ export async function runTail(ctx: Context, source: TailSource, opts: TailRunOpt
       failing = false;
       if (r.dropped.length > 0) {
         const ids = r.dropped.slice(0, 5).map((c) => c.call_id).join(', ');
-        ctx.warn(`${r.dropped.length} call(s) still unfinished two hours after they started are no longer followed (${ids}${r.dropped.length > 5 ? ', …' : ''}); \`voicectl call get ID\` shows one.`);
+        ctx.warn(`${plural(r.dropped.length, 'call')} still unfinished two hours after they started are no longer followed (${ids}${r.dropped.length > 5 ? ', …' : ''}); \`voicectl call get ID\` shows one.`);
       }
       if (!ready) {
         ready = true;

@@ -12,6 +12,7 @@ import { AuthError, FailureError, UsageError } from '../errors.js';
 import { confirm } from '../io/prompter.js';
 import { plural } from '../io/text.js';
 import { noSuchCampaign } from './read.js';
+import { isSandboxTarget } from '../webhooks/url-policy.js';
 
 export interface LaunchTarget {
   id?: string;
@@ -37,14 +38,20 @@ export async function confirmLaunch(ctx: Context, targets: LaunchTarget[], optio
   if (ctx.opts.yes) return;
   const { what, dial } = describeTargets(targets);
   const dials = dial !== undefined ? `dials ${plural(dial, 'contact')}` : 'dials every pending contact';
+  const cost = launchCost(ctx);
   if (!ctx.canPrompt()) {
     const why = ctx.opts.input === false ? '--no-input is set' : 'no one is at a terminal to confirm';
-    throw new UsageError(`Launching ${what} ${dials}: real calls that use the account balance. Pass --yes to confirm (${why}).`, {
+    throw new UsageError(`Launching ${what} ${dials}: ${cost}. Pass --yes to confirm (${why}).`, {
       hint: 'Add --yes (or -y) to launch without being asked.',
     });
   }
-  const ok = await confirm(ctx, `Launch ${what}? It ${dials}: real calls that use the account balance.`, { flag: '--yes' });
+  const ok = await confirm(ctx, `Launch ${what}? It ${dials}: ${cost}.`, { flag: '--yes' });
   if (!ok) throw new FailureError(options.declined ?? 'Cancelled: nothing was launched.');
+}
+
+/** What a launch's calls cost: real calls on the balance, or simulated ones in the sandbox. */
+export function launchCost(ctx: Context): string {
+  return isSandboxTarget(ctx.settings()) ? 'simulated calls in the sandbox, no balance used' : 'real calls that use the account balance';
 }
 
 /** POST /campaigns/{id}/launch with the refusals a user can act on turned into words. */

@@ -83,3 +83,11 @@ export function commaList(value: string, previous: string[] | undefined): string
   const items = value.split(',').map((s) => s.trim()).filter(Boolean);
   return [...(previous ?? []), ...items];
 }
+
+/**
+ * The help paragraph of a verb that prints a table: the columns it keeps at any terminal
+ * width (tests hold the tables to it), and what a narrow terminal does to the others.
+ */
+export function tableHelp(kept: readonly string[], note = ''): string {
+  return `Columns kept at any width: ${kept.join(', ')}.${note ? ` ${note}` : ''} On a narrow terminal, ids are cut to a prefix unique in the list and other columns are left out; --json has everything.`;
+}

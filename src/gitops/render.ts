@@ -5,6 +5,7 @@
 import { structuredPatch } from 'diff';
 import type { ChalkInstance } from 'chalk';
 import { isResend, sendsRequest, type FieldChange, type Plan, type Step } from './steps.js';
+import { plural } from '../io/text.js';
 
 /** Hides secrets in a line shown to people; the verbs pass one that also knows the run's own key. */
 export type Mask = (text: string) => string;
@@ -96,7 +97,7 @@ function isLong(v: unknown): v is string {
 
 function changeLines(change: FieldChange, c: ChalkInstance, created: boolean): string[] {
   if (created) {
-    if (isLong(change.new)) return [`    ${change.field}: ${change.new.split('\n').length} line(s), ${change.new.length} characters`];
+    if (isLong(change.new)) return [`    ${change.field}: ${plural(change.new.split('\n').length, 'line')}, ${plural(change.new.length, 'character')}`];
     return [`    ${change.field}: ${show(change.new)}`];
   }
   if ((isLong(change.old) || isLong(change.new)) && (typeof change.old === 'string' || change.old === undefined)) {

@@ -20,7 +20,8 @@ export interface Column<T = Record<string, unknown>> {
   key?: string;
   /**
    * Longest width in a table before the cell is cut with an ellipsis. Only such columns
-   * (names, summaries) are cut further to fit a narrower terminal; ids never are.
+   * (names, summaries) are cut further to fit a narrower terminal; ids (`id`) are only
+   * shortened to a unique prefix.
    */
   max?: number;
   /**
@@ -37,6 +38,13 @@ export interface Column<T = Record<string, unknown>> {
    * highest rank first, before any text is cut. Columns without one always stay.
    */
   drop?: number;
+  /**
+   * An identifier (a call's, a campaign's): on a terminal too narrow for the table it is
+   * shortened to the shortest prefix unique among the rows shown (at least ID_MIN
+   * characters), as git shortens commit ids, before any column is left out; a line on
+   * stderr says how to see them whole. --json, CSV and a pipe keep it whole.
+   */
+  id?: boolean;
 }
 
 /** A column's CSV header. */
@@ -83,6 +91,8 @@ export interface ListOptions<T> {
   machineRows?: unknown[];
   /** Work only the table needs, done just before it is drawn (reading names to show beside ids). */
   beforeTable?: () => Promise<void>;
+  /** The order a person reads the table's rows in (newest first); scripts get the rows in the service's order. */
+  tableOrder?: (a: T, b: T) => number;
 }
 
 /** Prints a list of objects in the run's output format. */
@@ -96,14 +106,75 @@ export async function printList<T>(ctx: Context, rows: T[], columns: Column<T>[]
     return;
   }
   await options.beforeTable?.();
+  if (options.tableOrder) rows = [...rows].sort(options.tableOrder);
   columns = tableColumns(columns);
   const all = rows.map((r) => columns.map((c) => terminalLine(cell(read(r, c)))));
   const width = ctx.io.stdout.isTTY ? ctx.io.stdout.columns : undefined;
-  const kept = keptColumns(columns, all, width);
+  await printFitted(ctx, columns, all, width);
+}
+
+/**
+ * The one way a table is fitted to a terminal of `width` (undefined: a pipe, whole):
+ * ids shortened to a unique prefix, then columns left out by their `drop` rank, then text
+ * columns cut. Says on stderr when ids were shortened, and how to see them whole.
+ */
+async function printFitted(ctx: Context, columns: Array<Pick<Column<never>, 'header' | 'max' | 'drop' | 'id'>>, all: string[][], width: number | undefined): Promise<void> {
+  const short = shortenIds(columns, all, width);
+  const kept = keptColumns(columns, short.texts, width);
   const shown = kept.map((i) => columns[i]!);
-  const texts = all.map((row) => kept.map((i) => row[i]!));
+  const texts = short.texts.map((row) => kept.map((i) => row[i]!));
   const widths = fitWidths(shown, texts, width);
   await printTable(ctx, shown.map((c) => c.header), texts.map((row) => row.map((t, i) => truncate(t, widths[i]))));
+  if (short.shortened && kept.some((i) => columns[i]!.id)) {
+    ctx.info(ctx.errColor.dim('Ids are shortened to a prefix unique in this list; --json (or a wider terminal) shows them whole.'));
+  }
+}
+
+/** The shortest an id is cut to: eight characters, a little more than git's seven. */
+export const ID_MIN = 8;
+
+/**
+ * The length of the shortest prefix, at least `min`, that tells apart every distinct id
+ * of `ids` (the longest id's length when none shorter does). Exported for tests.
+ */
+export function uniquePrefixLength(ids: string[], min = ID_MIN): number {
+  const distinct = [...new Set(ids.filter((x) => x !== ''))].sort();
+  let n = min;
+  // Sorted, the longest prefix two ids share is between neighbours.
+  for (let i = 1; i < distinct.length; i++) {
+    const a = distinct[i - 1]!;
+    const b = distinct[i]!;
+    let k = 0;
+    while (k < a.length && k < b.length && a[k] === b[k]) k++;
+    n = Math.max(n, k + 1);
+  }
+  return n;
+}
+
+/**
+ * When the table is wider than `width`, the `id` columns' cells cut to their shortest
+ * unique prefix (no ellipsis: the prefix is an id a person can match). Exported for tests.
+ */
+export function shortenIds(columns: Array<Pick<Column<never>, 'header' | 'max' | 'id'>>, texts: string[][], width: number | undefined): { texts: string[][]; shortened: boolean } {
+  if (!width || !columns.some((c) => c.id)) return { texts, shortened: false };
+  const natural = columns.map((c, i) => {
+    const longest = Math.max(c.header.length, ...texts.map((row) => row[i]!.length));
+    return c.max === undefined ? longest : Math.min(longest, c.max, FIT_FLOOR);
+  });
+  if (natural.reduce((a, w) => a + w + GAP, -GAP) <= width) return { texts, shortened: false };
+  let shortened = false;
+  const out = texts.map((row) => [...row]);
+  columns.forEach((c, i) => {
+    if (!c.id) return;
+    const n = uniquePrefixLength(texts.map((row) => row[i]!));
+    for (const row of out) {
+      if (row[i]!.length > n) {
+        row[i] = row[i]!.slice(0, n);
+        shortened = true;
+      }
+    }
+  });
+  return { texts: out, shortened };
 }
 
 /**
@@ -168,7 +239,7 @@ async function printForScripts(ctx: Context, items: Iterable<unknown> | AsyncIte
  * columns cut to FIT_FLOOR at most), otherwise fewer, leaving out the columns with the
  * highest `drop` rank first. Exported for tests.
  */
-export function keptColumns(columns: Column<never>[], texts: string[][], terminalWidth: number | undefined): number[] {
+export function keptColumns(columns: Array<Pick<Column<never>, 'header' | 'max' | 'drop'>>, texts: string[][], terminalWidth: number | undefined): number[] {
   let kept = columns.map((_, i) => i);
   if (!terminalWidth) return kept;
   const natural = (i: number) => {
@@ -196,7 +267,7 @@ const GAP = 2;
  * FIT_FLOOR), until it fits; when even that would not fit, they are left as they are.
  * Exported for tests.
  */
-export function fitWidths(columns: Column<never>[], texts: string[][], terminalWidth: number | undefined): (number | undefined)[] {
+export function fitWidths(columns: Array<Pick<Column<never>, 'header' | 'max'>>, texts: string[][], terminalWidth: number | undefined): (number | undefined)[] {
   const widths = columns.map((c, i) => {
     const longest = Math.max(c.header.length, ...texts.map((row) => terminalLine(row[i]!).length));
     return c.max === undefined ? longest : Math.min(longest, c.max);
@@ -227,11 +298,10 @@ export function fitWidths(columns: Column<never>[], texts: string[][], terminalW
  * say; whole in a pipe): the columns with a `max` are cut to it, then further, widest
  * first, as printList cuts them. --json is where the whole text is.
  */
-export async function printFittedTable(ctx: Context, columns: Array<Pick<Column<never>, 'header' | 'max'>>, rows: string[][]): Promise<void> {
+export async function printFittedTable(ctx: Context, columns: Array<Pick<Column<never>, 'header' | 'max' | 'drop' | 'id'>>, rows: string[][]): Promise<void> {
   const texts = rows.map((r) => r.map((t) => terminalLine(t)));
   const width = ctx.io.stdout.isTTY ? ctx.io.stdout.columns || 80 : undefined;
-  const widths = fitWidths(columns, texts, width);
-  await printTable(ctx, columns.map((c) => c.header), texts.map((r) => r.map((t, i) => truncate(t, widths[i]))));
+  await printFitted(ctx, columns, texts, width);
 }
 
 /** Prints one object: JSON as is, or a two-column table of the chosen fields. */

@@ -66,6 +66,17 @@ export function clock(seconds: number): string {
   return h > 0 ? `${h}:${pad(m)}:${pad(s % 60)}` : `${m}:${pad(s % 60)}`;
 }
 
+/**
+ * An id on a line too narrow for it whole (a stream's line has no list to find a unique
+ * prefix in): its kind (`evt_`, up to the first underscore) and its last eight
+ * characters, "evt_…9f0a1b2c"; ids of 16 characters or fewer stay whole.
+ */
+export function lineId(id: string): string {
+  if (id.length <= 16) return id;
+  const kind = /^[a-z]{1,8}_/i.exec(id)?.[0] ?? '';
+  return `${kind}…${id.slice(-8)}`;
+}
+
 /** A size: "512 B", "1.5 KB", "12.0 MB", "1.25 GB" (powers of 1024). */
 export function bytes(n: number): string {
   if (n < 1024) return `${n} B`;

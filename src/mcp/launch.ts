@@ -11,6 +11,7 @@ import type { Env } from '../context.js';
 import type { VerbRunner } from './runner.js';
 import { ToolFailure, type LaunchArgs, type ToolAnswer } from './tool-spec.js';
 import { describe as describeError, exitCodeFor } from '../outcome.js';
+import { plural } from '../io/text.js';
 
 /** Contacts shown in a tool answer; `voicectl approve` shows the person the list. */
 const CONTACTS_SHOWN = 20;
@@ -43,7 +44,7 @@ export async function launchTool(args: LaunchArgs, deps: LaunchDeps): Promise<To
     ...(args.ignore_calling_hours ? ['--ignore-calling-hours'] : []), { positional: args.campaign_id }]);
   return {
     structured: { outcome: 'launched', plan_hash: record.hash, campaign: campaign as Record<string, unknown> },
-    text: `Launched campaign ${args.campaign_id}: dialing ${record.plan.contacts.length} contact(s) (plan ${record.hash}).`,
+    text: `Launched campaign ${args.campaign_id}: dialing ${plural(record.plan.contacts.length, 'contact')} (plan ${record.hash}).`,
   };
 }
 

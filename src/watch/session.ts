@@ -8,7 +8,7 @@ import { ApiError } from '../api/errors.js';
 import type { Context } from '../context.js';
 import { CliError, FailureError, InterruptedError, NotFoundError } from '../errors.js';
 import { str } from '../calls/model.js';
-import { duration } from '../io/text.js';
+import { duration, plural } from '../io/text.js';
 import { describeResult, evaluateFailIf, type Condition } from './fail-if.js';
 import { Poller, campaignState, type TickResult, type WatchSource } from './poller.js';
 import { RateMeter } from './rate.js';
@@ -123,7 +123,7 @@ function finish(ctx: Context, view: WatchView, poller: Poller, r: TickResult, op
   view.finish(summary, results);
   view.close();
   if (r.unaccounted > 0) {
-    ctx.warn(`${r.unaccounted} finished contact(s) had no finished call in GET /calls; outcomes and durations count the ${summary.calls} calls listed.`);
+    ctx.warn(`${plural(r.unaccounted, 'finished contact')} had no finished call in GET /calls; outcomes and durations count the ${summary.calls} calls listed.`);
   }
   const crossed = results.filter((x) => x.crossed);
   if (crossed.length > 0) {

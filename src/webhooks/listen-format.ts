@@ -7,7 +7,7 @@ import type { ChalkInstance } from 'chalk';
 import type { AcceptedEvent, Rejection } from './receiver.js';
 import type { PostResult } from './forward.js';
 import { terminalLine as safe } from '../io/terminal-text.js';
-import { oneLine, truncate } from '../io/text.js';
+import { lineId, oneLine, truncate } from '../io/text.js';
 import { clockTime, zoneAbbreviation } from '../util/time.js';
 
 /** "15:02:11 IST": when, in `zone`, named. */
@@ -30,13 +30,15 @@ function eventDetails(type: string, data: unknown): string {
   const d = data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
   const parts: string[] = [];
   if (type.startsWith('call.')) {
-    if (str(d.call_id)) parts.push(`call ${d.call_id}`);
-    if (str(d.campaign_id)) parts.push(`campaign ${d.campaign_id}`);
+    // What a person reads first (the number, how it went) before the ids, which a narrow
+    // line cuts: --json has them whole.
     if (str(d.phone_number)) parts.push(String(d.phone_number));
     const outcome = [str(d.status), str(d.outcome)].filter(Boolean).join('/');
     if (outcome) parts.push(outcome);
     if (typeof d.duration_seconds === 'number') parts.push(`${Math.round(d.duration_seconds)}s`);
     if (type === 'call.recording_ready') parts.push(d.has_recording === false ? 'no recording' : 'recording ready');
+    if (str(d.call_id)) parts.push(`call ${d.call_id}`);
+    if (str(d.campaign_id)) parts.push(`campaign ${d.campaign_id}`);
   } else if (type === 'campaign.completed') {
     if (str(d.id)) parts.push(`campaign ${d.id}`);
     if (str(d.name)) parts.push(JSON.stringify(d.name));
@@ -59,8 +61,10 @@ export function eventLine(c: ChalkInstance, e: AcceptedEvent, o: LineOptions = {
   let details = safe(eventDetails(e.type, e.event.data));
   if (o.columns && o.columns > 0) {
     // What is left of the width after the head, the gaps and the "(unverified)" mark.
-    const room = o.columns - head.join('  ').length - 2 - verified.length;
-    if (details.length > room) details = room >= 8 ? truncate(details, room) : '';
+    const room = () => o.columns! - head.join('  ').length - 2 - verified.length;
+    // The number and the outcome before a long event id (--json has it whole).
+    if (details.length > room()) head[3] = lineId(head[3]!);
+    if (details.length > room()) details = room() >= 8 ? truncate(details, room()) : '';
   }
   const gap = details ? '  ' : '';
   const line = `${c.dim(head[0]!)}  ${c.green(head[1]!)}  ${c.bold(head[2]!)}  ${head[3]}${gap}${details}${verified ? ` ${c.yellow(verified.trim())}` : ''}`.trimEnd();

@@ -88,3 +88,13 @@ export function isLoopbackUrl(raw: string | undefined): boolean {
     return false;
   }
 }
+
+/**
+ * Whether the CLI talks to `voicectl sandbox` (or `demo`'s): a base URL on this machine
+ * and a key the sandbox made (`sk_sandbox_…`). Both, because either alone is something a
+ * real account can have (a tunnel to the service on localhost; a key named anything):
+ * only then does a launch skip the warning of real calls that use the account balance.
+ */
+export function isSandboxTarget(settings: { baseUrl?: string; apiKey?: string }): boolean {
+  return isLoopbackUrl(settings.baseUrl) && typeof settings.apiKey === 'string' && settings.apiKey.startsWith('sk_sandbox_');
+}

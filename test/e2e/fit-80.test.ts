@@ -1,6 +1,6 @@
 /**
  * Every list fits an 80-column terminal: columns are left out by their declared rank,
- * then text is cut, ids never. The lists run in process with a terminal-sized stdout,
+ * then text is cut; ids are cut only to a prefix unique in the list. The lists run in process with a terminal-sized stdout,
  * against a sandbox holding long names, finished calls and failed webhook deliveries.
  * So do the lines people read as they come (`call tail`, `listen`) and the problems
  * `contacts validate` lists; --json keeps every text whole.
@@ -69,7 +69,7 @@ describe('lists on an 80-column terminal', () => {
     ['webhook', 'deliveries', ids.endpoint!],
   ];
 
-  it('fit, with their ids whole', async () => {
+  it('fit, their ids cut to a prefix unique in the list (whole in --json)', async () => {
     for (const argv of lists()) {
       const r = await onTerminal(argv, 80);
       expect(r.exitCode, `${argv.join(' ')}: ${r.stderr}`).toBe(0);
@@ -80,7 +80,10 @@ describe('lists on an 80-column terminal', () => {
     const calls = await onTerminal(['call', 'list'], 80);
     const callIds = (JSON.parse(await ok(['call', 'list', '--json'])) as { call_id: string }[]).map((c) => c.call_id);
     expect(callIds.length).toBeGreaterThan(0);
-    for (const id of callIds) expect(calls.stdout).toContain(id);
+    const shown = calls.stdout.trimEnd().split('\n').slice(1).map((l) => l.split(/\s{2,}/)[1]!);
+    expect(shown).toHaveLength(callIds.length);
+    for (const id of callIds) expect(shown.filter((p) => id.startsWith(p))).toHaveLength(1);
+    expect(calls.stderr).toContain('Ids are shortened to a prefix unique in this list');
   });
 
   it('show the columns they left out on a wide terminal: contact names, agent names, why deliveries failed', async () => {

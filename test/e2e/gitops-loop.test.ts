@@ -94,7 +94,7 @@ describe.each([
     expect(r.exitCode).toBe(6);
     expect(r.stdout).toContain('update agent delivery-desk');
     expect(r.stdout).toMatch(/call_purpose: "Confirm slots and addresses" → "Confirm slots"/);
-    expect(r.stderr).toContain('1 change(s) pending');
+    expect(r.stderr).toContain('1 change pending');
     const json = await h.run(['plan', dir, '--json']);
     expect(JSON.parse(json.stdout).steps[0].changes).toEqual([{ field: 'call_purpose', old: 'Confirm slots and addresses', new: 'Confirm slots' }]);
     const fix = await h.run(['apply', dir, '--yes']);

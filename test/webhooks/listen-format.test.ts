@@ -30,12 +30,13 @@ describe('listen lines', () => {
     for (const level of [0, 1] as const) {
       const c = new Chalk({ level });
       const whole = stripSgr(eventLine(c, accepted(call)));
-      expect(whole).toContain('requirements_gathered_with_a_callback_requested  54s');
+      expect(whole).toContain('+919812345678  completed/requirements_gathered_with_a_callback_requested  54s  call call_8adb5e0f  campaign ffc5a1b2');
       for (const columns of [60, 80, 100]) {
         const line = stripSgr(eventLine(c, accepted(call), { columns }));
         expect(line.length, `${columns}: ${line}`).toBeLessThanOrEqual(columns);
         expect(line).toContain('…');
-        expect(line).toMatch(/^09:30:05 UTC {2}200 {2}call\.ended {12}evt_1 {2}call call_8/);
+        // The number first: the ids come last, where a narrow line cuts them.
+        expect(line).toMatch(columns >= 80 ? /^09:30:05 UTC {2}200 {2}call\.ended {12}evt_1 {2}\+919812345678 {2}/ : /^09:30:05 UTC {2}200 {2}call\.ended {12}evt_1 {2}\+9198/);
         const unverified = stripSgr(eventLine(c, accepted(call, { verified: false }), { columns }));
         expect(unverified.length).toBeLessThanOrEqual(columns);
         // With no room left for the details, they go, not the mark.
@@ -45,8 +46,17 @@ describe('listen lines', () => {
     }
   });
 
-  it('a sender\'s id so long the head alone is too wide is cut too', () => {
-    const line = eventLine(new Chalk({ level: 1 }), accepted(call, { id: `evt_${'x'.repeat(120)}` }), { columns: 80 });
+  it('a long event id is cut to its kind and its end before the details are; --json has it whole', () => {
+    const id = `evt_${'x'.repeat(100)}12345678`;
+    const line = stripSgr(eventLine(new Chalk({ level: 1 }), accepted(call, { id }), { columns: 140 }));
+    expect(line.length).toBeLessThanOrEqual(140);
+    expect(line).toMatch(/call\.ended {12}evt_…12345678 {2}\+919812345678 {2}completed\/requirements_gathered_with_a_callback_requested {2}54s/);
+    // With room, it is whole.
+    expect(stripSgr(eventLine(new Chalk({ level: 0 }), accepted(call, { id }), { columns: 400 }))).toContain(id);
+  });
+
+  it('a sender\'s type so long the head alone is too wide is cut too', () => {
+    const line = eventLine(new Chalk({ level: 1 }), accepted(call, { type: `call.${'x'.repeat(120)}` }), { columns: 80 });
     expect(line.length).toBeLessThanOrEqual(80);
     expect(line.endsWith('…')).toBe(true);
   });

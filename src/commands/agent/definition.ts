@@ -5,7 +5,7 @@
  * inferred flags type there would cost the build minutes and gigabytes).
  */
 import { Argument, Option, type Command, type OptionValues } from '@commander-js/extra-typings';
-import { commaList, nonNegativeInt, pageLimit, type FlagsOf } from '../shared.js';
+import { commaList, nonNegativeInt, pageLimit, type FlagsOf, tableHelp } from '../shared.js';
 import { verb, type Group } from '../spec.js';
 
 /** @internal */
@@ -41,6 +41,7 @@ export const agent: Group = {
   name: 'agent', alias: 'agents', summary: 'Create and manage voice agents',
   verbs: [
     verb({ name: 'list', alias: 'ls', summary: 'List agents', options: listOptions, action: () => import('./list.js'),
+      help: [tableHelp(['ID', 'NAME'])],
       examples: [{ command: 'voicectl agent list' }, { command: "voicectl agent list --all --json | jq -r '.[].name'" }] }),
     verb({ name: 'get', summary: 'Show one agent', arguments: [agentArgument()], action: () => import('./get.js'),
       examples: [{ command: 'voicectl agent get "Priya - renewals"' }, { command: 'voicectl agent get AGENT_ID --json > agent.json' }] }),

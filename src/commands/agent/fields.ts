@@ -7,7 +7,7 @@ import type { AgentFlags } from './definition.js';
 import { readTextFile } from '../../agents/text-file.js';
 
 export const AGENT_COLUMNS: Column<Agent>[] = [
-  { header: 'ID', key: 'id' },
+  { header: 'ID', key: 'id', id: true },
   { header: 'NAME', key: 'name', max: 32 },
   { header: 'STATUS', key: 'status', drop: 1 },
   { header: 'LANGUAGE', key: 'language', drop: 3 },

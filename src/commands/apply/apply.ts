@@ -6,6 +6,7 @@ import { checkSecretsFile, saveSecrets } from '../../gitops/secrets.js';
 import { confirm } from '../../io/prompter.js';
 import { note, render, showBeforeAsking } from '../../io/render.js';
 import type { ApplyFlags } from './definition.js';
+import { plural } from '../../io/text.js';
 
 type Opts = ApplyFlags;
 
@@ -55,7 +56,7 @@ export default async function applyVerb(ctx: Context, dir: string, opts: Opts): 
   } catch (err) {
     if (!(err instanceof ApplyStopped)) throw err;
     ctx.info(c.red(`✗ ${mask(stepTitle(err.failed))}`));
-    ctx.info(`Done: ${err.done.length} step(s). Not done: this one and ${err.remaining.length} more${err.remaining.length ? ':' : '.'}`);
+    ctx.info(`Done: ${plural(err.done.length, 'step')}. Not done: this one and ${err.remaining.length} more${err.remaining.length ? ':' : '.'}`);
     for (const s of err.remaining) ctx.info(`  ${mask(stepTitle(s))}`);
     ctx.info(c.dim(`The lock file records what was done. Run \`voicectl apply ${dir}\` again to finish.`));
     throw err.cause;
@@ -65,7 +66,7 @@ export default async function applyVerb(ctx: Context, dir: string, opts: Opts): 
     json: { ...planJson(plan, mask), applied: (result?.done ?? []).map((s) => mask(stepTitle(s))) },
     layout: 'pretty',
     human: () => {
-      if (result) ctx.info(c.green(`Applied ${done.length} step(s).`));
+      if (result) ctx.info(c.green(`Applied ${plural(done.length, 'step')}.`));
       else if (plan.steps.length === 0) ctx.out('No changes: the account matches the files.');
       else ctx.info('Nothing changed.');
     },

@@ -4,6 +4,7 @@ import { ApprovalStore, APPROVAL_TTL_MS, isPlanHash } from '../../approvals/stor
 import { FailureError, NotFoundError, UsageError } from '../../errors.js';
 import { confirm } from '../../io/prompter.js';
 import { terminalSafe } from '../../io/terminal-text.js';
+import { plural } from '../../io/text.js';
 
 export default async function approveVerb(ctx: Context, hash: string): Promise<void> {
   const wanted = hash.trim().toLowerCase();
@@ -22,9 +23,9 @@ export default async function approveVerb(ctx: Context, hash: string): Promise<v
       hint: 'campaign_launch writes the plan when it answers the hash; ask for the launch again if the plan changed or was already used.',
     });
   }
-  for (const line of describePlan(record)) ctx.info(terminalSafe(line));
+  for (const line of describePlan(record, ctx.timeZone)) ctx.info(terminalSafe(line));
   const n = record.plan.contacts.length;
-  const ok = await confirm(ctx, `Approve this launch? It dials ${n.toLocaleString('en-US')} contact${n === 1 ? '' : 's'}: real calls that use the account balance.`);
+  const ok = await confirm(ctx, `Approve this launch? It dials ${plural(n, 'contact')}: real calls that use the account balance.`);
   if (!ok) throw new FailureError('Not approved: nothing will be launched.');
   store.approve(wanted, ctx.now());
   ctx.info(ctx.errColor.green(`✓ Approved plan ${wanted}: its next launch goes ahead, once, within ${APPROVAL_TTL_MS / 60_000} minutes.`));

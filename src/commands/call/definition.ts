@@ -5,7 +5,7 @@
  * inferred flags type there would cost the build minutes and gigabytes).
  */
 import { Argument, Option, type Command } from '@commander-js/extra-typings';
-import { nonNegativeInt, pageLimit, positiveInt, positiveNumber, type FlagsOf } from '../shared.js';
+import { nonNegativeInt, pageLimit, positiveInt, positiveNumber, type FlagsOf, tableHelp } from '../shared.js';
 import { timeOption, type TypedTime } from '../../util/time.js';
 import type { Context } from '../../context.js';
 import { verb, type Group } from '../spec.js';
@@ -51,7 +51,7 @@ export const call: Group = {
   verbs: [
     verb({ name: 'list', alias: 'ls', summary: 'List calls, filtered by campaign, start time or status', action: () => import('./list.js'),
       options: (cmd: Command, ctx: Context) => listOptions(cmd, timeIn(ctx)),
-      help: [TIMES_HELP],
+      help: [TIMES_HELP, tableHelp(['TIME', 'CALL ID', 'NUMBER', 'STATUS', 'DURATION'], 'At a terminal the newest calls come first; --json, JSON lines and CSV keep the service\'s order.')],
       examples: [{ command: 'voicectl call list --since 24h' }, { command: 'voicectl call list --since 2026-11-26 --tz Asia/Kolkata' }, { command: 'voicectl call list --campaign CAMPAIGN_ID --status completed --all -o csv > calls.csv' }] }),
     verb({ name: 'get', summary: 'Show one call with its transcript', arguments: [callArgument()], action: () => import('./get.js'),
       examples: [{ command: 'voicectl call get CALL_ID' }, { command: 'voicectl call get CALL_ID --json | jq .transcript' }] }),

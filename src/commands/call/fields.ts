@@ -22,25 +22,35 @@ export function filtersFrom(flags: { campaign?: string; since?: TypedTime; until
 /**
  * Calls as rows: the table of `call list` (times in `zone`, the summary cut to what the
  * terminal leaves) and its -o csv, which has every spec field as the service sent it,
- * untruncated and UTC.
+ * untruncated and UTC. TIME, CALL ID, NUMBER, STATUS and DURATION stay at any width (the
+ * id shortened to a unique prefix); CONTACT, OUTCOME and SUMMARY show as the width allows.
  */
 export function callColumns(terminalWidth: number | undefined, zone: string): Column<Call>[] {
   // The summary takes what the other columns leave of the terminal (they need about 110).
   const summaryMax = Math.max(20, (terminalWidth ?? 160) - 112);
   const only = (...keys: string[]): Column<Call>[] => keys.map((k) => ({ header: k, key: k, table: false }));
   return [
-    { header: `TIME (${zone})`, get: (c) => isoInZone(c.start_time, zone), drop: 3, csv: false },
-    { header: 'CALL ID', key: 'call_id' },
+    { header: `TIME (${zone})`, get: (c) => isoInZone(c.start_time, zone), csv: false },
+    { header: 'CALL ID', key: 'call_id', id: true },
     ...only('campaign_id', 'agent_id', 'agent_name', 'direction'),
     { header: 'NUMBER', key: 'phone_number' },
     { header: 'CONTACT', get: (c) => c.contact?.name, max: 24, drop: 2, csv: false },
     { header: 'STATUS', key: 'status' },
     ...only('end_reason'),
     { header: 'OUTCOME', get: (c) => outcomeWord(c as unknown as Record<string, unknown>), max: 24, drop: 1, csv: { name: 'outcome', get: (c) => c.outcome } },
-    { header: 'DURATION', get: (c) => duration(c.duration_seconds), drop: 4, csv: false },
+    { header: 'DURATION', get: (c) => duration(c.duration_seconds), csv: false },
     { header: 'SUMMARY', key: 'summary', max: summaryMax, drop: 5 },
     ...only('error', 'duration_seconds', 'start_time', 'end_time', 'has_recording'),
   ];
+}
+
+/** A table's order for calls: newest first, as dashboards show them; calls without a start time last. */
+export function newestFirst(a: Call, b: Call): number {
+  const t = (c: Call) => {
+    const ms = typeof c.start_time === 'string' ? Date.parse(c.start_time) : NaN;
+    return Number.isNaN(ms) ? -Infinity : ms;
+  };
+  return t(b) - t(a) || 0;
 }
 
 /** The fields of `call get`, times in `zone`. */

@@ -3,7 +3,7 @@ import { allCalls, listCalls } from '../../api/calls.js';
 import { untilIncomplete } from '../../api/pagination.js';
 import { printList, printListing } from '../../io/output.js';
 import { withSpinner } from '../../io/progress.js';
-import { callColumns, filtersFrom } from './fields.js';
+import { callColumns, filtersFrom, newestFirst } from './fields.js';
 import { note } from '../../io/render.js';
 import type { ListFlags } from './definition.js';
 
@@ -12,7 +12,7 @@ type Flags = ListFlags;
 export default async function callList(ctx: Context, flags: Flags): Promise<void> {
   const api = await ctx.api();
   const filters = filtersFrom(flags, ctx.timeZone);
-  const shown = { empty: 'No calls match.' };
+  const shown = { empty: 'No calls match.', tableOrder: newestFirst };
   if (flags.all) {
     // Printed as the pages arrive: two million calls are more than one JSON text can hold.
     const listing = untilIncomplete(allCalls(api, filters, { offset: flags.offset, signal: ctx.signal }));

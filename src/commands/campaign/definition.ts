@@ -5,7 +5,7 @@
  * inferred flags type there would cost the build minutes and gigabytes).
  */
 import { Argument, InvalidArgumentError, Option, type Command, type OptionValues } from '@commander-js/extra-typings';
-import { commaList, nonNegativeInt, pageLimit, positiveInt, type FlagsOf } from '../shared.js';
+import { commaList, nonNegativeInt, pageLimit, positiveInt, type FlagsOf, tableHelp } from '../shared.js';
 import { verb, type Group } from '../spec.js';
 
 const STATUSES = 'pending, initiated, completed, no_answer or failed';
@@ -224,13 +224,15 @@ link, which expires after an hour. Details: docs/reports.md.`],
 from the summary, else from the transcript ("tomorrow at 4 pm", "kal shaam 5 baje", "next
 Monday morning"), as a time in the contact's zone (extra.timezone, else the number's, else
 yours); where none can be read the cell is empty and the words are shown. Details:
-docs/reports.md.`],
+docs/reports.md.`, tableHelp(['PHONE', 'NAME', 'FOLLOW-UP', 'REQUESTED'], 'REQUESTED is the whole time with its zone.')],
       examples: [{ command: 'voicectl campaign followups CAMPAIGN_ID' }, { command: 'voicectl campaign followups CAMPAIGN_ID --out followups.xlsx' }, { command: 'voicectl campaign followups CAMPAIGN_ID --out followups.csv --outcomes callback_scheduled,message_taken' }, { command: 'voicectl campaign followups CAMPAIGN_ID --json' }] }),
     verb({ name: 'list', alias: 'ls', summary: 'List campaigns', options: listOptions, action: () => import('./list.js'),
+      help: [tableHelp(['ID', 'NAME', 'STATUS', 'CONTACTS', 'PROGRESS', 'CREATED'], 'CREATED is there when the service says when a campaign was created.')],
       examples: [{ command: 'voicectl campaign list' }, { command: 'voicectl campaign list --status running --json' }] }),
     verb({ name: 'get', summary: 'Show a campaign: its status and how many contacts are in each state', arguments: [idArgument()], action: () => import('./get.js'),
       examples: [{ command: 'voicectl campaign get CAMPAIGN_ID' }, { command: 'voicectl campaign get CAMPAIGN_ID --json | jq .contacts_by_status' }] }),
     verb({ name: 'contacts', summary: 'List a campaign\'s contacts with their status and call ids', arguments: [idArgument()], options: contactsOptions, action: () => import('./contacts.js'),
+      help: [tableHelp(['NUMBER', 'NAME', 'STATUS', 'CALL ID'])],
       examples: [{ command: 'voicectl campaign contacts CAMPAIGN_ID' }, { command: 'voicectl campaign contacts CAMPAIGN_ID --status failed -o csv > failed.csv' }] }),
   ],
 };

@@ -40,19 +40,20 @@ export function pendingContacts(campaign: Campaign): number | undefined {
  * id and a count per status instead of the progress and the agent's name). `agents` names
  * the agents by id (agentNames), read only for the table. `created` (in `zone`, which the
  * header names): the spec does not promise a campaign's creation time, so the column is
- * there only when the service sent one.
+ * there only when the service sent one. At any width the table keeps ID (shortened to a
+ * unique prefix), NAME, STATUS, CONTACTS, PROGRESS and CREATED; AGENT shows as it allows.
  */
 export function campaignColumns(agents = new Map<string, string>(), zone = 'UTC', created = false): Column<Campaign>[] {
   return [
-    { header: 'ID', key: 'id' },
+    { header: 'ID', key: 'id', id: true },
     { header: 'NAME', key: 'name', max: 40 },
     { header: 'STATUS', key: 'status' },
     { header: 'agent_id', key: 'agent_id', table: false },
-    { header: 'CONTACTS', get: (c) => totalContacts(c) ?? '', drop: 2 },
+    { header: 'CONTACTS', get: (c) => totalContacts(c) ?? '' },
     ...CONTACT_STATUSES.map((s): Column<Campaign> => ({ header: s, get: (c) => statusCounts(c.contacts_by_status).find(([k]) => k === s)?.[1], table: false })),
-    { header: 'PROGRESS', get: (c) => progressText(c), drop: 3, csv: false },
+    { header: 'PROGRESS', get: (c) => progressText(c), csv: false },
     { header: 'AGENT', get: (c) => agentLabel(c.agent_id, agents), max: 24, drop: 1, csv: false },
-    ...(created ? [{ header: `CREATED (${zone})`, get: (c: Campaign) => createdAt(c, zone), drop: 4, csv: false as const }] : []),
+    ...(created ? [{ header: `CREATED (${zone})`, get: (c: Campaign) => createdAt(c, zone), csv: false as const }] : []),
   ];
 }
 
@@ -61,13 +62,13 @@ function createdAt(c: Campaign, zone: string): string {
   return Number.isNaN(t) ? '' : formatDateTime(t, zone, { minutes: true });
 }
 
-/** "42/120 finished" from the counts, or nothing when the server sent none. */
+/** "42/120 done" (finished of all) from the counts, or nothing when the server sent none; short, so the table keeps it at 80 columns. */
 function progressText(c: Campaign): string {
   const counts = statusCounts(c.contacts_by_status);
   if (counts.length === 0) return '';
   const total = counts.reduce((n, [, v]) => n + v, 0);
   const open = counts.filter(([k]) => k === 'pending' || k === 'initiated').reduce((n, [, v]) => n + v, 0);
-  return `${total - open}/${total} finished`;
+  return `${total - open}/${total} done`;
 }
 
 export function contactColumns(): Column<CampaignContact>[] {
@@ -75,7 +76,7 @@ export function contactColumns(): Column<CampaignContact>[] {
     { header: 'NUMBER', key: 'phone_number' },
     { header: 'NAME', key: 'name', max: 30 },
     { header: 'STATUS', key: 'status' },
-    { header: 'CALL ID', key: 'call_id' },
+    { header: 'CALL ID', key: 'call_id', id: true },
     { header: 'EXTRA', get: (c) => extraText(c.extra), max: 50, drop: 1 },
   ];
 }

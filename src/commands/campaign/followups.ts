@@ -9,6 +9,7 @@ import { withSpinner } from '../../io/progress.js';
 import { campaignIds } from '../../reports/collect.js';
 import { collectFollowups, extraKeys, type Followup } from '../../reports/followups.js';
 import { isoInZone, wallDate } from '../../util/time.js';
+import { oneLine } from '../../io/text.js';
 import type { FollowupsFlags } from './definition.js';
 
 /** The sheet's columns: phone, name, each `extra` key, outcome, requested time and words, zone, summary, call id and time. */
@@ -70,14 +71,16 @@ export default async function campaignFollowups(ctx: Context, ids: string[], fla
     // The file is the result; stdout carries the rows only for a script that asked for them.
     return render(ctx, { json: rows, lines: rows, human: () => {} });
   }
+  // PHONE, NAME, FOLLOW-UP and the whole requested time (with its zone) stay at any width;
+  // the words of a time that could not be read are cut (--json and --out have them whole).
   const table: Column<Followup>[] = [
     { header: 'PHONE', key: 'phone_number' },
-    { header: 'NAME', key: 'name', max: 22, drop: 3 },
+    { header: 'NAME', key: 'name', max: 22 },
     { header: 'FOLLOW-UP', key: 'kind' },
     { header: 'OUTCOME', key: 'outcome', max: 22, drop: 4 },
-    { header: `REQUESTED (contact's zone)`, get: (f) => (f.requested_time ? `${f.requested_time.slice(0, 16).replace('T', ' ')} ${f.zone}` : f.kind === 'callback' ? `? "${f.requested_as ?? ''}"` : ''), max: 40 },
+    { header: `REQUESTED (contact's zone)`, get: (f) => (f.requested_time ? `${f.requested_time.slice(0, 16).replace('T', ' ')} ${f.zone}` : f.kind === 'callback' ? `? "${oneLine(f.requested_as ?? '', 24)}"` : '') },
     { header: 'SUMMARY', key: 'summary', max: 60, drop: 1 },
-    { header: 'CALL ID', key: 'call_id', drop: 2 },
+    { header: 'CALL ID', key: 'call_id', drop: 2, id: true },
   ];
   await printList(ctx, rows, table, {
     empty: 'No contact needs a follow-up: no callback, message or interested lead among the latest calls.',

@@ -123,7 +123,8 @@ function demoContext(ctx: Context, baseUrl: string, apiKey: string, configDir: s
   }
   env.VOICECTL_CONFIG_DIR = configDir;
   const d = new Context({ io: ctx.io, env, cwd: ctx.cwd, now: ctx.now, sleep: ctx.sleep, random: ctx.random, signal: ctx.signal });
-  d.opts = { ...outputChoice(ctx), debug: ctx.opts.debug, baseUrl, apiKey, yes: true, input: false };
+  // The user's zone (--tz, VOICECTL_TZ, the profile's), read here: the demo's own context reads no profile.
+  d.opts = { ...outputChoice(ctx), debug: ctx.opts.debug, baseUrl, apiKey, yes: true, input: false, tz: ctx.timeZone };
   return d;
 }
 

@@ -8,6 +8,7 @@ import { TIME_HELP, timeOption, type TypedTime } from '../../util/time.js';
 import type { FlagsOf } from '../shared.js';
 import type { Context } from '../../context.js';
 import { verb, type Group } from '../spec.js';
+import { tableHelp } from '../shared.js';
 
 /** @internal */
 export type ReconcileFlags = FlagsOf<typeof reconcileOptions>;
@@ -26,7 +27,7 @@ object as the API returns it now (not when the event happened); its id is
 evt_reconciled_ plus a hash of type and object id, so receivers that dedupe take it once.
 With --backfill the secret comes from --secret-file, --secret-stdin, VOICECTL_WEBHOOK_SECRET
 or the profile's saved webhook_secret. Exit 0: nothing missing (or all of it backfilled);
-1: events are missing (or some could not be backfilled).`],
+1: events are missing (or some could not be backfilled).`, tableHelp(['EVENT', 'OBJECT', 'WHY', 'VERDICT'], 'WHY and VERDICT are there with --endpoint.')],
       examples: [{ command: 'voicectl events reconcile --log events.jsonl --campaign CAMPAIGN_ID --into-log' }, { command: 'voicectl events reconcile --log events.jsonl --campaign CAMPAIGN_ID --backfill http://localhost:3000/hooks --secret-file secret.txt' }] }),
   ],
 };

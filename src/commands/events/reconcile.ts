@@ -11,6 +11,7 @@ import { readSavedSecret } from '../../webhooks/saved-secret.js';
 import { checkForwardUrl } from '../../webhooks/target-url.js';
 import { printList, type Column } from '../../io/output.js';
 import { withSpinner } from '../../io/progress.js';
+import { isoInZone } from '../../util/time.js';
 import type { ReconcileFlags } from './definition.js';
 
 export default async function reconcile(ctx: Context, opts: ReconcileFlags): Promise<void> {
@@ -63,12 +64,15 @@ export default async function reconcile(ctx: Context, opts: ReconcileFlags): Pro
   if (opts.format === 'md') ctx.out(markdown(rows, line));
   else if (opts.format === 'json') ctx.out(JSON.stringify(rows, null, 2));
   else {
+    // EVENT, OBJECT (shortened to a unique prefix when narrow) and VERDICT stay at any
+    // width; HAPPENED is in the user's zone, which its header names (-o csv keeps the ISO time).
+    const zone = ctx.timeZone;
     const columns: Column<GapRow>[] = [
       { header: 'EVENT', key: 'type' },
-      { header: 'OBJECT', key: 'object_id' },
-      { header: 'CAMPAIGN', get: (r) => r.campaign_id, drop: 2 },
-      { header: 'HAPPENED', get: (r) => r.occurred_at, drop: 1 },
-      ...(statuses ? [{ header: 'WHY', csv: 'why', get: (r: GapRow) => r.delivery?.reason, max: 70 }, { header: 'VERDICT', csv: 'verdict', get: (r: GapRow) => r.delivery?.verdict, drop: 3 }] : []),
+      { header: 'OBJECT', key: 'object_id', id: true },
+      { header: 'CAMPAIGN', get: (r) => r.campaign_id, drop: 2, id: true },
+      { header: `HAPPENED (${zone})`, get: (r) => isoInZone(r.occurred_at, zone), drop: 1, csv: { name: 'happened', get: (r) => r.occurred_at } },
+      ...(statuses ? [{ header: 'WHY', csv: 'why', get: (r: GapRow) => r.delivery?.reason, max: 70 }, { header: 'VERDICT', csv: 'verdict', get: (r: GapRow) => r.delivery?.verdict }] : []),
     ];
     await printList(ctx, rows, columns, { empty: line });
   }

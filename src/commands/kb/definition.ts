@@ -5,7 +5,7 @@
  * inferred flags type there would cost the build minutes and gigabytes).
  */
 import { Argument, InvalidArgumentError, type Command } from '@commander-js/extra-typings';
-import { type FlagsOf } from '../shared.js';
+import { type FlagsOf, tableHelp } from '../shared.js';
 import { verb, type Group } from '../spec.js';
 
 /** @internal */
@@ -33,6 +33,7 @@ export const kb: Group = {
 A file with the same name in the same folder is replaced and keeps its id.`],
       examples: [{ command: 'voicectl kb upload policies/ --folder hr --wait', comment: 'policies/leave/a.pdf becomes hr/leave/a.pdf' }, { command: 'voicectl kb upload faq.md pricing.xlsx' }] }),
     verb({ name: 'list', alias: 'ls', summary: 'List the documents and folders in a folder (the top level by default)', options: listOptions, action: () => import('./list.js'),
+      help: [tableHelp(['NAME', 'ID'])],
       examples: [{ command: 'voicectl kb list' }, { command: 'voicectl kb list --folder policies --json' }] }),
     verb({ name: 'status', summary: 'Show an indexing job', arguments: [new Argument('<job_id>', 'the job id an upload returned')], options: statusOptions, action: () => import('./status.js'),
       examples: [{ command: 'voicectl kb status JOB_ID' }, { command: 'voicectl kb status JOB_ID --wait' }] }),

@@ -26,7 +26,7 @@ export default async function kbList(ctx: Context, opts: ListFlags): Promise<voi
     { header: 'TYPE', key: 'type', drop: 1 },
     { header: 'PATH', key: 'path', max: 60, drop: 3 },
     { header: 'SIZE', get: (i) => (typeof i.size_bytes === 'number' ? formatBytes(i.size_bytes) : ''), drop: 2 },
-    { header: 'ID', key: 'id' },
+    { header: 'ID', key: 'id', id: true },
   ], { empty: folder ? `The folder "${folder}" is empty.` : 'The knowledge base is empty. Add documents with `voicectl kb upload <files or folders>`.' });
   if (items.some(isFolder)) {
     note(ctx, ctx.errColor.dim(`See inside a folder with: voicectl kb list --folder ${folder ? `${folder}/` : ''}<name>`));

@@ -17,7 +17,8 @@ import { Forwarder, Ledger } from '../../webhooks/forwarding.js';
 import type { AcceptedEvent } from '../../webhooks/receiver.js';
 import { eventLine, eventRecord, forwardLine } from '../../webhooks/listen-format.js';
 import { recordLine } from '../../io/render.js';
-import { parseTime } from '../../util/time.js';
+import { formatDateTime, parseTime, zoneAbbreviation } from '../../util/time.js';
+import { lineWidth } from '../../io/terminal.js';
 import { shellQuote } from '../../io/text.js';
 import { resolveSecret } from './secret-source.js';
 import type { ListenFlags } from './definition.js';
@@ -39,6 +40,13 @@ export async function listenFromApi(ctx: Context, opts: Options): Promise<void> 
   const api = await ctx.api();
   const baseUrl = api.baseUrl;
   const c = ctx.errColor;
+  // Times in the user's zone, named; on a terminal each line fits its width (80 when it does not say).
+  const zone = ctx.timeZone;
+  const columns = lineWidth(ctx, 80);
+  const at = (iso: string) => {
+    const ms = Date.parse(iso);
+    return Number.isNaN(ms) ? iso : `${formatDateTime(ms, zone)} ${zoneAbbreviation(zone, ms)}`;
+  };
 
   let log: EventLog | undefined;
   const seen = new Set<string>();
@@ -65,7 +73,7 @@ export async function listenFromApi(ctx: Context, opts: Options): Promise<void> 
   const saved = await readCursor(cursorPath);
   if ('cursor' in saved && saved.cursor.base_url === baseUrl) {
     cursor = saved.cursor;
-    if (since) ctx.warn(`--since is passed over: ${cursorPath} holds where the last run stopped (${cursor.since}). Remove it to start again from --since.`);
+    if (since) ctx.warn(`--since is passed over: ${cursorPath} holds where the last run stopped (${at(cursor.since)}). Remove it to start again from --since.`);
   } else {
     if ('cursor' in saved) ctx.warn(`${cursorPath} is the cursor of ${saved.cursor.base_url}, not ${baseUrl}: starting afresh.`);
     if ('unusable' in saved) ctx.warn(`${cursorPath} cannot be used (${saved.unusable}): starting afresh.`);
@@ -80,7 +88,7 @@ export async function listenFromApi(ctx: Context, opts: Options): Promise<void> 
   const forwarder = poster
     ? new Forwarder({
       poster, ledger, sleep: ctx.sleep, signal: ctx.signal, now: () => ctx.realNow(),
-      onAttempt: (e, r, attempt) => ctx.info(forwardLine(ctx.errColor, e.id, poster.url.href, r, new Date()) + (attempt > 1 ? c.dim(` (attempt ${attempt})`) : '')),
+      onAttempt: (e, r, attempt) => ctx.info(forwardLine(ctx.errColor, e.id, poster.url.href, r, ctx.now(), zone) + (attempt > 1 ? c.dim(` (attempt ${attempt})`) : '')),
     })
     : undefined;
   const shown = (type: string) => !opts.events || opts.events.includes(type);
@@ -104,13 +112,13 @@ export async function listenFromApi(ctx: Context, opts: Options): Promise<void> 
     }
     count++;
     if (shown(event.type)) {
-      ctx.out(recordLine(ctx, eventRecord(accepted), () => eventLine(ctx.color, accepted)));
+      ctx.out(recordLine(ctx, eventRecord(accepted), () => eventLine(ctx.color, accepted, { zone, columns })));
       if (forwarder && log) forwarder.forward(accepted);
     }
     return true;
   };
 
-  ctx.info(`${c.green('Ready.')} Polling ${baseUrl} every ${opts.interval} s for finished calls and completed campaigns, from calls that started at ${cursor.since}.`);
+  ctx.info(`${c.green('Ready.')} Polling ${baseUrl} every ${opts.interval} s for finished calls and completed campaigns, from calls that started at ${at(cursor.since)}.`);
   if (opts.log) ctx.info(`  Logging each event once to ${opts.log} (cursor: ${cursorPath}).`);
   if (opts.forwardTo) ctx.info(`  Forwarding each event to ${opts.forwardTo}, signed with ${source ? source.from : 'no secret (--skip-verify)'}.`);
   ctx.info(c.dim('  Events are rebuilt from the API: data is each object as read, not as it was when the event happened.'));

@@ -4,6 +4,7 @@ import { maskKeyLike, pendingCount, planFolder, planJson, planWarnings, renderPl
 import { withSpinner } from '../../io/progress.js';
 import { render } from '../../io/render.js';
 import type { PlanFlags } from './definition.js';
+import { plural } from '../../io/text.js';
 
 type Opts = PlanFlags;
 
@@ -17,7 +18,7 @@ export default async function planVerb(ctx: Context, dir: string, opts: Opts): P
   await render(ctx, { json: planJson(plan, mask), layout: 'pretty', human: () => { for (const line of renderPlan(plan, ctx.color, mask)) ctx.out(line); } });
   const pending = pendingCount(plan);
   if (opts.check && pending > 0) {
-    throw new ChangesPendingError(`${pending} change(s) pending: the account differs from the files.`, {
+    throw new ChangesPendingError(`${plural(pending, 'change')} pending: the account differs from the files.`, {
       hint: `\`voicectl apply ${dir}\` makes the account match them; \`voicectl pull ${dir}\` takes the account's version instead.`,
     });
   }

@@ -4,6 +4,7 @@ import { confirm } from '../../io/prompter.js';
 import { withSpinner } from '../../io/progress.js';
 import { render } from '../../io/render.js';
 import type { PullFlags } from './definition.js';
+import { plural } from '../../io/text.js';
 
 type Opts = PullFlags;
 
@@ -24,7 +25,7 @@ function sayPulled(ctx: Context, dir: string, result: PullResult): void {
     ctx.info('Nothing written.');
     return;
   }
-  ctx.info(`Wrote ${result.agents} agent(s), ${result.documents} document reference(s), ${result.webhooks} webhook endpoint(s):`);
+  ctx.info(`Wrote ${plural(result.agents, 'agent')}, ${plural(result.documents, 'document reference')}, ${plural(result.webhooks, 'webhook endpoint')}:`);
   for (const f of result.files) ctx.out(f);
   ctx.info(ctx.errColor.dim(`Next: edit the files, then \`voicectl plan ${dir}\` and \`voicectl apply ${dir}\`.`));
 }

@@ -5,7 +5,7 @@
  * inferred flags type there would cost the build minutes and gigabytes).
  */
 import { type Command } from '@commander-js/extra-typings';
-import { type FlagsOf } from '../shared.js';
+import { type FlagsOf, tableHelp } from '../shared.js';
 import { verb, type Group } from '../spec.js';
 
 /** @internal */
@@ -16,6 +16,7 @@ export const voice: Group = {
   name: 'voice', alias: 'voices', summary: 'List the voices agents can speak with (no key needed)',
   verbs: [
     verb({ name: 'list', alias: 'ls', summary: 'List voices, optionally for one language', options: listOptions, action: () => import('./list.js'),
+      help: [tableHelp(['VOICE', 'ID'])],
       examples: [{ command: 'voicectl voice list' }, { command: 'voicectl voice list --language hi-IN --json' }] }),
   ],
 };

@@ -12,6 +12,6 @@ export default async function voiceList(ctx: Context, opts: ListFlags): Promise<
     { header: 'LANGUAGE', get: voiceLanguage, drop: 1 },
     { header: 'CODE-SWITCHING', get: (v) => (v.supports_code_switching ? 'yes' : 'no'), drop: 2 },
     { header: 'DEMO', key: 'demo_url', drop: 3 },
-    { header: 'ID', key: 'id' },
+    { header: 'ID', key: 'id', id: true },
   ], { empty: opts.language ? `No voices for ${opts.language}.` : 'No voices.' });
 }

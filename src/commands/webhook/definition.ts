@@ -5,7 +5,7 @@
  * inferred flags type there would cost the build minutes and gigabytes).
  */
 import { Argument, type Command } from '@commander-js/extra-typings';
-import { commaList, pageLimit, type FlagsOf } from '../shared.js';
+import { commaList, pageLimit, type FlagsOf, tableHelp } from '../shared.js';
 import { verb, type Group } from '../spec.js';
 
 /** @internal */
@@ -26,6 +26,7 @@ export const webhook: Group = {
   name: 'webhook', alias: 'webhooks', summary: 'Manage webhook endpoints that receive signed events',
   verbs: [
     verb({ name: 'list', alias: 'ls', summary: 'List webhook endpoints', action: () => import('./list.js'),
+      help: [tableHelp(['ID', 'URL', 'EVENTS', 'ENABLED'])],
       examples: [{ command: 'voicectl webhook list' }, { command: 'voicectl webhook list --json' }] }),
     verb({ name: 'create', summary: 'Register an HTTPS endpoint; prints its signing secret once', options: createOptions, action: () => import('./create.js'),
       examples: [{ command: 'voicectl webhook create --url https://hooks.example.com/voice --events call.ended,campaign.completed --save-secret' }] }),
@@ -35,6 +36,7 @@ export const webhook: Group = {
       examples: [{ command: 'voicectl webhook test ENDPOINT_ID' }] }),
     verb({ name: 'deliveries', summary: 'Show an endpoint\'s deliveries: status, attempts, last response code, next retry', action: () => import('./deliveries.js'),
       arguments: [endpointArgument()], options: deliveriesOptions,
+      help: [tableHelp(['ID', 'STATUS', 'WHY IT FAILED'])],
       examples: [{ command: 'voicectl webhook deliveries ENDPOINT_ID' }, { command: 'voicectl webhook deliveries ENDPOINT_ID --all -o csv > deliveries.csv' }] }),
     verb({ name: 'rotate-secret', summary: 'Replace an endpoint\'s signing secret; prints the new one once', action: () => import('./rotate-secret.js'),
       arguments: [endpointArgument()], options: rotateSecretOptions,

@@ -21,8 +21,8 @@ export default async function webhookDeliveries(ctx: Context, id: string, opts: 
   // The table shows the next retry in the user's zone; -o csv keeps UTC ISO 8601.
   const zone = rows.some((r) => nextRetryOf(r) !== undefined) ? ctx.timeZone : undefined;
   const columns: Column<WebhookDelivery>[] = [
-    { header: 'ID', get: (r) => pick(r, ['id', 'delivery_id']) },
-    { header: 'EVENT', get: (r) => pick(r, ['event_id', 'event.id']), drop: 4 },
+    { header: 'ID', get: (r) => pick(r, ['id', 'delivery_id']), id: true },
+    { header: 'EVENT', get: (r) => pick(r, ['event_id', 'event.id']), drop: 4, id: true },
     { header: 'TYPE', get: (r) => pick(r, ['event_type', 'type', 'event.type']), drop: 2 },
     { header: 'STATUS', get: (r) => pick(r, ['status', 'state', 'delivery_status']) },
     { header: 'ATTEMPTS', get: attemptsOf, drop: 3 },

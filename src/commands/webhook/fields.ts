@@ -15,7 +15,7 @@ function eventsCell(e: WebhookEndpoint): string {
 }
 
 export const ENDPOINT_COLUMNS: Column<WebhookEndpoint>[] = [
-  { header: 'ID', key: 'id' },
+  { header: 'ID', key: 'id', id: true },
   { header: 'URL', key: 'url', max: 60 },
   { header: 'EVENTS', get: eventsCell, max: 50 },
   { header: 'ENABLED', key: 'enabled' },

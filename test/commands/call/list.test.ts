@@ -35,8 +35,10 @@ describe('against a server that answers as the spec shows', () => {
       const lines = r.stdout.trim().split('\n');
       expect(lines[0]).toMatch(/^TIME \(UTC\)\s+CALL ID\s+NUMBER\s+CONTACT\s+STATUS\s+OUTCOME\s+DURATION\s+SUMMARY/);
       expect(lines).toHaveLength(6);
-      expect(lines[1]).toContain('2024-05-01 09:00:00');
-      expect(lines[1]).toContain('1m 00s');
+      // Newest first: the service sent them oldest first.
+      expect(lines[1]).toMatch(/^2024-05-01 09:04:00\s+call_000004\s/);
+      expect(lines[5]).toContain('2024-05-01 09:00:00');
+      expect(lines[5]).toContain('1m 00s');
       expect(r.stderr).toContain('Showing 5 of 120');
       expect(lines.every((l) => l.length <= 140)).toBe(true);
     });

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../../src/sandbox/index.js';
+import { ALL_SCOPES } from '../../../src/sandbox/records.js';
 import { tempDir } from '../../helpers/temp.js';
 import { campaignDone, clientFor, givenAgent, givenCampaign } from '../../helpers/given.js';
 import { run } from '../../helpers/run.js';
@@ -57,9 +58,29 @@ describe('on a terminal', () => {
   describe('campaign launch on a terminal', () => {
     it('asks with the campaign\'s name and how many contacts will be dialed; yes launches', async () => {
       const { id, r } = await launchAnswering('Diwali follow-up', 'y');
-      expect(plain(r.stderr)).toContain(`Launch "Diwali follow-up" (${id})? It dials 3 contacts: real calls that use the account balance.`);
+      // The sandbox's own key on this machine: its calls are simulated, and it says so.
+      expect(plain(r.stderr)).toContain(`Launch "Diwali follow-up" (${id})? It dials 3 contacts: simulated calls in the sandbox, no balance used.`);
+      expect(r.stderr).not.toContain('account balance');
       expect(r.exitCode).toBe(0);
       expect(launched(id)).toHaveLength(1);
+    });
+
+    it('warns of real calls on the balance when the key is not one the sandbox made, even on this machine', async () => {
+      // A tunnel to the real service on localhost looks like this: a loopback address, an account's key.
+      const key = 'sk_live_0123456789abcdef0123456789abcdef';
+      const own = await startSandbox({ port: 0, timeScale: 600, seed: 3, keys: [{ key, org: 'org_real', scopes: [...ALL_SCOPES] }] });
+      expect(own.apiKey).toBe(key);
+      try {
+        const agentId = (await givenAgent(clientFor(own), { name: 'Desk', voice_name: 'Ananya', greeting: 'Hi', call_purpose: 'x', prompt: 'y', tools: [] })).id;
+        const id = (await givenCampaign(clientFor(own), agentId, [{ phone_number: '+919876543210' }], undefined, 'Tunnel')).id;
+        const r = await run(['campaign', 'launch', id, '--ignore-calling-hours'], {
+          env: { ...env(), VOICECTL_BASE_URL: own.url, VOICECTL_API_KEY: key }, tty: true, answers: [['Launch "Tunnel"', 'n']],
+        });
+        expect(plain(r.stderr)).toContain('It dials 1 contact: real calls that use the account balance.');
+        expect(r.exitCode).toBe(1);
+      } finally {
+        await own.close();
+      }
     });
 
     it('no launches nothing', async () => {
@@ -429,7 +450,7 @@ describe('the built binary, from create to completion', () => {
       const table = await h.run(['campaign', 'list']);
       expect(table.exitCode).toBe(0);
       expect(table.stdout).toMatch(/^ID\s+NAME\s+STATUS\s+CONTACTS\s+PROGRESS\s+AGENT/m);
-      expect(table.stdout).toMatch(new RegExp(`^${id}\\s+Leads end to end\\s+completed\\s+25\\s+25/25 finished`, 'm'));
+      expect(table.stdout).toMatch(new RegExp(`^${id}\\s+Leads end to end\\s+completed\\s+25\\s+25/25 done`, 'm'));
       const json = JSON.parse((await h.run(['campaigns', 'list', '--status', 'draft', '--json'])).stdout) as Array<{ id: string; status: string }>;
       expect(json.map((c) => c.id)).toContain(draftId);
       expect(json.every((c) => c.status === 'draft')).toBe(true);
