@@ -60,7 +60,7 @@ const DAY = 86_400_000;
 
 interface Span { start: number; end: number }
 interface DayMention extends Span { day: number; note?: string }
-interface TimeMention extends Span { minutes: number; ampm: boolean }
+interface TimeMention extends Span { minutes: number; ampm: boolean; /** "before 11", "11 se pehle": a time not to be passed. */ before?: boolean }
 interface PartMention extends Span { part: Part }
 interface RelMention extends Span { at: number }
 interface Mentions { days: DayMention[]; times: TimeMention[]; parts: PartMention[]; rel: RelMention[] }
@@ -118,12 +118,16 @@ const PARTS: Array<[string, Part]> = [
 /** Words after a number that make it not an hour. */
 const NOT_HOUR = `(?!\\s*(?:[:.]?\\d|%|days?\\b|din\\b|dino|hours?\\b|hrs?\\b|ghant|minutes?\\b|mins?\\b|weeks?\\b|hafte|months?\\b|mahin|years?\\b|saal|st\\b|nd\\b|rd\\b|th\\b|tarikh|tareekh|rupe|rs\\b|lakh|times?\\b|baar|people|log|calls?\\b|[/-]\\d|${MONTH_WORD}\\b))`;
 
+/** Before a time, or after it: a time not to be passed ("before 5", "5 se pehle", "5 baje tak"). */
+const BEFORE = /\b(?:before|no later than|latest by)\s+$/;
+const UNTIL = /^\s*(?:baje\s+|bje\s+)?(?:se\s+pehle|se\s+pahle|ke\s+pehle|ke\s+pahle|pehle|tak)\b/;
+
 /** A day said as not the one wanted: "not today", "busy today", "aaj nahi". */
 function negated(t: string, start: number, end: number): boolean {
   const before = t.slice(Math.max(0, start - 30), start);
   const after = t.slice(end, end + 24);
   return /\b(?:not|no|busy|unavailable|out|travelling|traveling|can'?t|cannot|isn'?t|wasn'?t|won'?t|except)\s+(?:on\s+|for\s+|be\s+|do\s+|make\s+it\s+)?$/.test(before)
-    || /^\s*(?:(?:is|he|she|i|it|to|toh|ko|mein|main|me)\s+)?(?:nahi|nahin|nhi|nai|not|mat|busy|won'?t|doesn'?t|isn'?t|is not|is busy|is bad|off\b)/.test(after);
+    || /^\s*(?:(?:is|he|she|i|it|to|toh|ko|mein|main|me)\s+)?(?:nahi|nahin|nhi|nai|mat|busy|won'?t|doesn'?t|isn'?t|is not|is busy|is bad|off\b)/.test(after);
 }
 
 // ---------------------------------------------------------------- this file's reader
@@ -138,6 +142,7 @@ function ownMentions(t: string, ref: Reference): Mentions {
       const span = { start: x.index!, end: x.index! + x[0].length };
       // A match's leading space is not part of it.
       while (span.start < span.end && free[span.start] === ' ') span.start++;
+      while (span.end > span.start && free[span.end - 1] === ' ') span.end--;
       if (f(x as RegExpExecArray, span) === false) continue;
       free = free.slice(0, span.start) + ' '.repeat(span.end - span.start) + free.slice(span.end);
     }
@@ -152,7 +157,8 @@ function ownMentions(t: string, ref: Reference): Mentions {
     const mer = ampm?.[0];
     if (mer === 'p' && hh < 12) hh += 12;
     else if (mer === 'a' && hh === 12) hh = 0;
-    m.times.push({ ...span, minutes: hh * 60 + min, ampm: Boolean(mer) || h === 0 || h >= 13 });
+    const before = BEFORE.test(t.slice(Math.max(0, span.start - 12), span.start)) || UNTIL.test(t.slice(span.end, span.end + 16));
+    m.times.push({ ...span, minutes: hh * 60 + min, ampm: Boolean(mer) || h === 0 || h >= 13, ...(before ? { before } : {}) });
     return true;
   };
 
@@ -182,6 +188,7 @@ function ownMentions(t: string, ref: Reference): Mentions {
 
   // Named days.
   take('\\b(?:the\\s+)?day after tomorrow\\b|\\b(?:parso|parson|parsoon|parsu|parsoo)\\b', (_x, s) => day(s, ref.today + 2 * DAY));
+  take('\\b(?:or|ya)\\s+(?:the\\s+)?day after\\b(?!\\s+tomorrow)', (_x, s) => day({ start: s.start + s.end - s.start - 9, end: s.end }, ref.today + 2 * DAY));
   take('\\b(?:tomorrow|tomorow|tommorow|tommorrow|tomorrrow|tmrw|tmr|tmrow|2moro|2morrow|kal|kaal)\\b', (_x, s) => day(s, ref.today + DAY));
   take('\\b(?:today|aaj|aj|later today)\\b', (_x, s) => day(s, ref.today));
   take('\\bthis (?=morning|afternoon|evening)', (_x, s) => day(s, ref.today));
@@ -309,7 +316,7 @@ function chronoMentions(text: string, t: string, ref: Reference): Mentions {
   for (const r of results) {
     const span = { start: r.index, end: r.index + r.text.length };
     const c = r.start;
-    if (/^\s*now\s*$/i.test(r.text)) continue;
+    if (/^\s*now\s*$/i.test(r.text) || /^\s*\d+\s*(?:minutes?|mins?|hours?|hrs?|seconds?|secs?)\s*$/i.test(r.text)) continue;
     const lower = r.text.toLowerCase();
     const before = t.slice(0, span.start);
     // The range written in for "between": quoted as said.
@@ -338,7 +345,8 @@ function chronoMentions(text: string, t: string, ref: Reference): Mentions {
     // chrono does not read "half past 4" or "quarter to 6": it reads the 4 or the 6 alone.
     if (c.isCertain('hour') && !/\b(?:half|quarter)\s+(?:past|to)\s+$/.test(before)) {
       const h = c.get('hour')!;
-      m.times.push({ ...span, minutes: h * 60 + (c.get('minute') ?? 0), ampm: c.isCertain('meridiem') || h === 0 || h >= 13 });
+      const bound = BEFORE.test(before.slice(-12)) || UNTIL.test(t.slice(span.end, span.end + 16));
+      m.times.push({ ...span, minutes: h * 60 + (c.get('minute') ?? 0), ampm: c.isCertain('meridiem') || h === 0 || h >= 13, ...(bound ? { before: true } : {}) });
     }
   }
   // Parts of the day, which fix am/pm and give the hour of a day said without a time.
@@ -393,6 +401,14 @@ function resolve(m: Mentions, ref: Reference, quote: (start: number, end: number
   if (times.length === 0 && parts.length > 1) return { kind: 'conflict', phrase, note: `two parts of the day: ${parts.join(', ')}` };
 
   const dayNote = m.days.find((d) => d.note)?.note;
+  if (times.length === 1 && m.times.every((x) => x.before)) {
+    // "before 5": the day, and an hour no later than the one said.
+    const limit = times[0]!;
+    const part = [...new Set(m.parts.map((p) => p.part))][0];
+    const minutes = Math.min((part ? PART_HOUR[part] : DEFAULT_HOUR) * 60, limit - 60);
+    const d = days[0] ?? (limit > ref.nowMinutes ? ref.today : ref.today + DAY);
+    return { kind: 'day', at: fromWallTime(ref.zone, d + minutes * 60_000), phrase, note: `before ${clock(limit)} said: ${clock(minutes)}` };
+  }
   if (times.length === 1) {
     const minutes = times[0]!;
     const d = days[0] ?? (minutes > ref.nowMinutes ? ref.today : ref.today + DAY);
@@ -405,8 +421,32 @@ function resolve(m: Mentions, ref: Reference, quote: (start: number, end: number
   return { kind: 'day', at: fromWallTime(ref.zone, d + minutes * 60_000), phrase, note };
 }
 
+/** Where a clause tells of the past ("he was in a meeting at 11", "called at 10:58") and asks nothing. */
+const PAST = /\b(?:was|were|had|did|tha|thi|called at|rang at|received)\b/;
+const ASKS = /\b(?:call(?:ed)?\s*back|callback|call (?:me|him|her|them|us)|asked|ask|wants?|prefer|request|schedul|free|available|karna|karo|kijiye|karein|kare|bola|kaha)\b/;
+
+/** The mentions outside clauses that only tell of the past. */
+function present(m: Mentions, n: Normalized): Mentions {
+  const t = n.text;
+  const cuts = [...[...t.matchAll(/\.\s|\s(?:and|but|aur|lekin|par)\s/g)].map((x) => [x.index!, x.index! + x[0].length] as const), ...n.breaks.map((b) => [b, b + 1] as const)]
+    .sort((a, b) => a[0] - b[0]);
+  const clauses: Span[] = [];
+  let start = 0;
+  for (const [a, b] of cuts) {
+    clauses.push({ start, end: a });
+    start = b;
+  }
+  clauses.push({ start, end: t.length });
+  const pastOnly = clauses.filter((c) => {
+    const s = t.slice(c.start, c.end);
+    return PAST.test(s) && !ASKS.test(s);
+  });
+  const keep = <T extends Span>(list: T[]) => list.filter((x) => !pastOnly.some((c) => x.start >= c.start && x.end <= c.end));
+  return { days: keep(m.days), times: keep(m.times), parts: keep(m.parts), rel: keep(m.rel) };
+}
+
 /** Hinglish or Hindi: Devanagari letters, or a Hindi word for a day, a time or a part of the day. */
-const HINDI_WORD = /\b(?:aaj|kal|parso|parson|baje|bje|bajey|shaam|sham|subah|subha|dopahar|raat|saadhe|sadhe|saade|sawa|paune|dedh|dhai|somvar|somwar|mangalvar|mangalwar|budhvar|budhwar|guruvar|guruwar|shukravar|shukrawar|shanivar|shaniwar|ravivar|raviwar|itvaar|itwar|din|ghante|hafte|baad|ko|karna|karo|kijiye|kariye|karenge|karunga|hai|hain|mein|nahi|tarikh)\b/;
+const HINDI_WORD = /\b(?:aaj|kal|parso|parson|baje|bje|bajey|shaam|sham|subah|subha|dopahar|raat|saadhe|sadhe|saade|sawa|paune|dedh|dhai|somvar|somwar|mangalvar|mangalwar|budhvar|budhwar|guruvar|guruwar|shukravar|shukrawar|shanivar|shaniwar|ravivar|raviwar|itvaar|itwar|din|ghante|hafte|baad|ko|karna|karo|kijiye|kariye|karein|karenge|karunga|kar|hai|hain|hoon|hu|mein|nahi|tarikh|kaha|bola|bolo|ruko|abhi|baje|beech|pehle|tak)\b/;
 
 /**
  * The callback time asked for in `text`, read in `zone` from `referenceMs` (the end of the
@@ -416,10 +456,10 @@ export function requestedTime(text: string, referenceMs: number, zone: string, o
   const n = normalize(text);
   const ref = reference(referenceMs, zone);
   const fallback = () => callbackSentence(text);
-  const own = () => resolve(ownMentions(n.text, ref), ref, n.original, fallback);
+  const own = () => resolve(present(ownMentions(n.text, ref), n), ref, n.original, fallback);
   const english = o.english ?? 'both';
   if (english === 'own' || isHindi(n)) return own();
-  const chrono = resolve(chronoMentions(text, n.text, ref), ref, n.original, fallback);
+  const chrono = resolve(present(chronoMentions(text, n.text, ref), n), ref, n.original, fallback);
   if (english === 'chrono') return chrono;
   return agree(chrono, own(), zone);
 }

@@ -38,6 +38,8 @@ export interface Normalized {
   text: string;
   /** The words of the original text that `text.slice(start, end)` came from. */
   original(start: number, end: number): string;
+  /** Where punctuation that ends a clause (, ; ! ? ।) stood: it is a space in `text`. */
+  breaks: number[];
   /** Whether the text holds Devanagari letters. */
   devanagari: boolean;
 }
@@ -55,6 +57,7 @@ export function normalize(text: string): Normalized {
     }
   };
   let devanagari = false;
+  const breaks: number[] = [];
   const parts = /[\u0900-\u097F]+|[\s\S]/gu;
   for (const m of text.matchAll(parts)) {
     const s = m[0];
@@ -67,6 +70,7 @@ export function normalize(text: string): Normalized {
         if (/^[\u0964\u0965\u0966-\u096F]+$/.test(run)) {
           for (let k = 0; k < run.length; k++) {
             const c = run.charCodeAt(k);
+            if (c < 0x0966) breaks.push(out.length);
             push(c >= 0x0966 ? String(c - 0x0966) : ' ', at + i + k, at + i + k + 1);
           }
         } else {
@@ -78,6 +82,7 @@ export function normalize(text: string): Normalized {
         i += run.length;
       }
     } else if (/[,;!?()"“”\[\]{}|]/.test(s)) {
+      if (/[,;!?]/.test(s)) breaks.push(out.length);
       push(' ', at, at + 1);
     } else if (s === '’' || s === '‘') {
       push("'", at, at + 1);
@@ -89,6 +94,7 @@ export function normalize(text: string): Normalized {
   return {
     text: normalized,
     devanagari,
+    breaks,
     original: (start, end) => {
       if (end <= start) return '';
       return text.slice(from[start]!, to[end - 1]!).trim().replace(/[\s.,;:!?\u0964]+$/, '');
