@@ -91,6 +91,7 @@ const NUMBER_WORDS: Record<string, number> = {
 const NUM = `(?:\\d{1,2}|${Object.keys(NUMBER_WORDS).join('|')})`;
 /** Numbers that are never English words ("do", "sat" and "char" are). */
 const HOUR_WORD = `(?:\\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)`;
+const NUMBER_WORD = /\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b/;
 const numberOf = (s: string): number | undefined => (/^\d+$/.test(s) ? Number(s) : NUMBER_WORDS[s]);
 
 const WEEKDAYS: Array<[string, number]> = [
@@ -103,6 +104,7 @@ const WEEKDAYS: Array<[string, number]> = [
   ['saturday|sat|shanivar|shaniwar|shanivaar|shaniwaar|shani', 6],
 ];
 /** Weekday words that are also other words: a weekday only after "on", "next", "this", "coming" or before "ko". */
+const ANY_WEEKDAY = new RegExp(`\\b(?:${WEEKDAYS.map(([w]) => w).join('|')})\\b`);
 const SHORT_WEEKDAYS = new Set(['sun', 'mon', 'tue', 'tues', 'wed', 'thu', 'thur', 'thurs', 'fri', 'sat', 'mangal', 'budh', 'shukra', 'shani']);
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 const MONTH = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
@@ -122,6 +124,14 @@ const NOT_HOUR = `(?!\\s*(?:[:.]?\\d|%|days?\\b|din\\b|dino|hours?\\b|hrs?\\b|gh
 const BEFORE = /\b(?:before|no later than|latest by)\s+$/;
 const UNTIL = /^\s*(?:baje\s+|bje\s+)?(?:se\s+pehle|se\s+pahle|ke\s+pehle|ke\s+pahle|pehle|tak)\b/;
 
+const patterns = new Map<string, RegExp>();
+/** Each pattern compiled once (global: matchAll copies it, so its lastIndex is never shared). */
+function compiled(source: string): RegExp {
+  let re = patterns.get(source);
+  if (!re) patterns.set(source, (re = new RegExp(source, 'g')));
+  return re;
+}
+
 /** A day said as not the one wanted: "not today", "busy today", "aaj nahi". */
 function negated(t: string, start: number, end: number): boolean {
   const before = t.slice(Math.max(0, start - 30), start);
@@ -136,9 +146,12 @@ function negated(t: string, start: number, end: number): boolean {
 function ownMentions(t: string, ref: Reference): Mentions {
   let free = t; // what no pattern has read yet: read spans are blanked
   const m: Mentions = { days: [], times: [], parts: [], rel: [] };
-  const take = (source: string, f: (x: RegExpExecArray, span: Span) => boolean | void) => {
-    const re = new RegExp(source, 'g');
-    for (const x of [...free.matchAll(re)]) {
+  // Which patterns can match at all: most texts hold few of their words, and each skipped pattern is a scan saved.
+  const digit = /\d/.test(t);
+  const numberWord = NUMBER_WORD.test(t);
+  const take = (source: string, f: (x: RegExpExecArray, span: Span) => boolean | void, when = true) => {
+    if (!when) return;
+    for (const x of [...free.matchAll(compiled(source))]) {
       const span = { start: x.index!, end: x.index! + x[0].length };
       // A match's leading space is not part of it.
       while (span.start < span.end && free[span.start] === ' ') span.start++;
@@ -167,24 +180,24 @@ function ownMentions(t: string, ref: Reference): Mentions {
     const n = /half/.test(x[1]!) ? 0.5 : /^an?$/.test(x[1]!) ? 1 : /couple/.test(x[1]!) ? 2 : numberOf(x[1]!);
     if (n === undefined) return false;
     m.rel.push({ ...s, at: ref.ms + n * (/^h/.test(x[2]!) ? 3_600_000 : 60_000) });
-  });
+  }, /\b(?:hours?|hrs?|minutes?|mins?)\b/.test(t));
   take(`\\b(${NUM}|aadhe|aadha|adhe|adha|dedh|derh)\\s*(ghante|ghanta|ghanton|minute|minutes|min|mins)\\s*(?:ke\\s+)?(?:baad|bad|mein|me|main)\\b`, (x, s) => {
     const n = /^a+dh/.test(x[1]!) ? 0.5 : /^de/.test(x[1]!) ? 1.5 : numberOf(x[1]!);
     if (n === undefined) return false;
     m.rel.push({ ...s, at: ref.ms + n * (/^gh/.test(x[2]!) ? 3_600_000 : 60_000) });
-  });
+  }, /ghant|min/.test(t));
 
   // Relative days: "in two days", "after 3 days", "2 din baad", "do din mein", "a week from now".
   take(`\\b(?:in|after)\\s+(?:about\\s+)?(${NUM}|an?|a couple of)\\s+(days?|weeks?)\\b`, (x, s) => {
     const n = /^an?$/.test(x[1]!) ? 1 : /couple/.test(x[1]!) ? 2 : numberOf(x[1]!);
     if (n === undefined) return false;
     day(s, ref.today + n * (/^w/.test(x[2]!) ? 7 : 1) * DAY);
-  });
+  }, /\b(?:days?|weeks?)\b/.test(t));
   take(`\\b(${NUM}|an?|ek)\\s*(days?|din|dino|dinon|weeks?|hafte|hafta|hafton)\\s*(?:ke\\s+)?(?:baad|bad|mein|me|main|later|from now|from today)\\b`, (x, s) => {
     const n = /^an?$/.test(x[1]!) ? 1 : numberOf(x[1]!);
     if (n === undefined) return false;
     day(s, ref.today + n * (/^(w|h)/.test(x[2]!) ? 7 : 1) * DAY);
-  });
+  }, /\b(?:days?|din|dino|dinon|weeks?|hafte|hafta|hafton)\b/.test(t));
 
   // Named days.
   take('\\b(?:the\\s+)?day after tomorrow\\b|\\b(?:parso|parson|parsoon|parsu|parsoo)\\b', (_x, s) => day(s, ref.today + 2 * DAY));
@@ -200,7 +213,7 @@ function ownMentions(t: string, ref: Reference): Mentions {
   });
 
   // Weekdays: their first occurrence after the day of the call.
-  for (const [names, dow] of WEEKDAYS) {
+  for (const [names, dow] of ANY_WEEKDAY.test(t) ? WEEKDAYS : []) {
     take(`\\b(?:(on|next|this|coming|agle|is|by)\\s+)?(${names})\\b(\\s+(?:ko|ke din))?`, (x, s) => {
       if (SHORT_WEEKDAYS.has(x[2]!) && !x[1] && !x[3]) return false;
       day(s, ref.today + ((dow - ref.dow + 7) % 7 || 7) * DAY);
@@ -217,7 +230,7 @@ function ownMentions(t: string, ref: Reference): Mentions {
     day(s, at);
     return true;
   };
-  take('\\b(\\d{4})-(\\d{2})-(\\d{2})\\b', (x, s) => dateOf(Number(x[1]), Number(x[2]) - 1, Number(x[3]), s));
+  take('\\b(\\d{4})-(\\d{2})-(\\d{2})\\b', (x, s) => dateOf(Number(x[1]), Number(x[2]) - 1, Number(x[3]), s), digit);
 
   // Ranges of hours, read as their start: "between 4 and 5 pm", "4-5 pm", "4 se 5 baje ke beech".
   const T = `(\\d{1,2})(?:[:.](\\d{2}))?\\s*(?:${AMPM})?`;
@@ -228,7 +241,7 @@ function ownMentions(t: string, ref: Reference): Mentions {
     // "11 to 1 pm": the start is before noon.
     if (!a1 && a2 && Number(h1) > Number(h2) && Number(h1) < 12) mer = 'am';
     return time(s, Number(h1), Number(m1 ?? 0), mer);
-  });
+  }, digit);
 
   // Hindi clock words: "saadhe 4 baje" 4:30, "sawa 5" 5:15, "paune 6" 5:45, "dedh baje" 1:30, "dhai baje" 2:30.
   take(`\\b(saadhe|saade|saadey|sadhe|sade|saarhe|sarhe|sawa|sava|savaa|sawaa|paune|pone|poune|paunay)\\s+(${NUM})(?:\\s*${BAJE})?\\b(?:\\s*${AMPM})?`, (x, s) => {
@@ -237,32 +250,32 @@ function ownMentions(t: string, ref: Reference): Mentions {
     const f = x[1]!;
     const [hh, mm] = /^s\w*d|^s\w*r/.test(f) ? [h, 30] : /^saw|^sav/.test(f) ? [h, 15] : [h - 1 || 12, 45];
     return time(s, hh, mm, x[3]);
-  });
-  take(`\\b(dedh|derh|dhai|dhaai|adhai|adhaai)\\s*${BAJE}\\b`, (x, s) => time(s, /^de/.test(x[1]!) ? 1 : 2, 30));
+  }, /\b(?:saa?r?d|sade|sa[wv]aa?\b|paun|pone|poune)/.test(t));
+  take(`\\b(dedh|derh|dhai|dhaai|adhai|adhaai)\\s*${BAJE}\\b`, (x, s) => time(s, /^de/.test(x[1]!) ? 1 : 2, 30), /\b(?:dedh|derh|dhaa?i|adhaa?i)\b/.test(t));
   take(`\\b(${NUM})\\s*(?:baj\\s*kar|bajkar|baj\\s*ke|bajke)\\s*(\\d{1,2})\\s*(?:minute|minutes|min|mins)?\\b`, (x, s) => {
     const h = numberOf(x[1]!);
     return h === undefined ? false : time(s, h, Number(x[2]));
-  });
+  }, /baj/.test(t));
   // English clock words: "half past 4", "quarter past 5", "quarter to 6".
   take(`\\b(half|quarter)\\s+(past|to)\\s+(${HOUR_WORD})\\b(?:\\s*${AMPM})?`, (x, s) => {
     const h = numberOf(x[3]!);
     if (h === undefined) return false;
     return x[2] === 'to' ? time(s, h - 1 || 12, 45, x[4]) : time(s, h, x[1] === 'half' ? 30 : 15, x[4]);
-  });
+  }, /half|quarter/.test(t));
   // "4:30 pm", "16:30", "4.30", "10:30 baje".
-  take(`\\b(\\d{1,2})[:.](\\d{2})\\b\\s*(?:${AMPM}|${BAJE}|hrs|hours)?(?![-/.:]?\\d)`, (x, s) => time(s, Number(x[1]), Number(x[2]), x[3]));
+  take(`\\b(\\d{1,2})[:.](\\d{2})\\b\\s*(?:${AMPM}|${BAJE}|hrs|hours)?(?![-/.:]?\\d)`, (x, s) => time(s, Number(x[1]), Number(x[2]), x[3]), digit);
   // "4 pm", "five pm", "4 o'clock", "5 baje", "paanch baje".
   take(`\\b(${NUM})\\s*(?:${AMPM}|o'?\\s?clock|${BAJE}\\b)`, (x, s) => {
     const h = numberOf(x[1]!);
     return h === undefined ? false : time(s, h, 0, x[2]);
-  });
-  take('\\b(?:12\\s+)?(?:noon|midday|mid-day)\\b', (_x, s) => time(s, 12, 0, 'pm'));
+  }, /[ap]\.?m|clock|baj|bje/.test(t));
+  take('\\b(?:12\\s+)?(?:noon|midday|mid-day)\\b', (_x, s) => time(s, 12, 0, 'pm'), /noon|mid-?day/.test(t));
   // "at 4", "around 5", "after 6", "by 11", "6 ke baad".
   take(`\\b(?:at|around|arnd|by|after|about|abt|approx|approximately|@)\\s+(?:about\\s+|around\\s+)?(${HOUR_WORD})\\b${NOT_HOUR}`, (x, s) => {
     const h = numberOf(x[1]!);
     return h === undefined ? false : time(s, h, 0);
-  });
-  take(`\\b(\\d{1,2})\\s+(?:ke\\s+baad|ke\\s+bad|ke\\s+aas\\s*paas|ke\\s+around|ke\\s+baad\\s+hi)\\b`, (x, s) => time(s, Number(x[1]), 0));
+  }, digit || numberWord);
+  take(`\\b(\\d{1,2})\\s+(?:ke\\s+baad|ke\\s+bad|ke\\s+aas\\s*paas|ke\\s+around|ke\\s+baad\\s+hi)\\b`, (x, s) => time(s, Number(x[1]), 0), digit);
   // A part of the day with a bare number: "shaam 5", "subah 10 ko", "7 in the evening".
   const partWords = PARTS.map(([w]) => w).join('|');
   take(`\\b(?:${partWords})\\s+(?:ko\\s+|ke\\s+|at\\s+|around\\s+)?(\\d{1,2})\\b${NOT_HOUR}`, (x, s) => {
@@ -273,17 +286,17 @@ function ownMentions(t: string, ref: Reference): Mentions {
     free = free.slice(0, span.start) + ' '.repeat(span.end - span.start) + free.slice(span.end);
     void s;
     return false;
-  });
-  take(`\\b(\\d{1,2})\\s+(?=(?:in the|in|at)\\s+(?:morning|afternoon|evening|night)\\b)`, (x, s) => time(s, Number(x[1]), 0));
+  }, digit);
+  take(`\\b(\\d{1,2})\\s+(?=(?:in the|in|at)\\s+(?:morning|afternoon|evening|night)\\b)`, (x, s) => time(s, Number(x[1]), 0), digit);
 
   // Dates: "5th December", "December 5", "5/12", "5 tarikh".
-  take(`\\b(?:on\\s+)?(?:the\\s+)?(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH}\\b(?:,?\\s+(\\d{4}))?`, (x, s) => dateOf(x[3] ? Number(x[3]) : undefined, MONTHS.indexOf(x[2]!.slice(0, 3)), Number(x[1]), s));
-  take(`\\b(?:on\\s+)?${MONTH}\\s+(\\d{1,2})(?:st|nd|rd|th)?\\b(?:,?\\s+(\\d{4}))?${NOT_HOUR}`, (x, s) => dateOf(x[3] ? Number(x[3]) : undefined, MONTHS.indexOf(x[1]!.slice(0, 3)), Number(x[2]), s));
+  take(`\\b(?:on\\s+)?(?:the\\s+)?(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH}\\b(?:,?\\s+(\\d{4}))?`, (x, s) => dateOf(x[3] ? Number(x[3]) : undefined, MONTHS.indexOf(x[2]!.slice(0, 3)), Number(x[1]), s), digit);
+  take(`\\b(?:on\\s+)?${MONTH}\\s+(\\d{1,2})(?:st|nd|rd|th)?\\b(?:,?\\s+(\\d{4}))?${NOT_HOUR}`, (x, s) => dateOf(x[3] ? Number(x[3]) : undefined, MONTHS.indexOf(x[1]!.slice(0, 3)), Number(x[2]), s), digit);
   take('\\b(?:on\\s+)?(\\d{1,2})[/-](\\d{1,2})(?:[/-](\\d{2}|\\d{4}))?\\b', (x, s) => {
     const [a, b] = [Number(x[1]), Number(x[2])];
     const y = x[3] ? (x[3].length === 2 ? 2000 + Number(x[3]) : Number(x[3])) : undefined;
     return ref.us ? dateOf(y, a - 1, b, s) : dateOf(y, b - 1, a, s);
-  });
+  }, digit);
   take('\\b(?:on\\s+)?(?:the\\s+)?(\\d{1,2})(?:st|nd|rd|th)?\\s*(?:tarikh|tareekh|taarikh|tarik)\\b(?:\\s+ko)?|\\bon\\s+the\\s+(\\d{1,2})(?:st|nd|rd|th)\\b', (x, s) => {
     const d = Number(x[1] ?? x[2]);
     const w = new Date(ref.today);
@@ -291,7 +304,7 @@ function ownMentions(t: string, ref: Reference): Mentions {
     if (at < ref.today) at = Date.UTC(w.getUTCFullYear(), w.getUTCMonth() + 1, d);
     if (d < 1 || d > 31 || new Date(at).getUTCDate() !== d) return false;
     day(s, at);
-  });
+  }, digit);
 
   // Parts of the day.
   for (const [words, part] of PARTS) {
@@ -306,13 +319,23 @@ function ownMentions(t: string, ref: Reference): Mentions {
 
 // ---------------------------------------------------------------- chrono-node's reader
 
+/** A sentence chrono could read something in: a digit, or a word of days, parts of the day, months or spans. */
+const TIME_WORD = /\d|day|tom|tmr|tonight|morn|noon|even|night|week|hour|min|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|half|quarter/i;
+
 function chronoMentions(text: string, t: string, ref: Reference): Mentions {
   const m: Mentions = { days: [], times: [], parts: [], rel: [] };
   const wallNow = ref.today + ref.nowMinutes * 60_000;
   // chrono reads "between 4 and 5" as 5: the same range as "4 to 5", written in as many letters.
   const said = text.replace(/\bbetween(\s+\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?\s+)and(\s)/gi, (_all, a: string, b: string) => `       ${a}to ${b}`);
   const parser = ref.us ? chronoEn.casual : chronoEn.GB;
-  const results = parser.parse(said, { instant: new Date(wallNow), timezone: 0 }, { forwardDate: true });
+  const results: Array<{ index: number; text: string; start: chronoEn.ParsedResult['start'] }> = [];
+  // Sentence by sentence, and only those with a word of time: chrono's cost grows with the text.
+  for (const sentence of said.matchAll(/[^.!?\u0964]+(?:[.!?\u0964]+|$)/g)) {
+    if (!TIME_WORD.test(sentence[0])) continue;
+    for (const r of parser.parse(sentence[0], { instant: new Date(wallNow), timezone: 0 }, { forwardDate: true })) {
+      results.push({ index: r.index + sentence.index!, text: r.text, start: r.start });
+    }
+  }
   for (const r of results) {
     const span = { start: r.index, end: r.index + r.text.length };
     const c = r.start;
@@ -351,7 +374,7 @@ function chronoMentions(text: string, t: string, ref: Reference): Mentions {
   }
   // Parts of the day, which fix am/pm and give the hour of a day said without a time.
   for (const [words, part] of PARTS) {
-    for (const x of t.matchAll(new RegExp(`\\b(?:${words})\\b`, 'g'))) m.parts.push({ start: x.index!, end: x.index! + x[0].length, part });
+    for (const x of t.matchAll(compiled(`\\b(?:${words})\\b`))) m.parts.push({ start: x.index!, end: x.index! + x[0].length, part });
   }
   return m;
 }

@@ -46,6 +46,18 @@ export interface Normalized {
 
 /** `text` made readable by the patterns, each character mapped back to the original. */
 export function normalize(text: string): Normalized {
+  // Most texts have no Devanagari, and lower case keeps their length: each character maps to itself.
+  if (!/[\u0900-\u097F]/.test(text)) {
+    const lower = text.toLowerCase();
+    if (lower.length === text.length) {
+      const breaks: number[] = [];
+      const normalized = lower.replace(/[,;!?()"“”\[\]{}|’‘]/g, (c, at: number) => {
+        if (/[,;!?]/.test(c)) breaks.push(at);
+        return c === '’' || c === '‘' ? "'" : ' ';
+      });
+      return { text: normalized, devanagari: false, breaks, original: (start, end) => (end <= start ? '' : trimEnd(text.slice(start, end).trim())) };
+    }
+  }
   const out: string[] = [];
   const from: number[] = [];
   const to: number[] = [];
@@ -97,7 +109,10 @@ export function normalize(text: string): Normalized {
     breaks,
     original: (start, end) => {
       if (end <= start) return '';
-      return text.slice(from[start]!, to[end - 1]!).trim().replace(/[\s.,;:!?\u0964]+$/, '');
+      return trimEnd(text.slice(from[start]!, to[end - 1]!).trim());
     },
   };
 }
+
+/** Words quoted without the punctuation that ends their sentence. */
+const trimEnd = (s: string) => s.replace(/[\s.,;:!?\u0964]+$/, '');
