@@ -319,6 +319,31 @@ function ownMentions(t: string, ref: Reference): Mentions {
 
 // ---------------------------------------------------------------- chrono-node's reader
 
+const chronoParsers = new Map<boolean, chronoEn.Chrono>();
+/**
+ * chrono-node's casual English, month first for the US (5/12 is May 12) and day first elsewhere,
+ * without what a callback never says and costs most: "3 days ago" and "2 hours later" (their
+ * patterns take tenths of a second a sentence; "later" is read by this file's patterns) and
+ * time zone names (the contact's zone is known).
+ */
+function chronoParser(us: boolean): chronoEn.Chrono {
+  let p = chronoParsers.get(us);
+  if (!p) {
+    const conf = chronoEn.configuration.createCasualConfiguration(!us);
+    p = new chronoEn.Chrono({
+      parsers: conf.parsers.filter((x) => !/^ENTimeUnit(Ago|Later)FormatParser$/.test(x.constructor.name)),
+      refiners: conf.refiners.filter((x) => !/Timezone/.test(x.constructor.name)),
+    });
+    chronoParsers.set(us, p);
+  }
+  return p;
+}
+
+interface ChronoResult { index: number; text: string; start: chronoEn.ParsedResult['start'] }
+/** chrono's readings of a clause on a day (with the minute, for "in 2 hours"). */
+const chronoReadings = new Map<string, ChronoResult[]>();
+const SPAN_WORD = /hour|hr|min|now|sec/i;
+
 /** A sentence chrono could read something in: a digit, or a word of days, parts of the day, months or spans. */
 const TIME_WORD = /\d|day|tom|tmr|tonight|morn|noon|even|night|week|hour|min|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|half|quarter/i;
 
@@ -327,19 +352,32 @@ function chronoMentions(text: string, t: string, ref: Reference): Mentions {
   const wallNow = ref.today + ref.nowMinutes * 60_000;
   // chrono reads "between 4 and 5" as 5: the same range as "4 to 5", written in as many letters.
   const said = text.replace(/\bbetween(\s+\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?\s+)and(\s)/gi, (_all, a: string, b: string) => `       ${a}to ${b}`);
-  const parser = ref.us ? chronoEn.casual : chronoEn.GB;
-  const results: Array<{ index: number; text: string; start: chronoEn.ParsedResult['start'] }> = [];
-  // Sentence by sentence, and only those with a word of time: chrono's cost grows with the text.
-  for (const sentence of said.matchAll(/[^.!?\u0964]+(?:[.!?\u0964]+|$)/g)) {
-    if (!TIME_WORD.test(sentence[0])) continue;
-    for (const r of parser.parse(sentence[0], { instant: new Date(wallNow), timezone: 0 }, { forwardDate: true })) {
-      results.push({ index: r.index + sentence.index!, text: r.text, start: r.start });
+  const parser = chronoParser(ref.us);
+  const results: ChronoResult[] = [];
+  // Clause by clause, and only those with a word of time: chrono's cost grows with the text, and
+  // a clause ("asked to be called back tomorrow at 4 pm") recurs across a campaign's summaries,
+  // where the sentence (with the customer's name) does not: its reading is kept for the day.
+  let from = 0;
+  for (const cut of [...said.matchAll(/[.!?\u0964]+(?=\s|$)|;|\s(?:and|but)\s/gi), null]) {
+    const to = cut ? cut.index! + cut[0].length : said.length;
+    const clause = said.slice(from, to);
+    const at = from;
+    from = to;
+    if (!TIME_WORD.test(clause)) continue;
+    const key = `${ref.us ? 'm' : 'd'}${ref.today}${SPAN_WORD.test(clause) ? `@${wallNow}` : ''}|${clause}`;
+    let read = chronoReadings.get(key);
+    if (!read) {
+      read = parser.parse(clause, { instant: new Date(wallNow), timezone: 0 }, { forwardDate: true }).map((r) => ({ index: r.index, text: r.text, start: r.start }));
+      if (chronoReadings.size > 5_000) chronoReadings.clear();
+      chronoReadings.set(key, read);
     }
+    for (const r of read) results.push({ ...r, index: r.index + at });
   }
   for (const r of results) {
     const span = { start: r.index, end: r.index + r.text.length };
     const c = r.start;
-    if (/^\s*now\s*$/i.test(r.text) || /^\s*\d+\s*(?:minutes?|mins?|hours?|hrs?|seconds?|secs?)\s*$/i.test(r.text)) continue;
+    // "now", a bare duration ("2 minute") and "the day" (of "the day after tomorrow") name no time asked for.
+    if (/^\s*(?:now|(?:the\s+)?day)\s*$/i.test(r.text) || /^\s*\d+\s*(?:minutes?|mins?|hours?|hrs?|seconds?|secs?)\s*$/i.test(r.text)) continue;
     const lower = r.text.toLowerCase();
     const before = t.slice(0, span.start);
     // The range written in for "between": quoted as said.
