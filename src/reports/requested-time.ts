@@ -117,20 +117,15 @@ const PARTS: Array<[string, Part]> = [
   ['evening|eve|shaam|sham|saam|shyam', 'evening'],
   ['tonight|night|raat|ratri', 'night'],
 ];
+/** A clock time in a range: "4", "4:30", "4 pm". */
+const T = `(\\d{1,2})(?:[:.](\\d{2}))?\\s*(?:${AMPM})?`;
+const partWords = PARTS.map(([w]) => w).join('|');
 /** Words after a number that make it not an hour. */
 const NOT_HOUR = `(?!\\s*(?:[:.]?\\d|%|days?\\b|din\\b|dino|hours?\\b|hrs?\\b|ghant|minutes?\\b|mins?\\b|weeks?\\b|hafte|months?\\b|mahin|years?\\b|saal|st\\b|nd\\b|rd\\b|th\\b|tarikh|tareekh|rupe|rs\\b|lakh|times?\\b|baar|people|log|calls?\\b|[/-]\\d|${MONTH_WORD}\\b))`;
 
 /** Before a time, or after it: a time not to be passed ("before 5", "5 se pehle", "5 baje tak"). */
 const BEFORE = /\b(?:before|no later than|latest by)\s+$/;
 const UNTIL = /^\s*(?:baje\s+|bje\s+)?(?:se\s+pehle|se\s+pahle|ke\s+pehle|ke\s+pahle|pehle|tak)\b/;
-
-const patterns = new Map<string, RegExp>();
-/** Each pattern compiled once (global: matchAll copies it, so its lastIndex is never shared). */
-function compiled(source: string): RegExp {
-  let re = patterns.get(source);
-  if (!re) patterns.set(source, (re = new RegExp(source, 'g')));
-  return re;
-}
 
 /** A day said as not the one wanted: "not today", "busy today", "aaj nahi". */
 function negated(t: string, start: number, end: number): boolean {
@@ -142,6 +137,38 @@ function negated(t: string, start: number, end: number): boolean {
 
 // ---------------------------------------------------------------- this file's reader
 
+/** The patterns, compiled once (global: matchAll copies one, so no lastIndex is shared). */
+const IN_SPAN = new RegExp(`\\b(?:in|after|within)\\s+(?:about\\s+|around\\s+|another\\s+|next\\s+)?(${NUM}|half an?|an?|a couple of|couple of)\\s*(hours?|hrs?|minutes?|mins?)\\b`, 'g');
+const SPAN_BAAD = new RegExp(`\\b(${NUM}|aadhe|aadha|adhe|adha|dedh|derh)\\s*(ghante|ghanta|ghanton|minute|minutes|min|mins)\\s*(?:ke\\s+)?(?:baad|bad|mein|me|main)\\b`, 'g');
+const IN_DAYS = new RegExp(`\\b(?:in|after)\\s+(?:about\\s+)?(${NUM}|an?|a couple of)\\s+(days?|weeks?)\\b`, 'g');
+const DAYS_BAAD = new RegExp(`\\b(${NUM}|an?|ek)\\s*(days?|din|dino|dinon|weeks?|hafte|hafta|hafton)\\s*(?:ke\\s+)?(?:baad|bad|mein|me|main|later|from now|from today)\\b`, 'g');
+const DAY_AFTER = new RegExp('\\b(?:the\\s+)?day after tomorrow\\b|\\b(?:parso|parson|parsoon|parsu|parsoo)\\b', 'g');
+const OR_DAY_AFTER = new RegExp('\\b(?:or|ya)\\s+(?:the\\s+)?day after\\b(?!\\s+tomorrow)', 'g');
+const TOMORROW = new RegExp('\\b(?:tomorrow|tomorow|tommorow|tommorrow|tomorrrow|tmrw|tmr|tmrow|2moro|2morrow|kal|kaal)\\b', 'g');
+const TODAY = new RegExp('\\b(?:today|aaj|aj|later today)\\b', 'g');
+const THIS_PART = new RegExp('\\bthis (?=morning|afternoon|evening)', 'g');
+const NEXT_WEEK = new RegExp('\\b(?:next|coming|agle|agla|aane vaale|aane wale)\\s+(?:week|hafte|hafta|wk)\\b', 'g');
+const WEEKEND = new RegExp('\\b(?:this\\s+|the\\s+|coming\\s+)?(?:weekend)\\b', 'g');
+const WEEKDAY_PATTERNS = WEEKDAYS.map(([names, dow]) => [new RegExp(`\\b(?:(on|next|this|coming|agle|is|by)\\s+)?(${names})\\b(\\s+(?:ko|ke din))?`, 'g'), dow] as const);
+const ISO_DATE = new RegExp('\\b(\\d{4})-(\\d{2})-(\\d{2})\\b', 'g');
+const RANGE = new RegExp(`(?<![-/\\d])\\b(?:between\\s+${T}\\s+(?:and|&|to|-)\\s+${T}|${T}\\s*(?:-|–|to|se|till|until)\\s*${T}\\s*(?:${BAJE})?\\s*(?:ke\\s+)?(?:beech|bich|tak|darmiyan)?)(?![-/.:]?\\d)${NOT_HOUR}`, 'g');
+const FRACTION = new RegExp(`\\b(saadhe|saade|saadey|sadhe|sade|saarhe|sarhe|sawa|sava|savaa|sawaa|paune|pone|poune|paunay)\\s+(${NUM})(?:\\s*${BAJE})?\\b(?:\\s*${AMPM})?`, 'g');
+const DEDH_DHAI = new RegExp(`\\b(dedh|derh|dhai|dhaai|adhai|adhaai)\\s*${BAJE}\\b`, 'g');
+const BAJ_KAR = new RegExp(`\\b(${NUM})\\s*(?:baj\\s*kar|bajkar|baj\\s*ke|bajke)\\s*(\\d{1,2})\\s*(?:minute|minutes|min|mins)?\\b`, 'g');
+const HALF_PAST = new RegExp(`\\b(half|quarter)\\s+(past|to)\\s+(${HOUR_WORD})\\b(?:\\s*${AMPM})?`, 'g');
+const CLOCK = new RegExp(`\\b(\\d{1,2})[:.](\\d{2})\\b\\s*(?:${AMPM}|${BAJE}|hrs|hours)?(?![-/.:]?\\d)`, 'g');
+const HOUR_SAID = new RegExp(`\\b(${NUM})\\s*(?:${AMPM}|o'?\\s?clock|${BAJE}\\b)`, 'g');
+const NOON = new RegExp('\\b(?:12\\s+)?(?:noon|midday|mid-day)\\b', 'g');
+const AT_HOUR = new RegExp(`\\b(?:at|around|arnd|by|after|about|abt|approx|approximately|@)\\s+(?:about\\s+|around\\s+)?(${HOUR_WORD})\\b${NOT_HOUR}`, 'g');
+const KE_BAAD = new RegExp(`\\b(\\d{1,2})\\s+(?:ke\\s+baad|ke\\s+bad|ke\\s+aas\\s*paas|ke\\s+around|ke\\s+baad\\s+hi)\\b`, 'g');
+const PART_THEN_HOUR = new RegExp(`\\b(?:${partWords})\\s+(?:ko\\s+|ke\\s+|at\\s+|around\\s+)?(\\d{1,2})\\b${NOT_HOUR}`, 'g');
+const HOUR_PART = new RegExp(`\\b(\\d{1,2})\\s+(?=(?:in the|in|at)\\s+(?:morning|afternoon|evening|night)\\b)`, 'g');
+const DAY_MONTH = new RegExp(`\\b(?:on\\s+)?(?:the\\s+)?(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH}\\b(?:,?\\s+(\\d{4}))?`, 'g');
+const MONTH_DAY = new RegExp(`\\b(?:on\\s+)?${MONTH}\\s+(\\d{1,2})(?:st|nd|rd|th)?\\b(?:,?\\s+(\\d{4}))?${NOT_HOUR}`, 'g');
+const SLASH_DATE = new RegExp('\\b(?:on\\s+)?(\\d{1,2})[/-](\\d{1,2})(?:[/-](\\d{2}|\\d{4}))?\\b', 'g');
+const TARIKH = new RegExp('\\b(?:on\\s+)?(?:the\\s+)?(\\d{1,2})(?:st|nd|rd|th)?\\s*(?:tarikh|tareekh|taarikh|tarik)\\b(?:\\s+ko)?|\\bon\\s+the\\s+(\\d{1,2})(?:st|nd|rd|th)\\b', 'g');
+const PART_PATTERNS = PARTS.map(([words, part]) => [new RegExp(`\\b(?:${words})\\b`, 'g'), part] as const);
+
 /** Days, times, parts of the day and relative instants in the normalized `t`, each with its span. */
 function ownMentions(t: string, ref: Reference): Mentions {
   let free = t; // what no pattern has read yet: read spans are blanked
@@ -149,9 +176,9 @@ function ownMentions(t: string, ref: Reference): Mentions {
   // Which patterns can match at all: most texts hold few of their words, and each skipped pattern is a scan saved.
   const digit = /\d/.test(t);
   const numberWord = NUMBER_WORD.test(t);
-  const take = (source: string, f: (x: RegExpExecArray, span: Span) => boolean | void, when = true) => {
+  const take = (re: RegExp, f: (x: RegExpExecArray, span: Span) => boolean | void, when = true) => {
     if (!when) return;
-    for (const x of [...free.matchAll(compiled(source))]) {
+    for (const x of [...free.matchAll(re)]) {
       const span = { start: x.index!, end: x.index! + x[0].length };
       // A match's leading space is not part of it.
       while (span.start < span.end && free[span.start] === ' ') span.start++;
@@ -176,45 +203,45 @@ function ownMentions(t: string, ref: Reference): Mentions {
   };
 
   // Relative instants: "in 2 hours", "after half an hour", "2 ghante baad", "aadhe ghante mein".
-  take(`\\b(?:in|after|within)\\s+(?:about\\s+|around\\s+|another\\s+|next\\s+)?(${NUM}|half an?|an?|a couple of|couple of)\\s*(hours?|hrs?|minutes?|mins?)\\b`, (x, s) => {
+  take(IN_SPAN, (x, s) => {
     const n = /half/.test(x[1]!) ? 0.5 : /^an?$/.test(x[1]!) ? 1 : /couple/.test(x[1]!) ? 2 : numberOf(x[1]!);
     if (n === undefined) return false;
     m.rel.push({ ...s, at: ref.ms + n * (/^h/.test(x[2]!) ? 3_600_000 : 60_000) });
   }, /\b(?:hours?|hrs?|minutes?|mins?)\b/.test(t));
-  take(`\\b(${NUM}|aadhe|aadha|adhe|adha|dedh|derh)\\s*(ghante|ghanta|ghanton|minute|minutes|min|mins)\\s*(?:ke\\s+)?(?:baad|bad|mein|me|main)\\b`, (x, s) => {
+  take(SPAN_BAAD, (x, s) => {
     const n = /^a+dh/.test(x[1]!) ? 0.5 : /^de/.test(x[1]!) ? 1.5 : numberOf(x[1]!);
     if (n === undefined) return false;
     m.rel.push({ ...s, at: ref.ms + n * (/^gh/.test(x[2]!) ? 3_600_000 : 60_000) });
   }, /ghant|min/.test(t));
 
   // Relative days: "in two days", "after 3 days", "2 din baad", "do din mein", "a week from now".
-  take(`\\b(?:in|after)\\s+(?:about\\s+)?(${NUM}|an?|a couple of)\\s+(days?|weeks?)\\b`, (x, s) => {
+  take(IN_DAYS, (x, s) => {
     const n = /^an?$/.test(x[1]!) ? 1 : /couple/.test(x[1]!) ? 2 : numberOf(x[1]!);
     if (n === undefined) return false;
     day(s, ref.today + n * (/^w/.test(x[2]!) ? 7 : 1) * DAY);
   }, /\b(?:days?|weeks?)\b/.test(t));
-  take(`\\b(${NUM}|an?|ek)\\s*(days?|din|dino|dinon|weeks?|hafte|hafta|hafton)\\s*(?:ke\\s+)?(?:baad|bad|mein|me|main|later|from now|from today)\\b`, (x, s) => {
+  take(DAYS_BAAD, (x, s) => {
     const n = /^an?$/.test(x[1]!) ? 1 : numberOf(x[1]!);
     if (n === undefined) return false;
     day(s, ref.today + n * (/^(w|h)/.test(x[2]!) ? 7 : 1) * DAY);
   }, /\b(?:days?|din|dino|dinon|weeks?|hafte|hafta|hafton)\b/.test(t));
 
   // Named days.
-  take('\\b(?:the\\s+)?day after tomorrow\\b|\\b(?:parso|parson|parsoon|parsu|parsoo)\\b', (_x, s) => day(s, ref.today + 2 * DAY));
-  take('\\b(?:or|ya)\\s+(?:the\\s+)?day after\\b(?!\\s+tomorrow)', (_x, s) => day({ start: s.start + s.end - s.start - 9, end: s.end }, ref.today + 2 * DAY));
-  take('\\b(?:tomorrow|tomorow|tommorow|tommorrow|tomorrrow|tmrw|tmr|tmrow|2moro|2morrow|kal|kaal)\\b', (_x, s) => day(s, ref.today + DAY));
-  take('\\b(?:today|aaj|aj|later today)\\b', (_x, s) => day(s, ref.today));
-  take('\\bthis (?=morning|afternoon|evening)', (_x, s) => day(s, ref.today));
-  take('\\b(?:next|coming|agle|agla|aane vaale|aane wale)\\s+(?:week|hafte|hafta|wk)\\b', (_x, s) => {
+  take(DAY_AFTER, (_x, s) => day(s, ref.today + 2 * DAY));
+  take(OR_DAY_AFTER, (_x, s) => day({ start: s.start + s.end - s.start - 9, end: s.end }, ref.today + 2 * DAY));
+  take(TOMORROW, (_x, s) => day(s, ref.today + DAY));
+  take(TODAY, (_x, s) => day(s, ref.today));
+  take(THIS_PART, (_x, s) => day(s, ref.today));
+  take(NEXT_WEEK, (_x, s) => {
     day(s, ref.today + ((8 - ref.dow) % 7 || 7) * DAY, 'next week: its Monday');
   });
-  take('\\b(?:this\\s+|the\\s+|coming\\s+)?(?:weekend)\\b', (_x, s) => {
+  take(WEEKEND, (_x, s) => {
     day(s, ref.today + ((6 - ref.dow + 7) % 7 || 7) * DAY, 'the weekend: its Saturday');
   });
 
   // Weekdays: their first occurrence after the day of the call.
-  for (const [names, dow] of ANY_WEEKDAY.test(t) ? WEEKDAYS : []) {
-    take(`\\b(?:(on|next|this|coming|agle|is|by)\\s+)?(${names})\\b(\\s+(?:ko|ke din))?`, (x, s) => {
+  for (const [re, dow] of ANY_WEEKDAY.test(t) ? WEEKDAY_PATTERNS : []) {
+    take(re, (x, s) => {
       if (SHORT_WEEKDAYS.has(x[2]!) && !x[1] && !x[3]) return false;
       day(s, ref.today + ((dow - ref.dow + 7) % 7 || 7) * DAY);
     });
@@ -230,11 +257,10 @@ function ownMentions(t: string, ref: Reference): Mentions {
     day(s, at);
     return true;
   };
-  take('\\b(\\d{4})-(\\d{2})-(\\d{2})\\b', (x, s) => dateOf(Number(x[1]), Number(x[2]) - 1, Number(x[3]), s), digit);
+  take(ISO_DATE, (x, s) => dateOf(Number(x[1]), Number(x[2]) - 1, Number(x[3]), s), digit);
 
   // Ranges of hours, read as their start: "between 4 and 5 pm", "4-5 pm", "4 se 5 baje ke beech".
-  const T = `(\\d{1,2})(?:[:.](\\d{2}))?\\s*(?:${AMPM})?`;
-  take(`(?<![-/\\d])\\b(?:between\\s+${T}\\s+(?:and|&|to|-)\\s+${T}|${T}\\s*(?:-|–|to|se|till|until)\\s*${T}\\s*(?:${BAJE})?\\s*(?:ke\\s+)?(?:beech|bich|tak|darmiyan)?)(?![-/.:]?\\d)${NOT_HOUR}`, (x, s) => {
+  take(RANGE, (x, s) => {
     const g = x[1] !== undefined ? x.slice(1, 7) : x.slice(7, 13);
     const [h1, m1, a1, h2, , a2] = g;
     let mer = a1 ?? a2;
@@ -244,41 +270,40 @@ function ownMentions(t: string, ref: Reference): Mentions {
   }, digit);
 
   // Hindi clock words: "saadhe 4 baje" 4:30, "sawa 5" 5:15, "paune 6" 5:45, "dedh baje" 1:30, "dhai baje" 2:30.
-  take(`\\b(saadhe|saade|saadey|sadhe|sade|saarhe|sarhe|sawa|sava|savaa|sawaa|paune|pone|poune|paunay)\\s+(${NUM})(?:\\s*${BAJE})?\\b(?:\\s*${AMPM})?`, (x, s) => {
+  take(FRACTION, (x, s) => {
     const h = numberOf(x[2]!);
     if (h === undefined || h < 1 || h > 12) return false;
     const f = x[1]!;
     const [hh, mm] = /^s\w*d|^s\w*r/.test(f) ? [h, 30] : /^saw|^sav/.test(f) ? [h, 15] : [h - 1 || 12, 45];
     return time(s, hh, mm, x[3]);
   }, /\b(?:saa?r?d|sade|sa[wv]aa?\b|paun|pone|poune)/.test(t));
-  take(`\\b(dedh|derh|dhai|dhaai|adhai|adhaai)\\s*${BAJE}\\b`, (x, s) => time(s, /^de/.test(x[1]!) ? 1 : 2, 30), /\b(?:dedh|derh|dhaa?i|adhaa?i)\b/.test(t));
-  take(`\\b(${NUM})\\s*(?:baj\\s*kar|bajkar|baj\\s*ke|bajke)\\s*(\\d{1,2})\\s*(?:minute|minutes|min|mins)?\\b`, (x, s) => {
+  take(DEDH_DHAI, (x, s) => time(s, /^de/.test(x[1]!) ? 1 : 2, 30), /\b(?:dedh|derh|dhaa?i|adhaa?i)\b/.test(t));
+  take(BAJ_KAR, (x, s) => {
     const h = numberOf(x[1]!);
     return h === undefined ? false : time(s, h, Number(x[2]));
   }, /baj/.test(t));
   // English clock words: "half past 4", "quarter past 5", "quarter to 6".
-  take(`\\b(half|quarter)\\s+(past|to)\\s+(${HOUR_WORD})\\b(?:\\s*${AMPM})?`, (x, s) => {
+  take(HALF_PAST, (x, s) => {
     const h = numberOf(x[3]!);
     if (h === undefined) return false;
     return x[2] === 'to' ? time(s, h - 1 || 12, 45, x[4]) : time(s, h, x[1] === 'half' ? 30 : 15, x[4]);
   }, /half|quarter/.test(t));
   // "4:30 pm", "16:30", "4.30", "10:30 baje".
-  take(`\\b(\\d{1,2})[:.](\\d{2})\\b\\s*(?:${AMPM}|${BAJE}|hrs|hours)?(?![-/.:]?\\d)`, (x, s) => time(s, Number(x[1]), Number(x[2]), x[3]), digit);
+  take(CLOCK, (x, s) => time(s, Number(x[1]), Number(x[2]), x[3]), digit);
   // "4 pm", "five pm", "4 o'clock", "5 baje", "paanch baje".
-  take(`\\b(${NUM})\\s*(?:${AMPM}|o'?\\s?clock|${BAJE}\\b)`, (x, s) => {
+  take(HOUR_SAID, (x, s) => {
     const h = numberOf(x[1]!);
     return h === undefined ? false : time(s, h, 0, x[2]);
   }, /[ap]\.?m|clock|baj|bje/.test(t));
-  take('\\b(?:12\\s+)?(?:noon|midday|mid-day)\\b', (_x, s) => time(s, 12, 0, 'pm'), /noon|mid-?day/.test(t));
+  take(NOON, (_x, s) => time(s, 12, 0, 'pm'), /noon|mid-?day/.test(t));
   // "at 4", "around 5", "after 6", "by 11", "6 ke baad".
-  take(`\\b(?:at|around|arnd|by|after|about|abt|approx|approximately|@)\\s+(?:about\\s+|around\\s+)?(${HOUR_WORD})\\b${NOT_HOUR}`, (x, s) => {
+  take(AT_HOUR, (x, s) => {
     const h = numberOf(x[1]!);
     return h === undefined ? false : time(s, h, 0);
   }, digit || numberWord);
-  take(`\\b(\\d{1,2})\\s+(?:ke\\s+baad|ke\\s+bad|ke\\s+aas\\s*paas|ke\\s+around|ke\\s+baad\\s+hi)\\b`, (x, s) => time(s, Number(x[1]), 0), digit);
+  take(KE_BAAD, (x, s) => time(s, Number(x[1]), 0), digit);
   // A part of the day with a bare number: "shaam 5", "subah 10 ko", "7 in the evening".
-  const partWords = PARTS.map(([w]) => w).join('|');
-  take(`\\b(?:${partWords})\\s+(?:ko\\s+|ke\\s+|at\\s+|around\\s+)?(\\d{1,2})\\b${NOT_HOUR}`, (x, s) => {
+  take(PART_THEN_HOUR, (x, s) => {
     // Only the number: the part of the day is read below.
     const at = x.index! + x[0].lastIndexOf(x[1]!);
     const span = { start: at, end: at + x[1]!.length };
@@ -287,17 +312,17 @@ function ownMentions(t: string, ref: Reference): Mentions {
     void s;
     return false;
   }, digit);
-  take(`\\b(\\d{1,2})\\s+(?=(?:in the|in|at)\\s+(?:morning|afternoon|evening|night)\\b)`, (x, s) => time(s, Number(x[1]), 0), digit);
+  take(HOUR_PART, (x, s) => time(s, Number(x[1]), 0), digit);
 
   // Dates: "5th December", "December 5", "5/12", "5 tarikh".
-  take(`\\b(?:on\\s+)?(?:the\\s+)?(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH}\\b(?:,?\\s+(\\d{4}))?`, (x, s) => dateOf(x[3] ? Number(x[3]) : undefined, MONTHS.indexOf(x[2]!.slice(0, 3)), Number(x[1]), s), digit);
-  take(`\\b(?:on\\s+)?${MONTH}\\s+(\\d{1,2})(?:st|nd|rd|th)?\\b(?:,?\\s+(\\d{4}))?${NOT_HOUR}`, (x, s) => dateOf(x[3] ? Number(x[3]) : undefined, MONTHS.indexOf(x[1]!.slice(0, 3)), Number(x[2]), s), digit);
-  take('\\b(?:on\\s+)?(\\d{1,2})[/-](\\d{1,2})(?:[/-](\\d{2}|\\d{4}))?\\b', (x, s) => {
+  take(DAY_MONTH, (x, s) => dateOf(x[3] ? Number(x[3]) : undefined, MONTHS.indexOf(x[2]!.slice(0, 3)), Number(x[1]), s), digit);
+  take(MONTH_DAY, (x, s) => dateOf(x[3] ? Number(x[3]) : undefined, MONTHS.indexOf(x[1]!.slice(0, 3)), Number(x[2]), s), digit);
+  take(SLASH_DATE, (x, s) => {
     const [a, b] = [Number(x[1]), Number(x[2])];
     const y = x[3] ? (x[3].length === 2 ? 2000 + Number(x[3]) : Number(x[3])) : undefined;
     return ref.us ? dateOf(y, a - 1, b, s) : dateOf(y, b - 1, a, s);
   }, digit);
-  take('\\b(?:on\\s+)?(?:the\\s+)?(\\d{1,2})(?:st|nd|rd|th)?\\s*(?:tarikh|tareekh|taarikh|tarik)\\b(?:\\s+ko)?|\\bon\\s+the\\s+(\\d{1,2})(?:st|nd|rd|th)\\b', (x, s) => {
+  take(TARIKH, (x, s) => {
     const d = Number(x[1] ?? x[2]);
     const w = new Date(ref.today);
     let at = Date.UTC(w.getUTCFullYear(), w.getUTCMonth(), d);
@@ -307,8 +332,8 @@ function ownMentions(t: string, ref: Reference): Mentions {
   }, digit);
 
   // Parts of the day.
-  for (const [words, part] of PARTS) {
-    take(`\\b(?:${words})\\b`, (x, s) => {
+  for (const [re, part] of PART_PATTERNS) {
+    take(re, (x, s) => {
       m.parts.push({ ...s, part });
       // "tonight" is also a day ("this evening" was read as one above).
       if (x[0] === 'tonight') day(s, ref.today);
@@ -411,8 +436,8 @@ function chronoMentions(text: string, t: string, ref: Reference): Mentions {
     }
   }
   // Parts of the day, which fix am/pm and give the hour of a day said without a time.
-  for (const [words, part] of PARTS) {
-    for (const x of t.matchAll(compiled(`\\b(?:${words})\\b`))) m.parts.push({ start: x.index!, end: x.index! + x[0].length, part });
+  for (const [re, part] of PART_PATTERNS) {
+    for (const x of t.matchAll(re)) m.parts.push({ start: x.index!, end: x.index! + x[0].length, part });
   }
   return m;
 }
