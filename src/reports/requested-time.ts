@@ -376,7 +376,9 @@ function chronoMentions(text: string, t: string, ref: Reference): Mentions {
   const m: Mentions = { days: [], times: [], parts: [], rel: [] };
   const wallNow = ref.today + ref.nowMinutes * 60_000;
   // chrono reads "between 4 and 5" as 5: the same range as "4 to 5", written in as many letters.
-  const said = text.replace(/\bbetween(\s+\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?\s+)and(\s)/gi, (_all, a: string, b: string) => `       ${a}to ${b}`);
+  const said = text.replace(/\bbetween(\s+\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?\s+)and(\s)/gi, (_all, a: string, b: string) => `       ${a}to ${b}`)
+    // "two days from now" is read by the parser left out below; "in two days", as long, is read by another.
+    .replace(/\b(\w+)\s+(days?|weeks?)\s+from\s+now\b/gi, (all, n: string, unit: string) => `in ${n} ${unit}`.padEnd(all.length));
   const parser = chronoParser(ref.us);
   const results: ChronoResult[] = [];
   // Clause by clause, and only those with a word of time: chrono's cost grows with the text, and
@@ -392,7 +394,7 @@ function chronoMentions(text: string, t: string, ref: Reference): Mentions {
     const key = `${ref.us ? 'm' : 'd'}${ref.today}${SPAN_WORD.test(clause) ? `@${wallNow}` : ''}|${clause}`;
     let read = chronoReadings.get(key);
     if (!read) {
-      read = parser.parse(clause, { instant: new Date(wallNow), timezone: 0 }, { forwardDate: true }).map((r) => ({ index: r.index, text: r.text, start: r.start }));
+      read = parser.parse(clause, { instant: new Date(wallNow), timezone: 0 }).map((r) => ({ index: r.index, text: r.text, start: r.start }));
       if (chronoReadings.size > 5_000) chronoReadings.clear();
       chronoReadings.set(key, read);
     }
@@ -417,10 +419,15 @@ function chronoMentions(text: string, t: string, ref: Reference): Mentions {
     }
     if (c.isCertain('day')) {
       if (!negated(t, span.start, span.end)) {
-        const d = Date.UTC(c.get('year')!, c.get('month')! - 1, c.get('day')! + (dayAfter ? 1 : 0));
+        // Not chrono's forwardDate, which moves "this evening" said at 18:30 to tomorrow: only a date without a year that has passed is next year's.
+        let d = Date.UTC(c.get('year')!, c.get('month')! - 1, c.get('day')! + (dayAfter ? 1 : 0));
+        if (!c.isCertain('year') && d < ref.today) d = Date.UTC(c.get('year')! + 1, c.get('month')! - 1, c.get('day')! + (dayAfter ? 1 : 0));
         const note = /\bnext week\b/.test(lower) ? 'next week' : undefined;
         m.days.push({ ...span, day: note ? ref.today + ((8 - ref.dow) % 7 || 7) * DAY : d, ...(note ? { note: 'next week: its Monday' } : {}) });
       }
+    } else if (/^(?:this|tonight)\b/.test(lower)) {
+      // "this evening": today, even once the evening has begun.
+      if (!negated(t, span.start, span.end)) m.days.push({ ...span, day: ref.today });
     } else if (c.isCertain('weekday')) {
       if (!negated(t, span.start, span.end)) m.days.push({ ...span, day: ref.today + ((c.get('weekday')! - ref.dow + 7) % 7 || 7) * DAY });
     } else if (c.isCertain('month')) {
