@@ -10,9 +10,12 @@ import { fileURLToPath } from 'node:url';
 export const BIN = fileURLToPath(new URL('../bin/voicectl.js', import.meta.url));
 export const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
-/** The sandbox, a config folder, the environment that points voicectl at both, and the campaign's id. */
-export async function finishedCampaign(name) {
-  const server = fork(fileURLToPath(new URL('./sandbox-server.js', import.meta.url)), ['1', '10000'], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+/**
+ * The sandbox, a config folder, the environment that points voicectl at both, and the campaign's id.
+ * `blankCallbackSummaries`: callbacks without a summary, so followups reads their transcripts.
+ */
+export async function finishedCampaign(name, o = {}) {
+  const server = fork(fileURLToPath(new URL('./sandbox-server.js', import.meta.url)), ['1', '10000', ...(o.blankCallbackSummaries ? ['blank-callback-summaries'] : [])], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   const { url, apiKey } = await new Promise((resolve, reject) => {
     server.once('message', resolve);
     server.once('exit', (code) => reject(new Error(`the sandbox exited ${code}`)));

@@ -24,3 +24,21 @@ try {
 } finally {
   close();
 }
+
+// The same campaign where no callback's summary says anything: each callback's transcript is
+// read (GET /calls/{id}, eight at a time) and its customer's turns read for the time.
+const blank = await finishedCampaign('followups-transcripts', { blankCallbackSummaries: true });
+try {
+  let callbacks = 0;
+  let read = 0;
+  const times = timeCases([['followups --json', ['campaign', 'followups', blank.id, '--json']]], RUNS, blank.env, (_j, r) => {
+    const rows = JSON.parse(r.stdout).filter((x) => x.kind === 'callback');
+    callbacks = rows.length;
+    read = rows.filter((x) => x.requested_time !== null).length;
+  });
+  console.log(`the same, every callback's summary blank (${callbacks} transcripts read, ${read} times found in them), median of ${RUNS}:`);
+  console.log(`  ${'followups --json'.padEnd(26)} ${(median(times[0]) / 1000).toFixed(2)} s`);
+  console.log(`  (load average: ${loadavg().map((l) => l.toFixed(1)).join(', ')})`);
+} finally {
+  blank.close();
+}

@@ -6,13 +6,20 @@
  */
 import type { ApiClient } from '../api/client.js';
 import { allCalls, getCall, type Call } from '../api/calls.js';
-import { zonesForNumber } from '../campaigns/phone-zones.js';
+import { getCampaign } from '../api/campaigns.js';
+import { localMinute, type HoursWindow } from '../campaigns/calling-hours.js';
 import { isFinished } from '../calls/model.js';
-import { canonicalZone, offsetText, wallClock } from '../util/time.js';
+import { offsetText, wallClock } from '../util/time.js';
+import { contactZone, extraZone } from './contact-zone.js';
+
+export { contactZone, extraZone };
 import { isCallback } from './classes.js';
-import { requestedTime } from './requested-time.js';
+import { requestedTime, type RequestedTime } from './requested-time.js';
 
 export type FollowupKind = 'callback' | 'message' | 'lead';
+export type RequestedStatus = 'read' | 'day only' | 'needs a person' | 'unread';
+
+const STATUS: Record<RequestedTime['kind'], RequestedStatus> = { time: 'read', day: 'day only', conflict: 'needs a person', none: 'unread' };
 
 export interface Followup {
   kind: FollowupKind;
@@ -24,6 +31,16 @@ export interface Followup {
   requested_time: string | null;
   /** The words it was read from, or the sentence that asks for the callback. */
   requested_as: string | null;
+  /**
+   * A callback's: `read` (a day and a time), `day only` (the hour is the rules', `requested_note`
+   * says which), `needs a person` (two different times were said: no time, the words in
+   * `requested_as`), `unread` (neither a day nor a time was said); null for other follow-ups.
+   */
+  requested_status: RequestedStatus | null;
+  /** What the rules supplied ("no time said: 10:00"), or the times that conflict. */
+  requested_note: string | null;
+  /** The requested time falls outside the calling hours of the contact's zone: kept as asked, never moved. */
+  outside_calling_hours: boolean;
   /** The contact's zone: `extra.timezone`, else the zone of the number, else the user's. */
   zone: string;
   summary: string;
@@ -51,27 +68,45 @@ function kindOf(outcome: string, outcomes: string[] | undefined): FollowupKind |
 const str = (v: unknown): string => (typeof v === 'string' ? v : v == null ? '' : String(v));
 const plain = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** The zone a contact's extra fields name (timezone, time_zone or tz), when it is a real one. */
-export function extraZone(extra: unknown): string | undefined {
-  if (!plain(extra)) return undefined;
-  for (const key of ['timezone', 'time_zone', 'tz']) {
-    const z = typeof extra[key] === 'string' ? canonicalZone(extra[key] as string) : undefined;
-    if (z) return z;
-  }
-  return undefined;
-}
 
-function contactZone(call: Call, userZone: string): string {
-  const own = extraZone(call.contact?.extra);
-  if (own) return own;
-  const zones = typeof call.phone_number === 'string' ? zonesForNumber(call.phone_number) : [];
-  return zones.length === 1 ? zones[0]! : userZone;
-}
 
-const isoIn = (ms: number, zone: string) => {
+/** An instant as ISO 8601 with the offset of `zone` ("2026-11-27T16:00:00+05:30"; "Z" for UTC). */
+export const isoIn = (ms: number, zone: string): string => {
   const w = wallClock(ms, zone);
   return `${w.date}T${w.time}${offsetText(zone, ms)}`;
 };
+
+/** What was said in a call, in the order it is read: the summary, then the customer's turns, then the agent's. */
+export interface Said {
+  summary: string;
+  customer?: string[];
+  agent?: string[];
+}
+
+/**
+ * The callback time asked for in a call: the summary's, when it says a day or a time (or two);
+ * else the customer's turns', else the agent's (who often repeats it back). Turns are read one
+ * by one: turns that read different times ("4 baje?" … "nahi, 6 baje") are left to a person.
+ * `referenceMs` is the end of the call, `zone` the contact's.
+ */
+export function readCallbackTime(said: Said, referenceMs: number, zone: string): RequestedTime {
+  let first: RequestedTime | undefined;
+  for (const texts of [[said.summary], said.customer ?? [], said.agent ?? []]) {
+    const read = texts.filter(Boolean).map((t) => requestedTime(t, referenceMs, zone));
+    first ??= read[0];
+    const found = read.filter((r) => r.kind !== 'none');
+    if (found.length === 0) continue;
+    const conflict = found.find((r) => r.kind === 'conflict');
+    if (conflict) return conflict;
+    const times = found.filter((r) => r.kind === 'time');
+    const best = times.length ? times : found;
+    if (new Set(best.map((r) => r.at)).size > 1) {
+      return { kind: 'conflict', phrase: best.map((r) => r.phrase).join(' / '), note: 'different times in different turns' };
+    }
+    return best[0]!;
+  }
+  return first ?? { kind: 'none', phrase: '' };
+}
 
 /** Each contact's latest finished call (by start time), contacts keyed by phone number. */
 function latestCalls(calls: Iterable<Call>): Call[] {
@@ -85,23 +120,23 @@ function latestCalls(calls: Iterable<Call>): Call[] {
   return [...latest.values()];
 }
 
-/** The follow-up of one call, its requested time read from `said` (summary first, then the customer's words). */
-function followupOf(call: Call, kind: FollowupKind, userZone: string, said: string[] = []): Followup {
-  const zone = contactZone(call, userZone);
-  const startMs = typeof call.start_time === 'string' ? Date.parse(call.start_time) : Number.NaN;
+/** The end of a call (else its start): what "tomorrow" and "in two hours" count from. */
+export function referenceOf(call: { start_time?: unknown; end_time?: unknown }): number {
   const endMs = typeof call.end_time === 'string' ? Date.parse(call.end_time) : Number.NaN;
-  const ref = Number.isFinite(endMs) ? endMs : startMs;
-  let requested: { at?: number; phrase: string } | undefined;
-  if (kind === 'callback' && Number.isFinite(ref)) {
-    for (const text of [str(call.summary), ...said].filter(Boolean)) {
-      const r = requestedTime(text, ref, zone);
-      requested ??= r;
-      if (r.at !== undefined) {
-        requested = r;
-        break;
-      }
-    }
-  }
+  return Number.isFinite(endMs) ? endMs : typeof call.start_time === 'string' ? Date.parse(call.start_time) : Number.NaN;
+}
+
+/** Whether `ms` falls outside the calling window in `zone`. */
+export function outsideWindow(ms: number, zone: string, window: HoursWindow): boolean {
+  const m = localMinute(zone, ms);
+  return m < window.start || m >= window.end;
+}
+
+/** The follow-up of one call, its requested time read from what was said (summary first, then the turns). */
+function followupOf(call: Call, kind: FollowupKind, userZone: string, window: HoursWindow | undefined, turns: Omit<Said, 'summary'> = {}): Followup {
+  const zone = contactZone(call.phone_number, call.contact?.extra, userZone);
+  const ref = referenceOf(call);
+  const requested = kind === 'callback' && Number.isFinite(ref) ? readCallbackTime({ summary: str(call.summary), ...turns }, ref, zone) : undefined;
   return {
     kind,
     phone_number: str(call.phone_number),
@@ -109,7 +144,10 @@ function followupOf(call: Call, kind: FollowupKind, userZone: string, said: stri
     extra: plain(call.contact?.extra) ? call.contact.extra : {},
     outcome: str(call.outcome) || str(call.status),
     requested_time: requested?.at !== undefined ? isoIn(requested.at, zone) : null,
-    requested_as: requested?.phrase ?? null,
+    requested_as: requested ? requested.phrase || null : null,
+    requested_status: requested ? STATUS[requested.kind] : kind === 'callback' ? 'unread' : null,
+    requested_note: requested?.note ?? null,
+    outside_calling_hours: requested?.at !== undefined && window !== undefined && outsideWindow(requested.at, zone, window),
     zone,
     summary: str(call.summary),
     call_id: call.call_id,
@@ -126,9 +164,11 @@ function followupOf(call: Call, kind: FollowupKind, userZone: string, said: stri
 export async function collectFollowups(
   api: ApiClient,
   ids: string[],
-  o: { outcomes?: string[]; userZone: string; signal?: AbortSignal },
+  o: { outcomes?: string[]; userZone: string; window?: HoursWindow; signal?: AbortSignal },
 ): Promise<Followup[]> {
   const rows: Followup[] = [];
+  // A campaign that does not exist is not found (exit 4), not one without follow-ups.
+  await Promise.all(ids.map((id) => getCampaign(api, id, { signal: o.signal })));
   for (const id of ids) {
     const calls: Call[] = [];
     for await (const c of allCalls(api, { campaign_id: id }, { signal: o.signal })) calls.push(c);
@@ -138,27 +178,30 @@ export async function collectFollowups(
         const kind = kindOf(str(c.outcome) || str(c.status), o.outcomes);
         return kind ? [{ call: c, kind }] : [];
       });
-    const out: Followup[] = picked.map(({ call, kind }) => followupOf(call, kind, o.userZone));
-    const unread = out.map((f, i) => [f, i] as const).filter(([f]) => f.kind === 'callback' && f.requested_time === null);
+    const out: Followup[] = picked.map(({ call, kind }) => followupOf(call, kind, o.userZone, o.window));
+    // Only a summary that says neither a day nor a time sends voicectl to the transcript.
+    const unread = out.map((f, i) => [f, i] as const).filter(([f]) => f.kind === 'callback' && f.requested_status === 'unread');
     let next = 0;
     const worker = async () => {
       while (next < unread.length) {
         const [, i] = unread[next++]!;
         const { call: full } = await getCall(api, picked[i]!.call.call_id, o.signal);
-        const customer = Array.isArray(full.transcript)
-          ? full.transcript.filter((t) => t && typeof t === 'object' && t.role !== 'agent').map((t) => str(t.text))
-          : [];
-        const agent = Array.isArray(full.transcript)
-          ? full.transcript.filter((t) => t && typeof t === 'object' && t.role === 'agent').map((t) => str(t.text))
-          : [];
-        // The customer's words first; the agent often repeats the time back ("I have scheduled a callback tomorrow at 4").
-        out[i] = followupOf(picked[i]!.call, 'callback', o.userZone, [...customer, ...agent]);
+        out[i] = followupOf(picked[i]!.call, 'callback', o.userZone, o.window, turnsOf(full.transcript));
       }
     };
     await Promise.all(Array.from({ length: Math.min(8, unread.length) }, worker));
     rows.push(...out);
   }
   return rows;
+}
+
+/** A transcript's turns: the customer's, and the agent's. */
+export function turnsOf(transcript: unknown): { customer: string[]; agent: string[] } {
+  const turns = Array.isArray(transcript) ? transcript.filter((t): t is Record<string, unknown> => plain(t)) : [];
+  return {
+    customer: turns.filter((t) => t.role !== 'agent').map((t) => str(t.text)),
+    agent: turns.filter((t) => t.role === 'agent').map((t) => str(t.text)),
+  };
 }
 
 /** The `extra` keys of the rows, in order of first appearance: one column each. */

@@ -15,9 +15,8 @@ import { comparisonRows } from './text.js';
 import { CLASSES, isCallback, type OutcomeClass } from './classes.js';
 import { percent, type CampaignReport, type ReportCall } from './stats.js';
 import { duration } from '../io/text.js';
-import { formatDateTime, isoInZone, zoneAbbreviation } from '../util/time.js';
-import { zonesForNumber } from '../campaigns/phone-zones.js';
-import { requestedTime } from './requested-time.js';
+import { clockWithZone, formatDateTime, isoInZone, zoneAbbreviation } from '../util/time.js';
+import { readCallbackTime, referenceOf, turnsOf } from './followups.js';
 
 const esc = (s: unknown): string =>
   String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -119,22 +118,27 @@ ${recordings ? `<p class="note">Recording links were fetched when this page was 
 ${details ? `<p class="hint muted">Click a call (or its button) to show its transcript: the agent's turns on the left, the customer's on the right.</p>` : ''}`;
 }
 
-/** The time the customer asked for, read from the summary, in the contact's zone (its number's, else the report's). */
+/**
+ * The time the customer asked for, read as `campaign followups` reads it (the summary, else
+ * the transcript when the page has it), from the end of the call in the contact's zone, and
+ * shown in the report's zone, named; with the contact's own clock beside it when that differs.
+ */
 function askedFor(c: ReportCall, zone: string): string {
-  const at = c.start_time ? Date.parse(c.start_time) : Number.NaN;
-  if (Number.isNaN(at)) return '';
-  const zones = zonesForNumber(c.phone_number);
-  const own = zones.length === 1 ? zones[0]! : zone;
-  const r = requestedTime(c.summary, at, own);
+  const ref = referenceOf(c);
+  if (Number.isNaN(ref)) return '';
+  const own = c.contact_zone ?? zone;
+  const r = readCallbackTime({ summary: c.summary, ...turnsOf(c.transcript) }, ref, own);
+  if (r.kind === 'conflict') return `two times said: "${r.phrase}"`;
   if (r.at === undefined) return '';
-  return `${formatDateTime(r.at, own, { minutes: true })}${own === zone ? '' : ` ${zoneAbbreviation(own, r.at)}`}`;
+  const theirs = own === zone ? '' : ` (${clockWithZone(r.at, own)} for them)`;
+  return `${formatDateTime(r.at, zone, { minutes: true })} ${zoneAbbreviation(zone, r.at)}${theirs}${r.kind === 'day' ? ', day only' : ''}`;
 }
 
 function callbacks(r: CampaignReport, zone: string): string {
   const list = r.call_list.filter((c) => isCallback(c.outcome));
   if (list.length === 0) return `<h3>Callbacks</h3><p class="none">No callback was asked for.</p>`;
   return `<h3>Callbacks <span class="muted">(${list.length})</span></h3>
-<p class="note">"Asked for" is read from the summary; <code>voicectl campaign followups</code> also reads the transcript and writes a spreadsheet.</p>
+<p class="note">"Asked for" is read as <code>voicectl campaign followups</code> reads it (the summary, else the transcript), in your zone; <code>voicectl campaign followups</code> writes a spreadsheet.</p>
 <div class="scroll" tabindex="0" role="region" aria-label="Callbacks of ${esc(r.name)}"><table class="callbacks"><thead><tr><th scope="col">asked for</th><th scope="col">called</th><th scope="col">phone</th><th scope="col">name</th><th scope="col">what was said</th></tr></thead><tbody>${list.map((c) =>
     `<tr data-call="${esc(c.call_id)}"><td>${esc(askedFor(c, zone))}</td><td>${esc(isoInZone(c.start_time, zone))}</td><td class="ph">${esc(c.phone_number)}</td><td>${esc(c.name)}</td><td class="sum">${esc(c.summary)}</td></tr>`).join('')}</tbody></table></div>`;
 }

@@ -15,6 +15,7 @@ import { isFinished } from '../calls/model.js';
 import { outcomeWord } from '../calls/outcome.js';
 import { offsetText, wallClock } from '../util/time.js';
 import { outcomeClass, type OutcomeClass } from './classes.js';
+import { contactZone } from './contact-zone.js';
 
 const DURATION_BUCKETS: Array<{ label: string; max: number }> = [
   { label: '0-30s', max: 30 },
@@ -34,6 +35,10 @@ export interface ReportCall {
   outcome: string;
   duration_seconds: number | null;
   start_time: string | null;
+  /** When the call ended: what a callback's "tomorrow" counts from. */
+  end_time: string | null;
+  /** The contact's zone: its extra fields' (timezone), else its number's when it has one; null when neither says. */
+  contact_zone: string | null;
   summary: string;
   /** The outcome's class (classes.ts); `no_contact` for a call still in progress. */
   class: OutcomeClass;
@@ -140,6 +145,8 @@ export function campaignReport(campaign: Campaign, contacts: CampaignContact[], 
       duration_seconds: typeof c.duration_seconds === 'number' ? c.duration_seconds : null,
       // The spec's start_time is an ISO 8601 string; anything else is no time we can read.
       start_time: typeof c.start_time === 'string' ? c.start_time : null,
+      end_time: typeof c.end_time === 'string' ? c.end_time : null,
+      contact_zone: contactZone(c.phone_number, c.contact?.extra, '') || null,
       summary: str(c.summary),
       class: isFinished(c) ? outcomeClass(str(c.status), str(c.outcome) || outcomeWord(c as unknown as Record<string, unknown>)) : 'no_contact',
       has_recording: c.has_recording === true,

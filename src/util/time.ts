@@ -166,11 +166,14 @@ export function zoneOption(value: string): string {
 const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
 const offsets = new Map<string, number>();
 const BUCKET_MS = 15 * 60_000;
+const last = { zone: '', bucket: Number.NaN, off: 0 };
 
 /** Minutes east of UTC in `zone` at `ms`, cached per quarter hour (no zone changes offset off a quarter hour). */
 export function zoneOffsetMinutes(zone: string, ms: number): number {
   if (zone === 'UTC') return 0;
   const bucket = Math.floor(ms / BUCKET_MS);
+  // The last answer again without a key built: callers ask for one zone and moment several times in a row.
+  if (bucket === last.bucket && zone === last.zone) return last.off;
   const key = `${zone}@${bucket}`;
   let off = offsets.get(key);
   if (off === undefined) {
@@ -188,6 +191,9 @@ export function zoneOffsetMinutes(zone: string, ms: number): number {
     if (offsets.size > 50_000) offsets.clear();
     offsets.set(key, off);
   }
+  last.zone = zone;
+  last.bucket = bucket;
+  last.off = off;
   return off;
 }
 

@@ -1,7 +1,7 @@
 /**
  * `campaign followups` end to end: a campaign run to completion in the sandbox with an
  * agent that schedules callbacks and takes messages, then the follow-ups as JSON, as a
- * workbook (phone numbers text cells, requested times date cells in the contact's zone)
+ * workbook (phone numbers text cells, requested times date cells in the reader's zone)
  * and as CSV, each against what GET /calls says.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -58,11 +58,16 @@ describe('voicectl campaign followups', () => {
     await book.xlsx.readFile(file);
     const sheet = book.worksheets[0]!;
     const head = (sheet.getRow(1).values as unknown[]).slice(1);
-    expect(head).toEqual(['phone', 'name', 'extra.city', 'extra.policy', 'follow-up', 'outcome', 'requested time (contact\'s zone)', 'requested as', 'contact zone', 'summary', 'call id', 'call time (UTC)']);
+    expect(head).toEqual(['phone', 'name', 'extra.city', 'extra.policy', 'follow-up', 'outcome', 'requested time (UTC)', 'requested (contact\'s clock)', 'requested as', 'how it was read', 'contact zone', 'summary', 'call id', 'call time (UTC)']);
     const callbackRow = Array.from({ length: sheet.rowCount - 1 }, (_, i) => sheet.getRow(i + 2)).find((row) => row.getCell(5).value === 'callback')!;
     expect(typeof callbackRow.getCell(1).value).toBe('string');
     expect(String(callbackRow.getCell(1).value)).toMatch(/^\+9196/);
+    // The requested time a date cell in the reader's zone (UTC here, named in the header); the contact's clock beside it, named.
     expect(callbackRow.getCell(7).value).toBeInstanceOf(Date);
+    expect(String(callbackRow.getCell(8).value)).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} IST$/);
+    const call = calls.find((c) => c.call_id === callbackRow.getCell(13).value)!;
+    const at = requestedTime(call.summary, Date.parse(call.end_time), 'Asia/Kolkata').at!;
+    expect((callbackRow.getCell(7).value as Date).getTime()).toBe(at);
     expect(sheet.rowCount - 1).toBe(calls.filter((c) => c.end_time && wanted(c.outcome)).length);
   });
 

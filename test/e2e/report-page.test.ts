@@ -18,7 +18,7 @@ import { allCalls as allCallsOf, type Client } from '../helpers/given.js';
 import { finishedCampaigns } from '../helpers/finished-campaign.js';
 import { needs, which } from '../helpers/requires.js';
 import { requestedTime } from '../../src/reports/requested-time.js';
-import { formatDateTime } from '../../src/util/time.js';
+import { clockWithZone, formatDateTime } from '../../src/util/time.js';
 
 // The page's globals, in functions that run in the browser (the tests' types have no DOM).
 declare const document: any, window: any, getComputedStyle: any;
@@ -150,11 +150,12 @@ describe('the campaign report page', () => {
         expect(new Set([...byClass.values()].map((s) => [...s][0])).size).toBe(byClass.size);
         // The callbacks section lists each callback.
         expect(await section.locator('table.callbacks tbody tr').count()).toBe(by((c) => c.outcome === 'callback_scheduled'));
-        // Each with the time asked for, read from its summary in India's zone.
+        // Each with the time asked for, read from its summary in India's zone from the end of the
+        // call, shown in the reader's zone (UTC here), named, with the contact's clock beside it.
         for (const c of finished.filter((x) => x.outcome === 'callback_scheduled')) {
-          const at = requestedTime(c.summary, Date.parse(c.start_time), 'Asia/Kolkata').at;
+          const r = requestedTime(c.summary, Date.parse(c.end_time), 'Asia/Kolkata');
           const shown = await section.locator(`table.callbacks tr[data-call="${c.call_id}"] td`).first().textContent();
-          expect(shown).toBe(at === undefined ? '' : `${formatDateTime(at, 'Asia/Kolkata', { minutes: true })} IST`);
+          expect(shown).toBe(r.at === undefined ? '' : `${formatDateTime(r.at, 'UTC', { minutes: true })} UTC (${clockWithZone(r.at, 'Asia/Kolkata')} for them)${r.kind === 'day' ? ', day only' : ''}`);
         }
       }
       // Side by side: one column per campaign.

@@ -158,3 +158,32 @@ export function plantCalls(sb: Sandbox, starts: number[], prefix = 'call_planted
     return id;
   });
 }
+
+export interface PlantedCallback {
+  phone_number: string;
+  summary: string;
+  /** When the call ended (ms); it started 90 s before. */
+  end: number;
+  outcome?: string;
+  extra?: Record<string, unknown>;
+}
+
+/** Finished calls of campaign `campaignId` with the summaries given, as the simulation would have left them (no endpoint makes a call's words). */
+export function plantCallbacks(sb: Sandbox, campaignId: string, calls: PlantedCallback[], prefix = 'call_cb_'): string[] {
+  const key = sb.world.keys.get(sb.apiKey)!;
+  const org = sb.world.org(key.org);
+  const index = sb.world.calls(org);
+  return calls.map((p, i) => {
+    const id = `${prefix}${i}`;
+    const c: SandboxCall = {
+      call_id: id, campaign_id: campaignId, agent_id: null, agent_name: 'Planted', direction: 'outbound',
+      phone_number: p.phone_number, status: 'completed', end_reason: 'completed', outcome: p.outcome ?? 'callback_scheduled',
+      summary: p.summary, error: null, duration_seconds: 90, start_time: new Date(p.end - 90_000).toISOString(),
+      end_time: new Date(p.end).toISOString(), has_recording: false, contact: { name: `Callback ${i}`, extra: p.extra ?? {} },
+      _start: p.end - 90_000, _seed: 1, _script: 'none', _ci: -1,
+    };
+    org.calls[id] = c;
+    index.add(c);
+    return id;
+  });
+}

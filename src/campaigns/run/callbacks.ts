@@ -24,6 +24,7 @@ import { DEFAULT_RETRY_AFTER_MS, DEFAULT_RETRY_ON, DEFAULT_WAVE_SIZE, parseWindo
 import { newJournal, refuseExisting, type NewRun } from './start.js';
 
 export const NO_TIME_RULE = 'no requested time';
+export const NEEDS_PERSON_RULE = 'two requested times, for a person';
 
 export interface Unread {
   row: number;
@@ -32,6 +33,8 @@ export interface Unread {
   /** The words that ask for the callback, or null when the call held none. */
   requested_as: string | null;
   outcome?: string;
+  /** Two different times were said: a person must choose. */
+  conflict?: true;
 }
 
 export interface CallbackContacts {
@@ -64,8 +67,10 @@ export function callbackContacts(kept: RedialContact[], excluded: Excluded[], fo
       rc.rule = rule;
     } else if (!f || f.requested_time === null) {
       rc.state = 'excluded';
-      rc.rule = f?.requested_as ? `${NO_TIME_RULE}: "${f.requested_as}"` : NO_TIME_RULE;
-      unread.push({ row: c.row, phone_number: c.phone_number, ...(c.name !== undefined ? { name: c.name } : {}), requested_as: f?.requested_as ?? null, ...(c.outcome ? { outcome: c.outcome } : {}) });
+      // Two different times said is no time either: a person reads the words and decides.
+      const rule = f?.requested_status === 'needs a person' ? NEEDS_PERSON_RULE : NO_TIME_RULE;
+      rc.rule = f?.requested_as ? `${rule}: "${f.requested_as}"` : rule;
+      unread.push({ row: c.row, phone_number: c.phone_number, ...(c.name !== undefined ? { name: c.name } : {}), requested_as: f?.requested_as ?? null, ...(c.outcome ? { outcome: c.outcome } : {}), ...(f?.requested_status === 'needs a person' ? { conflict: true as const } : {}) });
     } else {
       rc.not_before = new Date(Date.parse(f.requested_time)).toISOString();
       if (f.requested_as) rc.requested_as = f.requested_as;

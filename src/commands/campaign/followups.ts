@@ -7,15 +7,27 @@ import { printList, type Column } from '../../io/output.js';
 import { note, render } from '../../io/render.js';
 import { withSpinner } from '../../io/progress.js';
 import { campaignIds } from '../../reports/collect.js';
-import { collectFollowups, extraKeys, type Followup } from '../../reports/followups.js';
-import { isoInZone, wallDate } from '../../util/time.js';
+import { callingWindow } from '../../campaigns/hours-gate.js';
+import { collectFollowups, extraKeys, isoIn, type Followup } from '../../reports/followups.js';
+import { formatDateTime, isoInZone, wallDate, zoneAbbreviation } from '../../util/time.js';
 import { oneLine } from '../../io/text.js';
 import type { FollowupsFlags } from './definition.js';
 
-/** The sheet's columns: phone, name, each `extra` key, outcome, requested time and words, zone, summary, call id and time. */
+/**
+ * The sheet's columns: phone, name, each `extra` key, outcome, the requested time (in the
+ * reader's zone, named; in CSV as ISO 8601 with its offset), the same time on the contact's
+ * clock, the words it was read from, how it was read, the contact's zone, summary, call id
+ * and time.
+ */
 function sheet(rows: Followup[], zone: string) {
   const keys = extraKeys(rows);
-  const requested = (f: Followup) => (f.requested_time ? f.requested_time.slice(0, 16).replace('T', ' ') : '');
+  const iso = (v: string | null) => (v ? isoIn(Date.parse(v), zone) : '');
+  const theirs = (f: Followup) => {
+    if (!f.requested_time) return '';
+    const at = Date.parse(f.requested_time);
+    return `${formatDateTime(at, f.zone, { minutes: true })} ${zoneAbbreviation(f.zone, at)}`;
+  };
+  const how = (f: Followup) => [f.requested_status === 'read' ? '' : f.requested_status ?? '', f.requested_note ?? '', f.outside_calling_hours ? 'outside calling hours' : ''].filter(Boolean).join('; ');
   const extraCell = (v: unknown) => (v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v));
   const columns = [
     { title: 'phone', width: 16, kind: 'text' as const, get: (f: Followup) => f.phone_number },
@@ -23,13 +35,16 @@ function sheet(rows: Followup[], zone: string) {
     ...keys.map((k) => ({ title: `extra.${k}`, width: 16, kind: 'text' as const, get: (f: Followup) => extraCell(f.extra[k]) })),
     { title: 'follow-up', width: 10, kind: 'text' as const, get: (f: Followup) => f.kind },
     { title: 'outcome', width: 22, kind: 'text' as const, get: (f: Followup) => f.outcome },
-    // A wall time of the contact's zone (named in the next column): what the customer said.
-    { title: 'requested time (contact\'s zone)', width: 20, kind: 'date' as const, get: (f: Followup) => requested(f), xlsx: (f: Followup) => (f.requested_time ? wallDate(Date.parse(f.requested_time), f.zone) : null) },
+    // The instant asked for: a date cell in the reader's zone (the workbook names it), ISO 8601 with its offset in CSV.
+    { title: `requested time (${zone})`, width: 20, kind: 'date' as const, get: (f: Followup) => iso(f.requested_time), xlsx: (f: Followup) => (f.requested_time ? wallDate(Date.parse(f.requested_time), zone) : null) },
+    // The same time as the customer's clocks show it: ISO 8601 with their offset in CSV, the zone named in the workbook.
+    { title: 'requested (contact\'s clock)', width: 22, kind: 'text' as const, get: (f: Followup) => f.requested_time ?? '', xlsx: theirs },
     { title: 'requested as', width: 28, kind: 'text' as const, get: (f: Followup) => f.requested_as ?? '' },
+    { title: 'how it was read', width: 28, kind: 'text' as const, get: how },
     { title: 'contact zone', width: 18, kind: 'text' as const, get: (f: Followup) => f.zone },
     { title: 'summary', width: 60, kind: 'text' as const, get: (f: Followup) => f.summary },
     { title: 'call id', width: 24, kind: 'text' as const, get: (f: Followup) => f.call_id },
-    { title: `call time (${zone})`, width: 20, kind: 'date' as const, get: (f: Followup) => isoInZone(f.call_time, zone), xlsx: (f: Followup) => f.call_time },
+    { title: `call time (${zone})`, width: 20, kind: 'date' as const, get: (f: Followup) => iso(f.call_time), xlsx: (f: Followup) => (f.call_time && Number.isFinite(Date.parse(f.call_time)) ? wallDate(Date.parse(f.call_time), zone) : f.call_time) },
   ];
   return columns;
 }
@@ -42,7 +57,8 @@ export default async function campaignFollowups(ctx: Context, ids: string[], fla
   const api = await ctx.api();
   const all = await campaignIds(api, ids, undefined, ctx.signal);
   const zone = ctx.timeZone;
-  const rows = await withSpinner(ctx, 'Reading the calls', () => collectFollowups(api, all, { outcomes: flags.outcomes, userZone: zone, signal: ctx.signal }));
+  const window = callingWindow(ctx, undefined);
+  const rows = await withSpinner(ctx, 'Reading the calls', () => collectFollowups(api, all, { outcomes: flags.outcomes, userZone: zone, window, signal: ctx.signal }));
   const columns = sheet(rows, zone);
 
   if (ext === '.csv') {
@@ -66,8 +82,12 @@ export default async function campaignFollowups(ctx: Context, ids: string[], fla
   }
   if (out !== undefined) {
     const callbacks = rows.filter((r) => r.kind === 'callback');
-    const unread = callbacks.filter((r) => r.requested_time === null).length;
-    ctx.info(`Wrote ${rows.length} follow-up${rows.length === 1 ? '' : 's'} to ${out}: ${callbacks.length} callback${callbacks.length === 1 ? '' : 's'}${unread ? ` (${unread} without a time we could read: see "requested as")` : ''}, ${rows.filter((r) => r.kind === 'message').length} messages, ${rows.filter((r) => r.kind === 'lead').length} leads.`);
+    const count = (s: Followup['requested_status']) => callbacks.filter((r) => r.requested_status === s).length;
+    const unread = count('unread');
+    const person = count('needs a person');
+    const late = callbacks.filter((r) => r.outside_calling_hours).length;
+    const notes = [unread ? `${unread} without a day or time said` : '', person ? `${person} with two times said, for a person to choose` : '', late ? `${late} outside calling hours, kept as asked` : ''].filter(Boolean);
+    ctx.info(`Wrote ${rows.length} follow-up${rows.length === 1 ? '' : 's'} to ${out}: ${callbacks.length} callback${callbacks.length === 1 ? '' : 's'}${notes.length ? ` (${notes.join('; ')}: see "requested as" and "how it was read")` : ''}, ${rows.filter((r) => r.kind === 'message').length} messages, ${rows.filter((r) => r.kind === 'lead').length} leads.`);
     // The file is the result; stdout carries the rows only for a script that asked for them.
     return render(ctx, { json: rows, lines: rows, human: () => {} });
   }

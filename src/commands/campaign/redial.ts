@@ -12,7 +12,7 @@ import { confirmLaunch } from '../../campaigns/launch-flow.js';
 import { plural } from '../../io/text.js';
 import { render } from '../../io/render.js';
 import type { RedialFlags } from './definition.js';
-import { NO_TIME_RULE, prepareCallbackRun, type Unread } from '../../campaigns/run/callbacks.js';
+import { NEEDS_PERSON_RULE, NO_TIME_RULE, prepareCallbackRun, type Unread } from '../../campaigns/run/callbacks.js';
 import { startRun } from '../../campaigns/run/session.js';
 import { runExclusions } from '../../campaigns/run/start.js';
 import { runScreen } from './run-screen.js';
@@ -190,8 +190,8 @@ function resumeCommand(ctx: Context, id: string, flags: RedialFlags, agentId: st
 /** Callbacks whose time could not be read: never dialed by the run, each named with the words said. */
 function warnUnread(ctx: Context, unread: Unread[]): void {
   if (unread.length === 0) return;
-  const shown = unread.slice(0, 10).map((c) => `  ${c.phone_number}${c.name ? ` (${c.name})` : ''}: ${c.requested_as ? `"${c.requested_as}"` : c.outcome ?? 'no callback found'}`);
-  if (unread.length > 10) shown.push(`  … and ${(unread.length - 10).toLocaleString('en-US')} more (the journal lists them all: state "excluded", rule "${NO_TIME_RULE}")`);
+  const shown = unread.slice(0, 10).map((c) => `  ${c.phone_number}${c.name ? ` (${c.name})` : ''}: ${c.requested_as ? `"${c.requested_as}"` : c.outcome ?? 'no callback found'}${c.conflict ? ' (two times said)' : ''}`);
+  if (unread.length > 10) shown.push(`  … and ${(unread.length - 10).toLocaleString('en-US')} more (the journal lists them all: state "excluded", rule "${NO_TIME_RULE}" or "${NEEDS_PERSON_RULE}")`);
   ctx.warn(`${plural(unread.length, 'callback')} without a requested time voicectl could read ${unread.length === 1 ? 'is' : 'are'} not dialed: voicectl does not choose a time for them.\n${shown.join('\n')}\n`
     + 'Call them by hand, or with `voicectl campaign followups` for the list.');
 }

@@ -16,6 +16,7 @@ const TOMORROW_4PM = '2026-11-27T16:00:00+05:30';
 
 const followup = (phone: string, requested: string | null, as: string | null = 'tomorrow at 4 pm', extra: Record<string, unknown> = {}): Followup => ({
   kind: 'callback', phone_number: phone, name: '', extra, outcome: 'callback_scheduled', requested_time: requested, requested_as: as,
+  requested_status: requested ? 'read' : 'unread', requested_note: null, outside_calling_hours: false,
   zone: 'Asia/Kolkata', summary: '', call_id: `c${phone}`, call_time: null, campaign_id: 'x',
 });
 const contact = (row: number, phone: string, extra?: unknown) => ({ row, phone_number: phone, status: 'completed', outcome: 'callback_scheduled', ...(extra ? { extra } : {}) });
