@@ -11,37 +11,15 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
 import type { Rng } from './rng.js';
 import type { Fate } from './fate.js';
+import type { CountryRates, LearnedRates, Rates } from './records.js';
+
+export type { CountryRates, LearnedRates, Rates } from './records.js';
 
 export const LEARNED_FORMAT = 'voicectl-sandbox-rates';
 export const LEARNED_VERSION = 1;
 const MIN_CELL = 20;
 const MIN_LABEL = 5;
 const QUANTILES = 21;
-
-export interface Rates {
-  calls: number;
-  /** Shares of calls that connected (status completed) and failed; the rest went unanswered. */
-  connect: number;
-  failed: number;
-}
-
-export interface CountryRates extends Rates {
-  /** By UTC hour of the call's start, 24 entries; null where too few calls were seen. */
-  hours: Array<Rates | null>;
-  /** Outcome label to its share among connected calls. */
-  outcomes: Record<string, number>;
-  /** Seconds: 21 quantiles (0%, 5%, …, 100%) of connected calls' and other calls' lengths. */
-  talk_seconds: number[];
-  other_seconds: number[];
-}
-
-export interface LearnedRates {
-  format: typeof LEARNED_FORMAT;
-  version: typeof LEARNED_VERSION;
-  calls: number;
-  overall: CountryRates;
-  countries: Record<string, CountryRates>;
-}
 
 interface Tally {
   n: number;
@@ -71,7 +49,7 @@ function quantiles(values: number[]): number[] {
 function close(t: Tally): CountryRates {
   const outcomes: Record<string, number> = {};
   let kept = 0;
-  for (const [label, n] of t.outcomes) if (n >= MIN_LABEL) kept += n;
+  for (const n of t.outcomes.values()) if (n >= MIN_LABEL) kept += n;
   for (const [label, n] of [...t.outcomes].sort()) if (n >= MIN_LABEL) outcomes[label] = n / kept;
   return {
     calls: t.n,

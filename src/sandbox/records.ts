@@ -122,3 +122,30 @@ export interface DegradeRule {
   /** ISO country of the numbers it applies to; all when absent. */
   country?: string;
 }
+
+/** What `sandbox --learn` keeps of an export (learned.ts): distributions only. */
+export interface Rates {
+  calls: number;
+  /** Shares of calls that connected (status completed) and failed; the rest went unanswered. */
+  connect: number;
+  failed: number;
+}
+
+export interface CountryRates extends Rates {
+  /** By UTC hour of the call's start, 24 entries; null where too few calls were seen. */
+  hours: Array<Rates | null>;
+  /** Outcome label to its share among connected calls. */
+  outcomes: Record<string, number>;
+  /** Seconds: 21 quantiles (0%, 5%, …, 100%) of connected calls' and other calls' lengths. */
+  talk_seconds: number[];
+  other_seconds: number[];
+}
+
+export interface LearnedRates {
+  format: 'voicectl-sandbox-rates';
+  version: 1;
+  calls: number;
+  overall: CountryRates;
+  countries: Record<string, CountryRates>;
+}
+

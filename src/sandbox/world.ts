@@ -8,12 +8,11 @@ import { randomUUID } from 'node:crypto';
 import { SimClock } from './clock.js';
 import { CallIndex } from './call-index.js';
 import { Rng, randomSeed } from './rng.js';
-import type { LearnedRates } from './learned.js';
 import { emptyKb, type KbState } from './kb-store.js';
 import { emptyWebhooks, type WebhookState } from './webhook-store.js';
 
 export * from './records.js';
-import type { Agent, Call, Campaign, DegradeRule, KeyDef, Plan, Script } from './records.js';
+import type { Agent, Call, Campaign, DegradeRule, KeyDef, LearnedRates, Plan, Script } from './records.js';
 
 export interface OrgState {
   id: string;

@@ -20,7 +20,7 @@ describe('a sandbox at 3600x that starts at 08:00 in India', () => {
   afterAll(() => h?.close());
 
   it('tells its clock in every answer', async () => {
-    const res = await fetch(`${h.sandbox.url}/voices`);
+    const res = await h.api('GET', '/voices', undefined, null);
     const clock = parseSandboxClock(res.headers.get('voicectl-sandbox-clock') ?? undefined)!;
     expect(clock.scale).toBe(3600);
     expect(Math.abs(clock.now - h.sandbox.world.clock.now())).toBeLessThan(3600 * 1000);

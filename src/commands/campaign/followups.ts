@@ -9,7 +9,7 @@ import { withSpinner } from '../../io/progress.js';
 import { campaignIds } from '../../reports/collect.js';
 import { callingWindow } from '../../campaigns/hours-gate.js';
 import { collectFollowups, extraKeys, isoIn, type Followup } from '../../reports/followups.js';
-import { formatDateTime, isoInZone, wallDate, zoneAbbreviation } from '../../util/time.js';
+import { formatDateTime, wallDate, zoneAbbreviation } from '../../util/time.js';
 import { oneLine } from '../../io/text.js';
 import type { FollowupsFlags } from './definition.js';
 
