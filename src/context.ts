@@ -71,6 +71,8 @@ export interface ContextInit {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
   signal?: AbortSignal;
+  /** voicectl mcp: files a command finds by itself (in a folder it walks) must really be inside this folder. */
+  filesInside?: string;
 }
 
 export class Context {
@@ -80,6 +82,8 @@ export class Context {
   readonly now: () => Date;
   readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly random: () => number;
+  /** voicectl mcp: files a command finds by itself (in a folder it walks) must really be inside this folder, and not hidden. */
+  readonly filesInside?: string;
   private signalValue?: AbortSignal;
   /** Set by the program's pre-action hook before any command runs. */
   opts: GlobalOptions = {};
@@ -99,6 +103,7 @@ export class Context {
     this.now = init.now ?? (() => new Date());
     this.sleep = init.sleep ?? defaultSleep;
     this.random = init.random ?? Math.random;
+    this.filesInside = init.filesInside;
     this.signalValue = init.signal;
   }
 

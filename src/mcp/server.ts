@@ -12,6 +12,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Context } from '../context.js';
 import { schemaText } from '../gitops/schema.js';
 import { version } from '../version.js';
+import { confinePaths } from './confine.js';
 import { launchTool } from './launch.js';
 import { VerbRunner, type Arg, type ProgramBuilder } from './runner.js';
 import { parseJson, ToolFailure, type ToolDeps, type ToolSpec } from './tool-spec.js';
@@ -103,7 +104,8 @@ async function answer(ctx: Context, tool: ToolSpec, args: Record<string, unknown
     launch: (a) => launchTool(a, { runner: d.runner, env: ctx.env, now: ctx.now, approvalCommand: d.approvalCommand, cli: d.cli }),
   };
   try {
-    const result = await tool.call(args, deps);
+    // Paths first: nothing runs for a tool call that names a file outside the server's folder.
+    const result = await tool.call(await confinePaths(ctx.cwd, tool, args), deps);
     const structured = withoutSecrets(result.structured) as Record<string, unknown>;
     const json = ctx.redact(JSON.stringify(structured));
     const safe = JSON.parse(json) as Record<string, unknown>;
