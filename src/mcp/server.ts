@@ -7,7 +7,8 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { McpServer, ResourceTemplate, StdioServerTransport } from './sdk.js';
+import { McpServer, ResourceTemplate } from './sdk.js';
+import { LineTransport } from './transport.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Context } from '../context.js';
 import { schemaText } from '../gitops/schema.js';
@@ -147,7 +148,7 @@ export function rowsCsv(rows: Array<Record<string, unknown>>): string {
 /** Serves over stdin and stdout until the client closes stdin or Ctrl-C. */
 export async function serveStdio(ctx: Context, options: ServerOptions): Promise<void> {
   const server = createServer(ctx, options);
-  const transport = new StdioServerTransport();
+  const transport = new LineTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
     process.stdin.once('end', () => resolve());
