@@ -74,6 +74,8 @@ export interface ContextInit {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
   signal?: AbortSignal;
+  /** voicectl mcp: files a command finds by itself (in a folder it walks) must really be inside this folder. */
+  filesInside?: string;
 }
 
 export class Context {
@@ -83,6 +85,8 @@ export class Context {
   readonly now: () => Date;
   readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly random: () => number;
+  /** voicectl mcp: files a command finds by itself (in a folder it walks) must really be inside this folder, and not hidden. */
+  readonly filesInside?: string;
   private signalValue?: AbortSignal;
   /** The clock and sleep as given (or the machine's): request deadlines and retries stay on them. */
   private readonly baseNow: () => Date;
@@ -117,6 +121,7 @@ export class Context {
       return this.baseSleep(scale !== 1 ? Math.max(1, ms / scale) : ms, signal);
     };
     this.random = init.random ?? Math.random;
+    this.filesInside = init.filesInside;
     this.signalValue = init.signal;
   }
 

@@ -7,7 +7,7 @@
  */
 import { constants } from 'node:fs';
 import { lstat, open, realpath, type FileHandle } from 'node:fs/promises';
-import { join, relative, resolve, sep } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 /** A file of the folder voicectl will not read; the message says why. */
 export class RefusedFile extends Error {
@@ -30,6 +30,29 @@ function kindOf(s: { isDirectory(): boolean; isFIFO(): boolean; isSocket(): bool
   return 'not a regular file';
 }
 
+/** Whether a path relative to a folder (path.relative's answer) leads out of it: `..`, `../x`, or another drive or root. */
+function leaves(inside: string): boolean {
+  return inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside);
+}
+
+/**
+ * Where `raw` (relative to `root`, or absolute) really is, as a path relative to the real
+ * `root` with no symbolic link left in it ('.' for the folder itself), or RefusedFile when
+ * it is outside the folder: by `..`, by an absolute path, or by a symbolic link anywhere on
+ * the way that leads out. Links that stay inside are fine. A path where nothing is throws
+ * the usual ENOENT error. For what another reader will open by path (voicectl mcp's tools).
+ */
+export async function realPathInside(root: string, raw: string): Promise<string> {
+  if (raw.includes('\0')) throw new RefusedFile(`${JSON.stringify(raw)} holds a NUL character`);
+  const base = resolve(root);
+  const abs = resolve(base, raw);
+  if (leaves(relative(base, abs))) throw new RefusedFile(`${raw} is outside the folder`);
+  const [realBase, real] = await Promise.all([realpath(base), realpath(abs)]);
+  const inside = relative(realBase, real);
+  if (leaves(inside)) throw new RefusedFile(`${raw} leads outside the folder through a symbolic link`);
+  return inside === '' ? '.' : inside;
+}
+
 /** O_NOFOLLOW and O_NONBLOCK where the platform has them: a swapped-in link or FIFO fails the open instead of blocking it. */
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
@@ -42,7 +65,7 @@ export async function openInside(root: string, rel: string): Promise<InsideFile>
   const base = resolve(root);
   const abs = resolve(base, rel);
   const inside = relative(base, abs);
-  if (inside === '' || inside === '..' || inside.startsWith(`..${sep}`) || resolve(inside) === inside) {
+  if (inside === '' || leaves(inside)) {
     throw new RefusedFile(`${rel} is outside the folder`);
   }
   // Every step below the folder is looked at without following it.
@@ -106,7 +129,7 @@ export async function somethingAt(path: string): Promise<boolean> {
 export async function checkWritableInside(root: string, rel: string): Promise<void> {
   const base = resolve(root);
   const inside = relative(base, resolve(base, rel));
-  if (inside === '' || inside === '..' || inside.startsWith(`..${sep}`) || resolve(inside) === inside) throw new RefusedFile(`${rel} is outside the folder`);
+  if (inside === '' || leaves(inside)) throw new RefusedFile(`${rel} is outside the folder`);
   const parts = inside.split(sep);
   let at = base;
   for (let i = 0; i < parts.length; i++) {

@@ -3,8 +3,8 @@
  * subfolders kept under --folder, and every file is checked against the accepted formats
  * and the size limit before anything is uploaded.
  */
-import { readdir, stat } from 'node:fs/promises';
-import { basename, join, relative, resolve, sep } from 'node:path';
+import { readdir, realpath, stat } from 'node:fs/promises';
+import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { rejectionOf } from './formats.js';
@@ -44,7 +44,19 @@ function joinKb(folder: string, name: string): string {
   return folder ? `${folder}/${name}` : name;
 }
 
-export async function collectFiles(cwd: string, paths: string[], folderOption: string | undefined): Promise<UploadPlan> {
+/**
+ * Why a file found in a walked folder is left out when files must stay inside `root`
+ * (voicectl mcp): a link that leads out of it, or to a hidden name; undefined when it is fine.
+ */
+async function leavesRoot(root: string, abs: string): Promise<string | undefined> {
+  const [realRoot, real] = await Promise.all([realpath(root), realpath(abs)]);
+  const inside = relative(realRoot, real);
+  if (inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) return 'a link that leads outside the folder voicectl mcp serves';
+  if (inside.split(sep).some((part) => part.startsWith('.'))) return 'a link to a hidden file';
+  return undefined;
+}
+
+export async function collectFiles(cwd: string, paths: string[], folderOption: string | undefined, inside?: string): Promise<UploadPlan> {
   const base = normalizeFolder(folderOption);
   if (base.split('/').some((s) => s === '..')) throw new UsageError(`--folder "${folderOption}" may not contain "..".`);
   const plan: UploadPlan = { files: [], skipped: [], hidden: 0 };
@@ -89,13 +101,15 @@ export async function collectFiles(cwd: string, paths: string[], folderOption: s
     plan.files.push({ local: abs, display, name, folder, path, size });
   };
   for (const root of roots) {
-    if (root.isDir) await walk(root.abs, base, plan, add, cwd);
+    const outside = inside === undefined ? undefined : await leavesRoot(inside, root.abs);
+    if (outside) plan.skipped.push({ display: root.arg, reason: outside });
+    else if (root.isDir) await walk(root.abs, base, plan, add, cwd, inside);
     else add(root.abs, base, root.size);
   }
   return plan;
 }
 
-async function walk(dir: string, folder: string, plan: UploadPlan, add: (abs: string, folder: string, size: number) => void, cwd: string): Promise<void> {
+async function walk(dir: string, folder: string, plan: UploadPlan, add: (abs: string, folder: string, size: number) => void, cwd: string, inside?: string): Promise<void> {
   let entries;
   try {
     entries = await readdir(dir, { withFileTypes: true });
@@ -112,7 +126,7 @@ async function walk(dir: string, folder: string, plan: UploadPlan, add: (abs: st
       continue;
     }
     if (entry.isDirectory()) {
-      await walk(abs, joinKb(folder, entry.name), plan, add, cwd);
+      await walk(abs, joinKb(folder, entry.name), plan, add, cwd, inside);
       continue;
     }
     let size: number;
@@ -128,6 +142,11 @@ async function walk(dir: string, folder: string, plan: UploadPlan, add: (abs: st
         continue;
       }
       size = s.size;
+      const outside = inside === undefined ? undefined : await leavesRoot(inside, abs);
+      if (outside) {
+        plan.skipped.push({ display: displayPath(cwd, abs), reason: outside });
+        continue;
+      }
     } catch (err) {
       plan.skipped.push({ display: displayPath(cwd, abs), reason: `cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` });
       continue;

@@ -98,6 +98,8 @@ export class VerbRunner {
       // Colour and prompts are for people: nothing a command writes here reaches one.
       env: { ...this.options.env, NO_COLOR: '1', FORCE_COLOR: '0', CI: 'true' },
       cwd: this.options.cwd,
+      // A folder a tool names is walked by the command: what it finds must stay in the server's folder too.
+      filesInside: this.options.cwd,
       signal: own.signal,
       now: this.options.now,
     });

@@ -5,5 +5,5 @@
  * `voicectl` start to load (docs/performance.md).
  */
 export { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-export { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+export { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 export { z } from 'zod';

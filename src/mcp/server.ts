@@ -7,11 +7,13 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { McpServer, ResourceTemplate, StdioServerTransport } from './sdk.js';
+import { McpServer, ResourceTemplate } from './sdk.js';
+import { LineTransport } from './transport.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Context } from '../context.js';
 import { schemaText } from '../gitops/schema.js';
 import { version } from '../version.js';
+import { confinePaths } from './confine.js';
 import { launchTool } from './launch.js';
 import { VerbRunner, type Arg, type ProgramBuilder } from './runner.js';
 import { parseJson, ToolFailure, type ToolDeps, type ToolSpec } from './tool-spec.js';
@@ -103,7 +105,8 @@ async function answer(ctx: Context, tool: ToolSpec, args: Record<string, unknown
     launch: (a) => launchTool(a, { runner: d.runner, env: ctx.env, now: ctx.now, approvalCommand: d.approvalCommand, cli: d.cli }),
   };
   try {
-    const result = await tool.call(args, deps);
+    // Paths first: nothing runs for a tool call that names a file outside the server's folder.
+    const result = await tool.call(await confinePaths(ctx.cwd, tool, args), deps);
     const structured = withoutSecrets(result.structured) as Record<string, unknown>;
     const json = ctx.redact(JSON.stringify(structured));
     const safe = JSON.parse(json) as Record<string, unknown>;
@@ -145,7 +148,7 @@ export function rowsCsv(rows: Array<Record<string, unknown>>): string {
 /** Serves over stdin and stdout until the client closes stdin or Ctrl-C. */
 export async function serveStdio(ctx: Context, options: ServerOptions): Promise<void> {
   const server = createServer(ctx, options);
-  const transport = new StdioServerTransport();
+  const transport = new LineTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
     process.stdin.once('end', () => resolve());

@@ -47,6 +47,8 @@ export interface ToolSpec {
   description: string;
   annotations: ToolAnnotations;
   input: z.ZodRawShape;
+  /** The arguments that name files or folders on this machine (a text or a list of texts): each must be inside the server's folder (confine.ts). */
+  paths?: readonly string[];
   /** Open objects: the service's objects carry more fields than any schema here names. */
   output: z.ZodObject;
   call(args: Record<string, unknown>, deps: ToolDeps): Promise<ToolAnswer>;

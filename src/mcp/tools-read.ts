@@ -94,6 +94,7 @@ export const READ_TOOLS: readonly ToolSpec[] = [
     kind: 'read',
     description: 'Check a contacts spreadsheet (a CSV or .xlsx path on this machine) or inline rows before a campaign: counts, duplicates and each bad row with the reason (as `voicectl contacts validate --json`).',
     annotations: annotate('Validate contacts'),
+    paths: ['path'],
     input: {
       path: z.string().min(1).max(4096).optional().describe('CSV or .xlsx file, relative to the folder the server runs in'),
       rows: rowsInput.optional(),
@@ -119,6 +120,7 @@ export const READ_TOOLS: readonly ToolSpec[] = [
     kind: 'read',
     description: 'What `voicectl apply` would change in the account to match a folder with voicectl.yaml (as `voicectl plan --json`). Only list requests are made.',
     annotations: annotate('Plan an account folder'),
+    paths: ['dir'],
     input: {
       dir: z.string().min(1).max(4096).optional().describe('folder with voicectl.yaml, relative to the folder the server runs in (default .)'),
       prune: z.boolean().optional().describe('also show what would be deleted'),
@@ -131,6 +133,7 @@ export const READ_TOOLS: readonly ToolSpec[] = [
     kind: 'read',
     description: 'The forecast and wave plan of a `voicectl campaign run` (as `voicectl campaign run --dry-run --json`): contacts per time zone after exclusions, when each window opens, what the agent\'s recent calls predict, the waves and the expected finish. Only reads are sent; nothing is created, launched or written.',
     annotations: annotate('Forecast a campaign run'),
+    paths: ['csv', 'contacts', 'exclude'],
     input: {
       name: text(200).describe('the run\'s name'),
       agent: id('agent id or exact name'),

@@ -52,6 +52,7 @@ export const WRITE_TOOLS: readonly ToolSpec[] = [
     kind: 'write',
     description: 'Create a campaign as a draft (nothing is dialed) from a spreadsheet path, a contacts JSON path or inline rows (as `voicectl campaign create --json`). Invalid rows stop it unless skip_invalid.',
     annotations: annotate('Create a draft campaign', WRITE),
+    paths: ['csv', 'contacts', 'exclude'],
     input: {
       name: text(200),
       agent: id('agent id or exact name'),
@@ -81,6 +82,7 @@ export const WRITE_TOOLS: readonly ToolSpec[] = [
     kind: 'write',
     description: 'Create a draft campaign that calls again the contacts of a campaign that did not answer or failed (as `voicectl campaign redial --json`). Nothing is dialed.',
     annotations: annotate('Create a redial draft', WRITE),
+    paths: ['exclude'],
     input: {
       campaign_id: id('the campaign to call again'),
       status: z.array(z.string().min(1).max(40)).max(10).optional().describe('contact statuses to call again (default no_answer, failed)'),
@@ -100,6 +102,7 @@ export const WRITE_TOOLS: readonly ToolSpec[] = [
     kind: 'write',
     description: 'Upload files or folders (recursively) to the knowledge base (as `voicectl kb upload --json`).',
     annotations: annotate('Upload to the knowledge base', WRITE),
+    paths: ['paths'],
     input: {
       paths: z.array(z.string().min(1).max(4096)).min(1).max(100).describe('files or folders on this machine'),
       folder: z.string().min(1).max(1000).optional().describe('knowledge-base folder to upload into'),

@@ -5,7 +5,6 @@
  * the turns around it. Only verdicts and failures are kept, never the calls themselves,
  * so ten thousand calls fit in little memory.
  */
-import { spawn } from 'node:child_process';
 import { readdir, stat } from 'node:fs/promises';
 import { readUserText, userFileReason } from '../util/user-file.js';
 import { join, resolve } from 'node:path';
@@ -19,6 +18,7 @@ import { readExcludeList, type ExcludeList } from '../campaigns/exclude-file.js'
 import { evaluate, type Environment, type Verdict } from './evaluate.js';
 import type { Rule, Severity } from './rules.js';
 import { harvestOptOuts } from './harvest.js';
+import { runJudge } from './judge.js';
 
 export interface CallSource {
   campaigns?: string[];
@@ -326,40 +326,5 @@ function asCalls(value: unknown, where: string): Call[] {
   return list.map((c) => {
     if (!c || typeof c !== 'object' || typeof (c as Call).call_id !== 'string') throw new UsageError(`${where}: not a call (an object with a call_id).`);
     return c as Call;
-  });
-}
-
-/** One run of a judge: the call's JSON on stdin; exit 0 pass, 1 fail, stdout the reason. */
-async function runJudge(ctx: Context, rule: Extract<Rule, { kind: 'judge' }>, call: Call, run: number, cwd: string): Promise<{ pass: boolean; reason: string }> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(rule.command, {
-      shell: true, cwd, stdio: ['pipe', 'pipe', 'pipe'],
-      env: { ...process.env, ...ctx.env, VOICECTL_JUDGE_RUN: String(run), VOICECTL_RULE_ID: rule.id },
-    });
-    let out = '';
-    let err = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => { if (out.length < 4000) out += d; });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => { if (err.length < 4000) err += d; });
-    const timer = setTimeout(() => child.kill('SIGKILL'), rule.timeoutSeconds * 1000);
-    // Ctrl-C stops the judge too, not only voicectl.
-    const stop = () => child.kill('SIGTERM');
-    ctx.signal.addEventListener('abort', stop, { once: true });
-    child.once('close', () => ctx.signal.removeEventListener('abort', stop));
-    child.stdin.on('error', () => {});
-    child.stdin.end(JSON.stringify(call));
-    child.on('error', (e) => {
-      clearTimeout(timer);
-      reject(new UsageError(`Rule "${rule.id}": the judge "${rule.command}" could not start (${e.message}).`));
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      const reason = out.trim().split('\n').slice(0, 3).join(' ').slice(0, 300);
-      if (code === 0) resolvePromise({ pass: true, reason });
-      else if (code === 1) resolvePromise({ pass: false, reason });
-      else {
-        const why = signal ? `was stopped (${signal}${signal === 'SIGKILL' ? `, over ${rule.timeoutSeconds}s` : ''})` : `exited ${code}`;
-        resolvePromise({ pass: false, reason: `the judge ${why}${err.trim() ? `: ${err.trim().split('\n')[0]!.slice(0, 200)}` : ''}` });
-      }
-    });
   });
 }

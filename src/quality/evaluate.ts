@@ -8,6 +8,7 @@ import { insideAll, localTime, type HoursWindow } from '../campaigns/calling-hou
 import { zonesForNumber } from '../campaigns/phone-zones.js';
 import type { Rule } from './rules.js';
 import { scriptFor } from './rules.js';
+import { firstMatch, MatchTimeout } from './match.js';
 
 export type Outcome = 'pass' | 'fail' | 'skip';
 
@@ -66,32 +67,78 @@ export async function evaluate(rule: Rule, call: Call, env: Environment): Promis
     return out;
   };
   if (!applies(rule, call)) return v('skip', 'not selected by where');
+  try {
+    return await verdictOf(rule, call, env, v);
+  } catch (err) {
+    if (!(err instanceof MatchTimeout)) throw err;
+    // Undecided is not a pass: the call fails the rule, and the message names the pattern and the turn.
+    return v('fail', `${err.message} on turn ${err.index + 1} and was stopped: not decided (nested repetition such as (a+)+ can take forever on some text; rewrite the pattern)`, err.index);
+  }
+}
+
+type VerdictOf = (verdict: Outcome, message?: string, turn?: number) => Verdict;
+
+/** Indexes of the turns `keep` selects, and their texts. */
+function select(turns: TranscriptTurn[], keep: (t: TranscriptTurn) => boolean): { at: number[]; texts: string[] } {
+  const at: number[] = [];
+  const texts: string[] = [];
+  turns.forEach((t, i) => {
+    if (keep(t)) {
+      at.push(i);
+      texts.push(text(t));
+    }
+  });
+  return { at, texts };
+}
+
+async function verdictOf(rule: Rule, call: Call, env: Environment, v: VerdictOf): Promise<Verdict> {
   const turns = turnsOf(call);
   switch (rule.kind) {
     case 'first_agent_turn_matches': {
       if (turns.length === 0) return v('skip', 'no transcript');
       const i = turns.findIndex((t) => t.role === 'agent');
       if (i < 0) return v('fail', 'the agent never spoke');
-      return rule.pattern.test(text(turns[i])) ? v('pass') : v('fail', `the first agent turn does not match /${rule.pattern.source}/`, i);
+      try {
+        return firstMatch([rule.pattern], [text(turns[i])]) ? v('pass') : v('fail', `the first agent turn does not match /${rule.pattern.source}/`, i);
+      } catch (err) {
+        if (err instanceof MatchTimeout) throw new MatchTimeout(err.pattern, i);
+        throw err;
+      }
     }
     case 'never_says': {
       if (turns.length === 0) return v('skip', 'no transcript');
-      for (let i = 0; i < turns.length; i++) {
-        const t = turns[i]!;
-        if (rule.role !== 'any' && t.role !== rule.role) continue;
-        const said = text(t);
-        const flat = said.toLowerCase().replace(/\s+/g, ' ');
-        const phrase = rule.phrases.find((p) => flat.includes(p.toLowerCase().replace(/\s+/g, ' ')));
-        if (phrase) return v('fail', `${t.role} said "${phrase}"`, i);
-        const re = rule.patterns.find((p) => p.test(said));
-        if (re) return v('fail', `${t.role} said something matching /${re.source}/`, i);
+      const { at, texts } = select(turns, (t) => rule.role === 'any' || t.role === rule.role);
+      // The first turn that says a phrase; a pattern counts only on an earlier turn (on the same turn the phrase is named).
+      let phraseTurn = -1;
+      let phrase: string | undefined;
+      for (let k = 0; k < texts.length && phrase === undefined; k++) {
+        const flat = texts[k]!.toLowerCase().replace(/\s+/g, ' ');
+        phrase = rule.phrases.find((p) => flat.includes(p.toLowerCase().replace(/\s+/g, ' ')));
+        if (phrase !== undefined) phraseTurn = k;
       }
+      let m;
+      try {
+        m = firstMatch(rule.patterns, phraseTurn < 0 ? texts : texts.slice(0, phraseTurn));
+      } catch (err) {
+        if (err instanceof MatchTimeout) throw new MatchTimeout(err.pattern, at[err.index]!);
+        throw err;
+      }
+      if (m) return v('fail', `${turns[at[m.index]!]!.role} said something matching /${rule.patterns[m.pattern]!.source}/`, at[m.index]);
+      if (phrase !== undefined) return v('fail', `${turns[at[phraseTurn]!]!.role} said "${phrase}"`, at[phraseTurn]);
       return v('pass');
     }
     case 'opt_out_honoured': {
       if (turns.length === 0) return v('skip', 'no transcript');
-      const i = turns.findIndex((t) => t.role === 'user' && rule.pattern.test(text(t)));
-      if (i < 0) return v('pass', 'no opt-out request');
+      const user = select(turns, (t) => t.role === 'user');
+      let m;
+      try {
+        m = firstMatch([rule.pattern], user.texts);
+      } catch (err) {
+        if (err instanceof MatchTimeout) throw new MatchTimeout(err.pattern, user.at[err.index]!);
+        throw err;
+      }
+      if (!m) return v('pass', 'no opt-out request');
+      const i = user.at[m.index]!;
       env.optedOut(call);
       const after = turns.map((t, j) => ({ t, j })).filter(({ t, j }) => j > i && t.role === 'agent');
       if (after.length > rule.withinTurns) {

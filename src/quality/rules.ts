@@ -65,9 +65,21 @@ export function refuse(at: Located, node: Node | null | undefined, message: stri
   return new UsageError(`${at.file}:${at.line(node)}: ${message}`, { hint: hint ?? 'See docs/quality.md for the rule kinds and their fields. Nothing was sent.' });
 }
 
+/**
+ * The most rules one file (or one scenario) holds, and the most bytes a rules file is.
+ * Real rules files hold tens of rules; a list of thousands is a generated file gone
+ * wrong, and every rule is applied to every call and shown as a row of the summary.
+ */
+export const MAX_RULES = 500;
+export const MAX_RULES_BYTES = 1024 * 1024;
+
 /** Reads a `rules:` list (a rules file's, or a scenario's `expect:`). */
 export function readRules(seq: Node | null | undefined, at: Located, what = 'rules'): Rule[] {
   if (!isSeq(seq)) throw refuse(at, seq, `${what} must be a list of rules`);
+  if (seq.items.length > MAX_RULES) {
+    throw refuse(at, seq, `${what} holds ${seq.items.length.toLocaleString('en-US')} rules; at most ${MAX_RULES.toLocaleString('en-US')} are read`,
+      'Split the rules into several files and run calls check once for each. Nothing was sent.');
+  }
   const rules: Rule[] = [];
   const ids = new Set<string>();
   for (const item of seq.items) {
@@ -282,6 +294,12 @@ export function scriptFor(language: string): string | undefined {
 
 /** Reads a rules file's text: `rules:` at the top level. */
 function parseRules(text: string, file: string): Rule[] {
+  // Checked before the YAML is parsed: a parser's work and memory grow with the text.
+  if (text.length > MAX_RULES_BYTES) {
+    throw new UsageError(`${file}: ${(Buffer.byteLength(text) / 1024 / 1024).toFixed(1)} MB is over the ${MAX_RULES_BYTES / 1024 / 1024} MB a rules file may be.`, {
+      hint: `A rules file holds at most ${MAX_RULES.toLocaleString('en-US')} rules; split them into several files. Nothing was sent.`,
+    });
+  }
   const { doc, at } = parseYaml(text, file);
   const top = doc.contents as Node | null;
   if (!isMap(top)) throw refuse(at, top, 'the file must be a mapping with a rules: list');

@@ -57,6 +57,8 @@ export interface McpWorldOptions {
   files?: Record<string, string>;
   /** What the tests start from, made before the server starts. */
   given?: (h: Harness, dir: string) => Promise<void>;
+  /** A folder inside the working folder to start the server in (what `given` makes there stays outside it). */
+  cwd?: string;
 }
 
 /**
@@ -72,7 +74,7 @@ export function mcpForFile(opts: McpWorldOptions): McpWorld {
     h = await harness();
     for (const [name, text] of Object.entries(opts.files ?? {})) writeFileSync(join(dir, name), text);
     await opts.given?.(h, dir);
-    if (opts.flags !== null) mcp = await startMcp(opts.flags ?? [], { ...h.env, ...opts.env }, dir);
+    if (opts.flags !== null) mcp = await startMcp(opts.flags ?? [], { ...h.env, ...opts.env }, opts.cwd ? join(dir, opts.cwd) : dir);
   }, 60_000);
   afterAll(async () => {
     await mcp?.close();

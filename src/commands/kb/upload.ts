@@ -9,7 +9,7 @@ import { forPeople } from '../../io/render.js';
 import type { UploadFlags } from './definition.js';
 
 export default async function kbUpload(ctx: Context, paths: string[], opts: UploadFlags): Promise<void> {
-  const plan = await collectFiles(ctx.cwd, paths, opts.folder);
+  const plan = await collectFiles(ctx.cwd, paths, opts.folder, ctx.filesInside);
   reportSkipped(ctx, plan.skipped, plan.hidden);
   if (plan.files.length === 0) {
     throw new UsageError('Nothing to upload: no file passed the checks.', { hint: `Accepted formats: ${ACCEPTED_LIST}, up to 50 MB each.` });
