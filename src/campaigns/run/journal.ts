@@ -138,7 +138,8 @@ export class JournalFile {
 
   async save(): Promise<void> {
     this.journal.updated_at = this.now().toISOString();
-    await writeFileAtomic(this.path, `${JSON.stringify(this.journal)}\n`);
+    // It holds people's numbers and names: readable by its owner only.
+    await writeFileAtomic(this.path, `${JSON.stringify(this.journal)}\n`, { mode: 0o600 });
     this.writes++;
   }
 }
