@@ -11,9 +11,7 @@
 import { insideAll, localMinute, nextOpening, type HoursWindow } from '../calling-hours.js';
 import type { RunContact } from './journal.js';
 import { placeOf, windowFor, type RunPolicy } from './policy.js';
-import { wallClock } from '../../util/time.js';
-
-const DAY = 86_400_000;
+import { fromWallTime, wallClock } from '../../util/time.js';
 
 export interface Group {
   key: string;
@@ -28,8 +26,14 @@ export function capDay(ms: number, zone = 'UTC'): string {
   return zone === 'UTC' ? new Date(ms).toISOString().slice(0, 10) : wallClock(ms, zone).date;
 }
 
-export function nextUtcDay(ms: number): number {
-  return (Math.floor(ms / DAY) + 1) * DAY;
+/**
+ * When the next day the daily cap counts begins after `ms`: midnight in `zone` (UTC when
+ * absent). A day of a zone that changes its clocks is 23 or 25 hours long; where midnight
+ * itself is skipped, the day begins when the clocks jump over it.
+ */
+export function nextCapDay(ms: number, zone = 'UTC'): number {
+  const [y, m, d] = capDay(ms, zone).split('-').map(Number) as [number, number, number];
+  return zone === 'UTC' ? Date.UTC(y, m - 1, d + 1) : fromWallTime(zone, Date.UTC(y, m - 1, d + 1));
 }
 
 /** Contacts grouped by (zones, window): each group's window is worked out once. */
@@ -169,7 +173,7 @@ export function chooseWave(planner: Planner, contacts: RunContact[], days: Recor
   if (t >= deadline) return { take: [], blocked: 'deadline' };
   const capLeft = policy.daily_cap === undefined ? Infinity : Math.max(0, policy.daily_cap - (days[capDay(t, policy.day_zone)] ?? 0));
   if (capLeft <= 0) {
-    const next = nextUtcDay(t);
+    const next = nextCapDay(t, policy.day_zone);
     return next >= deadline ? { take: [], blocked: 'deadline' } : { take: [], blocked: 'cap', nextAt: next };
   }
   const eligible = planner.eligible(t);
