@@ -88,6 +88,14 @@ export interface Wave {
   created_at?: string;
   launched_at?: string;
   done_at?: string;
+  /** When the pending create or launch was sent (ISO), and the request's deadline then (ms): on resume, the run waits until it could no longer land. */
+  sent_at?: string;
+  timeout_ms?: number;
+  /**
+   * A create whose answer was lost, on a service that does not list campaigns: a draft of
+   * this name may exist. It is never launched; the contacts went to another wave.
+   */
+  orphan?: boolean;
 }
 
 export interface Journal {

@@ -5,6 +5,19 @@ import type { Context } from '../../context.js';
 import { countStates } from './deps.js';
 import type { Journal } from './journal.js';
 import { chooseWave, Planner } from './plan.js';
+import { orphanWords } from './wave.js';
+
+export interface Orphan {
+  wave: number;
+  name: string;
+  note: string;
+}
+
+/** Waves whose create's answer was lost on a service that does not list campaigns: a draft of that name may exist, never to be launched. */
+export function orphansOf(j: Journal): { orphans?: Orphan[] } {
+  const list = j.waves.filter((w) => w.orphan).map((w) => ({ wave: w.n, name: w.name, note: orphanWords(w) }));
+  return list.length > 0 ? { orphans: list } : {};
+}
 
 export interface RunStatus {
   run_id: string;
@@ -16,6 +29,7 @@ export interface RunStatus {
   dialed: number;
   days: Record<string, number>;
   next_wave_at?: string;
+  orphans?: Orphan[];
   /** The wave on the service: the next is released only once it has finished. */
   after_wave?: number;
 }
@@ -34,7 +48,7 @@ export async function runStatus(ctx: Context, j: Journal, api: ApiClient): Promi
   }
   const out: RunStatus = {
     run_id: j.run_id, name: j.name, state: j.state, waves, contacts: countStates(j),
-    dialed: j.contacts.reduce((n, c) => n + c.attempts, 0), days: j.days,
+    dialed: j.contacts.reduce((n, c) => n + c.attempts, 0), days: j.days, ...orphansOf(j),
   };
   if (j.paused_reason) out.paused_reason = j.paused_reason;
   const unfinished = j.waves.find((w) => w.state !== 'done' && w.state !== 'abandoned');

@@ -10,6 +10,7 @@ import { printList } from '../../io/output.js';
 import { render } from '../../io/render.js';
 import { plural } from '../../io/text.js';
 import { countStates } from '../../campaigns/run/deps.js';
+import { orphansOf } from '../../campaigns/run/status.js';
 import { forecastLines, type Forecast } from '../../campaigns/run/forecast.js';
 import { DEFAULT_WAVE_LENGTH_MS } from '../../campaigns/run/history.js';
 import type { Journal } from '../../campaigns/run/journal.js';
@@ -67,6 +68,7 @@ export function runScreen(ctx: Context): RunScreen {
         waves: j.waves.map((w) => ({ n: w.n, name: w.name, state: w.state, campaign_id: w.campaign_id, contacts: w.contacts.length, launched_at: w.launched_at })),
         contacts: countStates(j),
         dialed: j.contacts.reduce((n, c) => n + c.attempts, 0),
+        ...orphansOf(j),
       };
       await render(ctx, {
         json: summary,
@@ -76,6 +78,7 @@ export function runScreen(ctx: Context): RunScreen {
           ]);
           const counts = Object.entries(summary.contacts).map(([k, v]) => `${v} ${k.replace('_', ' ')}`).join(', ');
           ctx.info(`Run ${j.state}: ${plural(summary.waves.length, 'wave')}, ${plural(summary.dialed, 'dial')}; contacts: ${counts}.`);
+          for (const o of summary.orphans ?? []) ctx.info(ctx.errColor.yellow(`Wave ${o.wave}: ${o.note}`));
         },
       });
     },

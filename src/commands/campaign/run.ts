@@ -52,6 +52,7 @@ async function showStatus(ctx: Context, path: string): Promise<void> {
       ctx.out(`Contacts: ${Object.entries(status.contacts).map(([k, v]) => `${v} ${k.replace('_', ' ')}`).join(', ')}`);
       if (status.after_wave !== undefined) ctx.out(`Next wave: after wave ${status.after_wave} has finished (one wave is on the service at a time)`);
       else if (status.next_wave_at) ctx.out(`Next wave: ${when(Date.parse(status.next_wave_at), ctx.timeZone)}`);
+      for (const o of status.orphans ?? []) ctx.out(`Wave ${o.wave}: ${o.note}`);
       if (status.state !== 'finished') ctx.info(ctx.errColor.dim(`Continue with: ${resumeCommand(ctx, path)}`));
     },
   });
