@@ -101,23 +101,37 @@ export class Planner {
     return close;
   }
 
-  /** Waiting contacts a wave may hold at `t`, in source order. */
+  /**
+   * Waiting contacts a wave may hold at `t`, those whose window closes first first (then
+   * in source order): a contact with minutes left goes in this wave, not tomorrow's.
+   */
   eligible(t: number): number[] {
-    const open = new Map<Group, boolean>();
-    const out: number[] = [];
+    const closes = new Map<Group, number | undefined>();
+    const out: Array<{ i: number; close: number }> = [];
     for (let i = 0; i < this.contacts.length; i++) {
       const c = this.contacts[i]!;
       if (c.state !== 'waiting' || notBefore(c) > t) continue;
       const g = this.groupOf[i];
       if (!g) continue;
-      let o = open.get(g);
-      if (o === undefined) {
-        o = this.openFor(g, t);
-        open.set(g, o);
+      let close = closes.get(g);
+      if (!closes.has(g)) {
+        close = this.openFor(g, t) ? this.closesAfter(g, t) : undefined;
+        closes.set(g, close);
       }
-      if (o) out.push(i);
+      if (close !== undefined) out.push({ i, close });
     }
-    return out;
+    // A stable sort: equal closes keep the source order.
+    return out.sort((a, b) => a.close - b.close).map((x) => x.i);
+  }
+
+  /** Whether a waiting contact's window is open at `t` but closes before a wave released then would end. */
+  closingBeforeWaveEnds(t: number, skip: Set<number>): boolean {
+    for (let i = 0; i < this.contacts.length; i++) {
+      const g = this.groupOf[i];
+      if (!g || skip.has(i) || this.contacts[i]!.state !== 'waiting' || notBefore(this.contacts[i]!) > t) continue;
+      if (insideAll(g.zones, g.window, t) && !this.openFor(g, t)) return true;
+    }
+    return false;
   }
 
   /** The earliest instant after `t` at which some waiting contact becomes eligible; undefined: none ever. */
@@ -153,9 +167,18 @@ export function notBefore(c: RunContact): number {
   return Math.max(retry || 0, asked || 0);
 }
 
+/**
+ * Why a wave holds fewer contacts than the wave size while others still wait: the daily
+ * cap; others' windows, open now, close before the wave would end; no other window opens
+ * before the deadline; or the others wait for their windows to open.
+ */
+export type SmallBecause = 'cap' | 'closing' | 'deadline' | 'windows';
+
 export interface WaveChoice {
   /** Contacts for a wave now (empty: none may be released now). */
   take: number[];
+  /** With a wave smaller than the wave size while others wait: why. */
+  small?: SmallBecause;
   /** Why none: the cap, the deadline, or nothing open. */
   blocked?: 'cap' | 'deadline' | 'closed' | 'finished';
   /** When to look again (undefined: never: the run is over). */
@@ -177,7 +200,11 @@ export function chooseWave(planner: Planner, contacts: RunContact[], days: Recor
     return next >= deadline ? { take: [], blocked: 'deadline' } : { take: [], blocked: 'cap', nextAt: next };
   }
   const eligible = planner.eligible(t);
-  if (eligible.length > 0) return { take: eligible.slice(0, Math.min(policy.wave_size, capLeft)) };
+  if (eligible.length > 0) {
+    const take = eligible.slice(0, Math.min(policy.wave_size, capLeft));
+    const small = take.length < policy.wave_size ? smallBecause(planner, contacts, take, eligible.length, capLeft, deadline, t) : undefined;
+    return small ? { take, small } : { take };
+  }
   const next = planner.nextEligible(t);
   if (next === undefined) return { take: [], blocked: 'finished' };
   if (next >= deadline) return { take: [], blocked: 'deadline' };
@@ -185,9 +212,31 @@ export function chooseWave(planner: Planner, contacts: RunContact[], days: Recor
   return { take: [], blocked: 'closed', nextAt: next, ...(held > 0 ? { held } : {}) };
 }
 
+function smallBecause(planner: Planner, contacts: RunContact[], take: number[], eligible: number, capLeft: number, deadline: number, t: number): SmallBecause | undefined {
+  if (capLeft < eligible) return 'cap';
+  const others = contacts.filter((c) => c.state === 'waiting').length - take.length;
+  if (others <= 0) return undefined;
+  const taken = new Set(take);
+  if (planner.closingBeforeWaveEnds(t, taken)) return 'closing';
+  if (deadline !== Infinity) {
+    // The others' next chance, after this wave has ended (the wave's own contacts set aside meanwhile).
+    const states = take.map((i) => contacts[i]!.state);
+    for (const i of take) contacts[i]!.state = 'in_wave';
+    let after: number | undefined;
+    try {
+      after = planner.nextEligible(t + planner.policy.wave_length_ms);
+    } finally {
+      take.forEach((i, k) => (contacts[i]!.state = states[k]!));
+    }
+    if (after === undefined || after >= deadline) return 'deadline';
+  }
+  return 'windows';
+}
+
 export interface ForecastWave {
   at: number;
   contacts: number;
+  small?: SmallBecause;
 }
 
 /**
@@ -204,7 +253,7 @@ export function simulate(contacts: RunContact[], policy: RunPolicy, days: Record
     const choice = chooseWave(planner, copy, d, t);
     if (choice.take.length > 0) {
       for (const i of choice.take) copy[i]!.state = 'done';
-      waves.push({ at: t, contacts: choice.take.length });
+      waves.push({ at: t, contacts: choice.take.length, ...(choice.small ? { small: choice.small } : {}) });
       d[capDay(t, policy.day_zone)] = (d[capDay(t, policy.day_zone)] ?? 0) + choice.take.length;
       t += policy.wave_length_ms;
       continue;

@@ -11,7 +11,7 @@ import { render } from '../../io/render.js';
 import { plural } from '../../io/text.js';
 import { countStates } from '../../campaigns/run/deps.js';
 import { orphansOf } from '../../campaigns/run/status.js';
-import { forecastLines, type Forecast } from '../../campaigns/run/forecast.js';
+import { forecastLines, SMALL_WORDS, type Forecast } from '../../campaigns/run/forecast.js';
 import { DEFAULT_WAVE_LENGTH_MS } from '../../campaigns/run/history.js';
 import type { Journal } from '../../campaigns/run/journal.js';
 import { placeOf } from '../../campaigns/run/policy.js';
@@ -26,8 +26,10 @@ export function runScreen(ctx: Context): RunScreen {
       if (o.noHistory) ctx.info(ctx.errColor.dim(`  (With no history a wave is expected to last ${DEFAULT_WAVE_LENGTH_MS / 60_000} min.)`));
       const table = async () => {
         if (f.waves.length > 0) {
-          await printList(ctx, f.waves.map((w, i) => ({ wave: i + 1, at: when(Date.parse(w.at), zone), contacts: w.contacts })), [
+          const why = f.waves.some((w) => w.small);
+          await printList(ctx, f.waves.map((w) => ({ wave: w.n, at: when(Date.parse(w.at), zone), contacts: w.contacts, why: w.small ? SMALL_WORDS[w.small] : '' })), [
             { header: 'wave', key: 'wave' }, { header: 'released at', key: 'at' }, { header: 'contacts', key: 'contacts' },
+            ...(why ? [{ header: 'fewer because', key: 'why' }] : []),
           ]);
         }
         const held = heldContacts(j);
