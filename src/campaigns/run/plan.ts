@@ -126,10 +126,13 @@ export class Planner {
 
   /** Whether a waiting contact's window is open at `t` but closes before a wave released then would end. */
   closingBeforeWaveEnds(t: number, skip: Set<number>): boolean {
+    const closing = new Map<Group, boolean>();
     for (let i = 0; i < this.contacts.length; i++) {
       const g = this.groupOf[i];
       if (!g || skip.has(i) || this.contacts[i]!.state !== 'waiting' || notBefore(this.contacts[i]!) > t) continue;
-      if (insideAll(g.zones, g.window, t) && !this.openFor(g, t)) return true;
+      let yes = closing.get(g);
+      if (yes === undefined) closing.set(g, (yes = insideAll(g.zones, g.window, t) && !this.openFor(g, t)));
+      if (yes) return true;
     }
     return false;
   }
