@@ -26,6 +26,10 @@ export interface RunStatus {
   paused_reason?: string;
   waves: Array<{ n: number; name: string; state: string; campaign_id?: string; contacts: number; service_status?: string; contacts_by_status?: Record<string, number> }>;
   contacts: Record<string, number>;
+  /** Contacts by the outcome of their last call (none yet: "not called"). */
+  last_outcomes: Record<string, number>;
+  /** Contacts by how many times they were dialed. */
+  attempts: Record<string, number>;
   dialed: number;
   days: Record<string, number>;
   next_wave_at?: string;
@@ -48,6 +52,8 @@ export async function runStatus(ctx: Context, j: Journal, api: ApiClient): Promi
   }
   const out: RunStatus = {
     run_id: j.run_id, name: j.name, state: j.state, waves, contacts: countStates(j),
+    last_outcomes: tally(j.contacts.map((c) => c.last_outcome ?? (c.attempts > 0 ? c.last_status ?? 'unknown' : 'not called'))),
+    attempts: tally(j.contacts.map((c) => String(c.attempts))),
     dialed: j.contacts.reduce((n, c) => n + c.attempts, 0), days: j.days, ...orphansOf(j),
   };
   if (j.paused_reason) out.paused_reason = j.paused_reason;
@@ -59,5 +65,11 @@ export async function runStatus(ctx: Context, j: Journal, api: ApiClient): Promi
     if (choice.take.length > 0) out.next_wave_at = ctx.now().toISOString();
     else if (choice.nextAt !== undefined) out.next_wave_at = new Date(choice.nextAt).toISOString();
   }
+  return out;
+}
+
+function tally(values: string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const v of values) out[v] = (out[v] ?? 0) + 1;
   return out;
 }

@@ -285,5 +285,9 @@ describe('a run killed after its create was sent, against a service that does no
     const status = await run(['campaign', 'run', 'status', journal], { env, ...simClock(sandbox) });
     expect(status.exitCode, status.stderr).toBe(0);
     expect(status.stdout).toContain(`Wave 2: "${orphanName}" may exist as a draft; never launch it.`);
+    // Contacts by state, by last outcome, and by attempts.
+    expect(status.stdout).toContain('Contacts: 30 done');
+    expect(status.stdout).toMatch(/^Last outcome: \d+ \w+/m);
+    expect(status.stdout).toContain('Attempts: 30 dialed once');
   }, 60_000);
 });
