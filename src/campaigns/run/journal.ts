@@ -10,6 +10,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../../errors.js';
 import { writeFileAtomic } from '../../util/atomic-file.js';
+import { parseWindow } from '../calling-hours.js';
 import type { RunPolicy } from './policy.js';
 
 export const JOURNAL_FORMAT = 'voicectl-campaign-run';
@@ -211,6 +212,10 @@ function shapeProblem(j: Partial<Journal>): string | undefined {
   if (typeof j.run_id !== 'string' || typeof j.name !== 'string' || typeof j.agent_id !== 'string') return 'its run id, name or agent is missing';
   const p = j.policy;
   if (!p || typeof p !== 'object' || !p.windows || typeof p.windows.default !== 'string' || !(p.wave_size > 0) || !(p.attempts > 0) || !(p.wave_length_ms > 0) || !Array.isArray(p.retry_on)) return 'its policy is incomplete';
+  // A window edited by hand (21:00-09:00, a night) is refused as the policy file refuses it.
+  for (const [k, v] of Object.entries(p.windows)) {
+    if (typeof v !== 'string' || !parseWindow(v)) return `its window for ${k === 'default' ? 'every contact' : k} (${JSON.stringify(v)}) is not HH:MM-HH:MM with the start before the end`;
+  }
   if (!Array.isArray(j.contacts) || !Array.isArray(j.waves) || !j.days || typeof j.days !== 'object') return 'its contacts, waves or days are missing';
   for (const [i, c] of j.contacts.entries()) {
     if (!c || typeof c.phone_number !== 'string' || !CONTACT_STATES.has(c.state) || typeof c.attempts !== 'number' || !Array.isArray(c.waves)) return `contact ${i + 1} is malformed`;

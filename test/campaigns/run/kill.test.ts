@@ -193,6 +193,11 @@ describe('a journal that cannot be resumed', () => {
     expect(broken.code).toBe(2);
     expect(broken.stderr).toContain('wave 1 is malformed');
     expect(broken.requests).toBe(0);
+    const night = await refused(JSON.stringify({ ...j, state: 'paused', policy: { ...j.policy, windows: { default: '21:00-09:00' } } }));
+    expect(night.code).toBe(2);
+    expect(night.stderr).toContain('its window for every contact ("21:00-09:00") is not HH:MM-HH:MM with the start before the end');
+    expect(night.stderr).not.toContain('Cannot read properties');
+    expect(night.requests).toBe(0);
   }, 30_000);
 
   it('is refused when it belongs to another account or service', async () => {
