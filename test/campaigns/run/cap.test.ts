@@ -63,7 +63,7 @@ const dayAfter = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86
 
 /**
  * A run of `list` capped at two a day, from `zone`: the forecast puts every batch after the
- * first at 00:00 of the next day there, and the run releases it then (within minutes: the
+ * first at 00:00 of the next day there, and the run releases it then (soon after: the
  * clock runs fast) and counts the days there. The sandbox's clock runs from its start, so
  * the first day is read from the run rather than fixed.
  */
@@ -91,7 +91,9 @@ async function cappedRun(w: ReturnType<typeof simWorldForFile>, zone: string, li
   done.at.slice(1).forEach((at, i) => {
     const local = wallClock(at, zone);
     expect(local.date, `wave ${i + 2} at ${iso(at)}`).toBe(dates[i + 1]);
-    expect(local.time < '01:00:00', `wave ${i + 2} at ${iso(at)} is ${local.time} in ${zone}, not at the start of the day`).toBe(true);
+    // Within three hours (the clock runs 40,000 times fast, and a loaded machine is slow to
+    // launch): the UTC day's start would be 05:30 in India, 19:00 the evening before in New York.
+    expect(local.time < '03:00:00', `wave ${i + 2} at ${iso(at)} is ${local.time} in ${zone}, not at the start of the day`).toBe(true);
   });
   return done.at;
 }
