@@ -20,6 +20,39 @@ const callbackRows = (r: CampaignReport, when: (iso: string | null) => string) =
 
 const topOutcome = (r: CampaignReport) => Object.entries(r.outcomes)[0];
 
+/**
+ * Column names for campaigns side by side, each at most `max` long and told apart: the
+ * words every name starts with are cut ("Renewals (wave 1, run 4f1a2c)" and "… (wave 2, …"
+ * read "…wave 1, run 4f1a2…" and "…wave 2, run 4f1a2…"), then the end; a name that is
+ * still too long once its shared start is gone is cut in the middle.
+ */
+export function columnNames(names: string[], max: number): string[] {
+  let common = names.length > 1 ? names.reduce((p, n) => { let i = 0; while (i < p.length && i < n.length && p[i] === n[i]) i++; return p.slice(0, i); }) : '';
+  // Cut at a word's start, and never the whole of a name.
+  const shortest = Math.min(...names.map((n) => n.length));
+  if (common.length >= shortest) common = common.slice(0, shortest - 1);
+  // Keep the last shared word ("…week 1", "…wave 2, …"), unless it is the only one.
+  const trimmed = common.replace(/[\s(,]+$/, '');
+  const lastWord = trimmed.search(/[^\s(,]*$/);
+  const cut = common.length === 0 ? 0 : lastWord > 0 ? lastWord : common.length > trimmed.length ? common.length : 0;
+  const rests = names.map((n) => (cut > 0 ? n.slice(cut).replace(/^[\s(,]+/, '') : n));
+  const out = rests.map((rest) => {
+    const shown = cut > 0 ? `…${rest}` : rest;
+    if (shown.length <= max) return shown;
+    return cut > 0 ? `${shown.slice(0, max - 1)}…` : `${rest.slice(0, Math.ceil(max / 2) - 1)}…${rest.slice(-Math.floor(max / 2))}`;
+  });
+  // Names that still read alike (they share more than the start all share): their own shared start is cut too.
+  if (cut > 0) {
+    const alike = new Map<string, number[]>();
+    out.forEach((h, i) => alike.set(h, [...(alike.get(h) ?? []), i]));
+    for (const group of alike.values()) {
+      if (group.length < 2 || new Set(group.map((i) => rests[i])).size < group.length) continue;
+      columnNames(group.map((i) => rests[i]!), max).forEach((h, k) => (out[group[k]!] = h.startsWith('…') ? h : `…${h.slice(0, max - 1)}`));
+    }
+  }
+  return out;
+}
+
 /** Rows of metrics, a column per campaign: the side-by-side view. */
 export function comparisonRows(reports: CampaignReport[]): string[][] {
   const row = (label: string, f: (r: CampaignReport) => string) => [label, ...reports.map(f)];
@@ -96,8 +129,7 @@ export function terminalSections(reports: CampaignReport[], o: { zone?: string; 
     // Titles are printed as they are (tables escape their own cells): the names are made safe here.
     const title = reports.length === 1 ? `Campaign ${terminalLine(reports[0]!.name)}` : reports.length > per ? `Campaigns side by side (${i + 1}-${i + group.length} of ${reports.length})` : 'Campaigns side by side';
     // A name longer than its column is cut (the table never cuts its headers); --json has it whole.
-    // Cut in the middle: campaigns side by side often differ only at the end ("…, week 2").
-    const head = group.map((r) => { const n = terminalLine(r.name); return n.length > 18 ? `${n.slice(0, 8)}…${n.slice(-9)}` : n; });
+    const head = columnNames(group.map((r) => terminalLine(r.name)), 18);
     sections.push({ title, head: ['', ...head], rows: comparisonRows(group), max: [undefined, ...group.map(() => 18)] });
   }
   for (const r of reports) {

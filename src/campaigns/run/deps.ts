@@ -10,8 +10,8 @@ import type { Planner } from './plan.js';
 export interface RunView {
   /** One thing happened (a wave released, finished, a wait begun). */
   event(line: string): void;
-  /** The live state changed (redrawn on a terminal, silent elsewhere). */
-  refresh(journal: Journal, waitingFor?: { until: number; planner: Planner }): void;
+  /** The live state changed (redrawn on a terminal, silent elsewhere); `what` names a wait other than for the next wave. */
+  refresh(journal: Journal, waitingFor?: { until: number; planner: Planner; what?: string }): void;
   close(): void;
 }
 
@@ -37,4 +37,15 @@ export function countStates(j: Journal): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const c of j.contacts) counts[c.state] = (counts[c.state] ?? 0) + 1;
   return counts;
+}
+
+/** Sleeps on the run's clock until `at`; on a terminal the status line counts down each second. */
+export async function waitUntil(d: RunDeps, at: number, planner: Planner, what?: string): Promise<void> {
+  for (;;) {
+    const left = at - d.ctx.now().getTime();
+    if (left <= 0) return;
+    d.view.refresh(d.file.journal, { until: at, planner, ...(what ? { what } : {}) });
+    // A terminal's view is redrawn each second; elsewhere one sleep does.
+    await d.ctx.sleep(d.ctx.interactiveStderr ? Math.min(left, 1000) : left, d.ctx.signal);
+  }
 }

@@ -7,7 +7,7 @@
  * says how many calls are still in flight, and leaves the journal ready for --resume.
  */
 import { plural } from '../../io/text.js';
-import { inFlight, waveName, type RunDeps } from './deps.js';
+import { inFlight, waitUntil, waveName, type RunDeps } from './deps.js';
 import type { Wave } from './journal.js';
 import { capDay, chooseWave, Planner } from './plan.js';
 import { settle, stopIfPaused } from './wave.js';
@@ -61,16 +61,6 @@ export async function drive(d: RunDeps): Promise<void> {
     throw err;
   } finally {
     d.view.close();
-  }
-}
-
-async function waitUntil(d: RunDeps, at: number, planner: Planner): Promise<void> {
-  for (;;) {
-    const left = at - d.ctx.now().getTime();
-    if (left <= 0) return;
-    d.view.refresh(d.file.journal, { until: at, planner });
-    // A terminal's view is redrawn each second; elsewhere one sleep does.
-    await d.ctx.sleep(d.ctx.interactiveStderr ? Math.min(left, 1000) : left, d.ctx.signal);
   }
 }
 

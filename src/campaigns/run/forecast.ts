@@ -6,7 +6,15 @@
 import { formatWindow, localTime, zoneLabel } from '../calling-hours.js';
 import type { AgentHistory } from './history.js';
 import type { Journal } from './journal.js';
-import { Planner, simulate } from './plan.js';
+import { Planner, simulate, type SmallBecause } from './plan.js';
+
+/** Why a wave holds fewer than the wave size, as the wave table says it. */
+export const SMALL_WORDS: Record<SmallBecause, string> = {
+  cap: 'the daily cap',
+  closing: 'others\' windows close sooner',
+  deadline: 'the rest miss the deadline',
+  windows: 'the rest not yet open',
+};
 import { when } from './when.js';
 
 export interface ZoneForecast {
@@ -28,7 +36,8 @@ export interface Forecast {
   /** What this agent's past calls predict (absent on --resume: the run's own policy already holds the wave length). */
   history?: { calls: number; connect_rate?: number; expected_connected?: number; expected_talk_minutes?: number };
   wave_length_minutes: number;
-  waves: Array<{ at: string; contacts: number }>;
+  /** The waves of first attempts, numbered on from the journal's; `small`: why one holds fewer than the wave size. */
+  waves: Array<{ n: number; at: string; contacts: number; small?: SmallBecause }>;
   expected_finish?: string;
   /** Contacts the schedule cannot reach before the deadline (or at all). */
   would_expire: number;
@@ -68,7 +77,7 @@ export function forecast(j: Journal, history: AgentHistory | undefined, now: num
     zones,
     ...(h ? { history: h } : {}),
     wave_length_minutes: Math.round(j.policy.wave_length_ms / 60_000),
-    waves: sim.waves.map((w) => ({ at: new Date(w.at).toISOString(), contacts: w.contacts })),
+    waves: sim.waves.map((w, i) => ({ n: j.waves.length + i + 1, at: new Date(w.at).toISOString(), contacts: w.contacts, ...(w.small ? { small: w.small } : {}) })),
     would_expire: sim.expire,
   };
   if (sim.finish !== undefined) out.expected_finish = new Date(sim.finish).toISOString();

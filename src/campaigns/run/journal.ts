@@ -10,6 +10,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../../errors.js';
 import { writeFileAtomic } from '../../util/atomic-file.js';
+import { parseWindow } from '../calling-hours.js';
 import type { RunPolicy } from './policy.js';
 
 export const JOURNAL_FORMAT = 'voicectl-campaign-run';
@@ -88,6 +89,14 @@ export interface Wave {
   created_at?: string;
   launched_at?: string;
   done_at?: string;
+  /** When the pending create or launch was sent (ISO), and the request's deadline then (ms): on resume, the run waits until it could no longer land. */
+  sent_at?: string;
+  timeout_ms?: number;
+  /**
+   * A create whose answer was lost, on a service that does not list campaigns: a draft of
+   * this name may exist. It is never launched; the contacts went to another wave.
+   */
+  orphan?: boolean;
 }
 
 export interface Journal {
@@ -138,7 +147,8 @@ export class JournalFile {
 
   async save(): Promise<void> {
     this.journal.updated_at = this.now().toISOString();
-    await writeFileAtomic(this.path, `${JSON.stringify(this.journal)}\n`);
+    // It holds people's numbers and names: readable by its owner only.
+    await writeFileAtomic(this.path, `${JSON.stringify(this.journal)}\n`, { mode: 0o600 });
     this.writes++;
   }
 }
@@ -202,6 +212,10 @@ function shapeProblem(j: Partial<Journal>): string | undefined {
   if (typeof j.run_id !== 'string' || typeof j.name !== 'string' || typeof j.agent_id !== 'string') return 'its run id, name or agent is missing';
   const p = j.policy;
   if (!p || typeof p !== 'object' || !p.windows || typeof p.windows.default !== 'string' || !(p.wave_size > 0) || !(p.attempts > 0) || !(p.wave_length_ms > 0) || !Array.isArray(p.retry_on)) return 'its policy is incomplete';
+  // A window edited by hand (21:00-09:00, a night) is refused as the policy file refuses it.
+  for (const [k, v] of Object.entries(p.windows)) {
+    if (typeof v !== 'string' || !parseWindow(v)) return `its window for ${k === 'default' ? 'every contact' : k} (${JSON.stringify(v)}) is not HH:MM-HH:MM with the start before the end`;
+  }
   if (!Array.isArray(j.contacts) || !Array.isArray(j.waves) || !j.days || typeof j.days !== 'object') return 'its contacts, waves or days are missing';
   for (const [i, c] of j.contacts.entries()) {
     if (!c || typeof c.phone_number !== 'string' || !CONTACT_STATES.has(c.state) || typeof c.attempts !== 'number' || !Array.isArray(c.waves)) return `contact ${i + 1} is malformed`;

@@ -11,9 +11,7 @@
 import { insideAll, localMinute, nextOpening, type HoursWindow } from '../calling-hours.js';
 import type { RunContact } from './journal.js';
 import { placeOf, windowFor, type RunPolicy } from './policy.js';
-import { wallClock } from '../../util/time.js';
-
-const DAY = 86_400_000;
+import { fromWallTime, wallClock } from '../../util/time.js';
 
 export interface Group {
   key: string;
@@ -28,8 +26,14 @@ export function capDay(ms: number, zone = 'UTC'): string {
   return zone === 'UTC' ? new Date(ms).toISOString().slice(0, 10) : wallClock(ms, zone).date;
 }
 
-export function nextUtcDay(ms: number): number {
-  return (Math.floor(ms / DAY) + 1) * DAY;
+/**
+ * When the next day the daily cap counts begins after `ms`: midnight in `zone` (UTC when
+ * absent). A day of a zone that changes its clocks is 23 or 25 hours long; where midnight
+ * itself is skipped, the day begins when the clocks jump over it.
+ */
+export function nextCapDay(ms: number, zone = 'UTC'): number {
+  const [y, m, d] = capDay(ms, zone).split('-').map(Number) as [number, number, number];
+  return zone === 'UTC' ? Date.UTC(y, m - 1, d + 1) : fromWallTime(zone, Date.UTC(y, m - 1, d + 1));
 }
 
 /** Contacts grouped by (zones, window): each group's window is worked out once. */
@@ -97,23 +101,40 @@ export class Planner {
     return close;
   }
 
-  /** Waiting contacts a wave may hold at `t`, in source order. */
+  /**
+   * Waiting contacts a wave may hold at `t`, those whose window closes first first (then
+   * in source order): a contact with minutes left goes in this wave, not tomorrow's.
+   */
   eligible(t: number): number[] {
-    const open = new Map<Group, boolean>();
-    const out: number[] = [];
+    const closes = new Map<Group, number | undefined>();
+    const out: Array<{ i: number; close: number }> = [];
     for (let i = 0; i < this.contacts.length; i++) {
       const c = this.contacts[i]!;
       if (c.state !== 'waiting' || notBefore(c) > t) continue;
       const g = this.groupOf[i];
       if (!g) continue;
-      let o = open.get(g);
-      if (o === undefined) {
-        o = this.openFor(g, t);
-        open.set(g, o);
+      let close = closes.get(g);
+      if (!closes.has(g)) {
+        close = this.openFor(g, t) ? this.closesAfter(g, t) : undefined;
+        closes.set(g, close);
       }
-      if (o) out.push(i);
+      if (close !== undefined) out.push({ i, close });
     }
-    return out;
+    // A stable sort: equal closes keep the source order.
+    return out.sort((a, b) => a.close - b.close).map((x) => x.i);
+  }
+
+  /** Whether a waiting contact's window is open at `t` but closes before a wave released then would end. */
+  closingBeforeWaveEnds(t: number, skip: Set<number>): boolean {
+    const closing = new Map<Group, boolean>();
+    for (let i = 0; i < this.contacts.length; i++) {
+      const g = this.groupOf[i];
+      if (!g || skip.has(i) || this.contacts[i]!.state !== 'waiting' || notBefore(this.contacts[i]!) > t) continue;
+      let yes = closing.get(g);
+      if (yes === undefined) closing.set(g, (yes = insideAll(g.zones, g.window, t) && !this.openFor(g, t)));
+      if (yes) return true;
+    }
+    return false;
   }
 
   /** The earliest instant after `t` at which some waiting contact becomes eligible; undefined: none ever. */
@@ -149,9 +170,18 @@ export function notBefore(c: RunContact): number {
   return Math.max(retry || 0, asked || 0);
 }
 
+/**
+ * Why a wave holds fewer contacts than the wave size while others still wait: the daily
+ * cap; others' windows, open now, close before the wave would end; no other window opens
+ * before the deadline; or the others wait for their windows to open.
+ */
+export type SmallBecause = 'cap' | 'closing' | 'deadline' | 'windows';
+
 export interface WaveChoice {
   /** Contacts for a wave now (empty: none may be released now). */
   take: number[];
+  /** With a wave smaller than the wave size while others wait: why. */
+  small?: SmallBecause;
   /** Why none: the cap, the deadline, or nothing open. */
   blocked?: 'cap' | 'deadline' | 'closed' | 'finished';
   /** When to look again (undefined: never: the run is over). */
@@ -169,11 +199,15 @@ export function chooseWave(planner: Planner, contacts: RunContact[], days: Recor
   if (t >= deadline) return { take: [], blocked: 'deadline' };
   const capLeft = policy.daily_cap === undefined ? Infinity : Math.max(0, policy.daily_cap - (days[capDay(t, policy.day_zone)] ?? 0));
   if (capLeft <= 0) {
-    const next = nextUtcDay(t);
+    const next = nextCapDay(t, policy.day_zone);
     return next >= deadline ? { take: [], blocked: 'deadline' } : { take: [], blocked: 'cap', nextAt: next };
   }
   const eligible = planner.eligible(t);
-  if (eligible.length > 0) return { take: eligible.slice(0, Math.min(policy.wave_size, capLeft)) };
+  if (eligible.length > 0) {
+    const take = eligible.slice(0, Math.min(policy.wave_size, capLeft));
+    const small = take.length < policy.wave_size ? smallBecause(planner, contacts, take, eligible.length, capLeft, deadline, t) : undefined;
+    return small ? { take, small } : { take };
+  }
   const next = planner.nextEligible(t);
   if (next === undefined) return { take: [], blocked: 'finished' };
   if (next >= deadline) return { take: [], blocked: 'deadline' };
@@ -181,9 +215,31 @@ export function chooseWave(planner: Planner, contacts: RunContact[], days: Recor
   return { take: [], blocked: 'closed', nextAt: next, ...(held > 0 ? { held } : {}) };
 }
 
+function smallBecause(planner: Planner, contacts: RunContact[], take: number[], eligible: number, capLeft: number, deadline: number, t: number): SmallBecause | undefined {
+  if (capLeft < eligible) return 'cap';
+  const others = contacts.filter((c) => c.state === 'waiting').length - take.length;
+  if (others <= 0) return undefined;
+  const taken = new Set(take);
+  if (planner.closingBeforeWaveEnds(t, taken)) return 'closing';
+  if (deadline !== Infinity) {
+    // The others' next chance, after this wave has ended (the wave's own contacts set aside meanwhile).
+    const states = take.map((i) => contacts[i]!.state);
+    for (const i of take) contacts[i]!.state = 'in_wave';
+    let after: number | undefined;
+    try {
+      after = planner.nextEligible(t + planner.policy.wave_length_ms);
+    } finally {
+      take.forEach((i, k) => (contacts[i]!.state = states[k]!));
+    }
+    if (after === undefined || after >= deadline) return 'deadline';
+  }
+  return 'windows';
+}
+
 export interface ForecastWave {
   at: number;
   contacts: number;
+  small?: SmallBecause;
 }
 
 /**
@@ -200,7 +256,7 @@ export function simulate(contacts: RunContact[], policy: RunPolicy, days: Record
     const choice = chooseWave(planner, copy, d, t);
     if (choice.take.length > 0) {
       for (const i of choice.take) copy[i]!.state = 'done';
-      waves.push({ at: t, contacts: choice.take.length });
+      waves.push({ at: t, contacts: choice.take.length, ...(choice.small ? { small: choice.small } : {}) });
       d[capDay(t, policy.day_zone)] = (d[capDay(t, policy.day_zone)] ?? 0) + choice.take.length;
       t += policy.wave_length_ms;
       continue;

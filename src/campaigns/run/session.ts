@@ -8,8 +8,9 @@ import type { ApiClient } from '../../api/client.js';
 import type { Context } from '../../context.js';
 import { drive } from './dispatcher.js';
 import { forecast, type Forecast } from './forecast.js';
-import { JournalFile, type Journal } from './journal.js';
-import { openRun, reapplyExclusions, resumeCommand, type NewRun } from './start.js';
+import { JournalFile, readJournal, type Journal } from './journal.js';
+import { lockJournal } from './lock.js';
+import { account, openRun, reapplyExclusions, refuseExisting, resumeCommand, type NewRun } from './start.js';
 import { runView } from './view.js';
 
 export interface RunScreen {
@@ -33,15 +34,33 @@ export async function startRun(ctx: Context, run: NewRun & { api: ApiClient }, s
     return;
   }
   await screen.confirm(f);
-  const file = new JournalFile(run.path, run.journal, ctx.now);
-  await file.save();
-  screen.started(run.path, resumeCommand(ctx, run.path));
-  await driveToEnd(ctx, file, run.api, screen);
+  // The lock before the first write: two new runs on one list would otherwise both start.
+  const lock = await lockJournal(run.path, { now: ctx.now });
+  try {
+    refuseExisting(run.path);
+    const file = new JournalFile(run.path, run.journal, ctx.now);
+    await file.save();
+    screen.started(run.path, resumeCommand(ctx, run.path));
+    await driveToEnd(ctx, file, run.api, screen);
+  } finally {
+    await lock.release();
+  }
 }
 
 /** --resume: the journal checked against the account, the exclude lists read again, then on as a new run goes. */
 export async function resumeRun(ctx: Context, path: string, screen: RunScreen, o: { dryRun: boolean }): Promise<void> {
-  const { journal, api } = await openRun(ctx, path);
+  const opened = await openRun(ctx, path);
+  if (o.dryRun) return resumeLocked(ctx, path, opened, screen, o);
+  // One runner per journal, for the whole run; read again under the lock (another run may have just written it).
+  const lock = await lockJournal(path, { now: ctx.now });
+  try {
+    await resumeLocked(ctx, path, { journal: await readJournal(path, account(ctx)), api: opened.api }, screen, o);
+  } finally {
+    await lock.release();
+  }
+}
+
+async function resumeLocked(ctx: Context, path: string, { journal, api }: { journal: Journal; api: ApiClient }, screen: RunScreen, o: { dryRun: boolean }): Promise<void> {
   const newlyExcluded = await reapplyExclusions(ctx, journal);
   if (newlyExcluded > 0) screen.note(`${newlyExcluded.toLocaleString('en-US')} waiting contact${newlyExcluded === 1 ? ' now on an exclude list is' : 's now on an exclude list are'} left out.`);
   if (journal.state === 'finished') {

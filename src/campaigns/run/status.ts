@@ -5,6 +5,19 @@ import type { Context } from '../../context.js';
 import { countStates } from './deps.js';
 import type { Journal } from './journal.js';
 import { chooseWave, Planner } from './plan.js';
+import { orphanWords } from './wave.js';
+
+export interface Orphan {
+  wave: number;
+  name: string;
+  note: string;
+}
+
+/** Waves whose create's answer was lost on a service that does not list campaigns: a draft of that name may exist, never to be launched. */
+export function orphansOf(j: Journal): { orphans?: Orphan[] } {
+  const list = j.waves.filter((w) => w.orphan).map((w) => ({ wave: w.n, name: w.name, note: orphanWords(w) }));
+  return list.length > 0 ? { orphans: list } : {};
+}
 
 export interface RunStatus {
   run_id: string;
@@ -13,9 +26,14 @@ export interface RunStatus {
   paused_reason?: string;
   waves: Array<{ n: number; name: string; state: string; campaign_id?: string; contacts: number; service_status?: string; contacts_by_status?: Record<string, number> }>;
   contacts: Record<string, number>;
+  /** Contacts by the outcome of their last call (none yet: "not called"). */
+  last_outcomes: Record<string, number>;
+  /** Contacts by how many times they were dialed. */
+  attempts: Record<string, number>;
   dialed: number;
   days: Record<string, number>;
   next_wave_at?: string;
+  orphans?: Orphan[];
   /** The wave on the service: the next is released only once it has finished. */
   after_wave?: number;
 }
@@ -34,7 +52,9 @@ export async function runStatus(ctx: Context, j: Journal, api: ApiClient): Promi
   }
   const out: RunStatus = {
     run_id: j.run_id, name: j.name, state: j.state, waves, contacts: countStates(j),
-    dialed: j.contacts.reduce((n, c) => n + c.attempts, 0), days: j.days,
+    last_outcomes: tally(j.contacts.map((c) => c.last_outcome ?? (c.attempts > 0 ? c.last_status ?? 'unknown' : 'not called'))),
+    attempts: tally(j.contacts.map((c) => String(c.attempts))),
+    dialed: j.contacts.reduce((n, c) => n + c.attempts, 0), days: j.days, ...orphansOf(j),
   };
   if (j.paused_reason) out.paused_reason = j.paused_reason;
   const unfinished = j.waves.find((w) => w.state !== 'done' && w.state !== 'abandoned');
@@ -45,5 +65,11 @@ export async function runStatus(ctx: Context, j: Journal, api: ApiClient): Promi
     if (choice.take.length > 0) out.next_wave_at = ctx.now().toISOString();
     else if (choice.nextAt !== undefined) out.next_wave_at = new Date(choice.nextAt).toISOString();
   }
+  return out;
+}
+
+function tally(values: string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const v of values) out[v] = (out[v] ?? 0) + 1;
   return out;
 }

@@ -5,6 +5,7 @@
  */
 import type { Context } from '../../context.js';
 import { localTime, zoneLabel } from '../calling-hours.js';
+import { duration } from '../../io/text.js';
 import { countStates, type RunView } from './deps.js';
 import type { Journal } from './journal.js';
 import type { Planner } from './plan.js';
@@ -36,11 +37,12 @@ export function runView(ctx: Context): RunView {
   };
 }
 
-export function statusLine(j: Journal, now: number, waiting?: { until: number; planner: Planner }, zone = 'UTC'): string {
+export function statusLine(j: Journal, now: number, waiting?: { until: number; planner: Planner; what?: string }, zone = 'UTC'): string {
   const s = countStates(j);
   const parts = [`${j.waves.filter((w) => w.state !== 'abandoned').length} waves`];
   for (const k of ['in_wave', 'waiting', 'done', 'expired', 'excluded'] as const) if (s[k]) parts.push(`${s[k]} ${k.replace('_', ' ')}`);
-  if (waiting) {
+  if (waiting?.what) parts.push(`${waiting.what} in ${duration((waiting.until - now) / 1000)}`);
+  else if (waiting) {
     const next = nextZone(waiting.planner, now);
     // The contacts' local time, then the user's (--tz, VOICECTL_TZ, the profile's, else the system's).
     parts.push(next ? `next: ${next.zone} at ${next.local} local (${when(next.at, zone)})` : `next wave ${when(waiting.until, zone)}`);

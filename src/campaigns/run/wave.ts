@@ -10,26 +10,69 @@ import { FailureError, InterruptedError } from '../../errors.js';
 import { CampaignsStopped, createCampaigns, idOf, type PlannedCampaign } from '../create-campaigns.js';
 import { toWire } from '../input.js';
 import { launchError } from '../launch-flow.js';
-import { plural } from '../../io/text.js';
-import type { RunDeps } from './deps.js';
+import { duration, plural } from '../../io/text.js';
+import { waitUntil, type RunDeps } from './deps.js';
 import { follow } from './follow.js';
 import type { Journal, Wave } from './journal.js';
 import { capDay, type Planner } from './plan.js';
+import { when } from './when.js';
 
 /** Moves a wave through create, launch and follow, from whatever state the journal left it in. */
 export async function settle(d: RunDeps, planner: Planner, w: Wave, fresh: boolean): Promise<void> {
-  if (w.state === 'creating' && !fresh) {
-    // The create was sent and its answer never recorded: the service may have made it.
-    const found = await findByName(d, w);
-    if (found) {
-      recordCreated(d, w, idOf(found)!);
-      d.view.event(`Wave ${w.n}: found "${w.name}" (${w.campaign_id}), created before the interruption.`);
-      await d.file.save();
-    }
-  }
+  // The create was sent and its answer never recorded: the service may have made it.
+  if (w.state === 'creating' && !fresh && !(await settleLostCreate(d, planner, w))) return;
   if (w.state === 'creating' || w.state === 'created') await createAndLaunch(d, planner, w);
   if (w.state === 'launching') await confirmLaunch(d, planner, w);
   if (w.state === 'launched') await follow(d, planner, w);
+}
+
+/** The longest a run waits for a lost request to have landed or never to land. */
+export const LOST_ANSWER_WAIT_MS = 2 * 60_000;
+
+/**
+ * A request whose answer was lost may still be on its way to the service (a slow network,
+ * a proxy): nothing about it is decided until it could no longer land, which is its
+ * deadline counted from when it was sent (the journal's stamp), or two minutes from now,
+ * whichever comes first. Says so, and counts down on a terminal.
+ */
+async function waitOutLost(d: RunDeps, planner: Planner, w: Wave, step: 'create' | 'launch'): Promise<void> {
+  const now = d.ctx.now().getTime();
+  const sent = w.sent_at !== undefined ? Date.parse(w.sent_at) : now;
+  const until = Math.min(sent + (w.timeout_ms ?? d.api.timeoutMs), now + LOST_ANSWER_WAIT_MS);
+  if (until <= now) return;
+  d.view.event(`Wave ${w.n}: the answer to its ${step}${w.sent_at ? ` (sent ${when(sent, d.ctx.timeZone)})` : ''} was lost; waiting ${duration((until - now) / 1000)}, until it can no longer land, before asking the service.`);
+  await waitUntil(d, until, planner, `Wave ${w.n}: asking the service about the lost ${step}`);
+}
+
+/**
+ * A create whose answer was lost: once it can no longer land, a service that lists
+ * campaigns is asked for the wave by its unique name (found: adopted; not found: created
+ * again). One that does not list them leaves the run not knowing: the wave is set aside
+ * as a possible orphan draft, named in the journal, the summary and `run status`, never
+ * launched, and its contacts wait for another wave. A draft dials no one, so the contacts
+ * are dialed exactly once either way. Returns whether the wave goes on.
+ */
+async function settleLostCreate(d: RunDeps, planner: Planner, w: Wave): Promise<boolean> {
+  await waitOutLost(d, planner, w, 'create');
+  const found = await findByName(d, w);
+  if (found === 'unlisted') {
+    abandon(d.file.journal, w);
+    w.orphan = true;
+    await d.file.save();
+    d.view.event(`Wave ${w.n}: this service does not list campaigns, so whether "${w.name}" was created cannot be checked. ${orphanWords(w)} Its ${plural(w.contacts.length, 'contact')} wait for another wave.`);
+    return false;
+  }
+  if (found) {
+    recordCreated(d, w, idOf(found)!);
+    d.view.event(`Wave ${w.n}: found "${w.name}" (${w.campaign_id}), created before its answer was lost.`);
+    await d.file.save();
+  }
+  return true;
+}
+
+/** How a possible orphan draft is named to a person, wherever it is listed. */
+export function orphanWords(w: Pick<Wave, 'name'>): string {
+  return `"${w.name}" may exist as a draft; never launch it.`;
 }
 
 /**
@@ -43,7 +86,10 @@ async function createAndLaunch(d: RunDeps, planner: Planner, w: Wave): Promise<v
   try {
     // No signal: a POST cut off half-way leaves the run not knowing what it did.
     await createCampaigns(d.api, [planned], {
-      beforeCreate: () => d.file.save(),
+      beforeCreate: () => {
+        stamp(d, w);
+        return d.file.save();
+      },
       created: async (_p, id) => {
         recordCreated(d, w, id);
         await d.file.save();
@@ -56,6 +102,7 @@ async function createAndLaunch(d: RunDeps, planner: Planner, w: Wave): Promise<v
         }
         stopIfPaused(d);
         w.state = 'launching';
+        stamp(d, w);
         await d.file.save();
         return true;
       },
@@ -67,8 +114,14 @@ async function createAndLaunch(d: RunDeps, planner: Planner, w: Wave): Promise<v
     });
   } catch (err) {
     if (!(err instanceof CampaignsStopped)) throw err;
-    await stopped(d, w, err);
+    await stopped(d, planner, w, err);
   }
+}
+
+/** The pending stamp: when the request is sent, and its deadline. */
+function stamp(d: RunDeps, w: Wave): void {
+  w.sent_at = d.ctx.now().toISOString();
+  w.timeout_ms = d.api.timeoutMs;
 }
 
 function draftOf(j: Journal, w: Wave): CampaignDraft {
@@ -81,11 +134,23 @@ function draftOf(j: Journal, w: Wave): CampaignDraft {
   };
 }
 
-/** What a stop of the workflow means for the run: unknown, refused, or (409) already launched. */
-async function stopped(d: RunDeps, w: Wave, s: CampaignsStopped): Promise<void> {
+/** What a stop of the workflow means for the run: no answer (settled as on a resume), refused, or (409) already launched. */
+async function stopped(d: RunDeps, planner: Planner, w: Wave, s: CampaignsStopped): Promise<void> {
   const j = d.file.journal;
   const err = s.cause;
-  if (s.unknown) throw await unknownStep(d, w, s.at.step, err);
+  if (s.unknown) {
+    // A lost answer does not stop the run: it finds out what happened, as --resume would.
+    if (d.ctx.signal.aborted) throw err;
+    d.view.event(`Wave ${w.n}: the request to ${s.at.step} "${w.name}" got no answer (${(err as Error).message}).`);
+    if (s.at.step === 'create') {
+      w.state = 'creating';
+      if (await settleLostCreate(d, planner, w)) await createAndLaunch(d, planner, w);
+    } else {
+      // settle() goes on with confirmLaunch, which waits it out and reads the campaign's status.
+      w.state = 'launching';
+    }
+    return;
+  }
   if (s.at.step === 'create') {
     // Refused: nothing was created, so the wave's contacts wait for another.
     abandon(j, w);
@@ -120,16 +185,12 @@ function recordCreated(d: RunDeps, w: Wave, id: string): void {
   w.created_at = d.ctx.now().toISOString();
 }
 
-/** The campaign of this wave on the service, by its unique name. */
-async function findByName(d: RunDeps, w: Wave): Promise<Campaign | undefined> {
+/** The campaign of this wave on the service, by its unique name; 'unlisted' when the service does not list campaigns. */
+async function findByName(d: RunDeps, w: Wave): Promise<Campaign | undefined | 'unlisted'> {
   try {
     for await (const c of allCampaigns(d.api, {}, { signal: d.ctx.signal })) if (c.name === w.name && idOf(c)) return c;
   } catch (err) {
-    if (isListUnsupported(err)) {
-      throw new FailureError(`Wave ${w.n} ("${w.name}") may or may not have been created: the run stopped before the answer, and this service does not list campaigns to check.`, {
-        hint: `Look for it in the dashboard. If it exists, launch it yourself (voicectl campaign launch ID) and start a new run for the rest; if it does not, edit the journal: set wave ${w.n}'s "state" to "abandoned" (its contacts then wait for a new wave), and ${d.resume}.`,
-      });
-    }
+    if (isListUnsupported(err)) return 'unlisted';
     throw err;
   }
   return undefined;
@@ -166,10 +227,13 @@ function recordLaunched(d: RunDeps, w: Wave): void {
 
 /** A launch sent and not recorded: the campaign's status says whether it happened. */
 async function confirmLaunch(d: RunDeps, planner: Planner, w: Wave): Promise<void> {
+  await waitOutLost(d, planner, w, 'launch');
   const c = await getCampaign(d.api, w.campaign_id!, { signal: d.ctx.signal });
   if (c.status === 'draft') {
     w.state = 'created';
     await createAndLaunch(d, planner, w);
+    // Its answer lost again: asked again.
+    if ((w.state as Wave['state']) === 'launching') await confirmLaunch(d, planner, w);
     return;
   }
   recordLaunched(d, w);
@@ -177,16 +241,6 @@ async function confirmLaunch(d: RunDeps, planner: Planner, w: Wave): Promise<voi
   d.view.event(`Wave ${w.n}: launched before the interruption (${c.status ?? 'status not given'}).`);
 }
 
-
-async function unknownStep(d: RunDeps, w: Wave, step: 'create' | 'launch', err: unknown): Promise<FailureError> {
-  const j = d.file.journal;
-  j.state = 'paused';
-  j.paused_reason = `the ${step} of wave ${w.n} got no answer`;
-  await d.file.save();
-  return new FailureError(`Wave ${w.n}: the request to ${step} "${w.name}" got no answer (${(err as Error).message}), so it may or may not have happened.`, {
-    hint: `The journal marks it pending; ${d.resume} checks with the service before sending anything again.`,
-  });
-}
 
 /** A refusal of a launch that reads like the key's daily dispatch cap (the spec names the cap, not its error). */
 function looksLikeCap(err: unknown): boolean {

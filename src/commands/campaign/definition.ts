@@ -131,14 +131,16 @@ export function reportOptions(cmd: Command<[string[]]>) {
     .option('--html <file>', 'also write one self-contained page with charts and a searchable table of calls')
     .option('--no-transcripts', 'leave transcripts out of the page (one request fewer per connected call)')
     .option('--recordings', 'in the page, an audio player for each recorded call; its link is fetched now and expires after an hour')
-    .option('--name-prefix <prefix>', 'add every campaign whose name starts with PREFIX');
+    .option('--name-prefix <prefix>', 'add every campaign whose name starts with PREFIX')
+    .option('--run <journal>', 'report a campaign run from its journal: the run as one campaign, then a section per wave and per zone');
 }
 
 /** @internal */
 export function followupsOptions(cmd: Command<[string[]]>) {
   return cmd
     .option('--out <file>', 'write a spreadsheet: FILE.xlsx (phone numbers as text, times as dates) or FILE.csv')
-    .option('--outcomes <outcomes>', 'the outcomes that need a follow-up, comma-separated (default: callbacks, messages taken and interested leads)', commaList);
+    .option('--outcomes <outcomes>', 'the outcomes that need a follow-up, comma-separated (default: callbacks, messages taken and interested leads)', commaList)
+    .option('--run <journal>', 'the follow-ups of every wave of a campaign run, from its journal');
 }
 
 /** @internal */
@@ -219,7 +221,7 @@ failure and no contact, and works offline; with --recordings it holds each call'
 link, which expires after an hour. Details: docs/reports.md.`],
       examples: [{ command: 'voicectl campaign report CAMPAIGN_ID' }, { command: 'voicectl campaign report CAMPAIGN_ID --format md >> "$GITHUB_STEP_SUMMARY"' }, { command: 'voicectl campaign report --name-prefix "Renewals" --html renewals.html' }, { command: 'voicectl campaign report CAMPAIGN_ID --html report.html --recordings' }] }),
     verb({ name: 'followups', summary: 'Who needs a person\'s call after a campaign: callbacks at the time asked for, messages taken, interested leads', action: () => import('./followups.js'),
-      arguments: [new Argument('<ids...>', 'one campaign or several')], options: followupsOptions,
+      arguments: [new Argument('[ids...]', 'one campaign or several (or --run JOURNAL)')], options: followupsOptions,
       help: [`One row per contact whose latest call needs a follow-up. A callback's requested time is read
 from the summary, else from the transcript ("tomorrow at 4 pm", "kal shaam 5 baje", "next
 Monday morning"), as a time in the contact's zone (extra.timezone, else the number's, else

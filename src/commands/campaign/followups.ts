@@ -6,12 +6,22 @@ import { csvLine } from '../../io/csv.js';
 import { printList, type Column } from '../../io/output.js';
 import { note, render } from '../../io/render.js';
 import { withSpinner } from '../../io/progress.js';
+import type { ApiClient } from '../../api/client.js';
+import { openRun } from '../../campaigns/run/start.js';
 import { campaignIds } from '../../reports/collect.js';
+import { runCampaignIds } from '../../reports/run.js';
 import { callingWindow } from '../../campaigns/hours-gate.js';
 import { collectFollowups, extraKeys, isoIn, type Followup } from '../../reports/followups.js';
 import { formatDateTime, wallDate, zoneAbbreviation } from '../../util/time.js';
 import { oneLine } from '../../io/text.js';
 import type { FollowupsFlags } from './definition.js';
+
+/** --run JOURNAL: the campaigns of the run's launched waves. */
+async function runCampaigns(ctx: Context, ids: string[], journal: string): Promise<{ api: ApiClient; all: string[] }> {
+  if (ids.length > 0) throw new UsageError('--run reads the campaigns of one run: give no campaign ids with it.');
+  const { journal: j, api } = await openRun(ctx, journal);
+  return { api, all: runCampaignIds(j) };
+}
 
 /**
  * The sheet's columns: phone, name, each `extra` key, outcome, the requested time (in the
@@ -54,8 +64,8 @@ export default async function campaignFollowups(ctx: Context, ids: string[], fla
   const ext = out === undefined ? undefined : extname(out).toLowerCase();
   if (ext !== undefined && ext !== '.xlsx' && ext !== '.csv') throw new UsageError(`--out ${out}: name a .xlsx or a .csv file.`);
   if (flags.outcomes?.length === 0) throw new UsageError('--outcomes is empty: name the outcomes that need a follow-up, comma-separated.');
-  const api = await ctx.api();
-  const all = await campaignIds(api, ids, undefined, ctx.signal);
+  const { api, all } = flags.run !== undefined ? await runCampaigns(ctx, ids, flags.run) : { api: await ctx.api(), all: [] as string[] };
+  if (flags.run === undefined) all.push(...(await campaignIds(api, ids, undefined, ctx.signal)));
   const zone = ctx.timeZone;
   const window = callingWindow(ctx, undefined);
   const rows = await withSpinner(ctx, 'Reading the calls', () => collectFollowups(api, all, { outcomes: flags.outcomes, userZone: zone, window, signal: ctx.signal }));

@@ -10,7 +10,8 @@ import { printList } from '../../io/output.js';
 import { render } from '../../io/render.js';
 import { plural } from '../../io/text.js';
 import { countStates } from '../../campaigns/run/deps.js';
-import { forecastLines, type Forecast } from '../../campaigns/run/forecast.js';
+import { orphansOf } from '../../campaigns/run/status.js';
+import { forecastLines, SMALL_WORDS, type Forecast } from '../../campaigns/run/forecast.js';
 import { DEFAULT_WAVE_LENGTH_MS } from '../../campaigns/run/history.js';
 import type { Journal } from '../../campaigns/run/journal.js';
 import { placeOf } from '../../campaigns/run/policy.js';
@@ -25,8 +26,10 @@ export function runScreen(ctx: Context): RunScreen {
       if (o.noHistory) ctx.info(ctx.errColor.dim(`  (With no history a wave is expected to last ${DEFAULT_WAVE_LENGTH_MS / 60_000} min.)`));
       const table = async () => {
         if (f.waves.length > 0) {
-          await printList(ctx, f.waves.map((w, i) => ({ wave: i + 1, at: when(Date.parse(w.at), zone), contacts: w.contacts })), [
+          const why = f.waves.some((w) => w.small);
+          await printList(ctx, f.waves.map((w) => ({ wave: w.n, at: when(Date.parse(w.at), zone), contacts: w.contacts, why: w.small ? SMALL_WORDS[w.small] : '' })), [
             { header: 'wave', key: 'wave' }, { header: 'released at', key: 'at' }, { header: 'contacts', key: 'contacts' },
+            ...(why ? [{ header: 'fewer because', key: 'why' }] : []),
           ]);
         }
         const held = heldContacts(j);
@@ -67,6 +70,7 @@ export function runScreen(ctx: Context): RunScreen {
         waves: j.waves.map((w) => ({ n: w.n, name: w.name, state: w.state, campaign_id: w.campaign_id, contacts: w.contacts.length, launched_at: w.launched_at })),
         contacts: countStates(j),
         dialed: j.contacts.reduce((n, c) => n + c.attempts, 0),
+        ...orphansOf(j),
       };
       await render(ctx, {
         json: summary,
@@ -76,6 +80,7 @@ export function runScreen(ctx: Context): RunScreen {
           ]);
           const counts = Object.entries(summary.contacts).map(([k, v]) => `${v} ${k.replace('_', ' ')}`).join(', ');
           ctx.info(`Run ${j.state}: ${plural(summary.waves.length, 'wave')}, ${plural(summary.dialed, 'dial')}; contacts: ${counts}.`);
+          for (const o of summary.orphans ?? []) ctx.info(ctx.errColor.yellow(`Wave ${o.wave}: ${o.note}`));
         },
       });
     },

@@ -193,6 +193,11 @@ describe('a journal that cannot be resumed', () => {
     expect(broken.code).toBe(2);
     expect(broken.stderr).toContain('wave 1 is malformed');
     expect(broken.requests).toBe(0);
+    const night = await refused(JSON.stringify({ ...j, state: 'paused', policy: { ...j.policy, windows: { default: '21:00-09:00' } } }));
+    expect(night.code).toBe(2);
+    expect(night.stderr).toContain('its window for every contact ("21:00-09:00") is not HH:MM-HH:MM with the start before the end');
+    expect(night.stderr).not.toContain('Cannot read properties');
+    expect(night.requests).toBe(0);
   }, 30_000);
 
   it('is refused when it belongs to another account or service', async () => {
@@ -228,7 +233,7 @@ describe('a journal that cannot be resumed', () => {
     expect(sandbox.requests.length).toBe(before);
   }, 30_000);
 
-  it('a wave set to "abandoned" by hand (as the message for a service that cannot list campaigns says) gives its contacts back to a new wave', async () => {
+  it('a wave set to "abandoned" by hand gives its contacts back to a new wave', async () => {
     const j = JSON.parse(await realJournal());
     j.state = 'paused';
     j.waves[0].state = 'abandoned';
@@ -251,20 +256,43 @@ describe('a run killed after its create was sent, against a service that does no
     variant = undefined;
   });
 
-  it('stops on --resume saying what to check, and sends nothing', async () => {
+  it('killed between the create and its answer, resumed at once: waits until the create could no longer land, names the possible orphan draft, and dials every contact exactly once', async () => {
     const file = writeContacts(tmp.dir, 'list.json', twoZones());
     const journal = join(tmp.dir, 'list.run.json');
+    // A request deadline of an hour: the resume waits two minutes, the shorter.
+    const slow = { ...env, VOICECTL_TIMEOUT: '3600' };
+    // The resume's code loaded first, so that it follows the kill at once on the fast clock.
+    await run(['campaign', 'run', '--resume', join(tmp.dir, 'none.run.json'), '--yes'], { env });
     const child = execa(process.execPath, [CHILD, 'campaign', 'run', '--name', 'Unlisted', '--agent', agentId, '--contacts', file, '--wave-size', '10', '--yes'], {
-      env: { ...env, ...clockEnv() }, extendEnv: false, reject: false,
+      env: { ...slow, ...clockEnv() }, extendEnv: false, reject: false,
     });
     await until(() => posts(CREATE) >= 2 && journalOf(journal)?.waves?.[1]?.state === 'creating', 'the second create');
     child.kill('SIGKILL');
     await child;
-    const before = sandbox.requests.filter((q) => q.method === 'POST').length;
-    const r = await run(['campaign', 'run', '--resume', journal, '--yes'], { env, ...simClock(sandbox) });
-    expect(r.exitCode).toBe(1);
-    expect(r.stderr).toContain('Wave 2 ("Unlisted (wave 2, run');
-    expect(r.stderr).toContain('may or may not have been created: the run stopped before the answer, and this service does not list campaigns to check.');
-    expect(sandbox.requests.filter((q) => q.method === 'POST').length).toBe(before);
+    const pending = journalOf(journal).waves[1];
+    expect(pending.sent_at, 'the pending create is stamped').toBeTypeOf('string');
+    const r = await run(['campaign', 'run', '--resume', journal, '--yes', '--json'], { env: slow, ...simClock(sandbox) });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/Wave 2: the answer to its create \(sent .*\) was lost; waiting 2m 00s, until it can no longer land, before asking the service\./);
+    const orphanName = `Unlisted (wave 2, run ${journalOf(journal).run_id})`;
+    expect(r.stderr).toContain(`"${orphanName}" may exist as a draft; never launch it.`);
+    const summary = JSON.parse(r.stdout);
+    expect(summary.orphans).toEqual([{ wave: 2, name: orphanName, note: `"${orphanName}" may exist as a draft; never launch it.` }]);
+    expect(summary.contacts).toEqual({ done: 30 });
+    const calls = placedCalls(sandbox);
+    expect(calls.map((c) => c.phone).sort()).toEqual(twoZones().map((c) => c.phone_number).sort());
+    // The orphan is a draft on the service, never launched; the run's other waves each launched once.
+    const j = journalOf(journal);
+    expect(j.waves[1]).toMatchObject({ state: 'abandoned', orphan: true });
+    // Nothing was sent for the wave's contacts before two minutes had passed (shorter than the request's deadline).
+    expect(Date.parse(j.waves[2].sent_at) - Date.parse(pending.sent_at)).toBeGreaterThanOrEqual(120_000);
+    expect(posts(LAUNCH)).toBe(j.waves.filter((x: { state: string }) => x.state === 'done').length);
+    const status = await run(['campaign', 'run', 'status', journal], { env, ...simClock(sandbox) });
+    expect(status.exitCode, status.stderr).toBe(0);
+    expect(status.stdout).toContain(`Wave 2: "${orphanName}" may exist as a draft; never launch it.`);
+    // Contacts by state, by last outcome, and by attempts.
+    expect(status.stdout).toContain('Contacts: 30 done');
+    expect(status.stdout).toMatch(/^Last outcome: \d+ \w+/m);
+    expect(status.stdout).toContain('Attempts: 30 dialed once');
   }, 60_000);
 });
