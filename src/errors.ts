@@ -5,7 +5,7 @@
 import type { CommanderError } from '@commander-js/extra-typings';
 
 /** The exit codes of CLI.md. */
-export const EXIT = { OK: 0, FAILURE: 1, USAGE: 2, AUTH: 3, NOT_FOUND: 4, PLAN_LIMIT: 5, CHANGES_PENDING: 6, INTERRUPTED: 130 } as const;
+export const EXIT = { OK: 0, FAILURE: 1, USAGE: 2, AUTH: 3, NOT_FOUND: 4, PLAN_LIMIT: 5, CHANGES_PENDING: 6, GUARDRAIL: 7, INTERRUPTED: 130 } as const;
 
 /** commander's own errors: help shown (exit 0) or a bad command line (exit 2). It has already printed them. */
 export function isCommanderError(err: unknown): err is CommanderError {
@@ -54,6 +54,9 @@ export class FailureError extends CliError {}
 
 /** `plan --check` found the account differs from the files (exit 6): the plan is already printed. */
 export class ChangesPendingError extends CliError {}
+
+/** A guardrail stopped a run (the answer-rate breaker): exit 7. The journal holds why; --resume continues after a person looks. */
+export class GuardrailError extends CliError {}
 
 /** Ctrl-C, or a prompt closed by the user: exit 130. */
 export class InterruptedError extends CliError {

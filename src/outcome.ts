@@ -7,7 +7,7 @@ import { ApiError, describeLimit } from './api/errors.js';
 import type { Context } from './context.js';
 import {
   AuthError,
-  ChangesPendingError,
+  ChangesPendingError, GuardrailError,
   CliError,
   commanderExitCode,
   EXIT,
@@ -31,6 +31,7 @@ export function exitCodeFor(err: unknown, ctx?: Context): number {
   if (err instanceof NotFoundError) return EXIT.NOT_FOUND;
   if (err instanceof FailureError) return EXIT.FAILURE;
   if (err instanceof ChangesPendingError) return EXIT.CHANGES_PENDING;
+  if (err instanceof GuardrailError) return EXIT.GUARDRAIL;
   if (err instanceof ApiError) {
     switch (err.status) {
       case 401:
@@ -172,6 +173,7 @@ function codeForExit(exitCode: number): string {
     case EXIT.NOT_FOUND: return 'not_found';
     case EXIT.PLAN_LIMIT: return 'plan_limit';
     case EXIT.CHANGES_PENDING: return 'changes_pending';
+    case EXIT.GUARDRAIL: return 'guardrail';
     case EXIT.INTERRUPTED: return 'interrupted';
     default: return 'failed';
   }

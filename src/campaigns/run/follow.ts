@@ -12,6 +12,7 @@ import type { Journal, RunContact, Wave } from './journal.js';
 import type { Planner } from './plan.js';
 import { NEVER_AGAIN_OUTCOMES } from './policy.js';
 import { when } from './when.js';
+import { afterWave, guardrailStop, tripText, type WaveCall } from './guardrails.js';
 
 const POLL_MS = 5_000;
 
@@ -40,8 +41,10 @@ export async function follow(d: RunDeps, planner: Planner, w: Wave): Promise<voi
   }
   const contacts = await readContacts(d.api, id, d.ctx.signal);
   const outcomes = new Map<string, string>();
+  const waveCalls: WaveCall[] = [];
   for await (const call of allCalls(d.api, { campaign_id: id }, { signal: d.ctx.signal })) {
     if (call.call_id && typeof call.outcome === 'string') outcomes.set(call.call_id, call.outcome);
+    if (typeof call.phone_number === 'string') waveCalls.push({ phone_number: call.phone_number, status: call.status, duration_seconds: typeof call.duration_seconds === 'number' ? call.duration_seconds : undefined });
   }
   // Match by number, in order: a list kept with --keep-duplicates may hold a number twice.
   const byPhone = new Map<string, typeof contacts>();
@@ -53,12 +56,14 @@ export async function follow(d: RunDeps, planner: Planner, w: Wave): Promise<voi
   const now = d.ctx.now().getTime();
   const tally: Record<string, number> = {};
   let retries = 0;
+  const statuses: Array<string | undefined> = [];
   for (const i of w.contacts) {
     const rc = j.contacts[i]!;
     const sc = byPhone.get(rc.phone_number)?.shift();
     const status = sc?.status ?? 'unknown';
     tally[status] = (tally[status] ?? 0) + 1;
     rc.last_status = status;
+    statuses.push(sc?.status);
     if (sc?.call_id) rc.call_id = sc.call_id;
     const outcome = sc?.call_id ? outcomes.get(sc.call_id) : undefined;
     if (outcome !== undefined) rc.last_outcome = outcome;
@@ -73,9 +78,17 @@ export async function follow(d: RunDeps, planner: Planner, w: Wave): Promise<voi
   }
   w.state = 'done';
   w.done_at = new Date(now).toISOString();
+  const trip = afterWave(j, statuses, waveCalls, new Date(now));
+  const pausing = trip !== undefined && j.guardrails?.breaker.mode === 'pause';
+  if (pausing) {
+    j.state = 'paused';
+    j.paused_reason = `answer-rate breaker: ${tripText(trip)}`;
+  }
   await d.file.save();
   const parts = Object.entries(tally).map(([s, n]) => `${n} ${s.replace('_', ' ')}`).join(', ');
   d.view.event(`Wave ${w.n}: finished: ${parts}${retries > 0 ? `; ${plural(retries, 'contact')} to try again from ${when(now + j.policy.retry_after_ms, d.ctx.timeZone)}` : ''}.`);
+  if (trip && !pausing) d.view.event(`Warning (answer-rate breaker, --breaker warn): ${tripText(trip)}. The run goes on.`);
+  if (trip && pausing) throw guardrailStop(trip, d.resume);
 }
 
 function retryable(j: Journal, c: RunContact): boolean {

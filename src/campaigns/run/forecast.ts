@@ -5,6 +5,8 @@
  */
 import { formatWindow, localTime, zoneLabel } from '../calling-hours.js';
 import type { AgentHistory } from './history.js';
+import { forecastCost, money } from './rate-card.js';
+import { placeOf } from './policy.js';
 import type { Journal } from './journal.js';
 import { Planner, simulate, type SmallBecause } from './plan.js';
 
@@ -41,7 +43,12 @@ export interface Forecast {
   expected_finish?: string;
   /** Contacts the schedule cannot reach before the deadline (or at all). */
   would_expire: number;
+  /** From --rate-card: the first attempts' cost range in integer minor units; `assumed` says what stood in for a missing history. */
+  cost?: { currency: string; low_minor_units: number; high_minor_units: number; low: string; high: string; unpriced: Record<string, number>; assumed?: string };
 }
+
+/** A connected call's length when the agent has no history: two minutes, said so. */
+const ASSUMED_TALK_SECONDS = 120;
 
 export function forecast(j: Journal, history: AgentHistory | undefined, now: number): Forecast {
   const planner = new Planner(j.contacts, j.policy);
@@ -81,6 +88,24 @@ export function forecast(j: Journal, history: AgentHistory | undefined, now: num
     would_expire: sim.expire,
   };
   if (sim.finish !== undefined) out.expected_finish = new Date(sim.finish).toISOString();
+  const card = j.guardrails?.rate_card;
+  if (card) {
+    const known = history?.connect_rate !== undefined && history.mean_talk_seconds !== undefined;
+    const connect = history?.connect_rate ?? 1;
+    const talk = history?.mean_talk_seconds ?? ASSUMED_TALK_SECONDS;
+    const byCountry: Record<string, { calls: number; connect_rate: number; talk_seconds: number }> = {};
+    for (const c of j.contacts) {
+      if (c.state !== 'waiting') continue;
+      const cc = placeOf(c.phone_number).country ?? 'unknown';
+      (byCountry[cc] ??= { calls: 0, connect_rate: connect, talk_seconds: talk }).calls++;
+    }
+    const r = forecastCost(card, byCountry);
+    out.cost = {
+      currency: card.currency, low_minor_units: r.low, high_minor_units: r.high,
+      low: (r.low / 10 ** card.exponent).toFixed(card.exponent), high: (r.high / 10 ** card.exponent).toFixed(card.exponent), unpriced: r.unpriced,
+      ...(known ? {} : { assumed: `no call history: every call taken to connect for ${ASSUMED_TALK_SECONDS / 60} minutes` }),
+    };
+  }
   return out;
 }
 
@@ -109,6 +134,12 @@ export function forecastLines(f: Forecast, j: Journal, zone: string): string[] {
     : '  No wave can be released.');
   const held = j.contacts.filter((c) => c.state === 'waiting' && c.not_before !== undefined).length;
   if (held > 0) lines.push(`  ${held.toLocaleString('en-US')} contact${held === 1 ? ' is' : 's are'} held until the time ${held === 1 ? 'it' : 'they'} asked to be called: voicectl must keep running (or be resumed) to release each wave at its time, and a released wave cannot be stopped.`);
+  if (f.cost) {
+    const c = f.cost;
+    const exp = c.low.includes('.') ? c.low.split('.')[1]!.length : 0;
+    const unpriced = Object.entries(c.unpriced).map(([cc, n]) => `${n.toLocaleString('en-US')} to ${cc}`).join(', ');
+    lines.push(`  Cost of first attempts (your rate card): ${money(c.low_minor_units, c.currency, exp)} to ${money(c.high_minor_units, c.currency, exp)}${c.assumed ? ` (${c.assumed})` : ''}${unpriced ? `; unpriced, not counted: ${unpriced}` : ''}.`);
+  }
   if (f.would_expire > 0) lines.push(`  ${f.would_expire.toLocaleString('en-US')} contacts cannot be reached ${p.deadline ? 'before the deadline' : 'in any window'}: they would expire.`);
   return lines;
 }

@@ -18,6 +18,8 @@ export interface AgentHistory {
   calls: number;
   /** Connected (status completed) of finished. */
   connect_rate?: number;
+  /** Failed (status failed) of finished. */
+  failed_rate?: number;
   /** Mean length of a connected call, seconds. */
   mean_talk_seconds?: number;
   p90_seconds?: number;
@@ -27,10 +29,12 @@ export interface AgentHistory {
 export async function agentHistory(api: ApiClient, agentId: string, now: number, signal?: AbortSignal): Promise<AgentHistory> {
   const durations: number[] = [];
   let connected = 0;
+  let failed = 0;
   let talk = 0;
   for await (const call of allCalls(api, { since: new Date(now - LOOK_BACK_MS).toISOString() }, { max: MAX_CALLS, signal })) {
     if (call.agent_id !== agentId || typeof call.duration_seconds !== 'number' || !call.end_time) continue;
     durations.push(call.duration_seconds);
+    if (call.status === 'failed') failed++;
     if (call.status === 'completed') {
       connected++;
       talk += call.duration_seconds;
@@ -42,6 +46,7 @@ export async function agentHistory(api: ApiClient, agentId: string, now: number,
   const out: AgentHistory = {
     calls: durations.length,
     connect_rate: connected / durations.length,
+    failed_rate: failed / durations.length,
     p90_seconds: p90,
     wave_length_ms: Math.ceil((p90 * 1000 + RINGING_MS) / 60_000) * 60_000,
   };

@@ -12,6 +12,8 @@ import { UsageError } from '../../errors.js';
 import { writeFileAtomic } from '../../util/atomic-file.js';
 import { parseWindow } from '../calling-hours.js';
 import type { RunPolicy } from './policy.js';
+import type { BreakerSettings, BreakerState, Trip } from './breaker.js';
+import type { RateCard, Spend } from './rate-card.js';
 
 export const JOURNAL_FORMAT = 'voicectl-campaign-run';
 /**
@@ -124,6 +126,18 @@ export interface Journal {
   days: Record<string, number>;
   waves: Wave[];
   contacts: RunContact[];
+  /** The answer-rate breaker and the spend (guardrails.ts); absent in journals from before them. */
+  guardrails?: Guardrails;
+}
+
+/** A run's guardrails (guardrails.ts): the answer-rate breaker and the spend. */
+export interface Guardrails {
+  breaker: BreakerSettings;
+  state: BreakerState;
+  /** Every trip, oldest first, with what was decided after it. */
+  trips: Array<Trip & { resumed?: 'looked' | 'accepted' }>;
+  rate_card?: RateCard;
+  spend?: Spend;
 }
 
 export function keyHash(apiKey: string): string {

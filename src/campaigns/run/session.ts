@@ -4,6 +4,8 @@
  * written, the waves driven, the summary; and the same for --resume. What a person sees
  * is the verb's: it hands in a RunScreen.
  */
+import { resumeAfterTrip, tripText } from './guardrails.js';
+import { UsageError } from '../../errors.js';
 import type { ApiClient } from '../../api/client.js';
 import type { Context } from '../../context.js';
 import { drive } from './dispatcher.js';
@@ -48,11 +50,11 @@ export async function startRun(ctx: Context, run: NewRun & { api: ApiClient }, s
 }
 
 /** --resume: the journal checked against the account, the exclude lists read again, then on as a new run goes. */
-export async function resumeRun(ctx: Context, path: string, screen: RunScreen, o: { dryRun: boolean }): Promise<void> {
+export async function resumeRun(ctx: Context, path: string, screen: RunScreen, o: { dryRun: boolean; acceptRates?: boolean }): Promise<void> {
   const opened = await openRun(ctx, path);
   if (o.dryRun) return resumeLocked(ctx, path, opened, screen, o);
   // One runner per journal, for the whole run; read again under the lock (another run may have just written it).
-  const lock = await lockJournal(path, { now: ctx.now });
+  const lock = await lockJournal(path, { now: () => ctx.realNow() });
   try {
     await resumeLocked(ctx, path, { journal: await readJournal(path, account(ctx)), api: opened.api }, screen, o);
   } finally {
@@ -60,13 +62,20 @@ export async function resumeRun(ctx: Context, path: string, screen: RunScreen, o
   }
 }
 
-async function resumeLocked(ctx: Context, path: string, { journal, api }: { journal: Journal; api: ApiClient }, screen: RunScreen, o: { dryRun: boolean }): Promise<void> {
+async function resumeLocked(ctx: Context, path: string, { journal, api }: { journal: Journal; api: ApiClient }, screen: RunScreen, o: { dryRun: boolean; acceptRates?: boolean }): Promise<void> {
   const newlyExcluded = await reapplyExclusions(ctx, journal);
   if (newlyExcluded > 0) screen.note(`${newlyExcluded.toLocaleString('en-US')} waiting contact${newlyExcluded === 1 ? ' now on an exclude list is' : 's now on an exclude list are'} left out.`);
   if (journal.state === 'finished') {
     await screen.summary(journal, path);
     screen.note('This run has finished; nothing is left to release.');
     return;
+  }
+  if (journal.guardrails?.state.tripped) {
+    const t = journal.guardrails.state.tripped;
+    screen.note(`This run was paused by the answer-rate breaker: ${tripText(t)}.`);
+    if (!o.dryRun) screen.note(resumeAfterTrip(journal, Boolean(o.acceptRates))!);
+  } else if (o.acceptRates) {
+    throw new UsageError('--accept-rates goes with a run the answer-rate breaker paused; this one was not.');
   }
   const f = forecast(journal, undefined, ctx.now().getTime());
   await screen.forecast(journal, f, { noHistory: false, dryRun: o.dryRun });

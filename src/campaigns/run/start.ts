@@ -16,6 +16,7 @@ import { callingWindow } from '../hours-gate.js';
 import { readContactsInput, type InputContact } from '../input.js';
 import { readCampaign, readContacts } from '../read.js';
 import { agentHistory, type AgentHistory } from './history.js';
+import { newGuardrails, type GuardrailInput } from './guardrails.js';
 import { defaultJournalPath, JOURNAL_FORMAT, JOURNAL_VERSION, JOURNAL_VERSION_HELD, keyHash, newRunId, readJournal, type Journal, type RunContact } from './journal.js';
 import {
   DEFAULT_RETRY_AFTER_MS, DEFAULT_WAVE_SIZE, parseDeadline, parseRetryOn, parseWindows, placeOf, type RunPolicy,
@@ -89,7 +90,7 @@ export async function reapplyExclusions(ctx: Context, journal: Journal): Promise
   return excluded.length;
 }
 
-export async function prepareRun(ctx: Context, flags: RunFlags, spanMs: (v: string) => number | undefined): Promise<NewRun & { api: ApiClient }> {
+export async function prepareRun(ctx: Context, flags: RunFlags, spanMs: (v: string) => number | undefined, guard: GuardrailInput = {}): Promise<NewRun & { api: ApiClient }> {
   const name = flags.name?.trim();
   if (!name) throw new UsageError('--name is required: the waves are named "NAME (wave N, run ID)".');
   if (!flags.agent) throw new UsageError('--agent is required: the agent (id or exact name) that makes the calls.');
@@ -164,6 +165,7 @@ export async function prepareRun(ctx: Context, flags: RunFlags, spanMs: (v: stri
     ...(flags.kb !== undefined ? { kbItemIds: flags.kb } : {}),
     exclusions: runExclusions(ctx, flags, defaultCountry),
   });
+  journal.guardrails = newGuardrails(guard, history);
   return { journal, path, history, api };
 }
 

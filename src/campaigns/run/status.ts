@@ -1,4 +1,6 @@
 /** `campaign run status JOURNAL`: the journal, with each unfinished wave read from the service. Releases nothing. */
+import { spendSummary } from './guardrails.js';
+import { spendJson } from './rate-card.js';
 import type { ApiClient } from '../../api/client.js';
 import { getCampaign } from '../../api/campaigns.js';
 import type { Context } from '../../context.js';
@@ -36,6 +38,12 @@ export interface RunStatus {
   orphans?: Orphan[];
   /** The wave on the service: the next is released only once it has finished. */
   after_wave?: number;
+  /** The answer-rate breaker: its mode, baseline and trips. */
+  breaker?: { mode: string; baseline?: Record<string, unknown>; tripped?: Record<string, unknown>; trips: number };
+  /** From --rate-card: integer minor units spent on priced calls, the projected total, unpriced calls by country. */
+  spend?: Record<string, unknown>;
+  /** What a person reads of the spend. */
+  spend_text?: string;
 }
 
 export async function runStatus(ctx: Context, j: Journal, api: ApiClient): Promise<RunStatus> {
@@ -57,6 +65,17 @@ export async function runStatus(ctx: Context, j: Journal, api: ApiClient): Promi
     dialed: j.contacts.reduce((n, c) => n + c.attempts, 0), days: j.days, ...orphansOf(j),
   };
   if (j.paused_reason) out.paused_reason = j.paused_reason;
+  const g = j.guardrails;
+  if (g) {
+    out.breaker = { mode: g.breaker.mode, trips: g.trips.length };
+    if (g.state.baseline) out.breaker.baseline = { ...g.state.baseline };
+    if (g.state.tripped) out.breaker.tripped = { ...g.state.tripped };
+  }
+  const spend = spendSummary(j);
+  if (spend) {
+    out.spend = { ...spendJson(spend.spent), ...(spend.projected_minor !== undefined ? { projected_minor_units: spend.projected_minor } : {}) };
+    out.spend_text = spend.text;
+  }
   const unfinished = j.waves.find((w) => w.state !== 'done' && w.state !== 'abandoned');
   if (unfinished) out.after_wave = unfinished.n;
   else if (j.state !== 'finished') {

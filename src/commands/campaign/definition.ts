@@ -121,7 +121,19 @@ export function runOptions(cmd: Command<[string | undefined, string | undefined]
     .option('--deadline <time>', 'release no wave after this: a date-time (in your zone without an offset) or a span from now such as 36h')
     .option('--journal <file>', 'where the run keeps its state (default: NAME.run.json beside the contacts file)')
     .option('--resume <journal>', 'continue a run from its journal (after Ctrl-C, a crash or a pause)')
+    .option('--accept-rates', 'with --resume after the answer-rate breaker paused the run: take the rate it saw as the new baseline')
+    .addOption(new Option('--breaker <mode>', 'the answer-rate breaker: pause the run (exit 7) when connects collapse or failures rise, warn and go on, or off').choices(['off', 'warn', 'pause']).default('pause'))
+    .option('--baseline-connect-rate <share>', 'the connect rate the breaker compares with, 0 to 1 (default: the agent\'s recent calls, else the run\'s first 200 dials)', shareOf)
+    .option('--rate-card <file.yaml>', 'your prices per country (currency, rates: {IN: {per_minute, connection, min_seconds}}): the forecast\'s cost range, the spend in run status and the report')
     .option('--dry-run', 'print the forecast and the wave plan; send nothing but reads'));
+}
+
+/** A share from 0 to 1, or a percentage such as 52%. */
+function shareOf(value: string): number {
+  const pct = value.trim().endsWith('%');
+  const n = Number(pct ? value.trim().slice(0, -1) : value) / (pct ? 100 : 1);
+  if (!Number.isFinite(n) || n <= 0 || n > 1) throw new InvalidArgumentError('expected a share above 0 and at most 1, such as 0.52 or 52%.');
+  return n;
 }
 
 /** @internal */

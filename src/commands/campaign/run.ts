@@ -14,8 +14,22 @@ import { readInside, RefusedFile } from '../../gitops/files.js';
 import { fsErrorReason, isFsError } from '../../util/fs-error.js';
 import { spanOrUndefined, type RunFlags } from './definition.js';
 import { runScreen } from './run-screen.js';
+import { parseRateCard, type RateCard } from '../../campaigns/run/rate-card.js';
+import type { BreakerMode } from '../../campaigns/run/breaker.js';
+import { readUserText, userFileReason } from '../../util/user-file.js';
 
-const NEW_RUN_FLAGS = ['name', 'agent', 'csv', 'contacts', 'fromCampaign', 'callingHours', 'waveSize', 'dailyCap', 'attempts', 'retryAfter', 'retryOn', 'deadline', 'exclude', 'journal', 'policy'] as const;
+/** --rate-card FILE: read and checked before anything is sent (exit 2 naming the file). */
+async function readRateCard(file: string): Promise<RateCard> {
+  let text: string;
+  try {
+    text = await readUserText(file, { maxBytes: 1024 * 1024 });
+  } catch (err) {
+    throw new UsageError(`--rate-card ${file}: ${userFileReason(err)}`);
+  }
+  return parseRateCard(text, `--rate-card ${file}`);
+}
+
+const NEW_RUN_FLAGS = ['name', 'agent', 'csv', 'contacts', 'fromCampaign', 'callingHours', 'waveSize', 'dailyCap', 'attempts', 'retryAfter', 'retryOn', 'deadline', 'exclude', 'journal', 'policy', 'baselineConnectRate', 'rateCard'] as const;
 
 export default async function campaignRun(ctx: Context, action: string | undefined, journalArg: string | undefined, flags: RunFlags): Promise<void> {
   if (action !== undefined && action !== 'status') {
@@ -32,11 +46,14 @@ export default async function campaignRun(ctx: Context, action: string | undefin
     if (given.length > 0) {
       throw new UsageError(`--resume continues the run as its journal describes it; drop --${given.map(kebab).join(', --')}.`);
     }
-    await resumeRun(ctx, flags.resume, runScreen(ctx), { dryRun: Boolean(flags.dryRun) });
+    await resumeRun(ctx, flags.resume, runScreen(ctx), { dryRun: Boolean(flags.dryRun), acceptRates: Boolean(flags.acceptRates) });
     return;
   }
+  if (flags.acceptRates) throw new UsageError('--accept-rates goes with --resume JOURNAL, after the answer-rate breaker paused that run.');
+  const rateCard = flags.rateCard === undefined ? undefined : await readRateCard(flags.rateCard);
   const merged = flags.policy === undefined ? flags : withPolicyFile(flags, await readPolicyFile(ctx, flags.policy));
-  const run = await withSpinner(ctx, 'Planning the run', () => prepareRun(ctx, merged, spanOrUndefined));
+  const guard = { mode: flags.breaker as BreakerMode | undefined, baselineConnectRate: flags.baselineConnectRate, rateCard };
+  const run = await withSpinner(ctx, 'Planning the run', () => prepareRun(ctx, merged, spanOrUndefined, guard));
   await startRun(ctx, run, runScreen(ctx), { dryRun: Boolean(flags.dryRun) });
 }
 
@@ -60,6 +77,8 @@ async function showStatus(ctx: Context, path: string): Promise<void> {
         ctx.out(`Next wave: ${when(Date.parse(status.next_wave_at), ctx.timeZone)}${left > 0 ? ` (in ${duration(left)})` : ' (now)'}`);
       }
       for (const o of status.orphans ?? []) ctx.out(`Wave ${o.wave}: ${o.note}`);
+      if (status.spend_text) ctx.out(status.spend_text);
+      if (status.breaker?.tripped) ctx.out(`Answer-rate breaker: tripped (${journal.paused_reason ?? 'see the journal'}); --resume continues after a look, --resume --accept-rates takes the new rate.`);
       if (status.state !== 'finished') ctx.info(ctx.errColor.dim(`Continue with: ${resumeCommand(ctx, path)}`));
     },
   });
