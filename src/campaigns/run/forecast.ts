@@ -28,6 +28,9 @@ export interface ZoneForecast {
   opens?: string;
   opens_local?: string;
   closes?: string;
+  /** The window is open now: a wave may hold these contacts at once. */
+  open_now?: boolean;
+  closes_local?: string;
 }
 
 export interface Forecast {
@@ -61,7 +64,10 @@ export function forecast(j: Journal, history: AgentHistory | undefined, now: num
     if (opens !== undefined) {
       z.opens = new Date(opens).toISOString();
       z.opens_local = localTime(g.zones[0]!, opens);
-      z.closes = new Date(planner.closesAfter(g, opens)).toISOString();
+      const closes = planner.closesAfter(g, opens);
+      z.closes = new Date(closes).toISOString();
+      z.closes_local = localTime(g.zones[0]!, closes);
+      if (opens <= now) z.open_now = true;
     }
     zones.push(z);
   }
@@ -115,7 +121,11 @@ export function forecastLines(f: Forecast, j: Journal, zone: string): string[] {
   const p = j.policy;
   const lines = [`Forecast for "${j.name}": ${f.contacts.toLocaleString('en-US')} contacts ${f.history ? 'to dial' : 'left to dial'}${f.excluded ? ` (${f.excluded.toLocaleString('en-US')} excluded)` : ''}${f.no_zone ? `, ${f.no_zone} whose time zone is unknown (never dialed)` : ''}.`];
   for (const z of f.zones) {
-    const when = z.opens ? `opens ${at(z.opens)} (${z.opens_local} local), closes ${at(z.closes!)}` : 'no opening within eight days';
+    const when = !z.opens
+      ? 'no opening within eight days'
+      : z.open_now
+        ? `open now, until ${z.closes_local} local (${at(z.closes!)})`
+        : `opens ${at(z.opens)} (${z.opens_local} local), closes ${at(z.closes!)}`;
     lines.push(`  ${String(z.contacts).padStart(6)}  ${z.zone}  window ${z.window}: ${when}`);
   }
   const h = f.history;

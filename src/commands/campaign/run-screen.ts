@@ -3,6 +3,7 @@
  * `campaign redial --at-requested-time`): the forecast and its wave table, the
  * confirmation, where the journal is, and the summary. Every time in the user's zone.
  */
+import { launchCost } from '../../campaigns/launch-flow.js';
 import type { Context } from '../../context.js';
 import { FailureError, UsageError } from '../../errors.js';
 import { confirm } from '../../io/prompter.js';
@@ -49,7 +50,7 @@ export function runScreen(ctx: Context): RunScreen {
 
     async confirm(f: Forecast) {
       if (ctx.opts.yes) return;
-      const what = `This run dials up to ${plural(f.contacts, 'contact')} in ${plural(f.waves.length, 'wave')}${f.expected_finish ? `, finishing about ${when(Date.parse(f.expected_finish), zone)}` : ''}: real calls that use the account balance.`;
+      const what = `This run dials up to ${plural(f.contacts, 'contact')} in ${plural(f.waves.length, 'wave')}${f.expected_finish ? `, finishing about ${when(Date.parse(f.expected_finish), zone)}` : ''}: ${launchCost(ctx)}.`;
       if (!ctx.canPrompt()) {
         const why = ctx.opts.input === false ? '--no-input is set' : 'no one is at a terminal to confirm';
         throw new UsageError(`${what} Pass --yes to confirm (${why}).`, { hint: 'Nothing was sent. Add --yes (or -y) to start the run; --dry-run shows the plan.' });
