@@ -280,9 +280,19 @@ export class Context {
    */
   get timeZone(): string {
     return (this.zoneCache ??= this.opts.tz
-      ?? savedZone(nonEmpty(this.env.VOICECTL_TZ), 'VOICECTL_TZ', 'Set VOICECTL_TZ to')
-      ?? savedZone(this.settings().profile.timezone, 'The profile\'s timezone', 'Fix it with `voicectl config set timezone ZONE`, ZONE')
+      ?? this.envZone()
+      ?? this.profileZone()
       ?? systemZone(this.env));
+  }
+
+  /** VOICECTL_TZ as a canonical zone, undefined when unset; exit 2 when it names no zone. */
+  envZone(): string | undefined {
+    return savedZone(nonEmpty(this.env.VOICECTL_TZ), 'VOICECTL_TZ', 'Set VOICECTL_TZ to');
+  }
+
+  /** The profile's timezone as a canonical zone, undefined when unset; exit 2 when it names no zone. */
+  profileZone(): string | undefined {
+    return savedZone(this.settings().profile.timezone, 'The profile\'s timezone', 'Fix it with `voicectl config set timezone ZONE`, ZONE');
   }
 
   /**

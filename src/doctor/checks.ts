@@ -12,11 +12,13 @@ import { listDeliveries, listEndpoints } from '../api/webhooks.js';
 import { proxyFor } from '../api/dispatcher.js';
 import { configDir, inspectConfig } from '../config/profiles.js';
 import { parseWindow, formatWindow } from '../campaigns/calling-hours.js';
+import { readExcludeList } from '../campaigns/exclude-file.js';
+import { UsageError } from '../errors.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
 
 export interface CheckResult {
-  /** A stable name for scripts: profile, config_file, reachable, key, scopes, clock, proxy, webhooks, do_not_call, calling_hours, node, caches. */
+  /** A stable name for scripts: profile, config_file, reachable, key, scopes, clock, proxy, webhooks, do_not_call, calling_hours, timezone, node, caches. */
   check: string;
   status: CheckStatus;
   /** What was found, in words. */
@@ -63,6 +65,7 @@ export async function runChecks(ctx: Context, onResult: (r: CheckResult) => void
     () => webhooksCheck(state),
     () => doNotCallCheck(ctx),
     () => callingHoursCheck(ctx),
+    () => timeZoneCheck(ctx),
     () => nodeCheck(),
     () => cachesCheck(ctx),
   ];
@@ -256,22 +259,34 @@ function isFailedDelivery(d: Record<string, unknown>): boolean {
   return Number.isFinite(code) && code > 0 && (code < 200 || code >= 300) && !/deliver|success|ok/.test(status);
 }
 
-function doNotCallCheck(ctx: Context): CheckResult {
+/**
+ * The profile's do-not-call file, read as `campaign create|redial|launch` read it (the same
+ * reader: a FIFO, a device, an empty or binary file, numbers without a country are refused
+ * there, so they fail here), then its age.
+ */
+async function doNotCallCheck(ctx: Context): Promise<CheckResult> {
   const file = ctx.settings().profile.do_not_call_file;
   if (!file) return { check: 'do_not_call', status: 'ok', message: 'no do-not-call file in the profile', details: { file: null } };
   const path = resolve(ctx.cwd, file);
+  let numbers: number;
   let mtime: number;
   try {
+    numbers = (await readExcludeList(path, ctx.settings().defaultCountry, ctx.signal)).numbers.size;
     mtime = statSync(path).mtimeMs;
-  } catch {
-    return { check: 'do_not_call', status: 'fail', message: `the profile's do-not-call file ${path} cannot be read`, fix: `Restore it, or point the profile at the current one: voicectl config set do_not_call_file FILE.` };
+  } catch (err) {
+    if (ctx.signal.aborted) throw err;
+    const fix = 'Restore it, or point the profile at the current one: voicectl config set do_not_call_file FILE.';
+    if (err instanceof UsageError) {
+      return { check: 'do_not_call', status: 'fail', message: `the profile's do-not-call file cannot be used: ${err.message}`, fix: err.hint ?? fix, details: { file: path } };
+    }
+    return { check: 'do_not_call', status: 'fail', message: `the profile's do-not-call file ${path} cannot be read: ${errMessage(err)}`, fix, details: { file: path } };
   }
   const days = Math.floor((ctx.now().getTime() - mtime) / 86_400_000);
-  const details = { file: path, age_days: days };
+  const details = { file: path, age_days: days, numbers };
   if (days > 30) {
     return { check: 'do_not_call', status: 'warn', message: `${path} was last changed ${days} days ago`, fix: 'Refresh it from your do-not-call source before the next campaign; numbers opted out since then would be called.', details };
   }
-  return { check: 'do_not_call', status: 'ok', message: `${path}, changed ${days === 0 ? 'today' : `${days} day${days === 1 ? '' : 's'} ago`}`, details };
+  return { check: 'do_not_call', status: 'ok', message: `${path}, ${numbers.toLocaleString('en-US')} number${numbers === 1 ? '' : 's'}, changed ${days === 0 ? 'today' : `${days} day${days === 1 ? '' : 's'} ago`}`, details };
 }
 
 function callingHoursCheck(ctx: Context): CheckResult {
@@ -280,6 +295,30 @@ function callingHoursCheck(ctx: Context): CheckResult {
   const w = parseWindow(saved);
   if (!w) return { check: 'calling_hours', status: 'fail', message: `the profile's calling_hours "${saved}" is not a window of hours`, fix: 'voicectl config set calling_hours 09:00-21:00' };
   return { check: 'calling_hours', status: 'ok', message: `calling hours ${formatWindow(w)} in each contact's zone (profile)` };
+}
+
+/**
+ * The zone times are shown in, checked by the code every command that shows a time uses:
+ * VOICECTL_TZ and the profile's timezone each (a bad one stops those commands with exit 2,
+ * and a good VOICECTL_TZ only hides a bad profile zone until it is unset), then the zone in
+ * effect.
+ */
+function timeZoneCheck(ctx: Context): CheckResult {
+  const problems: UsageError[] = [];
+  for (const saved of [() => ctx.envZone(), () => ctx.profileZone()]) {
+    try {
+      saved();
+    } catch (err) {
+      if (!(err instanceof UsageError)) throw err;
+      problems.push(err);
+    }
+  }
+  if (problems.length > 0) {
+    return { check: 'timezone', status: 'fail', message: problems.map((p) => p.message).join(' '), fix: problems.map((p) => p.hint).filter(Boolean).join(' ') };
+  }
+  const zone = ctx.timeZone;
+  const from = ctx.opts.tz !== undefined ? '--tz' : ctx.envZone() ? 'VOICECTL_TZ' : ctx.profileZone() ? 'the profile' : 'the system';
+  return { check: 'timezone', status: 'ok', message: `times are shown in ${zone} (from ${from})`, details: { zone, from } };
 }
 
 function nodeCheck(): CheckResult {

@@ -3,7 +3,9 @@
  * often as from its owner, and CI runs `plan` on it with the API key in its environment:
  * a symbolic link to /proc/self/environ or ~/.ssh/id_ed25519 would be printed in the
  * plan or uploaded, and a FIFO would hang the run. So only regular files that really
- * are inside the folder are read, with no symbolic link on the way to them.
+ * are inside the folder are read, with no symbolic link on the way to them, and with one
+ * name only: a hard link is the same file as its other name, which may be outside the
+ * folder (a hard link to a secret, unpacked from an archive into the folder).
  */
 import { constants } from 'node:fs';
 import { lstat, open, realpath, type FileHandle } from 'node:fs/promises';
@@ -58,7 +60,8 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants
 
 /**
  * Opens `rel` (relative to `root`) for reading, or throws RefusedFile: a path that leaves
- * the folder, a symbolic link anywhere below the folder, anything but a regular file.
+ * the folder, a symbolic link anywhere below the folder, anything but a regular file, a
+ * file with more than one hard link.
  * A missing file throws the usual ENOENT error. The caller closes the handle.
  */
 export async function openInside(root: string, rel: string): Promise<InsideFile> {
@@ -96,6 +99,10 @@ export async function openInside(root: string, rel: string): Promise<InsideFile>
   if (!s.isFile()) {
     await handle.close();
     throw new RefusedFile(`${rel} is ${kindOf(s)}, not a regular file`);
+  }
+  if (s.nlink > 1) {
+    await handle.close();
+    throw new RefusedFile(`${rel} has ${s.nlink} hard links (names), and another name may be a file outside the folder; replace it with a copy of its own`);
   }
   return { handle, size: s.size };
 }

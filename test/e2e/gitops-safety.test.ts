@@ -4,7 +4,7 @@
  * committed, so it must not carry the credentials a base URL can hold.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sharedHarness } from '../helpers/cli.js';
@@ -78,6 +78,42 @@ describe('files of the folder that are not read', () => {
       lockDir.remove();
     }
   }, 30_000);
+
+  it.runIf(process.platform !== 'win32')('hard links to a file outside the folder are refused as a prompt, a document, voicectl.yaml and the lock, by plan and apply, the lock by pull too', async () => {
+    // A hard link is the secret itself under a second name inside the folder (an archive unpacked there can hold one).
+    linkSync(join(h.dir, 'secret.txt'), join(tmp.dir, 'prompts/linked.md'));
+    linkSync(join(h.dir, 'secret.txt'), join(tmp.dir, 'doc.md'));
+    writeFileSync(join(tmp.dir, 'voicectl.yaml'), `${agentWithPrompt('prompt: !file prompts/linked.md')}documents:\n  doc.md: {}\n`);
+    const before = h.sandbox.requests.length;
+    for (const verb of ['plan', 'apply']) {
+      const r = await h.run([verb, tmp.dir, '--yes']);
+      expect(r.exitCode, r.stderr).toBe(2);
+      expect(r.stderr).toContain('agents.sales.prompt: refused: prompts/linked.md has 3 hard links (names), and another name may be a file outside the folder');
+      expect(r.stderr).toContain('documents.doc.md: refused: doc.md has 3 hard links');
+      expect(r.stdout + r.stderr).not.toContain('abcdefghijklmnop');
+    }
+    expect(writes(h.sandbox.requests.slice(before))).toEqual([]);
+
+    const other = tempDir();
+    try {
+      writeFileSync(join(h.dir, 'elsewhere.yaml'), 'version: 1\nagents: {}\n');
+      linkSync(join(h.dir, 'elsewhere.yaml'), join(other.dir, 'voicectl.yaml'));
+      const y = await h.run(['plan', other.dir]);
+      expect(y.exitCode, y.stderr).toBe(2);
+      expect(y.stderr).toContain('voicectl.yaml cannot be used: voicectl.yaml has 2 hard links');
+      writeFileSync(join(tmp.dir, 'voicectl.yaml'), 'version: 1\nagents: {}\n');
+      writeFileSync(join(h.dir, 'lock.json'), '{}\n');
+      linkSync(join(h.dir, 'lock.json'), join(tmp.dir, 'voicectl.lock.json'));
+      for (const verb of ['plan', 'pull']) {
+        const l = await h.run([verb, tmp.dir, '--yes']);
+        expect(l.exitCode, l.stderr).toBe(2);
+        expect(l.stderr).toContain('voicectl.lock.json has 2 hard links');
+      }
+      expect(readFileSync(join(h.dir, 'lock.json'), 'utf8')).toBe('{}\n');
+    } finally {
+      other.remove();
+    }
+  });
 
   it('a voicectl.yaml that is a link is refused', async () => {
     writeFileSync(join(h.dir, 'elsewhere.yaml'), 'version: 1\nagents: {}\n');

@@ -2,6 +2,7 @@
  * `voicectl doctor`: the built binary against the sandbox (keys with and without scopes)
  * and against a hand-made server whose clock is ten minutes off.
  */
+import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,7 +50,7 @@ describe('voicectl doctor', () => {
     const r = await h.run(['doctor', '--json'], { env: { VOICECTL_API_KEY: 'sk_full' } });
     expect(r.exitCode).toBe(0);
     const checks = byName(r.stdout);
-    expect([...checks.keys()]).toEqual(['profile', 'config_file', 'proxy', 'reachable', 'clock', 'key', 'scopes', 'webhooks', 'do_not_call', 'calling_hours', 'node', 'caches']);
+    expect([...checks.keys()]).toEqual(['profile', 'config_file', 'proxy', 'reachable', 'clock', 'key', 'scopes', 'webhooks', 'do_not_call', 'calling_hours', 'timezone', 'node', 'caches']);
     expect(checks.get('reachable')!.details.latency_ms).toBeGreaterThanOrEqual(0);
     const text = await h.run(['doctor'], { env: { VOICECTL_API_KEY: 'sk_full' } });
     expect(text.stdout).toMatch(/ok\s+scopes\s+the key has agents:read, calls:read, webhooks:manage/);
@@ -76,6 +77,64 @@ describe('voicectl doctor', () => {
     expect(cfg.status).toBe('fail');
     expect(cfg.fix).toBe(`chmod 600 ${file}`);
     expect(byName(r.stdout).get('profile')!.message).toContain('key from profile "default"');
+  });
+
+  /** A config folder whose default profile reaches the sandbox with a full key, plus `extra`. */
+  function profileDir(name: string, extra: Record<string, unknown>): { dir: string; env: Record<string, string | undefined> } {
+    const dir = join(h.configDir, name);
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, 'config.json');
+    writeFileSync(file, JSON.stringify({ profiles: { default: { base_url: h.sandbox.url, api_key: 'sk_full', ...extra } } }));
+    chmodSync(file, 0o600);
+    return { dir, env: { VOICECTL_CONFIG_DIR: dir, VOICECTL_API_KEY: undefined, VOICECTL_BASE_URL: undefined, VOICECTL_TZ: undefined, VOICECTL_DEFAULT_COUNTRY: undefined } };
+  }
+
+  it('a profile timezone that names no zone and a do-not-call file that is a FIFO fail as the commands refuse them (exit 1, not a hang)', async () => {
+    const { dir, env } = profileDir('mars', { timezone: 'Mars/Olympus' });
+    const fifo = join(dir, 'dnc.fifo');
+    execFileSync('mkfifo', [fifo]);
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { default: { base_url: h.sandbox.url, api_key: 'sk_full', timezone: 'Mars/Olympus', do_not_call_file: fifo } } }));
+    chmodSync(join(dir, 'config.json'), 0o600);
+    const r = await h.run(['doctor', '--json'], { env });
+    expect(r.exitCode).toBe(1);
+    const checks = byName(r.stdout);
+    expect(checks.get('timezone')).toMatchObject({ status: 'fail', message: 'The profile\'s timezone "Mars/Olympus" is not a time zone.' });
+    expect(checks.get('timezone')!.fix).toContain('voicectl config set timezone ZONE');
+    expect(checks.get('do_not_call')!.status).toBe('fail');
+    expect(checks.get('do_not_call')!.message).toContain('not a regular file');
+    expect(JSON.parse(r.stderr.trim())).toMatchObject({ code: 'checks_failed', details: { failed: ['do_not_call', 'timezone'] } });
+    // A command that reads a time refuses the same zone.
+    const calls = await h.run(['calls', 'list', '--since', '2026-01-01'], { env });
+    expect(calls.exitCode).toBe(2);
+    expect(calls.stderr).toContain('"Mars/Olympus" is not a time zone');
+  });
+
+  it('VOICECTL_TZ naming no zone fails even when the profile\'s is good; a good zone says where it comes from', async () => {
+    const { env } = profileDir('zones', { timezone: 'Asia/Calcutta' });
+    const bad = await h.run(['doctor', '--json'], { env: { ...env, VOICECTL_TZ: 'Asia/Mumbai' } });
+    expect(bad.exitCode).toBe(1);
+    expect(byName(bad.stdout).get('timezone')).toMatchObject({ status: 'fail', message: 'VOICECTL_TZ "Asia/Mumbai" is not a time zone.' });
+    const good = await h.run(['doctor', '--json'], { env });
+    expect(byName(good.stdout).get('timezone')).toMatchObject({ status: 'ok', details: { zone: 'Asia/Kolkata', from: 'the profile' } });
+  });
+
+  it('the do-not-call file is read as campaigns read it: numbers counted; local numbers with no default country fail with the fix', async () => {
+    const { dir, env } = profileDir('dnc', {});
+    const list = join(dir, 'dnc.txt');
+    writeFileSync(list, '+91 98765 43210\n+1 (212) 555-0123\n');
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { default: { base_url: h.sandbox.url, api_key: 'sk_full', do_not_call_file: list } } }));
+    chmodSync(join(dir, 'config.json'), 0o600);
+    const ok = await h.run(['doctor', '--json'], { env });
+    expect(byName(ok.stdout).get('do_not_call')).toMatchObject({ status: 'ok', details: { file: list, numbers: 2, age_days: 0 } });
+    writeFileSync(list, '098765 43210\n');
+    const local = await h.run(['doctor', '--json'], { env });
+    expect(local.exitCode).toBe(1);
+    const dnc = byName(local.stdout).get('do_not_call')!;
+    expect(dnc.status).toBe('fail');
+    expect(dnc.message).toContain('no country code');
+    expect(dnc.fix).toContain('--default-country');
+    const withCountry = await h.run(['doctor', '--json'], { env: { ...env, VOICECTL_DEFAULT_COUNTRY: 'IN' } });
+    expect(byName(withCountry.stdout).get('do_not_call')).toMatchObject({ status: 'ok', details: { numbers: 1 } });
   });
 
   it('a service whose Date is ten minutes off: names the skew', async () => {
