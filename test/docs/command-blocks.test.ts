@@ -201,7 +201,7 @@ async function runPage(file: string, toRun: Block[], clock?: string): Promise<{ 
   sb.stderr.on('data', (c: Buffer) => (printed += c.toString()));
   let exportLine: string | undefined;
   for (const until = Date.now() + 15_000; !exportLine && Date.now() < until; await new Promise((r) => setTimeout(r, 50))) {
-    exportLine = /^export VOICECTL_BASE_URL=(\S+) VOICECTL_API_KEY=(\S+)$/m.exec(printed)?.[0];
+    exportLine = /^export VOICECTL_BASE_URL=(\S+) VOICECTL_API_KEY=(\S+)(?: VOICECTL_SANDBOX_CLOCK='[^']*')?$/m.exec(printed)?.[0];
   }
   if (!exportLine) throw new Error(`the sandbox printed no export line:\n${printed}`);
   const [, url, apiKey] = /VOICECTL_BASE_URL=(\S+) VOICECTL_API_KEY=(\S+)/.exec(exportLine)!;

@@ -74,7 +74,7 @@ describe('voicectl campaign redial --at-requested-time', () => {
     const plan = JSON.parse(r.stdout);
     expect(plan.held.map((c: { phone_number: string }) => c.phone_number).sort()).toEqual(fourPm.map((c) => c.phone).sort());
     for (const c of plan.held) expect(c).toMatchObject({ not_before: '2026-01-16T10:30:00.000Z', zone: 'Asia/Kolkata', requested_as: expect.stringContaining('tomorrow at 4 pm') });
-    expect(plan.forecast.waves).toEqual([{ at: '2026-01-16T10:30:00.000Z', contacts: fourPm.length }]);
+    expect(plan.forecast.waves).toEqual([{ n: 1, at: '2026-01-16T10:30:00.000Z', contacts: fourPm.length }]);
     expect(plan.policy.windows).toEqual({ default: '10:00-19:00' });
     expect(h.sandbox.requests.filter((q) => q.method !== 'GET').length).toBe(before);
     expect(existsSync(join(tmp.dir, `campaign-${id}.callbacks.run.json`))).toBe(false);

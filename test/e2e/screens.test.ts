@@ -191,7 +191,11 @@ describe('tables at 80 and 120 columns, --tz Asia/Kolkata', () => {
         const zoned = t.verb[1] === 'followups' && format[1] === 'csv' ? ['--tz', ZONE] : [];
         const piped = await run([...t.argv, ...format, ...zoned, '--no-input'], { env: { ...h.env, CI: '' }, cwd: dir.dir });
         expect(terminal.exitCode, `${t.argv.join(' ')} ${format.join(' ')}: ${terminal.stderr}`).toBe(t.exit ?? 0);
-        expect(terminal.stdout, `${t.argv.join(' ')} ${format.join(' ')}`).toBe(piped.stdout);
+        // A delivery's attempts go on between the two reads (the sandbox retries at 600x): its
+        // record is compared without the fields that move, the rest byte for byte.
+        const moving = t.verb[0] === 'webhook' && t.verb[1] === 'deliveries' && format[0] !== '-o' || (t.verb[1] === 'deliveries' && format[1] !== 'csv');
+        const still = (text: string) => (moving ? text.replace(/"(attempts|status|next_retry_at|last_response_code|last_attempt_at|updated_at)":("[^"]*"|[^,}]*)/g, '"$1":_') : text);
+        expect(still(terminal.stdout), `${t.argv.join(' ')} ${format.join(' ')}`).toBe(still(piped.stdout));
         expect(terminal.stdout).not.toMatch(/Ids are shortened/);
       }
     }

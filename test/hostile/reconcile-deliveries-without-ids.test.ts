@@ -71,7 +71,7 @@ describe('events reconcile: delivery records without ids', () => {
     }
     // The table says the same, in its usual columns.
     const table = await h.run(['events', 'reconcile', '--log', log, '--campaign', 'cmp_B', '--endpoint', 'ep_1'], { COLUMNS: '250' });
-    expect(table.stdout).toMatch(/^EVENT\s+OBJECT\s+CAMPAIGN\s+HAPPENED\s+WHY\s+VERDICT/);
+    expect(table.stdout).toMatch(/^EVENT\s+OBJECT\s+CAMPAIGN\s+HAPPENED \([^)]+\)\s+WHY\s+VERDICT/);
     expect(table.stdout).not.toMatch(/delivered/);
   });
 

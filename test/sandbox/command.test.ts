@@ -23,7 +23,7 @@ function file(name: string, content: string): string {
 describe('voicectl sandbox', () => {
   it('prints a ready-to-paste export line with a full-scope key, serves until Ctrl-C, then stops cleanly', async () => {
     const s = sandbox(['--port', '0', '--seed', '3', '--time-scale', '600']);
-    const line = await waitFor(() => s.out().match(/^export VOICECTL_BASE_URL=(\S+) VOICECTL_API_KEY=(\S+)$/m) ?? undefined, 10_000, 'the export line');
+    const line = await waitFor(() => s.out().match(/^export VOICECTL_BASE_URL=(\S+) VOICECTL_API_KEY=(\S+) VOICECTL_SANDBOX_CLOCK='now=\S+; scale=600; real=\d+'$/m) ?? undefined, 10_000, 'the export line');
     const [, url, key] = line;
     expect(key).toMatch(/^sk_sandbox_[0-9a-f]{32}$/);
     for (const path of ['/agents', '/calls', '/campaigns']) {

@@ -53,7 +53,9 @@ describe.each([
 describe('atomic writes in src/', () => {
   it('go through src/util/atomic-file.ts: no other module renames a file into place', async () => {
     const files = (await readdir(SRC, { recursive: true })).filter((f) => f.endsWith('.ts')).map((f) => relative(SRC, join(SRC, f)));
-    const renaming = files.filter((f) => f !== WRITER && /\bimport\s*\{[^}]*\brename(Sync)?\b[^}]*\}\s*from\s*'node:fs(\/promises)?'/.test(readFileSync(join(SRC, f), 'utf8')));
+    // The run's journal lock renames folders, not files: a folder renamed onto a lock's name is how it is taken atomically.
+    const folders = new Set(['campaigns/run/lock.ts']);
+    const renaming = files.filter((f) => f !== WRITER && !folders.has(f) && /\bimport\s*\{[^}]*\brename(Sync)?\b[^}]*\}\s*from\s*'node:fs(\/promises)?'/.test(readFileSync(join(SRC, f), 'utf8')));
     expect(renaming).toEqual([]);
   });
 });

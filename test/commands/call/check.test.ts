@@ -286,7 +286,7 @@ process.stdin.on('end', () => {
       // Damped, twice over: every call passes both times.
       expect(await run(3, 2, 'c2')).toEqual({ exit: 0, fails: 0 });
       expect(await run(3, 2, 'c2')).toEqual({ exit: 0, fails: 0 });
-    });
+    }, 90_000);
 
     it('says so when no call matched', async () => {
       const file = join(dir, 'none.yaml');
