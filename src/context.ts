@@ -159,6 +159,11 @@ export class Context {
     return this.baseNow();
   }
 
+  /** A wait on this machine's clock, whatever clock the run decides on. */
+  realSleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return this.baseSleep(ms, signal);
+  }
+
   /** The sandbox's scale when this run is on its clock (1 otherwise). */
   get timeScale(): number {
     return (this.simClock ?? this.envClock())?.scale ?? 1;

@@ -122,7 +122,8 @@ function demoContext(ctx: Context, baseUrl: string, apiKey: string, configDir: s
     env[k] = v;
   }
   env.VOICECTL_CONFIG_DIR = configDir;
-  const d = new Context({ io: ctx.io, env, cwd: ctx.cwd, now: ctx.now, sleep: ctx.sleep, random: ctx.random, signal: ctx.signal });
+  // The user's own clock, never another sandbox's (VOICECTL_SANDBOX_CLOCK in the shell is for that one).
+  const d = new Context({ io: ctx.io, env, cwd: ctx.cwd, now: () => ctx.realNow(), sleep: (ms, signal) => ctx.realSleep(ms, signal), random: ctx.random, signal: ctx.signal });
   // The user's zone (--tz, VOICECTL_TZ, the profile's), read here: the demo's own context reads no profile.
   d.opts = { ...outputChoice(ctx), debug: ctx.opts.debug, baseUrl, apiKey, yes: true, input: false, tz: ctx.timeZone };
   return d;
