@@ -57,7 +57,7 @@ describe('campaign run --dry-run', () => {
     const before = writes();
     const r = await w.run(['campaign', 'run', '--name', 'Ask', '--agent', w.agentId, '--contacts', file]);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toMatch(/This run dials up to 15 contacts in \d+ waves, finishing about .*: real calls that use the account balance\. Pass --yes/);
+    expect(r.stderr).toMatch(/This run dials up to 15 contacts in \d+ waves, finishing about .*: simulated calls in the sandbox, no balance used\. Pass --yes/);
     expect(writes()).toBe(before);
     expect(existsSync(join(w.dir, 'ask.run.json'))).toBe(false);
   });
