@@ -165,31 +165,55 @@ export function zoneOption(value: string): string {
 
 const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
 const offsets = new Map<string, number>();
+const dayOffsets = new Map<string, number | null>();
 const BUCKET_MS = 15 * 60_000;
+const DAY_MS = 86_400_000;
 const last = { zone: '', bucket: Number.NaN, off: 0 };
 
-/** Minutes east of UTC in `zone` at `ms`, cached per quarter hour (no zone changes offset off a quarter hour). */
+/** Minutes east of UTC in `zone` at the instant `at`, asked of Intl. */
+function offsetAt(zone: string, at: number): number {
+  let f = offsetFormatters.get(zone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric',
+    });
+    offsetFormatters.set(zone, f);
+  }
+  const p = Object.fromEntries(f.formatToParts(new Date(at)).map((x) => [x.type, x.value]));
+  const local = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute));
+  return Math.round((local - at) / 60_000);
+}
+
+/**
+ * Minutes east of UTC in `zone` at `ms`, read at the start of its quarter hour (no zone changes
+ * offset off a quarter hour). A UTC day whose two ends have one offset has it throughout (no
+ * zone changes twice within a day), so such a day costs two questions to Intl, not one per
+ * quarter hour; a day with a change is read per quarter hour. Equal to asking Intl every time:
+ * test/util/time-offsets.test.ts compares the two over every zone.
+ */
 export function zoneOffsetMinutes(zone: string, ms: number): number {
   if (zone === 'UTC') return 0;
   const bucket = Math.floor(ms / BUCKET_MS);
   // The last answer again without a key built: callers ask for one zone and moment several times in a row.
   if (bucket === last.bucket && zone === last.zone) return last.off;
-  const key = `${zone}@${bucket}`;
-  let off = offsets.get(key);
+  const day = Math.floor(ms / DAY_MS);
+  const dayKey = `${zone}@${day}`;
+  let whole = dayOffsets.get(dayKey);
+  if (whole === undefined) {
+    const start = offsetAt(zone, day * DAY_MS);
+    whole = start === offsetAt(zone, (day + 1) * DAY_MS) ? start : null;
+    if (dayOffsets.size > 50_000) dayOffsets.clear();
+    dayOffsets.set(dayKey, whole);
+  }
+  let off = whole ?? undefined;
   if (off === undefined) {
-    let f = offsetFormatters.get(zone);
-    if (!f) {
-      f = new Intl.DateTimeFormat('en-US', {
-        timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric',
-      });
-      offsetFormatters.set(zone, f);
+    const key = `${zone}@${bucket}`;
+    off = offsets.get(key);
+    if (off === undefined) {
+      off = offsetAt(zone, bucket * BUCKET_MS);
+      if (offsets.size > 50_000) offsets.clear();
+      offsets.set(key, off);
     }
-    const at = bucket * BUCKET_MS;
-    const p = Object.fromEntries(f.formatToParts(new Date(at)).map((x) => [x.type, x.value]));
-    const local = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute));
-    off = Math.round((local - at) / 60_000);
-    if (offsets.size > 50_000) offsets.clear();
-    offsets.set(key, off);
   }
   last.zone = zone;
   last.bucket = bucket;
