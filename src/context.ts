@@ -9,7 +9,7 @@ import { AuthError, UsageError } from './errors.js';
 import { proxySecrets, redact } from './util/redact.js';
 import { canonicalZone, systemZone, ZONE_HELP } from './util/time.js';
 import { Clock, type Sleep } from './util/clock.js';
-import { terminalSafe } from './io/terminal-text.js';
+import { terminalSafe } from './text/terminal-text.js';
 
 export type Env = Record<string, string | undefined>;
 

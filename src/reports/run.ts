@@ -10,7 +10,7 @@ import { allCalls, type Call } from '../api/calls.js';
 import { getCampaign, listContacts, type Campaign, type CampaignContact } from '../api/campaigns.js';
 import { UsageError } from '../errors.js';
 import { isFinished } from '../calls/model.js';
-import { zonesForNumber } from '../campaigns/phone-zones.js';
+import { zonesForNumber } from '../hours/phone-zones.js';
 import type { Journal } from '../campaigns/run/journal.js';
 import { campaignReport, hourlyStats, type CampaignReport, type HourlyStats } from './stats.js';
 
