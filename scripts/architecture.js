@@ -135,7 +135,7 @@ const WALKS = `
 1. As above, up to the spec of \`campaign create\` in \`src/commands/campaign/definition.ts\`:
    its options (\`createOptions\`, with \`hoursOptions\`), help and examples; the action is
    \`src/commands/campaign/create.ts\`.
-2. The verb checks the calling-hours flags (\`src/campaigns/hours-gate.ts\`), then reads the file
+2. The verb checks the calling-hours flags (\`src/hours/hours-gate.ts\`), then reads the file
    with \`readContactsInput\` (\`src/campaigns/input.ts\`), which leaves spreadsheets, phone
    numbers and the contacts report to \`src/contacts/\`. One invalid row stops it with exit 2
    before any request.

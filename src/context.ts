@@ -8,8 +8,8 @@ import { inspectConfig, readProfile, type Profile } from './config/profiles.js';
 import { AuthError, UsageError } from './errors.js';
 import { proxySecrets, redact } from './util/redact.js';
 import { canonicalZone, systemZone, ZONE_HELP } from './util/time.js';
-import { isLoopbackHost, parseSandboxClockEnv, type SandboxClock } from './util/sandbox-clock.js';
-import { terminalSafe } from './io/terminal-text.js';
+import { Clock, type Sleep } from './util/clock.js';
+import { terminalSafe } from './text/terminal-text.js';
 
 export type Env = Record<string, string | undefined>;
 
@@ -71,7 +71,7 @@ export interface ContextInit {
   env: Env;
   cwd?: string;
   now?: () => Date;
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  sleep?: Sleep;
   random?: () => number;
   signal?: AbortSignal;
   /** voicectl mcp: files a command finds by itself (in a folder it walks) must really be inside this folder. */
@@ -82,18 +82,14 @@ export class Context {
   readonly io: Streams;
   readonly env: Env;
   readonly cwd: string;
+  /** The clock the run decides on and the machine's own (util/clock.ts). */
+  readonly clock: Clock;
   readonly now: () => Date;
-  readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  readonly sleep: Sleep;
   readonly random: () => number;
   /** voicectl mcp: files a command finds by itself (in a folder it walks) must really be inside this folder, and not hidden. */
   readonly filesInside?: string;
   private signalValue?: AbortSignal;
-  /** The clock and sleep as given (or the machine's): request deadlines and retries stay on them. */
-  private readonly baseNow: () => Date;
-  private readonly baseSleep: (ms: number, signal?: AbortSignal) => Promise<void>;
-  private readonly clockGiven: boolean;
-  /** A loopback sandbox's simulated clock, once one has answered (util/sandbox-clock.ts). */
-  private simClock?: { sim: number; real: number; scale: number };
   /** Set by the program's pre-action hook before any command runs. */
   opts: GlobalOptions = {};
   /** Errors go to stderr as one JSON object (--json, -o json, VOICECTL_ERROR_FORMAT=json): set by run() before parsing. */
@@ -109,64 +105,28 @@ export class Context {
     this.io = init.io;
     this.env = init.env;
     this.cwd = init.cwd ?? process.cwd();
-    this.baseNow = init.now ?? (() => new Date());
-    this.baseSleep = init.sleep ?? defaultSleep;
-    this.clockGiven = init.now !== undefined;
-    this.now = () => {
-      const s = this.simClock ?? this.envClock();
-      return s ? new Date(Math.floor(s.sim + (Date.now() - s.real) * s.scale)) : this.baseNow();
-    };
-    this.sleep = (ms, signal) => {
-      const scale = (this.simClock ?? this.envClock())?.scale ?? 1;
-      return this.baseSleep(scale !== 1 ? Math.max(1, ms / scale) : ms, signal);
-    };
+    this.clock = new Clock({
+      now: init.now,
+      sleep: init.sleep,
+      sandboxClockEnv: () => this.env.VOICECTL_SANDBOX_CLOCK,
+      // Not settings(): this may run while flags are still being read, before they can be cached.
+      baseUrl: () => this.opts.baseUrl ?? this.env.VOICECTL_BASE_URL,
+    });
+    this.now = this.clock.now;
+    this.sleep = this.clock.sleep;
     this.random = init.random ?? Math.random;
     this.filesInside = init.filesInside;
     this.signalValue = init.signal;
   }
 
-  /**
-   * Moves this run onto a loopback sandbox's simulated clock (the API client calls it
-   * with every answer that carries one): every time decided or shown from here on is the
-   * sandbox's, and waits last real time divided by its scale. A clock given at
-   * construction (tests, the demo) is kept.
-   */
-  followSandboxClock(clock: SandboxClock): void {
-    if (this.clockGiven) return;
-    this.simClock = { sim: clock.now, real: Date.now(), scale: clock.scale };
-  }
-
-  /** VOICECTL_SANDBOX_CLOCK, while the base URL is on this machine and no sandbox has answered yet. */
-  private envClock(): { sim: number; real: number; scale: number } | undefined {
-    if (this.clockGiven) return undefined;
-    const c = parseSandboxClockEnv(this.env.VOICECTL_SANDBOX_CLOCK);
-    if (!c) return undefined;
-    // Not settings(): this may run while flags are still being read, before they can be cached.
-    const base = this.opts.baseUrl ?? this.env.VOICECTL_BASE_URL;
-    try {
-      if (!base || !isLoopbackHost(new URL(base).hostname)) return undefined;
-    } catch {
-      return undefined;
-    }
-    return { sim: c.now, real: c.real, scale: c.scale };
-  }
-
-  /**
-   * This machine's clock, never the sandbox's: for what another machine compares with its
-   * own real clock (webhook signatures' timestamps, the clock-skew check).
-   */
+  /** This machine's clock, never the sandbox's (util/clock.ts). */
   realNow(): Date {
-    return this.baseNow();
+    return this.clock.realNow();
   }
 
   /** A wait on this machine's clock, whatever clock the run decides on. */
   realSleep(ms: number, signal?: AbortSignal): Promise<void> {
-    return this.baseSleep(ms, signal);
-  }
-
-  /** The sandbox's scale when this run is on its clock (1 otherwise). */
-  get timeScale(): number {
-    return (this.simClock ?? this.envClock())?.scale ?? 1;
+    return this.clock.realSleep(ms, signal);
   }
 
   /** Aborted on Ctrl-C; long-running commands stop on it. (Made on first use: help never needs one.) */
@@ -352,11 +312,11 @@ export class Context {
       dispatcher,
       debug,
       // Retries and Retry-After stay on real time: they guard the service, not the schedule.
-      sleep: (ms) => this.baseSleep(ms, this.signal),
+      sleep: (ms) => this.clock.realSleep(ms, this.signal),
       random: this.random,
       signal: this.signal,
-      now: () => this.baseNow().getTime(),
-      onSandboxClock: (clock) => this.followSandboxClock(clock),
+      now: () => this.clock.realNow().getTime(),
+      onSandboxClock: (clock) => this.clock.follow(clock),
       proxyFor: (url) => proxyFor(this.env, url),
       // --jq reads the service's JSON text, not JavaScript's numbers (src/io/filter.ts).
       keepJsonText: this.opts.jq !== undefined,
@@ -414,21 +374,6 @@ export class Context {
   warn(line: string): void {
     this.io.stderr.write(`${this.errColor.yellow('warning:')} ${terminalSafe(line, { multiline: true })}\n`);
   }
-}
-
-function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(signal!.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 function isTrue(v: string | undefined): boolean {

@@ -18,7 +18,7 @@ import {
   SilentExit,
   UsageError,
 } from './errors.js';
-import { terminalSafe } from './io/terminal-text.js';
+import { terminalSafe } from './text/terminal-text.js';
 import { fsErrorReason, isFsError } from './util/fs-error.js';
 import { redact, redactDeep } from './util/redact.js';
 

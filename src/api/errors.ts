@@ -3,7 +3,7 @@
  * is not what the spec promises, a network failure or a timeout.
  */
 import type { ProxyInUse } from './dispatcher.js';
-import { oneLine } from '../io/text.js';
+import { oneLine } from '../text/text.js';
 
 export type ApiErrorKind = 'http' | 'network' | 'timeout' | 'unexpected';
 

@@ -8,12 +8,12 @@ import { createHash } from 'node:crypto';
 import type { ApiClient } from '../api/client.js';
 import { resolveAgent, type Agent } from '../api/agents.js';
 import type { Context } from '../context.js';
-import { checkCallingHours, formatWindow } from '../campaigns/calling-hours.js';
-import { callingWindow, checkHoursFlags } from '../campaigns/hours-gate.js';
+import { checkCallingHours, formatWindow } from '../hours/calling-hours.js';
+import { callingWindow, checkHoursFlags } from '../hours/hours-gate.js';
 import { notDraft } from '../campaigns/launch-flow.js';
 import { readCampaign, readContacts } from '../campaigns/read.js';
 import { FailureError } from '../errors.js';
-import { oneLine, plural } from '../io/text.js';
+import { oneLine, plural } from '../text/text.js';
 import { formatDateTime, zoneAbbreviation } from '../util/time.js';
 
 export interface LaunchOptions {

@@ -6,8 +6,8 @@
  * service, so control characters are shown, not obeyed.
  */
 import { finishedAt, num, outcomeLabel, str, type ListedCall } from './model.js';
-import { duration, oneLine, truncate } from '../io/text.js';
-import { terminalLine } from '../io/terminal-text.js';
+import { duration, oneLine, truncate } from '../text/text.js';
+import { terminalLine } from '../text/terminal-text.js';
 import { clockTime, zoneAbbreviation } from '../util/time.js';
 
 /** The narrowest a contact's name and the outcome are cut to before the line is cut at its end. */

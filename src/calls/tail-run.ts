@@ -9,7 +9,7 @@ import type { Context } from '../context.js';
 import { CliError, NotFoundError } from '../errors.js';
 import type { ListedCall } from './model.js';
 import { CallTail, type TailSource } from './tail.js';
-import { plural } from '../io/text.js';
+import { plural } from '../text/text.js';
 
 export interface TailRunOptions {
   intervalMs: number;

@@ -6,7 +6,7 @@
  */
 import type { Source } from '../contacts/source.js';
 import { UsageError } from '../errors.js';
-import { plural } from '../io/text.js';
+import { plural } from '../text/text.js';
 
 export interface ExcludeList {
   path: string;

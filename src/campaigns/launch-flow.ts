@@ -10,7 +10,7 @@ import { ApiError } from '../api/errors.js';
 import type { Context } from '../context.js';
 import { AuthError, FailureError, UsageError } from '../errors.js';
 import { confirm } from '../io/prompter.js';
-import { plural } from '../io/text.js';
+import { plural } from '../text/text.js';
 import { noSuchCampaign } from './read.js';
 import { isSandboxTarget } from '../webhooks/url-policy.js';
 

@@ -6,7 +6,7 @@
 import type { Context } from '../context.js';
 import type { RowError } from '../contacts/index.js';
 import type { ContactsInput } from './input.js';
-import { plural, truncate } from '../io/text.js';
+import { plural, truncate } from '../text/text.js';
 
 const FIRST_PROBLEMS = 20;
 const MAX_LISTED = 100;

@@ -5,7 +5,7 @@
  */
 import { Readable } from 'node:stream';
 import { UsageError } from '../errors.js';
-import { bytes } from '../io/text.js';
+import { bytes } from '../text/text.js';
 import { readText, type Source } from './source.js';
 
 export type Delimiter = ',' | ';' | '\t';

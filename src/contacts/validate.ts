@@ -19,7 +19,7 @@ import type { Contact, DuplicateRow, ForeignStyle, InvalidRow, RowError, Validat
 import { EngineOutOfMemory, validateInWorker } from './remote.js';
 import { emptyFile, openSource, type Source } from './source.js';
 import { workerFile } from './worker-file.js';
-import { hasControlCharacters } from '../io/terminal-text.js';
+import { hasControlCharacters } from '../text/terminal-text.js';
 import { readXlsx } from './xlsx.js';
 
 export type { ValidateOptions } from './options.js';

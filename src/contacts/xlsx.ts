@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
 import type { RecordSink } from './csv.js';
 import type { Source } from './source.js';
-import { shellQuote } from '../io/text.js';
+import { shellQuote } from '../text/text.js';
 import { mapColumns, NoPhoneColumn } from './columns.js';
 import { checkWorkbook, MAX_WORKBOOK_INFLATED_BYTES } from './workbook-guard.js';
 

@@ -11,7 +11,7 @@ import { ApiError } from '../api/errors.js';
 import { listDeliveries, listEndpoints } from '../api/webhooks.js';
 import { proxyFor } from '../api/dispatcher.js';
 import { configDir, inspectConfig } from '../config/profiles.js';
-import { parseWindow, formatWindow } from '../campaigns/calling-hours.js';
+import { parseWindow, formatWindow } from '../hours/calling-hours.js';
 import { readExcludeList } from '../campaigns/exclude-file.js';
 import { UsageError } from '../errors.js';
 

@@ -13,7 +13,7 @@
  * endpoint (spec 6.6), nor for one not subscribed to the type.
  */
 import type { WebhookDelivery, WebhookEndpoint } from '../api/webhooks.js';
-import { duration } from '../io/text.js';
+import { duration } from '../text/text.js';
 import { attemptsOf, failureOf, nextRetryOf, pick } from '../webhooks/delivery-fields.js';
 import { eventKey } from './log-index.js';
 import type { Gap } from './reconcile.js';

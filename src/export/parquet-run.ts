@@ -13,7 +13,7 @@ import type { Context } from '../context.js';
 import type { CallFilters, Call } from '../api/calls.js';
 import { InterruptedError, FailureError } from '../errors.js';
 import { ProgressBar } from '../io/progress.js';
-import { plural } from '../io/text.js';
+import { plural } from '../text/text.js';
 import { resolve } from 'node:path';
 import { callPages } from './pages.js';
 import { IdSet } from './id-set.js';

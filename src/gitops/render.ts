@@ -5,7 +5,7 @@
 import { structuredPatch } from 'diff';
 import type { ChalkInstance } from 'chalk';
 import { isResend, sendsRequest, type FieldChange, type Plan, type Step } from './steps.js';
-import { plural } from '../io/text.js';
+import { plural } from '../text/text.js';
 
 /** Hides secrets in a line shown to people; the verbs pass one that also knows the run's own key. */
 export type Mask = (text: string) => string;

@@ -10,8 +10,8 @@ import { csvLine } from './csv.js';
 import { PacedWriter } from './drain.js';
 import { filtering, printFiltered, printFilteredList } from './filter.js';
 import { withSpinner } from './progress.js';
-import { terminalLine, terminalSafe } from './terminal-text.js';
-import { truncate } from './text.js';
+import { terminalLine, terminalSafe } from '../text/terminal-text.js';
+import { truncate } from '../text/text.js';
 
 export interface Column<T = Record<string, unknown>> {
   header: string;

@@ -15,7 +15,7 @@
  * line instead, after the same delay.
  */
 import type { Context } from '../context.js';
-import { bytes, clock } from './text.js';
+import { bytes, clock } from '../text/text.js';
 
 export interface DrawRule {
   /** Where the command's data goes while the indicator draws (default: stdout, after it). */

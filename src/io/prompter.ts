@@ -5,7 +5,7 @@
 import { Writable } from 'node:stream';
 import type { Context } from '../context.js';
 import { InterruptedError, UsageError } from '../errors.js';
-import { terminalSafe } from './terminal-text.js';
+import { terminalSafe } from '../text/terminal-text.js';
 
 /**
  * Inquirer ends its output stream after each prompt; process.stderr ignores that, any

@@ -1,4 +1,4 @@
-import { bytes } from '../io/text.js';
+import { bytes } from '../text/text.js';
 
 /** What the service accepts (spec section 4, Knowledge base rules, and section 8). */
 

@@ -5,7 +5,7 @@
  */
 import type { Context } from '../context.js';
 import { ProgressLine } from '../io/progress.js';
-import { bytes as formatBytes } from '../io/text.js';
+import { bytes as formatBytes } from '../text/text.js';
 
 const REDRAW_MS = 100;
 

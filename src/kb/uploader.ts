@@ -10,7 +10,7 @@ import { isFolder, listItems, uploadFile, type KbItem } from '../api/kb.js';
 import type { Context } from '../context.js';
 import { InterruptedError } from '../errors.js';
 import type { PlannedFile } from './collect.js';
-import { bytes as formatBytes } from '../io/text.js';
+import { bytes as formatBytes } from '../text/text.js';
 import { UploadProgress } from './progress.js';
 
 export interface IndexResult {

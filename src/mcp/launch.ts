@@ -11,7 +11,7 @@ import type { Env } from '../context.js';
 import type { VerbRunner } from './runner.js';
 import { ToolFailure, type LaunchArgs, type ToolAnswer } from './tool-spec.js';
 import { describe as describeError, exitCodeFor } from '../outcome.js';
-import { plural } from '../io/text.js';
+import { plural } from '../text/text.js';
 
 /** Contacts shown in a tool answer; `voicectl approve` shows the person the list. */
 const CONTACTS_SHOWN = 20;

@@ -13,7 +13,7 @@ import { allCalls, getCall, type Call, type TranscriptTurn } from '../api/calls.
 import { allAgents } from '../api/agents.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { callingWindow } from '../campaigns/hours-gate.js';
+import { callingWindow } from '../hours/hours-gate.js';
 import { readExcludeList, type ExcludeList } from '../campaigns/exclude-file.js';
 import { evaluate, type Environment, type Verdict } from './evaluate.js';
 import type { Rule, Severity } from './rules.js';

@@ -4,8 +4,8 @@
  * words, the turn that failed. Pure except for the judge, which runs the user's program.
  */
 import type { Call, TranscriptTurn } from '../api/calls.js';
-import { insideAll, localTime, type HoursWindow } from '../campaigns/calling-hours.js';
-import { zonesForNumber } from '../campaigns/phone-zones.js';
+import { insideAll, localTime, type HoursWindow } from '../hours/calling-hours.js';
+import { zonesForNumber } from '../hours/phone-zones.js';
 import type { Rule } from './rules.js';
 import { scriptFor } from './rules.js';
 import { firstMatch, MatchTimeout } from './match.js';

@@ -7,7 +7,7 @@ import type { Context } from '../context.js';
 import { openAtomic } from '../util/atomic-file.js';
 import { printTable } from '../io/output.js';
 import { render } from '../io/render.js';
-import { terminalLine, terminalSafe } from '../io/terminal-text.js';
+import { terminalLine, terminalSafe } from '../text/terminal-text.js';
 import type { CheckResult, Failure } from './check.js';
 
 export interface ReportOptions {

@@ -5,7 +5,7 @@
  */
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type YAMLMap } from 'yaml';
 import { UsageError } from '../errors.js';
-import { parseWindow, WINDOW_HELP, type HoursWindow } from '../campaigns/calling-hours.js';
+import { parseWindow, WINDOW_HELP, type HoursWindow } from '../hours/calling-hours.js';
 
 const RULE_KINDS = [
   'first_agent_turn_matches', 'never_says', 'opt_out_honoured', 'max_duration', 'outcome_in',

@@ -14,7 +14,7 @@ import { createCampaign, getCampaign } from '../api/campaigns.js';
 import { getCall, type Call } from '../api/calls.js';
 import type { Context } from '../context.js';
 import { FailureError, UsageError } from '../errors.js';
-import { gateCallingHours } from '../campaigns/hours-gate.js';
+import { gateCallingHours } from '../hours/hours-gate.js';
 import { confirmLaunch, launch } from '../campaigns/launch-flow.js';
 import { Checker, prepareEnvironment, type CheckResult } from './check.js';
 import { Fields, parseYaml, readRules, refuse, type Rule } from './rules.js';

@@ -1,5 +1,5 @@
 /** The zone a contact's times are read in: what its contact file says, else its number's. */
-import { zonesForNumber } from '../campaigns/phone-zones.js';
+import { zonesForNumber } from '../hours/phone-zones.js';
 import { canonicalZone } from '../util/time.js';
 
 const plain = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

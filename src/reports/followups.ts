@@ -7,7 +7,7 @@
 import type { ApiClient } from '../api/client.js';
 import { allCalls, getCall, type Call } from '../api/calls.js';
 import { getCampaign } from '../api/campaigns.js';
-import { localMinute, type HoursWindow } from '../campaigns/calling-hours.js';
+import { localMinute, type HoursWindow } from '../hours/calling-hours.js';
 import { isFinished } from '../calls/model.js';
 import { offsetText, wallClock } from '../util/time.js';
 import { contactZone, extraZone } from './contact-zone.js';

@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import { comparisonRows } from './text.js';
 import { CLASSES, isCallback, type OutcomeClass } from './classes.js';
 import { percent, type CampaignReport, type ReportCall } from './stats.js';
-import { duration } from '../io/text.js';
+import { duration } from '../text/text.js';
 import { clockWithZone, formatDateTime, isoInZone, zoneAbbreviation } from '../util/time.js';
 import { readCallbackTime, referenceOf, turnsOf } from './followups.js';
 

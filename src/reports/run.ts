@@ -10,9 +10,20 @@ import { allCalls, type Call } from '../api/calls.js';
 import { getCampaign, listContacts, type Campaign, type CampaignContact } from '../api/campaigns.js';
 import { UsageError } from '../errors.js';
 import { isFinished } from '../calls/model.js';
-import { zonesForNumber } from '../campaigns/phone-zones.js';
-import type { Journal } from '../campaigns/run/journal.js';
+import { zonesForNumber } from '../hours/phone-zones.js';
 import { campaignReport, hourlyStats, type CampaignReport, type HourlyStats } from './stats.js';
+
+/**
+ * What a run's report reads of its journal (campaigns/run/journal.ts, whose Journal is one):
+ * the run's name and state and each wave's campaign. Reports sit below campaigns, so they
+ * name only these fields rather than import the journal.
+ */
+export interface RunWaves {
+  run_id: string;
+  name: string;
+  state: string;
+  waves: ReadonlyArray<{ n: number; state: string; campaign_id?: string }>;
+}
 
 export interface RunReportPart {
   report: CampaignReport;
@@ -27,7 +38,7 @@ export interface RunReport {
 }
 
 /** The campaigns of the run's waves that were launched (a draft never launched dialed no one), in wave order. */
-export function runCampaignIds(j: Journal): string[] {
+export function runCampaignIds(j: RunWaves): string[] {
   const ids = j.waves.filter((w) => w.campaign_id && (w.state === 'launched' || w.state === 'done')).map((w) => w.campaign_id!);
   if (ids.length === 0) throw new UsageError(`The run "${j.name}" (${j.run_id}) has launched no wave yet: nothing to report.`);
   return ids;
@@ -40,7 +51,7 @@ function part(campaign: Campaign, contacts: CampaignContact[], calls: Call[]): R
 
 const zoneOf = (phone: unknown): string => (typeof phone === 'string' ? zonesForNumber(phone)[0] : undefined) ?? 'unknown zone';
 
-export async function collectRunReport(api: ApiClient, j: Journal, signal?: AbortSignal): Promise<RunReport> {
+export async function collectRunReport(api: ApiClient, j: RunWaves, signal?: AbortSignal): Promise<RunReport> {
   const launched = j.waves.filter((w) => w.campaign_id && (w.state === 'launched' || w.state === 'done'));
   runCampaignIds(j);
   const waves: RunReport['waves'] = [];

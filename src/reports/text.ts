@@ -1,7 +1,7 @@
 /** `campaign report` for a terminal, and as GitHub-flavoured markdown (`--format md`). */
-import { terminalLine } from '../io/terminal-text.js';
+import { terminalLine } from '../text/terminal-text.js';
 import { percent, type CampaignReport } from './stats.js';
-import { duration } from '../io/text.js';
+import { duration } from '../text/text.js';
 import { CLASSES, isCallback, type OutcomeClass } from './classes.js';
 
 const CLASS_LABEL = Object.fromEntries(CLASSES.map((c) => [c.id, c.label.toLowerCase()])) as Record<OutcomeClass, string>;

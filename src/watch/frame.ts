@@ -5,10 +5,10 @@
  */
 import type { ChalkInstance } from 'chalk';
 import { finishedAt, num, outcomeLabel, str } from '../calls/model.js';
-import { duration, oneLine } from '../io/text.js';
+import { duration, oneLine } from '../text/text.js';
 import { clockTime } from '../util/time.js';
 import { orderedStatuses } from './summary.js';
-import { terminalLine } from '../io/terminal-text.js';
+import { terminalLine } from '../text/terminal-text.js';
 import type { Snapshot } from './view.js';
 
 type Style = (s: string) => string;

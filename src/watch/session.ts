@@ -8,7 +8,7 @@ import { ApiError } from '../api/errors.js';
 import type { Context } from '../context.js';
 import { CliError, FailureError, InterruptedError, NotFoundError } from '../errors.js';
 import { str } from '../calls/model.js';
-import { duration, plural } from '../io/text.js';
+import { duration, plural } from '../text/text.js';
 import { describeResult, evaluateFailIf, type Condition } from './fail-if.js';
 import { Poller, campaignState, type TickResult, type WatchSource } from './poller.js';
 import { RateMeter } from './rate.js';

@@ -4,9 +4,9 @@
  */
 import type { ChalkInstance } from 'chalk';
 import { finishedAt, num, outcomeLabel, str } from '../calls/model.js';
-import { duration } from '../io/text.js';
+import { duration } from '../text/text.js';
 import { formatPercent } from './fail-if.js';
-import { terminalLine } from '../io/terminal-text.js';
+import { terminalLine } from '../text/terminal-text.js';
 
 /** Contact statuses in the order they are shown: finished ones first, then the rest. */
 export const STATUS_ORDER = ['completed', 'no_answer', 'failed', 'initiated', 'pending'] as const;

@@ -5,12 +5,12 @@
  */
 import type { Context } from '../context.js';
 import { finishedAt, outcomeLabel, str, num, type ListedCall } from '../calls/model.js';
-import { duration, oneLine } from '../io/text.js';
+import { duration, oneLine } from '../text/text.js';
 import { formatDateTime, zoneAbbreviation } from '../util/time.js';
 import { describeResult, type ConditionResult } from './fail-if.js';
 import { formatSummary, orderedStatuses, type Summary } from './summary.js';
 import type { Snapshot, WatchView } from './view.js';
-import { terminalLine } from '../io/terminal-text.js';
+import { terminalLine } from '../text/terminal-text.js';
 
 /** Only the facts that make a change worth a line: rates and clocks move every tick. */
 function progressKey(s: Snapshot): string {

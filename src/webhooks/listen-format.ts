@@ -6,8 +6,8 @@
 import type { ChalkInstance } from 'chalk';
 import type { AcceptedEvent, Rejection } from './receiver.js';
 import type { PostResult } from './forward.js';
-import { terminalLine as safe } from '../io/terminal-text.js';
-import { lineId, oneLine, truncate } from '../io/text.js';
+import { terminalLine as safe } from '../text/terminal-text.js';
+import { lineId, oneLine, truncate } from '../text/text.js';
 import { clockTime, zoneAbbreviation } from '../util/time.js';
 
 /** "15:02:11 IST": when, in `zone`, named. */

@@ -6,13 +6,13 @@ import type { ApiClient } from '../api/client.js';
 import { deleteItem, isFolder, listItems, type KbItem } from '../api/kb.js';
 import type { Context } from '../context.js';
 import { collectFiles, reportSkipped } from '../kb/collect.js';
-import { bytes as formatBytes } from '../io/text.js';
+import { bytes as formatBytes } from '../text/text.js';
 import { failureMessage, uploadAll } from '../kb/uploader.js';
 import { UsageError } from '../errors.js';
 import { checkbox, confirm, input, select } from '../io/prompter.js';
 import { drawsProgress, withSpinner } from '../io/progress.js';
-import { terminalLine } from '../io/terminal-text.js';
-import { shellQuote } from '../io/text.js';
+import { terminalLine } from '../text/terminal-text.js';
+import { shellQuote } from '../text/text.js';
 
 /** Enough for any knowledge base a person would tick through; beyond it, use --kb. */
 const MAX_FOLDERS = 50;

@@ -7,7 +7,7 @@ import { readTextFile } from '../agents/text-file.js';
 import { checkbox, editor, input, select, type SelectChoice } from '../io/prompter.js';
 import { multiline } from './multiline.js';
 import type { VoiceCatalog } from './voices.js';
-import { terminalLine as safe, terminalSafe } from '../io/terminal-text.js';
+import { terminalLine as safe, terminalSafe } from '../text/terminal-text.js';
 
 export const TOOLS = [
   { value: 'schedule_callback', description: 'book a time to call the person back' },

@@ -1,8 +1,8 @@
 /** The review screen: every answer at once, then create, change one field, or cancel. */
 import type { Context } from '../context.js';
 import { select } from '../io/prompter.js';
-import { terminalLine as safe } from '../io/terminal-text.js';
-import { oneLine, truncate } from '../io/text.js';
+import { terminalLine as safe } from '../text/terminal-text.js';
+import { oneLine, truncate } from '../text/text.js';
 import type { Draft } from './questions.js';
 import type { VoiceCatalog } from './voices.js';
 

@@ -4,7 +4,7 @@
  */
 import { listVoices, voiceLanguage, type Voice } from '../api/voices.js';
 import type { Context } from '../context.js';
-import { terminalLine } from '../io/terminal-text.js';
+import { terminalLine } from '../text/terminal-text.js';
 
 export interface LanguageInfo {
   code: string;

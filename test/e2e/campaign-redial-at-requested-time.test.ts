@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { localMinute } from '../../src/campaigns/calling-hours.js';
+import { localMinute } from '../../src/hours/calling-hours.js';
 import { requestedTime } from '../../src/reports/requested-time.js';
 import { harness, type Harness } from '../helpers/cli.js';
 import { finishedCampaign } from '../helpers/finished-campaign.js';

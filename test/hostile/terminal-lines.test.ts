@@ -4,11 +4,11 @@
  */
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
-import { hasControlCharacters, terminalLine, terminalSafe } from '../../src/io/terminal-text.js';
+import { hasControlCharacters, terminalLine, terminalSafe } from '../../src/text/terminal-text.js';
 import { eventLine, eventRecord, forwardLine, rejectLine } from '../../src/webhooks/listen-format.js';
 import { buildFrame } from '../../src/watch/frame.js';
 import { formatSummary, summarize, Tally } from '../../src/watch/summary.js';
-import { truncate } from '../../src/io/text.js';
+import { truncate } from '../../src/text/text.js';
 import type { AcceptedEvent } from '../../src/webhooks/receiver.js';
 import { PlainView } from '../../src/watch/view-lines.js';
 import { testContext } from '../../src/context-test.js';

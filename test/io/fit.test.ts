@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fitWidths, ID_MIN, shortenIds, uniquePrefixLength, type Column } from '../../src/io/output.js';
-import { lineId } from '../../src/io/text.js';
+import { lineId } from '../../src/text/text.js';
 
 const columns: Column<never>[] = [
   { header: 'ID' },

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { zonesForNumber } from '../../src/campaigns/phone-zones.js';
+import { zonesForNumber } from '../../src/hours/phone-zones.js';
 import { requestedTime, type EnglishReader } from '../../src/reports/requested-time.js';
 import { formatDateTime, offsetText } from '../../src/util/time.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Call } from '../../src/api/calls.js';
 import { campaignReport, percent } from '../../src/reports/stats.js';
-import { duration } from '../../src/io/text.js';
+import { duration } from '../../src/text/text.js';
 
 const call = (id: string, o: Partial<Call>): Call => ({ call_id: id, start_time: '2026-05-01T10:15:00Z', end_time: '2026-05-01T10:17:00Z', status: 'completed', ...o });
 

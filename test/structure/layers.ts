@@ -61,7 +61,7 @@ const DOMAIN_BASE = ['api', 'io', 'context', ...FOUNDATION];
 
 /** Domain modules: workflows and models that verbs share. */
 export const DOMAINS = [
-  'agents', 'approvals', 'calls', 'campaigns', 'config', 'contacts', 'doctor', 'events', 'export', 'gitops', 'kb', 'mcp',
+  'agents', 'approvals', 'calls', 'campaigns', 'config', 'contacts', 'doctor', 'events', 'export', 'gitops', 'hours', 'kb', 'mcp',
   'quality', 'reports', 'sandbox', 'warehouse', 'watch', 'webhooks', 'wizard',
 ];
 
@@ -108,9 +108,9 @@ export const LAYERS: Layer[] = [
     may: ['api', 'config', 'io', ...FOUNDATION],
   },
   domain('agents', 'agent fields: names, validation', []),
-  domain('approvals', 'launch plans, their hashes and one-use approvals (`voicectl approve`, the MCP launch tool)', ['agents', 'campaigns', 'config', 'contacts']),
+  domain('approvals', 'launch plans, their hashes and one-use approvals (`voicectl approve`, the MCP launch tool)', ['agents', 'campaigns', 'config', 'contacts', 'hours']),
   domain('calls', 'the call model and `call tail`', ['export']),
-  domain('campaigns', 'create, split, exclude and launch campaigns; calling hours; campaigns/run/ runs a campaign to its end', ['agents', 'calls', 'contacts', 'events', 'export', 'kb', 'quality', 'reports', 'watch', 'webhooks'], {
+  domain('campaigns', 'create, split, exclude and launch campaigns; campaigns/run/ runs a campaign to its end', ['agents', 'calls', 'contacts', 'events', 'export', 'hours', 'kb', 'quality', 'reports', 'watch', 'webhooks'], {
     note: 'campaigns/run/ (campaign run) is part of this layer',
   }),
   {
@@ -121,16 +121,17 @@ export const LAYERS: Layer[] = [
     note: 'Context imports it, so it stays below the domains',
   },
   domain('contacts', 'spreadsheets and JSON contacts, phone numbers, the contacts report', []),
-  domain('doctor', 'the checks `voicectl doctor` runs, each with its fix; reads only', ['campaigns', 'config', 'contacts', 'webhooks']),
+  domain('doctor', 'the checks `voicectl doctor` runs, each with its fix; reads only', ['campaigns', 'config', 'contacts', 'hours', 'webhooks']),
   domain('events', 'the webhook event log: backfill, reconcile, report', ['calls', 'export', 'webhooks']),
   domain('export', 'call export: pages, sinks, recordings, transcripts, resumable state', ['calls']),
   domain('gitops', 'account as code: load, plan, apply, pull', ['agents', 'export', 'kb', 'webhooks']),
+  domain('hours', 'calling hours: the daily window, the zones of a phone number, local time; the gate before anything is dialed', ['contacts']),
   domain('kb', 'knowledge base: collection, upload, indexing, formats', ['contacts']),
-  domain('mcp', 'the MCP server: each tool runs the matching verb in process and answers what its --json prints', ['outcome', 'agents', 'approvals', 'calls', 'campaigns', 'config', 'contacts', 'events', 'export', 'gitops', 'kb', 'quality', 'reports', 'watch', 'webhooks']),
-  domain('quality', 'the call quality gate (`calls check`, `calls pin`, `voicectl test`)', ['agents', 'calls', 'campaigns', 'config', 'contacts', 'events', 'export', 'gitops', 'reports', 'watch'], {
+  domain('mcp', 'the MCP server: each tool runs the matching verb in process and answers what its --json prints', ['outcome', 'agents', 'approvals', 'calls', 'campaigns', 'config', 'contacts', 'events', 'export', 'gitops', 'hours', 'kb', 'quality', 'reports', 'watch', 'webhooks']),
+  domain('quality', 'the call quality gate (`calls check`, `calls pin`, `voicectl test`)', ['agents', 'calls', 'campaigns', 'config', 'contacts', 'events', 'export', 'gitops', 'hours', 'reports', 'watch'], {
     note: 'it reads suppression lists with contacts/ and a suite\'s agent handle from the account files with gitops/',
   }),
-  domain('reports', 'campaign reports (text, HTML) and follow-ups', ['calls', 'campaigns', 'config', 'contacts', 'events', 'export', 'quality']),
+  domain('reports', 'campaign reports (text, HTML) and follow-ups', ['calls', 'campaigns', 'config', 'contacts', 'events', 'export', 'hours', 'quality']),
   {
     name: 'sandbox',
     files: ['sandbox/'],
@@ -152,10 +153,10 @@ export const LAYERS: Layer[] = [
   },
   {
     name: 'text',
-    files: ['io/text.ts', 'io/terminal-text.ts'],
+    files: ['text/'],
     role: 'one spelling of what a person reads: counts, durations, clocks, sizes, one-line cuts, shell words, terminal-safe text',
     may: [],
-    note: 'pure functions, so every layer may use them (the api\'s error messages too); part of src/io',
+    note: 'pure functions, so every layer may use them (the api\'s error messages too)',
   },
   {
     name: 'io',
@@ -225,5 +226,5 @@ export const REPEATS: { folder: 'src' | 'test'; files: [string, string]; reason:
   { folder: 'src', files: ['commands/listen/definition.ts', 'commands/sandbox/definition.ts'], reason: 'option lines of the same shape (flag, description, parser, default) for different flags; what the two verbs share, --port and --host, already comes from serveOptions' },
   { folder: 'test', files: ['e2e/report-page.test.ts', 'e2e/report-page.test.ts'], reason: 'each browser test makes its report and opens Chromium the same way, then checks something else; a wrapper would hide which page each test opened' },
   { folder: 'test', files: ['campaigns/run/deadline.test.ts', 'sandbox/command.test.ts'], reason: 'two it.each tables of input and expected value: the same shape, different code under test' },
-  { folder: 'test', files: ['io/text.test.ts', 'io/text.test.ts'], reason: 'the duration and clock cases, two tables of number and spelling side by side' },
+  { folder: 'test', files: ['text/text.test.ts', 'text/text.test.ts'], reason: 'the duration and clock cases, two tables of number and spelling side by side' },
 ];

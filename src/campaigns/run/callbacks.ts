@@ -16,7 +16,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { collectFollowups, extraZone, type Followup } from '../../reports/followups.js';
 import type { Excluded } from '../exclusions.js';
-import { callingWindow } from '../hours-gate.js';
+import { callingWindow } from '../../hours/hours-gate.js';
 import type { RedialContact } from '../redial.js';
 import { agentHistory } from './history.js';
 import type { Journal, RunContact } from './journal.js';

@@ -6,7 +6,7 @@
  * A released wave cannot be stopped (the API has no cancel): Ctrl-C stops releasing,
  * says how many calls are still in flight, and leaves the journal ready for --resume.
  */
-import { plural } from '../../io/text.js';
+import { plural } from '../../text/text.js';
 import { inFlight, waitUntil, waveName, type RunDeps } from './deps.js';
 import type { Wave } from './journal.js';
 import { capDay, chooseWave, Planner } from './plan.js';

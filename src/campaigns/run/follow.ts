@@ -4,9 +4,9 @@
  */
 import { allCalls } from '../../api/calls.js';
 import { getCampaign } from '../../api/campaigns.js';
-import { plural } from '../../io/text.js';
+import { plural } from '../../text/text.js';
 import { readContacts } from '../read.js';
-import { zoneLabel } from '../calling-hours.js';
+import { zoneLabel } from '../../hours/calling-hours.js';
 import { inFlight, type RunDeps } from './deps.js';
 import type { Journal, RunContact, Wave } from './journal.js';
 import type { Planner } from './plan.js';

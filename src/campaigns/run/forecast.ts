@@ -3,7 +3,7 @@
  * exclusions, when each zone's window opens and closes, what the agent's past calls
  * predict, and the waves with the expected finish.
  */
-import { formatWindow, localTime, zoneLabel } from '../calling-hours.js';
+import { formatWindow, localTime, zoneLabel } from '../../hours/calling-hours.js';
 import type { AgentHistory } from './history.js';
 import { forecastCost, money } from './rate-card.js';
 import { placeOf } from './policy.js';

@@ -4,7 +4,7 @@
  * resumed run keeps its baseline, its evidence and its spend.
  */
 import { GuardrailError } from '../../errors.js';
-import { plural } from '../../io/text.js';
+import { plural } from '../../text/text.js';
 import { placeOf } from './policy.js';
 import {
   acceptRates, baselineSource, DEFAULT_BREAKER, dialResult, newBreakerState, observe, tripMessage,

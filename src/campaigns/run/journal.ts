@@ -10,7 +10,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../../errors.js';
 import { writeFileAtomic } from '../../util/atomic-file.js';
-import { parseWindow } from '../calling-hours.js';
+import { parseWindow } from '../../hours/calling-hours.js';
 import type { RunPolicy } from './policy.js';
 import type { BreakerSettings, BreakerState, Trip } from './breaker.js';
 import type { RateCard, Spend } from './rate-card.js';

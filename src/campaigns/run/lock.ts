@@ -23,7 +23,7 @@ import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promise
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { FailureError } from '../../errors.js';
-import { shellQuote } from '../../io/text.js';
+import { shellQuote } from '../../text/text.js';
 import { fsErrorReason } from '../../util/fs-error.js';
 
 const OWNER = 'owner.json';

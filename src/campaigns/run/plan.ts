@@ -8,7 +8,7 @@
  * a call must not run past the window. Windows are shorter than a day and waves shorter
  * than a window, so open at both ends means open throughout.
  */
-import { insideAll, localMinute, nextOpening, type HoursWindow } from '../calling-hours.js';
+import { insideAll, localMinute, nextOpening, type HoursWindow } from '../../hours/calling-hours.js';
 import type { RunContact } from './journal.js';
 import { placeOf, windowFor, type RunPolicy } from './policy.js';
 import { fromWallTime, wallClock } from '../../util/time.js';

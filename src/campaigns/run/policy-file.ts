@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { isMap, isScalar, isSeq, type Document, type LineCounter } from 'yaml';
 import { UsageError } from '../../errors.js';
 import { parseYaml, placeOf, problemList, yamlData } from '../../util/yaml.js';
-import { parseWindow, WINDOW_HELP } from '../calling-hours.js';
+import { parseWindow, WINDOW_HELP } from '../../hours/calling-hours.js';
 import { deadlineNamesZone, parseDeadline, parseRetryOn } from './policy.js';
 import type { RunFlags } from './start.js';
 

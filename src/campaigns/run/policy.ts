@@ -6,8 +6,8 @@
 import { UsageError } from '../../errors.js';
 import { parseTime } from '../../util/time.js';
 import { lpn } from '../../contacts/validity.js';
-import { formatWindow, parseWindow, WINDOW_HELP, type HoursWindow } from '../calling-hours.js';
-import { zonesForNumber } from '../phone-zones.js';
+import { formatWindow, parseWindow, WINDOW_HELP, type HoursWindow } from '../../hours/calling-hours.js';
+import { zonesForNumber } from '../../hours/phone-zones.js';
 
 export interface RunPolicy {
   /** "default" and ISO country codes (US, IN, GB) to HH:MM-HH:MM. */

@@ -4,8 +4,8 @@
  * zone's local time and the user's). Elsewhere (a log, CI): one plain line per event.
  */
 import type { Context } from '../../context.js';
-import { localTime, zoneLabel } from '../calling-hours.js';
-import { duration } from '../../io/text.js';
+import { localTime, zoneLabel } from '../../hours/calling-hours.js';
+import { duration } from '../../text/text.js';
 import { countStates, type RunView } from './deps.js';
 import type { Journal } from './journal.js';
 import type { Planner } from './plan.js';

@@ -10,7 +10,7 @@ import { FailureError, InterruptedError } from '../../errors.js';
 import { CampaignsStopped, createCampaigns, idOf, type PlannedCampaign } from '../create-campaigns.js';
 import { toWire } from '../input.js';
 import { launchError } from '../launch-flow.js';
-import { duration, plural } from '../../io/text.js';
+import { duration, plural } from '../../text/text.js';
 import { waitUntil, type RunDeps } from './deps.js';
 import { follow } from './follow.js';
 import type { Journal, Wave } from './journal.js';

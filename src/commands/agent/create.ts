@@ -3,7 +3,7 @@ import { createAgent, type Agent, type AgentFields } from '../../api/agents.js';
 import { UsageError } from '../../errors.js';
 import { checkAgentFields } from '../../agents/validate.js';
 import { printObject } from '../../io/output.js';
-import { terminalLine } from '../../io/terminal-text.js';
+import { terminalLine } from '../../text/terminal-text.js';
 import { withSpinner } from '../../io/progress.js';
 import { AGENT_FIELDS, FLAG_FOR_FIELD, fieldsFromFile, fieldsFromFlags } from './fields.js';
 import { note } from '../../io/render.js';

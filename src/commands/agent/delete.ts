@@ -2,7 +2,7 @@ import type { Context } from '../../context.js';
 import { deleteAgent, resolveAgent } from '../../api/agents.js';
 import { FailureError } from '../../errors.js';
 import { confirm } from '../../io/prompter.js';
-import { terminalLine } from '../../io/terminal-text.js';
+import { terminalLine } from '../../text/terminal-text.js';
 import { render } from '../../io/render.js';
 
 export default async function agentDelete(ctx: Context, idOrName: string): Promise<void> {

@@ -2,7 +2,7 @@ import type { Context } from '../../context.js';
 import { resolveAgent, updateAgent, type Agent } from '../../api/agents.js';
 import { FailureError, UsageError } from '../../errors.js';
 import { printObject } from '../../io/output.js';
-import { terminalLine } from '../../io/terminal-text.js';
+import { terminalLine } from '../../text/terminal-text.js';
 import { checkAgentFields } from '../../agents/validate.js';
 import { withSpinner } from '../../io/progress.js';
 import { AGENT_FIELDS, fieldsFromFlags } from './fields.js';

@@ -6,7 +6,7 @@ import { checkSecretsFile, saveSecrets } from '../../gitops/secrets.js';
 import { confirm } from '../../io/prompter.js';
 import { note, render, showBeforeAsking } from '../../io/render.js';
 import type { ApplyFlags } from './definition.js';
-import { plural } from '../../io/text.js';
+import { plural } from '../../text/text.js';
 
 type Opts = ApplyFlags;
 

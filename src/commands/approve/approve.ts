@@ -3,8 +3,8 @@ import { describePlan } from '../../approvals/plan.js';
 import { ApprovalStore, APPROVAL_TTL_MS, isPlanHash } from '../../approvals/store.js';
 import { FailureError, NotFoundError, UsageError } from '../../errors.js';
 import { confirm } from '../../io/prompter.js';
-import { terminalSafe } from '../../io/terminal-text.js';
-import { plural } from '../../io/text.js';
+import { terminalSafe } from '../../text/terminal-text.js';
+import { plural } from '../../text/text.js';
 
 export default async function approveVerb(ctx: Context, hash: string): Promise<void> {
   const wanted = hash.trim().toLowerCase();

@@ -6,7 +6,7 @@ import type { ExportFlags } from './definition.js';
 import { isoInZone } from '../../util/time.js';
 import { isTerminal } from '../../io/terminal.js';
 import { ownFormat } from '../../io/render.js';
-import { duration, plural } from '../../io/text.js';
+import { duration, plural } from '../../text/text.js';
 
 type Flags = ExportFlags;
 

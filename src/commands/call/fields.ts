@@ -1,7 +1,7 @@
 /** How calls look in tables, and the filter flags, shared by the call verbs. */
 import type { Call, CallFilters } from '../../api/calls.js';
 import type { Column } from '../../io/output.js';
-import { duration } from '../../io/text.js';
+import { duration } from '../../text/text.js';
 import { formatDateTime, isoInZone, toQueryTime, type TypedTime } from '../../util/time.js';
 import { UsageError } from '../../errors.js';
 import { outcomeWord } from '../../calls/outcome.js';

@@ -4,7 +4,7 @@ import { printObject } from '../../io/output.js';
 import { transcriptTurns } from '../../export/transcript.js';
 import { callFields } from './fields.js';
 import { wrap } from './wrap.js';
-import { terminalLine, terminalSafe } from '../../io/terminal-text.js';
+import { terminalLine, terminalSafe } from '../../text/terminal-text.js';
 import { render } from '../../io/render.js';
 import { lineWidth } from '../../io/terminal.js';
 

@@ -5,7 +5,7 @@ import { ApiError } from '../../api/errors.js';
 import { NotFoundError } from '../../errors.js';
 import { downloadToFile, downloadToStream, type DownloadProgress } from '../../export/download.js';
 import { ProgressBar } from '../../io/progress.js';
-import { bytes } from '../../io/text.js';
+import { bytes } from '../../text/text.js';
 import { render } from '../../io/render.js';
 import type { RecordingFlags } from './definition.js';
 import { isTerminal } from '../../io/terminal.js';

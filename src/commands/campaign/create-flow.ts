@@ -10,7 +10,7 @@ import { CampaignsStopped, createCampaigns, type CampaignResult, type PlannedCam
 import type { InputContact } from '../../campaigns/input.js';
 import { toWire } from '../../campaigns/input.js';
 import { launchError } from '../../campaigns/launch-flow.js';
-import { plural, shellQuote } from '../../io/text.js';
+import { plural, shellQuote } from '../../text/text.js';
 import { mapRejection } from '../../campaigns/rejection.js';
 import { partName } from '../../contacts/report.js';
 import type { Context } from '../../context.js';

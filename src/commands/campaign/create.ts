@@ -1,11 +1,11 @@
 import type { Context } from '../../context.js';
 import { resolveAgent } from '../../api/agents.js';
 import { applyRules, buildRules, summarizeExclusions, type Excluded } from '../../campaigns/exclusions.js';
-import { checkHoursFlags, gateCallingHours } from '../../campaigns/hours-gate.js';
+import { checkHoursFlags, gateCallingHours } from '../../hours/hours-gate.js';
 import { assertCampaignSize, MAX_CONTACTS_PER_CAMPAIGN, partName, splitContacts, strictError } from '../../contacts/report.js';
 import { UsageError } from '../../errors.js';
 import { withSpinner } from '../../io/progress.js';
-import { plural, shellQuote } from '../../io/text.js';
+import { plural, shellQuote } from '../../text/text.js';
 import { printDryRun } from './dry-run.js';
 import { commandLine, createAndLaunch, partsOf, sharedResumeArgs, type Part } from './create-flow.js';
 import { readContactsInput, type ContactsInput } from '../../campaigns/input.js';

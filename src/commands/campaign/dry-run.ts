@@ -7,7 +7,7 @@ import type { Context } from '../../context.js';
 import { printTable } from '../../io/output.js';
 import type { Part } from './create-flow.js';
 import { extraText } from './fields.js';
-import { plural, truncate } from '../../io/text.js';
+import { plural, truncate } from '../../text/text.js';
 import { render } from '../../io/render.js';
 
 const SAMPLE = 10;

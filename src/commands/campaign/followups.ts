@@ -10,10 +10,10 @@ import type { ApiClient } from '../../api/client.js';
 import { openRun } from '../../campaigns/run/start.js';
 import { campaignIds } from '../../reports/collect.js';
 import { runCampaignIds } from '../../reports/run.js';
-import { callingWindow } from '../../campaigns/hours-gate.js';
+import { callingWindow } from '../../hours/hours-gate.js';
 import { collectFollowups, extraKeys, isoIn, type Followup } from '../../reports/followups.js';
 import { formatDateTime, wallDate, zoneAbbreviation } from '../../util/time.js';
-import { oneLine } from '../../io/text.js';
+import { oneLine } from '../../text/text.js';
 import type { FollowupsFlags } from './definition.js';
 
 /** --run JOURNAL: the campaigns of the run's launched waves. */

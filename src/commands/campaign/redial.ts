@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import { resolveAgent } from '../../api/agents.js';
 import { applyRules, buildRules, summarizeExclusions } from '../../campaigns/exclusions.js';
-import { checkHoursFlags, gateCallingHours } from '../../campaigns/hours-gate.js';
+import { checkHoursFlags, gateCallingHours } from '../../hours/hours-gate.js';
 import { DEFAULT_EXCLUDED_OUTCOMES, planRedial, type RedialContact, type RedialPlan } from '../../campaigns/redial.js';
 import { MAX_CONTACTS_PER_CAMPAIGN, splitContacts } from '../../contacts/report.js';
 import { UsageError } from '../../errors.js';
@@ -9,7 +9,7 @@ import { withSpinner } from '../../io/progress.js';
 import { commandLine, createAndLaunch, partsOf, sharedResumeArgs, type Part } from './create-flow.js';
 import { printDryRun } from './dry-run.js';
 import { confirmLaunch } from '../../campaigns/launch-flow.js';
-import { plural } from '../../io/text.js';
+import { plural } from '../../text/text.js';
 import { render } from '../../io/render.js';
 import type { RedialFlags } from './definition.js';
 import { NEEDS_PERSON_RULE, NO_TIME_RULE, prepareCallbackRun, type Unread } from '../../campaigns/run/callbacks.js';

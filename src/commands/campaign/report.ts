@@ -2,7 +2,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { writeFileAtomic } from '../../util/atomic-file.js';
 import { printFittedTable } from '../../io/output.js';
-import { truncate } from '../../io/text.js';
+import { truncate } from '../../text/text.js';
 import { isoInZone } from '../../util/time.js';
 import { openRun } from '../../campaigns/run/start.js';
 import { campaignIds, collectReport } from '../../reports/collect.js';

@@ -9,7 +9,7 @@ import { FailureError, UsageError } from '../../errors.js';
 import { confirm } from '../../io/prompter.js';
 import { printList } from '../../io/output.js';
 import { render } from '../../io/render.js';
-import { plural } from '../../io/text.js';
+import { plural } from '../../text/text.js';
 import { countStates } from '../../campaigns/run/deps.js';
 import { orphansOf } from '../../campaigns/run/status.js';
 import { forecastLines, SMALL_WORDS, type Forecast } from '../../campaigns/run/forecast.js';

@@ -8,7 +8,7 @@ import { openRun, prepareRun, resumeCommand } from '../../campaigns/run/start.js
 import { resumeRun, startRun } from '../../campaigns/run/session.js';
 import { runStatus } from '../../campaigns/run/status.js';
 import { when } from '../../campaigns/run/when.js';
-import { duration } from '../../io/text.js';
+import { duration } from '../../text/text.js';
 import { parsePolicyFile, type PolicyFileValues } from '../../campaigns/run/policy-file.js';
 import { readInside, RefusedFile } from '../../gitops/files.js';
 import { fsErrorReason, isFsError } from '../../util/fs-error.js';

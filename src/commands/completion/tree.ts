@@ -3,7 +3,7 @@
  * list exactly the commands, aliases and flags the parser accepts.
  */
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import { oneLine, singleQuote } from '../../io/text.js';
+import { oneLine, singleQuote } from '../../text/text.js';
 
 export interface OptionSpec {
   /** `-o`, `--output`: short first. */

@@ -17,7 +17,7 @@ export const SETTING_CHECKS: SettingChecks = {
     return cc;
   },
   async calling_hours(value, raw) {
-    const { parseWindow, formatWindow, WINDOW_HELP } = await import('../../campaigns/calling-hours.js');
+    const { parseWindow, formatWindow, WINDOW_HELP } = await import('../../hours/calling-hours.js');
     const w = parseWindow(value);
     if (!w) throw new UsageError(`"${raw}" is not a window of calling hours.`, { hint: `Use ${WINDOW_HELP}.` });
     return formatWindow(w);

@@ -8,7 +8,7 @@ import { contactsToSend, controlCharacterWarning, foreignStyleWarnings, MAX_CONT
 import { printFittedTable, type Column } from '../../io/output.js';
 import { render } from '../../io/render.js';
 import { Counter } from '../../io/progress.js';
-import { plural, shellQuote } from '../../io/text.js';
+import { plural, shellQuote } from '../../text/text.js';
 import type { ValidateFlags } from './definition.js';
 
 type Options = ValidateFlags;

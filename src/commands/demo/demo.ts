@@ -16,7 +16,7 @@ import { FailureError } from '../../errors.js';
 import { printList } from '../../io/output.js';
 import { packageRoot } from '../../paths.js';
 import type { WatchView } from '../../watch/view.js';
-import { duration, plural } from '../../io/text.js';
+import { duration, plural } from '../../text/text.js';
 import { CampaignsStopped, createCampaigns } from '../../campaigns/create-campaigns.js';
 import { readContactsInput, toWire } from '../../campaigns/input.js';
 import { launchError } from '../../campaigns/launch-flow.js';

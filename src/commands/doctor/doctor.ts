@@ -2,7 +2,7 @@ import type { Context } from '../../context.js';
 import { SilentExit } from '../../errors.js';
 import { runChecks, type CheckResult } from '../../doctor/checks.js';
 import { forPeople, render } from '../../io/render.js';
-import { terminalSafe } from '../../io/terminal-text.js';
+import { terminalSafe } from '../../text/terminal-text.js';
 
 /** A word as well as a colour: the status reads the same without colour or sight of it. */
 const MARK: Record<CheckResult['status'], string> = { ok: '✓ ok  ', warn: '! warn', fail: '✗ FAIL', skip: '- skip' };

@@ -7,7 +7,7 @@ import type { Gap } from '../../events/reconcile.js';
 import { EventLog } from '../../webhooks/event-log.js';
 import { EventPoster } from '../../webhooks/forward.js';
 import { recordLine } from '../../io/render.js';
-import { shellQuote } from '../../io/text.js';
+import { shellQuote } from '../../text/text.js';
 
 export async function runBackfill(ctx: Context, o: { gaps: Gap[]; log: string; target?: string; secret?: string }): Promise<void> {
   let log: EventLog;

@@ -5,7 +5,7 @@ import { NotFoundError } from '../../errors.js';
 import { printList } from '../../io/output.js';
 import { withSpinner } from '../../io/progress.js';
 import { normalizeFolder } from '../../kb/collect.js';
-import { bytes as formatBytes } from '../../io/text.js';
+import { bytes as formatBytes } from '../../text/text.js';
 import { note } from '../../io/render.js';
 import type { ListFlags } from './definition.js';
 

@@ -19,7 +19,7 @@ import { eventLine, eventRecord, forwardLine } from '../../webhooks/listen-forma
 import { recordLine } from '../../io/render.js';
 import { formatDateTime, parseTime, zoneAbbreviation } from '../../util/time.js';
 import { lineWidth } from '../../io/terminal.js';
-import { shellQuote } from '../../io/text.js';
+import { shellQuote } from '../../text/text.js';
 import { resolveSecret } from './secret-source.js';
 import type { ListenFlags } from './definition.js';
 

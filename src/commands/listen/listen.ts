@@ -12,7 +12,7 @@ import { clock, eventLine, eventRecord, forwardLine, rejectLine } from '../../we
 import { resolveSecret } from './secret-source.js';
 import { checkForwardUrl } from '../../webhooks/target-url.js';
 import { recordLine, refuseFilterOnStream } from '../../io/render.js';
-import { shellQuote } from '../../io/text.js';
+import { shellQuote } from '../../text/text.js';
 import type { ListenFlags } from './definition.js';
 import { lineWidth } from '../../io/terminal.js';
 

@@ -4,7 +4,7 @@ import { maskKeyLike, pendingCount, planFolder, planJson, planWarnings, renderPl
 import { withSpinner } from '../../io/progress.js';
 import { render } from '../../io/render.js';
 import type { PlanFlags } from './definition.js';
-import { plural } from '../../io/text.js';
+import { plural } from '../../text/text.js';
 
 type Opts = PlanFlags;
 

@@ -4,7 +4,7 @@ import { confirm } from '../../io/prompter.js';
 import { withSpinner } from '../../io/progress.js';
 import { render } from '../../io/render.js';
 import type { PullFlags } from './definition.js';
-import { plural } from '../../io/text.js';
+import { plural } from '../../text/text.js';
 
 type Opts = PullFlags;
 

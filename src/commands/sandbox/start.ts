@@ -3,7 +3,7 @@ import { FailureError, UsageError } from '../../errors.js';
 import { readKeys, readPlan } from './options.js';
 import { note, render } from '../../io/render.js';
 import type { SandboxFlags } from './definition.js';
-import { plural } from '../../io/text.js';
+import { plural } from '../../text/text.js';
 import { writeFileAtomic } from '../../util/atomic-file.js';
 import { sandboxClockEnvValue } from '../../util/sandbox-clock.js';
 

@@ -8,7 +8,7 @@ import { secretFromFlags } from '../../webhooks/secret-input.js';
 import { sampleEvent } from '../../webhooks/samples.js';
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, sign, type WebhookEventType } from '../../webhooks/signature.js';
 import { checkForwardUrl } from '../../webhooks/target-url.js';
-import { oneLine, truncate } from '../../io/text.js';
+import { oneLine, truncate } from '../../text/text.js';
 import { render } from '../../io/render.js';
 import type { TriggerFlags } from './definition.js';
 

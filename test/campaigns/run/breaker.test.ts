@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { acceptRates, DEFAULT_BREAKER, newBreakerState, observe, tripMessage, type Baseline, type DialResult } from '../../../src/campaigns/run/breaker.js';
-import { plural as count } from '../../../src/io/text.js';
+import { plural as count } from '../../../src/text/text.js';
 
 /** A small seeded generator (mulberry32), so the simulation repeats exactly. */
 function rng(seed: number): () => number {

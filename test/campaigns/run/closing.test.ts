@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { localMinute } from '../../../src/campaigns/calling-hours.js';
+import { localMinute } from '../../../src/hours/calling-hours.js';
 import type { RunContact } from '../../../src/campaigns/run/journal.js';
 import { chooseWave, Planner, simulate } from '../../../src/campaigns/run/plan.js';
 import type { RunPolicy } from '../../../src/campaigns/run/policy.js';

@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { localMinute } from '../../../src/campaigns/calling-hours.js';
+import { localMinute } from '../../../src/hours/calling-hours.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { clientFor, givenAgent } from '../../helpers/given.js';
 import { run } from '../../helpers/run.js';

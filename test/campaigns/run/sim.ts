@@ -6,8 +6,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { localMinute } from '../../../src/campaigns/calling-hours.js';
-import { zonesForNumber } from '../../../src/campaigns/phone-zones.js';
+import { localMinute } from '../../../src/hours/calling-hours.js';
+import { zonesForNumber } from '../../../src/hours/phone-zones.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../../src/sandbox/index.js';
 import { run, start, type RunOptions } from '../../helpers/run.js';
 import { clientFor, givenAgent } from '../../helpers/given.js';

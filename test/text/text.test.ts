@@ -1,6 +1,6 @@
 /** The one spelling of each small thing a person reads (src/io/text.ts). */
 import { describe, expect, it } from 'vitest';
-import { bytes, clock, duration, oneLine, plural, shellQuote, singleQuote, truncate } from '../../src/io/text.js';
+import { bytes, clock, duration, oneLine, plural, shellQuote, singleQuote, truncate } from '../../src/text/text.js';
 
 describe('plural', () => {
   it('counts with the noun, thousands separated', () => {

@@ -7,7 +7,7 @@
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { countdown } from '../io/progress.js';
-import { duration, plural } from '../io/text.js';
+import { duration, plural } from '../text/text.js';
 import {
   checkCallingHours, DEFAULT_WINDOW, formatWindow, parseWindow, WINDOW_HELP, zoneLabel, type HoursCheck, type HoursWindow, type ZoneGroup,
 } from './calling-hours.js';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   checkCallingHours, DEFAULT_WINDOW, formatWindow, insideAll, localTime, nextOpening, parseWindow,
-} from '../../src/campaigns/calling-hours.js';
-import { zonesForNumber } from '../../src/campaigns/phone-zones.js';
-import { PREFIXES, ZONES } from '../../src/campaigns/phone-zones-data.js';
+} from '../../src/hours/calling-hours.js';
+import { zonesForNumber } from '../../src/hours/phone-zones.js';
+import { PREFIXES, ZONES } from '../../src/hours/phone-zones-data.js';
 
 const INDIA = ['+919876543210', '+919988776655', '+919422012345'];
 const NEW_YORK = '+12125550123';
@@ -125,7 +125,7 @@ describe('checkCallingHours', () => {
 
 describe('the shortcut for one-zone countries answers as libphonenumber\'s rule does', () => {
   it('over every country\'s example mobile number and variants of its last digits', async () => {
-    const { zonesByLibraryRule } = await import('../../src/campaigns/phone-zones.js');
+    const { zonesByLibraryRule } = await import('../../src/hours/phone-zones.js');
     const { getExampleNumber } = await import('libphonenumber-js/max');
     const examples = (await import('libphonenumber-js/examples.mobile.json', { with: { type: 'json' } })).default as Record<string, string>;
     let compared = 0;
