@@ -17,9 +17,9 @@ interface Entry {
 }
 
 export class SimClock {
-  readonly scale: number;
-  private readonly realStart: number;
-  private readonly simStart: number;
+  private scaleValue: number;
+  private realStart: number;
+  private simStart: number;
   private readonly heap: Entry[] = [];
   private seq = 0;
   private live = 0;
@@ -33,9 +33,25 @@ export class SimClock {
    */
   constructor(scale = 1, start = Date.now(), private readonly onError: (err: unknown) => void = (err) => { throw err; }) {
     if (!(scale > 0) || !Number.isFinite(scale)) throw new RangeError(`time scale must be a positive number, got ${scale}`);
-    this.scale = scale;
+    this.scaleValue = scale;
     this.realStart = Date.now();
     this.simStart = start;
+  }
+
+  get scale(): number {
+    return this.scaleValue;
+  }
+
+  /**
+   * Runs simulated time at another speed from this instant on, without a jump: a
+   * rehearsal plans its run at 1x, then picks the speed that fits the plan's span.
+   */
+  rescale(scale: number): void {
+    if (!(scale > 0) || !Number.isFinite(scale)) throw new RangeError(`time scale must be a positive number, got ${scale}`);
+    this.simStart = this.now();
+    this.realStart = Date.now();
+    this.scaleValue = scale;
+    if (!this.closed) this.arm();
   }
 
   /** Simulated milliseconds since the epoch. */
@@ -77,7 +93,7 @@ export class SimClock {
 
   /** Real milliseconds for a simulated duration (for callers that need a wall-clock wait). */
   toReal(simMs: number): number {
-    return simMs / this.scale;
+    return simMs / this.scaleValue;
   }
 
   /** Clears every pending timer; later `at` calls are no-ops. */
@@ -101,7 +117,7 @@ export class SimClock {
     while (this.heap.length && !this.heap[0]!.fn) pop(this.heap);
     const next = this.heap[0];
     if (!next || this.closed) return;
-    const wait = Math.max(0, (next.at - this.now()) / this.scale);
+    const wait = Math.max(0, (next.at - this.now()) / this.scaleValue);
     this.armedFor = next.at;
     this.timer = setTimeout(() => this.fire(), Math.min(wait, MAX_DELAY));
   }

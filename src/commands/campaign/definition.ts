@@ -125,6 +125,8 @@ export function runOptions(cmd: Command<[string | undefined, string | undefined]
     .addOption(new Option('--breaker <mode>', 'the answer-rate breaker: pause the run (exit 7) when connects collapse or failures rise, warn and go on, or off').choices(['off', 'warn', 'pause']).default('pause'))
     .option('--baseline-connect-rate <share>', 'the connect rate the breaker compares with, 0 to 1 (default: the agent\'s recent calls, else the run\'s first 200 dials)', shareOf)
     .option('--rate-card <file.yaml>', 'your prices per country (currency, rates: {IN: {per_minute, connection, min_seconds}}): the forecast\'s cost range, the spend in run status and the report')
+    .option('--rehearse', 'play the whole run first on a sandbox inside voicectl, days in seconds: no key needed, nothing but reads sent to your account; ends with the report and the forecast beside what happened')
+    .option('--html <file>', 'with --rehearse: the rehearsal\'s report as a page too')
     .option('--dry-run', 'print the forecast and the wave plan; send nothing but reads'));
 }
 

@@ -53,7 +53,13 @@ export default async function campaignReport(ctx: Context, ids: string[], opts: 
 /** --run JOURNAL: the run as one campaign, then each wave and each zone, as sections side by side. */
 async function runReport(ctx: Context, ids: string[], opts: Opts): Promise<void> {
   if (ids.length > 0 || opts.namePrefix !== undefined) throw new UsageError('--run reports one campaign run: give no campaign ids or --name-prefix with it.');
-  const { journal, api } = await openRun(ctx, opts.run!);
+  const { shown, json } = await runReportData(ctx, opts.run!);
+  await present(ctx, opts, shown, json);
+}
+
+/** A run's report from its journal: the sections a person reads (hours in the user's zone) and the JSON. */
+export async function runReportData(ctx: Context, journalPath: string): Promise<{ shown: CampaignReport[]; json: Record<string, unknown> }> {
+  const { journal, api } = await openRun(ctx, journalPath);
   const r = await collectRunReport(api, journal, ctx.signal);
   const zone = ctx.timeZone;
   const parts = [r.whole, ...r.waves, ...r.zones];
@@ -61,21 +67,26 @@ async function runReport(ctx: Context, ids: string[], opts: Opts): Promise<void>
     generated_at: ctx.now().toISOString(), run: r.run,
     campaigns: [r.whole.report], waves: r.waves.map((w) => ({ n: w.n, ...w.report })), zones: r.zones.map((z) => ({ zone: z.zone, ...z.report })),
   };
-  await present(ctx, opts, parts.map((p) => ({ ...p.report, ...p.hours(zone) })), json);
+  return { shown: parts.map((p) => ({ ...p.report, ...p.hours(zone) })), json };
+}
+
+/** --html FILE: the report as one page. */
+export async function writeHtmlReport(ctx: Context, file: string, shown: CampaignReport[]): Promise<void> {
+  const { htmlReport } = await import('../../reports/html.js');
+  try {
+    await writeFileAtomic(file, htmlReport(shown, ctx.now(), ctx.timeZone));
+  } catch (err) {
+    throw new UsageError(`Cannot write ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`);
+  }
+  ctx.info(`Wrote the report to ${file} (one file: open it in a browser, no network needed).`);
 }
 
 /** The page (--html), markdown, JSON or the terminal's sections, as --format and the output format say. */
-async function present(ctx: Context, opts: Opts, shown: CampaignReport[], json: unknown): Promise<void> {
+export async function present(ctx: Context, opts: Pick<Opts, 'html' | 'format'>, shown: CampaignReport[], json: unknown): Promise<void> {
   const zone = ctx.timeZone;
   const when = (iso: string | null) => isoInZone(iso, zone);
   if (opts.html !== undefined) {
-    const { htmlReport } = await import('../../reports/html.js');
-    try {
-      await writeFileAtomic(opts.html, htmlReport(shown, ctx.now(), zone));
-    } catch (err) {
-      throw new UsageError(`Cannot write ${opts.html}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`);
-    }
-    ctx.info(`Wrote the report to ${opts.html} (one file: open it in a browser, no network needed).`);
+    await writeHtmlReport(ctx, opts.html, shown);
     // The page is the report: stdout carries the JSON only for a script that asked for it.
     if (opts.format === undefined) return render(ctx, { json, layout: 'pretty' });
   }

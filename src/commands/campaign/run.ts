@@ -41,6 +41,10 @@ export default async function campaignRun(ctx: Context, action: string | undefin
     return;
   }
   if (journalArg !== undefined) throw new UsageError(`Unexpected argument "${journalArg}".`);
+  if (flags.rehearse && (flags.resume !== undefined || flags.dryRun)) {
+    throw new UsageError(`--rehearse plays a new run on a sandbox from start to end; ${flags.dryRun ? '--dry-run shows the plan without playing it' : 'a run already under way cannot be rehearsed'}: use one or the other.`);
+  }
+  if (flags.html !== undefined && !flags.rehearse) throw new UsageError('--html goes with --rehearse (the rehearsal\'s report as a page); for a run\'s report: voicectl campaign report --run JOURNAL --html FILE.');
   if (flags.resume !== undefined) {
     const given = NEW_RUN_FLAGS.filter((k) => flags[k] !== undefined);
     if (given.length > 0) {
@@ -53,6 +57,11 @@ export default async function campaignRun(ctx: Context, action: string | undefin
   const rateCard = flags.rateCard === undefined ? undefined : await readRateCard(flags.rateCard);
   const merged = flags.policy === undefined ? flags : withPolicyFile(flags, await readPolicyFile(ctx, flags.policy));
   const guard = { mode: flags.breaker as BreakerMode | undefined, baselineConnectRate: flags.baselineConnectRate, rateCard };
+  if (flags.rehearse) {
+    // The sandbox is loaded only for a rehearsal.
+    const { rehearse } = await import('./rehearse.js');
+    return rehearse(ctx, merged, guard);
+  }
   const run = await withSpinner(ctx, 'Planning the run', () => prepareRun(ctx, merged, spanOrUndefined, guard));
   await startRun(ctx, run, runScreen(ctx), { dryRun: Boolean(flags.dryRun) });
 }

@@ -1,0 +1,326 @@
+/**
+ * `campaign run --rehearse`: the same run, played from start to end on a sandbox started
+ * in this process (127.0.0.1, a free port), hours a second. The account is only read:
+ * the agent is copied from it and the sandbox answers with its recent calls' rates (as
+ * `sandbox --learn` would); nothing else is sent to it. The rehearsal keeps its own
+ * journal, runs the guardrails as a real run does, and ends with the run's report and
+ * the forecast beside what happened.
+ */
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { resolveAgent, createAgent, type Agent, type AgentFields } from '../../api/agents.js';
+import type { ApiClient } from '../../api/client.js';
+import { allCalls } from '../../api/calls.js';
+import { createCampaign } from '../../api/campaigns.js';
+import { ApiError } from '../../api/errors.js';
+import { listVoices, voiceLanguage } from '../../api/voices.js';
+import { Context } from '../../context.js';
+import { FailureError, GuardrailError, UsageError } from '../../errors.js';
+import { printList } from '../../io/output.js';
+import { withSpinner } from '../../io/progress.js';
+import { forPeople, note, render } from '../../io/render.js';
+import { duration, plural, shellQuote } from '../../io/text.js';
+import { readCampaign, readContacts } from '../../campaigns/read.js';
+import { forecast, type Forecast } from '../../campaigns/run/forecast.js';
+import { newGuardrails, type GuardrailInput } from '../../campaigns/run/guardrails.js';
+import { agentHistory, type AgentHistory } from '../../campaigns/run/history.js';
+import { defaultJournalPath, JOURNAL_FORMAT, type Journal } from '../../campaigns/run/journal.js';
+import { money } from '../../campaigns/run/rate-card.js';
+import { forecastVsActual, rehearsalJournalPath, rehearsalScale, rehearsalSpanMs, type Measure } from '../../campaigns/run/rehearse.js';
+import { startRun, type RunScreen } from '../../campaigns/run/session.js';
+import { account, prepareRun } from '../../campaigns/run/start.js';
+import { when } from '../../campaigns/run/when.js';
+import { isLoopbackHost } from '../../util/sandbox-clock.js';
+import { spanOrUndefined, type RunFlags } from './definition.js';
+import { runReportData, present, writeHtmlReport } from './report.js';
+import { runScreen } from './run-screen.js';
+import type { LearnedRates } from '../../sandbox/index.js';
+
+/** The account's recent calls the rates are learned from: as many as a forecast reads, over the same month. */
+const LEARN_MAX_CALLS = 5_000;
+const LEARN_LOOK_BACK_MS = 30 * 86_400_000;
+
+const PIPELINE_NOT_PROMPT = 'The sandbox\'s callers are personas that answer by the rates, not by what your agent says: a rehearsal tests the pipeline (windows, waves, caps, retries, guardrails, the journal and the report), not the prompt\'s quality.';
+
+/** What the rehearsal took from the account (reads only), and what it says about it. */
+interface FromAccount {
+  agent?: Agent;
+  history?: AgentHistory;
+  learned?: LearnedRates;
+  fromCampaign?: { name: string; contacts: Array<{ phone_number: string; name?: string; extra?: unknown }> };
+  agentNote: string;
+  ratesNote: string;
+}
+
+export async function rehearse(ctx: Context, flags: RunFlags, guard: GuardrailInput): Promise<void> {
+  const realJournal = flags.journal ?? defaultJournalPath(flags.csv ?? flags.contacts, flags.fromCampaign);
+  const path = rehearsalJournalPath(realJournal);
+  clearEarlierRehearsal(path, realJournal);
+  const started = Date.now();
+  const real = await withSpinner(ctx, 'Reading the account (reads only)', () => readAccount(ctx, flags));
+
+  // The emulator is loaded only for a rehearsal.
+  const { startSandbox } = await import('../../sandbox/index.js');
+  const { DEFAULT_PLAN } = await import('../../sandbox/world.js');
+  const language = typeof real.agent?.language === 'string' ? real.agent.language : undefined;
+  const startAt = ctx.realNow().getTime();
+  const sandbox = await startSandbox({
+    port: 0, host: '127.0.0.1', timeScale: 1, startAt, compress: false,
+    ...(real.learned ? { learned: real.learned } : {}),
+    plan: { languages: [...new Set([...DEFAULT_PLAN.languages, ...(language ? [language] : [])])] },
+    log: (line) => ctx.warn(line),
+  });
+  const sim = rehearsalContext(ctx, sandbox.url, sandbox.apiKey);
+  try {
+    const api = await sim.api();
+    const agent = await copyAgent(sim, api, flags.agent, real);
+    let fromCampaign = flags.fromCampaign;
+    if (real.fromCampaign && agent) {
+      const draft = await createCampaign(api, { name: real.fromCampaign.name, agent_id: agent.id, contacts: real.fromCampaign.contacts }, { signal: sim.signal });
+      fromCampaign = draft.id;
+    }
+    const merged: RunFlags = { ...flags, journal: path, ...(agent ? { agent: agent.id } : {}), ...(fromCampaign !== undefined ? { fromCampaign } : {}) };
+    const run = await withSpinner(ctx, 'Planning the rehearsal', () => prepareRun(sim, merged, spanOrUndefined, guard));
+    if (real.history) {
+      // The forecast, the wave length and the breaker's baseline come from the account, as a real run's do.
+      run.history = real.history;
+      run.journal.policy.wave_length_ms = real.history.wave_length_ms;
+      run.journal.guardrails = newGuardrails(guard, real.history);
+    }
+    const now = sim.now().getTime();
+    const scale = rehearsalScale(rehearsalSpanMs(run.journal, forecast(run.journal, run.history, now), now));
+    sandbox.world.clock.rescale(scale);
+    sim.followSandboxClock({ now: sandbox.world.clock.now(), scale });
+
+    const acc = account(ctx);
+    const intro = [
+      `Rehearsal on a sandbox inside voicectl at ${scale.toLocaleString('en-US')}x (an hour in ${duration(3600 / scale)}), its clock starting at ${when(startAt, ctx.timeZone)}: no call is placed${acc ? `, and nothing but reads was sent to ${acc.baseUrl}` : ''}.`,
+      real.agentNote,
+      real.ratesNote,
+    ];
+    for (const line of intro) note(ctx, line);
+
+    let shown: Forecast | undefined;
+    const inner = runScreen(sim);
+    const screen: RunScreen = {
+      async forecast(j, f, o) {
+        shown = f;
+        await inner.forecast(j, f, o);
+      },
+      // Nothing costs money: no one is asked.
+      async confirm() {},
+      started(p) {
+        note(ctx, `Rehearsal journal: ${p} (a file of its own: the real run's is ${realJournal}). A rehearsal is not resumed: its sandbox ends with it.`);
+      },
+      async summary(j, p) {
+        // The JSON is the rehearsal's, below: one document.
+        await forPeople(ctx, () => inner.summary(j, p));
+      },
+      note: (line, emphasis) => inner.note(line, emphasis),
+    };
+    let stopped: GuardrailError | undefined;
+    try {
+      await startRun(sim, run, screen, { dryRun: false });
+    } catch (err) {
+      if (!(err instanceof GuardrailError)) throw err;
+      stopped = err;
+    }
+    const journal = run.journal;
+    const report = await withSpinner(ctx, 'Reading the rehearsal\'s report', () => runReportData(sim, path));
+    if (flags.html !== undefined) await writeHtmlReport(sim, flags.html, report.shown);
+    const rows = shown ? forecastVsActual(shown, journal, ctx.timeZone) : [];
+    const realSeconds = Math.round((Date.now() - started) / 100) / 10;
+    const facts = {
+      journal: path,
+      real_journal: realJournal,
+      time_scale: scale,
+      started_at: new Date(startAt).toISOString(),
+      ended_at: sim.now().toISOString(),
+      real_seconds: realSeconds,
+      agent: { source: real.agent ? 'account' : 'stand-in', id: journal.agent_id, name: journal.agent_name ?? flags.agent },
+      rates: real.learned ? { source: 'account', calls: real.learned.calls, connect_rate: Math.round(real.learned.overall.connect * 1000) / 1000 } : { source: 'sandbox defaults' },
+      ...(stopped ? { stopped_by: { code: stopped.code, message: stopped.message } } : {}),
+      notes: [...intro, PIPELINE_NOT_PROMPT],
+    };
+    await render(ctx, {
+      json: { rehearsal: facts, state: journal.state, forecast: shown, forecast_vs_actual: rows, report: report.json },
+      human: async () => {
+        ctx.out('');
+        await present(sim, {}, report.shown, report.json);
+        ctx.out(ctx.color.bold('The forecast beside the rehearsal'));
+        await printList(ctx, rows.map((r) => ({ measure: r.measure, forecast: shownValue(r, 'forecast', ctx.timeZone), rehearsal: shownValue(r, 'actual', ctx.timeZone), note: r.note ?? '' })), [
+          { header: 'measure', key: 'measure' }, { header: 'forecast', key: 'forecast' }, { header: 'rehearsal', key: 'rehearsal' }, { header: 'note', key: 'note' },
+        ]);
+        ctx.info(`Rehearsed ${duration(Math.max(0, (sim.now().getTime() - startAt) / 1000))} of simulated time in ${realSeconds} s.`);
+        ctx.info(PIPELINE_NOT_PROMPT);
+        if (!stopped) ctx.info(ctx.errColor.dim('For the real run: the same command without --rehearse.'));
+      },
+    });
+    if (stopped) {
+      throw new GuardrailError(`In the rehearsal, ${stopped.message.replace(/^Paused/, 'the run was paused')}`, {
+        code: stopped.code, details: stopped.details,
+        hint: `A real run would stop here the same way (exit 7). The rehearsal's journal is ${path}; to see the breaker at work with other rates, pass --baseline-connect-rate or --breaker warn.`,
+      });
+    }
+  } finally {
+    await sim.close();
+    await sandbox.close();
+  }
+}
+
+/** A context on the sandbox: its address and key, the same streams, zone, profile and Ctrl-C; the sandbox's clock. */
+function rehearsalContext(ctx: Context, url: string, apiKey: string): Context {
+  // A sandbox clock of the user's own (VOICECTL_SANDBOX_CLOCK) is not this sandbox's.
+  const env = { ...ctx.env, VOICECTL_SANDBOX_CLOCK: undefined, VOICECTL_BASE_URL: undefined, VOICECTL_API_KEY: undefined };
+  const sim = new Context({ io: ctx.io, env, cwd: ctx.cwd, signal: ctx.signal, random: ctx.random });
+  sim.opts = { ...ctx.opts, baseUrl: url, apiKey };
+  sim.jsonErrors = ctx.jsonErrors;
+  return sim;
+}
+
+/**
+ * A rehearsal's journal from an earlier rehearsal is replaced; any other file of that
+ * name (a real run's journal, a file of the user's) is never touched.
+ */
+function clearEarlierRehearsal(path: string, realJournal: string): void {
+  if (!existsSync(path)) return;
+  let earlier: Partial<Journal> | undefined;
+  try {
+    earlier = JSON.parse(readFileSync(path, 'utf8')) as Partial<Journal>;
+  } catch {
+    earlier = undefined;
+  }
+  let loopback = false;
+  try {
+    loopback = earlier?.format === JOURNAL_FORMAT && isLoopbackHost(new URL(earlier.account?.base_url ?? '').hostname);
+  } catch {
+    loopback = false;
+  }
+  if (!loopback) {
+    throw new UsageError(`${path} exists and is not a rehearsal's journal, so the rehearsal will not write over it.`, {
+      hint: `A rehearsal keeps its journal beside the run's (${realJournal}) with .rehearsal in its name: move that file, or pass --journal with another name.`,
+    });
+  }
+  rmSync(path, { force: true });
+}
+
+/** Failures of the account that leave the rehearsal on a stand-in: no answer, a refused key, a server error. */
+function unreachable(err: unknown): string | undefined {
+  if (!(err instanceof ApiError)) return undefined;
+  if (err.kind === 'network' || err.kind === 'timeout') return `${err.host} did not answer (${err.message})`;
+  if (err.status === 401 || err.status === 403) return `${err.host} refused the key (HTTP ${err.status})`;
+  if ((err.status ?? 0) >= 500) return `${err.host} failed (HTTP ${err.status})`;
+  return undefined;
+}
+
+/** The agent, its history and the account's rates, by GET only; a stand-in when there is no account to read. */
+async function readAccount(ctx: Context, flags: RunFlags): Promise<FromAccount> {
+  const name = flags.agent ?? '';
+  const standIn = (why: string): FromAccount => {
+    if (flags.fromCampaign !== undefined) {
+      throw new UsageError(`--from-campaign reads a draft of your account, and ${why}.`, { hint: 'Rehearse with the contacts file instead: --csv FILE or --contacts FILE.json.' });
+    }
+    return {
+      agentNote: `Agent: a stand-in named "${name}" (${why}): the rehearsal checks the run, not that agent.`,
+      ratesNote: 'Rates: the sandbox\'s defaults (no account to learn from).',
+    };
+  };
+  const acc = account(ctx);
+  if (!acc) return standIn(ctx.settings().baseUrl ? 'no API key is set' : 'no account is configured');
+  if (!flags.agent) return standIn('no --agent was given');
+  const api = await ctx.api();
+  let agent: Agent;
+  try {
+    agent = await resolveAgent(api, flags.agent);
+  } catch (err) {
+    const why = unreachable(err);
+    if (why === undefined) throw err;
+    return standIn(why);
+  }
+  const out: FromAccount = {
+    agent,
+    agentNote: `Agent: a copy of "${agent.name}" (${agent.id}), read from ${acc.baseUrl}.`,
+    ratesNote: '',
+  };
+  const now = ctx.now().getTime();
+  try {
+    out.history = await agentHistory(api, agent.id, now, ctx.signal);
+    out.learned = await learnFromAccount(api, now, ctx.signal);
+    out.ratesNote = out.learned
+      ? `Rates: learned from your account's last ${plural(out.learned.calls, 'finished call')} (connect ${Math.round(out.learned.overall.connect * 100)}%${Object.keys(out.learned.countries).length ? `; by country for ${Object.keys(out.learned.countries).join(', ')}` : ''}), as sandbox --learn keeps them: distributions only.`
+      : 'Rates: the sandbox\'s defaults (your account has no finished call in the last 30 days to learn from).';
+  } catch (err) {
+    const why = unreachable(err);
+    if (why === undefined) throw err;
+    out.ratesNote = `Rates: the sandbox's defaults (the account's calls could not be read: ${why}).`;
+  }
+  if (flags.fromCampaign !== undefined) {
+    const draft = await readCampaign(api, flags.fromCampaign, ctx.signal);
+    if (draft.status !== undefined && draft.status !== 'draft') {
+      throw new FailureError(`Campaign ${flags.fromCampaign} is ${draft.status}, not a draft: its contacts have been dialed.`, {
+        hint: `To call its unanswered contacts again: voicectl campaign redial ${shellQuote(flags.fromCampaign)}.`,
+      });
+    }
+    const contacts = await readContacts(api, flags.fromCampaign, ctx.signal);
+    out.fromCampaign = {
+      name: typeof draft.name === 'string' ? draft.name : flags.fromCampaign,
+      contacts: contacts.map((c) => ({ phone_number: c.phone_number, ...(c.name !== undefined ? { name: c.name } : {}), ...(c.extra !== undefined ? { extra: c.extra } : {}) })),
+    };
+  }
+  return out;
+}
+
+/** The account's recent calls, as `sandbox --learn` reads an export: only their distributions are kept. */
+async function learnFromAccount(api: ApiClient, now: number, signal: AbortSignal): Promise<LearnedRates | undefined> {
+  const { learn, LearnError } = await import('../../sandbox/index.js');
+  const lines: string[] = [];
+  for await (const call of allCalls(api, { since: new Date(now - LEARN_LOOK_BACK_MS).toISOString() }, { max: LEARN_MAX_CALLS, signal })) {
+    lines.push(JSON.stringify({ status: call.status, phone_number: call.phone_number, start_time: call.start_time, duration_seconds: call.duration_seconds, outcome: call.outcome }));
+  }
+  try {
+    return learn(lines.join('\n'), 'the account\'s calls').rates;
+  } catch (err) {
+    if (err instanceof LearnError) return undefined;
+    throw err;
+  }
+}
+
+/** The agent on the sandbox: the account's copied (its fields the sandbox accepts), or a stand-in of that name. */
+async function copyAgent(sim: Context, api: ApiClient, name: string | undefined, real: FromAccount): Promise<Agent | undefined> {
+  if (name === undefined) return undefined; // prepareRun says --agent is required
+  const voices = await listVoices(api);
+  const a = real.agent;
+  const lang = typeof a?.language === 'string' ? a.language : undefined;
+  const voiceFor = (language: string | undefined) => (voices.find((v) => language !== undefined && voiceLanguage(v) === language) ?? voices[0])?.voice_name;
+  if (!a) return createAgent(api, { name, voice_name: voiceFor(undefined), prompt: 'A stand-in for a rehearsal.' });
+  const fields: AgentFields = { name: a.name, direction: 'outbound', status: 'active' };
+  for (const k of ['language', 'voice_name', 'greeting', 'call_purpose', 'prompt'] as const) {
+    if (typeof a[k] === 'string') fields[k] = a[k];
+  }
+  for (const k of ['tools', 'kb_item_ids'] as const) {
+    const v = a[k];
+    if (Array.isArray(v) && v.every((x) => typeof x === 'string')) fields[k] = v;
+  }
+  try {
+    return await createAgent(api, fields);
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status !== 400) throw err;
+    // Another service's voices, tools or languages: the copy keeps the name and the words, and speaks with a sandbox voice.
+    const voice = voiceFor(lang);
+    note(sim, `The sandbox did not take the agent's fields as they are (${err.message}); its copy speaks with the sandbox's voice ${voice}.`);
+    const fallback: AgentFields = { name: a.name, voice_name: voice };
+    for (const k of ['greeting', 'prompt'] as const) if (typeof a[k] === 'string') fallback[k] = a[k];
+    return createAgent(api, fallback);
+  }
+}
+
+/** A forecast or rehearsal value as a person reads it. */
+function shownValue(r: Measure, side: 'forecast' | 'actual', zone: string): string {
+  const v = r[side];
+  if (v === null) return '—';
+  if (r.kind === 'time') return when(Date.parse(String(v)), zone);
+  if (r.kind === 'money') {
+    const m = (n: number) => money(n, r.currency!, r.exponent!);
+    return side === 'forecast' && r.forecast_high !== undefined ? `${m(Number(v))} to ${m(r.forecast_high)}` : m(Number(v));
+  }
+  return typeof v === 'number' ? v.toLocaleString('en-US') : v;
+}
