@@ -9,7 +9,7 @@ import type { ApiClient } from '../api/client.js';
 import { resolveAgent, type Agent } from '../api/agents.js';
 import type { Context } from '../context.js';
 import { checkCallingHours, formatWindow } from '../hours/calling-hours.js';
-import { callingWindow, checkHoursFlags } from '../hours/hours-gate.js';
+import { callingWindow, checkHoursChoice } from '../hours/hours-gate.js';
 import { notDraft } from '../campaigns/launch-flow.js';
 import { readCampaign, readContacts } from '../campaigns/read.js';
 import { FailureError } from '../errors.js';
@@ -51,7 +51,7 @@ export interface PlanRecord {
 
 /** Reads the campaign, its contacts and its agent, and makes the plan a launch of it would follow. */
 export async function makeLaunchPlan(ctx: Context, api: ApiClient, id: string, options: LaunchOptions): Promise<PlanRecord> {
-  checkHoursFlags(ctx, { callingHours: options.calling_hours, ignoreCallingHours: options.ignore_calling_hours });
+  checkHoursChoice(ctx, { window: options.calling_hours, ignore: Boolean(options.ignore_calling_hours), wait: false });
   const campaign = await readCampaign(api, id, ctx.signal);
   if (campaign.status && campaign.status !== 'draft') throw notDraft(id, campaign.name, campaign.status);
   const contacts = (await readContacts(api, id, ctx.signal))

@@ -6,9 +6,11 @@
  * whose answer never came: unknown, it may have happened), what was not attempted, and
  * the command that resumes. It prints nothing: hooks tell the caller of each step (a
  * journal written before every POST, a line for a person) and the verb renders the result.
+ * `waitForCompletion` then polls a launched campaign until the service says it completed.
  */
 import type { ApiClient } from '../api/client.js';
-import { createCampaign, launchCampaign, type Campaign, type CampaignDraft } from '../api/campaigns.js';
+import { createCampaign, getCampaign, launchCampaign, type Campaign, type CampaignDraft } from '../api/campaigns.js';
+import type { Context } from '../context.js';
 import { ApiError } from '../api/errors.js';
 import { FailureError } from '../errors.js';
 
@@ -73,6 +75,8 @@ export function noAnswer(err: unknown): boolean {
 export interface CampaignOptions {
   /** The command that resumes from a stop (put in the error). */
   resume?: (at: { planned: PlannedCampaign; step: Step }) => string;
+  /** Stops a request under way (Ctrl-C); a POST so stopped is an unknown step. */
+  signal?: AbortSignal;
 }
 
 export async function createCampaigns(api: ApiClient, plan: PlannedCampaign[], hooks: CampaignHooks = {}, options: CampaignOptions = {}): Promise<CampaignResult[]> {
@@ -88,7 +92,7 @@ export async function createCampaigns(api: ApiClient, plan: PlannedCampaign[], h
     await hooks.beforeCreate?.(p);
     let campaign: Campaign;
     try {
-      campaign = await createCampaign(api, p.draft);
+      campaign = await createCampaign(api, p.draft, { signal: options.signal });
     } catch (err) {
       throw stop({ planned: p, step: 'create' }, noAnswer(err), plan.slice(i + 1), err);
     }
@@ -106,7 +110,7 @@ export async function createCampaigns(api: ApiClient, plan: PlannedCampaign[], h
     if (!r.planned.launch) continue;
     if ((await hooks.beforeLaunch?.(r.planned, r.id)) === false) continue;
     try {
-      r.launch_result = await launchCampaign(api, r.id);
+      r.launch_result = await launchCampaign(api, r.id, { signal: options.signal });
     } catch (err) {
       throw stop({ planned: r.planned, step: 'launch', id: r.id }, noAnswer(err), [], err);
     }
@@ -121,4 +125,24 @@ export function idOf(c: Campaign | undefined): string | undefined {
   if (!c || typeof c !== 'object') return undefined;
   const id = c.id ?? (c as { campaign_id?: unknown }).campaign_id;
   return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+}
+
+export interface CompletionWait {
+  /** How long to wait on the context's clock before `timedOut`. */
+  timeoutMs: number;
+  /** Between reads of the campaign. */
+  intervalMs: number;
+  /** The error when the campaign has not completed in time, given its last status. */
+  timedOut(status: string | undefined): Error;
+}
+
+/** Reads the campaign every `intervalMs` (the context's clock and sleep) until its status is completed. */
+export async function waitForCompletion(ctx: Context, api: ApiClient, id: string, wait: CompletionWait): Promise<void> {
+  const deadline = ctx.now().getTime() + wait.timeoutMs;
+  for (;;) {
+    const c = await getCampaign(api, id, { signal: ctx.signal });
+    if (c.status === 'completed') return;
+    if (ctx.now().getTime() > deadline) throw wait.timedOut(c.status);
+    await ctx.sleep(wait.intervalMs, ctx.signal);
+  }
 }

@@ -11,12 +11,17 @@ import type { Context } from '../context.js';
 import { normalizeReadBack } from '../contacts/read-back.js';
 import { readExcludeList } from './exclude-file.js';
 
-export interface ExclusionFlags {
-  exclude?: string[];
-  /** Milliseconds (parsed by the verb's option parser). */
-  excludeCalledWithin?: number;
-  /** false with --no-default-exclude. */
-  defaultExclude?: boolean;
+/**
+ * Who to leave out. A verb maps its flags onto it with every key written out, so a flag
+ * renamed in the verb's spec fails to compile where it is read.
+ */
+export interface ExclusionChoice {
+  /** Files of numbers (--exclude). */
+  files: string[];
+  /** Numbers with a call started this many milliseconds back (--exclude-called-within). */
+  calledWithinMs: number | undefined;
+  /** The profile's do_not_call_file applies (false with --no-default-exclude). */
+  profileList: boolean;
 }
 
 export interface Candidate {
@@ -76,12 +81,12 @@ export interface RuleOptions {
 }
 
 /** Reads every list (files first: a bad file is exit 2 before any request). */
-export async function buildRules(ctx: Context, flags: ExclusionFlags, options: RuleOptions): Promise<Rule[]> {
+export async function buildRules(ctx: Context, choice: ExclusionChoice, options: RuleOptions): Promise<Rule[]> {
   const rules: Rule[] = [];
-  const profileFile = flags.defaultExclude === false ? undefined : ctx.settings().profile.do_not_call_file;
+  const profileFile = !choice.profileList ? undefined : ctx.settings().profile.do_not_call_file;
   const files: Array<{ path: string; profile: boolean }> = [];
   if (profileFile) files.push({ path: profileFile, profile: true });
-  for (const f of flags.exclude ?? []) files.push({ path: f, profile: false });
+  for (const f of choice.files) files.push({ path: f, profile: false });
   for (const f of files) {
     const list = await readExcludeList(f.path, options.defaultCountry, ctx.signal);
     if (list.invalid.length > 0) {
@@ -97,8 +102,8 @@ export async function buildRules(ctx: Context, flags: ExclusionFlags, options: R
       },
     });
   }
-  if (flags.excludeCalledWithin !== undefined) {
-    const since = new Date(ctx.now().getTime() - flags.excludeCalledWithin);
+  if (choice.calledWithinMs !== undefined) {
+    const since = new Date(ctx.now().getTime() - choice.calledWithinMs);
     const api = await options.api!();
     const called = new Map<string, Hit>();
     // A service may return numbers as they were uploaded ("+91 98000 00004"): compare E.164.
@@ -111,7 +116,7 @@ export async function buildRules(ctx: Context, flags: ExclusionFlags, options: R
       // Only the first call seen is kept: any one is reason enough.
       if (!called.has(phone)) called.set(phone, { call_id: call.call_id, call_started: call.start_time });
     }
-    rules.push({ label: `called within ${spanText(flags.excludeCalledWithin)}`, match: (phone) => called.get(phone) });
+    rules.push({ label: `called within ${spanText(choice.calledWithinMs)}`, match: (phone) => called.get(phone) });
   }
   return rules;
 }

@@ -33,50 +33,61 @@ export interface ContactsInput {
   unnamedWarning?: string;
 }
 
-export interface InputFlags {
-  csv?: string;
-  contacts?: string;
-  defaultCountry?: string;
-  phoneColumn?: string;
-  nameColumn?: string;
-  countryColumn?: string;
-  sheet?: string;
-  keepDuplicates?: boolean;
+/**
+ * Where the contacts are and how to read them. A verb maps its flags onto it with every
+ * key written out, so a flag renamed in the verb's spec fails to compile where it is read.
+ */
+export interface ContactsSource {
+  /** A spreadsheet (--csv). */
+  csv: string | undefined;
+  /** A JSON array of contacts (--contacts). */
+  json: string | undefined;
+  /** A spreadsheet's columns and sheet (--phone-column, --name-column, --country-column, --sheet): found by name when undefined. */
+  columns: { phone: string | undefined; name: string | undefined; country: string | undefined; sheet: string | undefined };
+  /** Keep rows whose number repeats an earlier row's (--keep-duplicates). */
+  keepDuplicates: boolean;
 }
 
-export async function readContactsInput(flags: InputFlags, defaultCountry: string | undefined, signal?: AbortSignal): Promise<ContactsInput> {
-  if (flags.csv !== undefined && flags.contacts !== undefined) {
+/** A source with only a spreadsheet named: every column found by name, duplicates dropped. */
+export function spreadsheetSource(csv: string): ContactsSource {
+  return { csv, json: undefined, columns: { phone: undefined, name: undefined, country: undefined, sheet: undefined }, keepDuplicates: false };
+}
+
+export async function readContactsInput(source: ContactsSource, defaultCountry: string | undefined, signal?: AbortSignal): Promise<ContactsInput> {
+  const { csv, json } = source;
+  const { phone, name, country, sheet } = source.columns;
+  if (csv !== undefined && json !== undefined) {
     throw new UsageError('Pass either --csv or --contacts, not both.');
   }
-  if (flags.csv !== undefined) {
+  if (csv !== undefined) {
     // The spreadsheet readers (papaparse, read-excel-file, libphonenumber's full metadata) load only here.
     const [{ validateContactsFile }, { controlCharacterWarning, foreignStyleWarnings, unnamedWarning }] = await Promise.all([import('../contacts/index.js'), import('../contacts/report.js')]);
-    const result = await validateContactsFile(flags.csv, {
+    const result = await validateContactsFile(csv, {
       defaultCountry,
-      phoneColumn: flags.phoneColumn,
-      nameColumn: flags.nameColumn,
-      countryColumn: flags.countryColumn,
-      sheet: flags.sheet,
-      keepDuplicates: flags.keepDuplicates,
+      phoneColumn: phone,
+      nameColumn: name,
+      countryColumn: country,
+      sheet,
+      keepDuplicates: source.keepDuplicates,
       collectInvalidRows: false,
       signal,
     });
     return {
-      kind: 'csv', path: flags.csv, fileName: basename(flags.csv), report: result.report, contacts: result.contacts, where: (row) => `row ${row}`,
-      controlWarning: controlCharacterWarning(basename(flags.csv), result),
-      styleWarnings: foreignStyleWarnings(basename(flags.csv), result),
-      unnamedWarning: unnamedWarning(basename(flags.csv), result),
+      kind: 'csv', path: csv, fileName: basename(csv), report: result.report, contacts: result.contacts, where: (row) => `row ${row}`,
+      controlWarning: controlCharacterWarning(basename(csv), result),
+      styleWarnings: foreignStyleWarnings(basename(csv), result),
+      unnamedWarning: unnamedWarning(basename(csv), result),
       ...(result.countryColumn !== undefined ? { countryColumn: result.countryColumn } : {}),
     };
   }
-  if (flags.contacts !== undefined) {
-    if (flags.phoneColumn !== undefined || flags.nameColumn !== undefined || flags.sheet !== undefined || flags.countryColumn !== undefined) {
+  if (json !== undefined) {
+    if (phone !== undefined || name !== undefined || sheet !== undefined || country !== undefined) {
       throw new UsageError('--phone-column, --name-column, --country-column and --sheet apply to --csv; a --contacts JSON file uses the fields phone_number and name.');
     }
     const { validateContactsJson } = await import('../contacts/json-contacts.js');
-    const result = await validateContactsJson(flags.contacts, { defaultCountry, keepDuplicates: flags.keepDuplicates, signal });
-    if (result.report.total_rows === 0) throw new UsageError(`${basename(flags.contacts)} holds no contacts.`);
-    return { kind: 'json', path: flags.contacts, fileName: basename(flags.contacts), report: result.report, contacts: result.contacts, where: (row) => `item ${row}` };
+    const result = await validateContactsJson(json, { defaultCountry, keepDuplicates: source.keepDuplicates, signal });
+    if (result.report.total_rows === 0) throw new UsageError(`${basename(json)} holds no contacts.`);
+    return { kind: 'json', path: json, fileName: basename(json), report: result.report, contacts: result.contacts, where: (row) => `item ${row}` };
   }
   throw new UsageError('Say where the contacts are: --csv FILE (a spreadsheet: .csv or .xlsx) or --contacts FILE.json.');
 }

@@ -10,12 +10,13 @@ import { basename, dirname } from 'node:path';
 import { isMap, isSeq, type Node } from 'yaml';
 import type { ApiClient } from '../api/client.js';
 import { resolveAgent } from '../api/agents.js';
-import { createCampaign, getCampaign } from '../api/campaigns.js';
+import type { CampaignDraft } from '../api/campaigns.js';
 import { getCall, type Call } from '../api/calls.js';
 import type { Context } from '../context.js';
 import { FailureError, UsageError } from '../errors.js';
 import { gateCallingHours } from '../hours/hours-gate.js';
-import { confirmLaunch, launch } from '../campaigns/launch-flow.js';
+import { CampaignsStopped, createCampaigns, waitForCompletion } from '../campaigns/create-campaigns.js';
+import { confirmLaunch, launchError } from '../campaigns/launch-flow.js';
 import { Checker, prepareEnvironment, type CheckResult } from './check.js';
 import { Fields, parseYaml, readRules, refuse, type Rule } from './rules.js';
 
@@ -121,7 +122,7 @@ export async function runSuite(ctx: Context, suite: Suite): Promise<SuiteResult>
   const api = await ctx.api();
   const env = await prepareEnvironment(ctx, { rules, rulesDir: dirname(suite.file) }, async () => api, () => {});
   const numbers = suite.scenarios.map((s) => s.phone_number);
-  gateCallingHours(ctx, numbers, { callingHours: suite.callingHours }, 'no test call was placed');
+  gateCallingHours(ctx, numbers, { window: suite.callingHours, ignore: false, wait: false }, 'no test call was placed');
   const agent = await agentFor(api, suite);
   const total = suite.scenarios.length * suite.repeat;
   ctx.info(`${suite.name}: ${suite.scenarios.length} scenario${suite.scenarios.length === 1 ? '' : 's'} × ${suite.repeat} run${suite.repeat === 1 ? '' : 's'} = ${total} test call${total === 1 ? '' : 's'} to ${agent.name ?? agent.id}, one campaign per run.`);
@@ -132,22 +133,25 @@ export async function runSuite(ctx: Context, suite: Suite): Promise<SuiteResult>
   let at = 0;
   for (let run = 1; run <= suite.repeat; run++) {
     // The window may have closed while the previous run was under way.
-    if (run > 1) gateCallingHours(ctx, numbers, { callingHours: suite.callingHours }, `runs ${run}-${suite.repeat} were not placed`);
+    if (run > 1) gateCallingHours(ctx, numbers, { window: suite.callingHours, ignore: false, wait: false }, `runs ${run}-${suite.repeat} were not placed`);
     const name = `test: ${suite.name} run ${run}/${suite.repeat}`;
-    const campaign = await createCampaign(api, {
+    const id = await createAndLaunch(api, {
       name, agent_id: agent.id,
       contacts: suite.scenarios.map((s) => ({ phone_number: s.phone_number, name: s.contactName ?? `Test ${s.name}`, ...(s.extra !== undefined ? { extra: s.extra } : {}) })),
-    }, { signal: ctx.signal });
-    if (!campaign?.id) throw new FailureError(`The service created "${name}" but sent back no id: nothing was launched.`);
-    campaigns.push(campaign.id);
-    await launch(ctx, api, campaign.id);
-    ctx.info(ctx.errColor.dim(`Run ${run}/${suite.repeat}: campaign ${campaign.id} launched; waiting for its calls.`));
-    await waitDone(ctx, api, campaign.id, suite.timeoutMinutes);
+    }, ctx.signal, (created) => campaigns.push(created));
+    ctx.info(ctx.errColor.dim(`Run ${run}/${suite.repeat}: campaign ${id} launched; waiting for its calls.`));
+    await waitForCompletion(ctx, api, id, {
+      timeoutMs: suite.timeoutMinutes * 60_000,
+      intervalMs: 1000,
+      timedOut: (status) => new FailureError(`Campaign ${id} had not completed after ${suite.timeoutMinutes} minutes (status ${status ?? 'unknown'}).`, {
+        hint: `Follow it with \`voicectl watch ${id}\`, then check its calls with \`voicectl calls check --campaign ${id}\`. The suite's timeout_minutes sets the wait.`,
+      }),
+    });
     const { listContacts } = await import('../api/campaigns.js');
-    const contacts = await listContacts(api, campaign.id, { signal: ctx.signal });
+    const contacts = await listContacts(api, id, { signal: ctx.signal });
     for (const s of suite.scenarios) {
       const contact = contacts.find((c) => c.phone_number === s.phone_number);
-      if (!contact?.call_id) throw new FailureError(`Run ${run}: scenario "${s.name}" (${s.phone_number}) has no call in campaign ${campaign.id}.`);
+      if (!contact?.call_id) throw new FailureError(`Run ${run}: scenario "${s.name}" (${s.phone_number}) has no call in campaign ${id}.`);
       const { call } = await getCall(api, contact.call_id, ctx.signal);
       checker.result.calls++;
       await checker.check(call as Call, at++, s.rules);
@@ -156,17 +160,21 @@ export async function runSuite(ctx: Context, suite: Suite): Promise<SuiteResult>
   return { ...checker.finish(), campaigns };
 }
 
-async function waitDone(ctx: Context, api: ApiClient, id: string, minutes: number): Promise<void> {
-  const deadline = ctx.now().getTime() + minutes * 60_000;
-  for (;;) {
-    const c = await getCampaign(api, id, { signal: ctx.signal });
-    if (c.status === 'completed') return;
-    if (ctx.now().getTime() > deadline) {
-      throw new FailureError(`Campaign ${id} had not completed after ${minutes} minutes (status ${c.status ?? 'unknown'}).`, {
-        hint: `Follow it with \`voicectl watch ${id}\`, then check its calls with \`voicectl calls check --campaign ${id}\`. The suite's timeout_minutes sets the wait.`,
-      });
-    }
-    await ctx.sleep(1000, ctx.signal);
+/**
+ * One run's campaign, created and launched by the one campaign workflow (createCampaigns);
+ * `created` hears of it as soon as it exists, launched or not. The service's refusals of
+ * the launch are said in words, as `campaign launch` says them.
+ */
+async function createAndLaunch(api: ApiClient, draft: CampaignDraft, signal: AbortSignal, created: (id: string) => void): Promise<string> {
+  try {
+    const [result] = await createCampaigns(api, [{ draft, launch: true }], { created: (_p, id) => created(id) }, { signal });
+    return result!.id;
+  } catch (err) {
+    if (!(err instanceof CampaignsStopped)) throw err;
+    if (err.at.step === 'launch') throw launchError(err.cause, err.at.id!);
+    // No id in the service's answer (a network failure keeps its own error).
+    if (err.cause instanceof FailureError) throw new FailureError(`The service created "${draft.name}" but sent back no id: nothing was launched.`);
+    throw err.cause;
   }
 }
 

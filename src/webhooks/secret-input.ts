@@ -11,28 +11,35 @@ import { UsageError } from '../errors.js';
 /** A signing secret is a line of text; a file much larger is not one. */
 const SECRET_MAX_BYTES = 64 * 1024;
 
-export interface SecretFlags {
-  secret?: string;
-  secretFile?: string;
-  secretStdin?: boolean;
+/**
+ * Where the user said the secret is, each way named (a verb maps its flags onto these,
+ * every key written out, so a flag renamed in its spec fails to compile there).
+ */
+export interface SecretSource {
+  /** --secret: the secret itself. */
+  value: string | undefined;
+  /** --secret-file: a file holding it. */
+  file: string | undefined;
+  /** --secret-stdin: read it from standard input. */
+  stdin: boolean;
 }
 
-export async function secretFromFlags(ctx: Context, o: SecretFlags): Promise<string | undefined> {
-  const given = [o.secret !== undefined && '--secret', o.secretFile !== undefined && '--secret-file', o.secretStdin && '--secret-stdin'].filter(Boolean);
+export async function secretFromSource(ctx: Context, o: SecretSource): Promise<string | undefined> {
+  const given = [o.value !== undefined && '--secret', o.file !== undefined && '--secret-file', o.stdin && '--secret-stdin'].filter(Boolean);
   if (given.length > 1) throw new UsageError(`Give one of ${given.join(', ')}, not several.`);
-  if (o.secret !== undefined) {
+  if (o.value !== undefined) {
     ctx.warn('--secret is visible to other users of this machine in the process list; prefer VOICECTL_WEBHOOK_SECRET, --secret-file FILE or --secret-stdin.');
-    return o.secret;
+    return o.value;
   }
   let text: string;
-  if (o.secretFile !== undefined) {
+  if (o.file !== undefined) {
     try {
-      text = await readUserText(o.secretFile, { signal: ctx.signal, maxBytes: SECRET_MAX_BYTES });
+      text = await readUserText(o.file, { signal: ctx.signal, maxBytes: SECRET_MAX_BYTES });
     } catch (err) {
       if (ctx.signal.aborted) throw err;
-      throw new UsageError(`Cannot read the secret from ${o.secretFile}: ${userFileReason(err)}.`);
+      throw new UsageError(`Cannot read the secret from ${o.file}: ${userFileReason(err)}.`);
     }
-  } else if (o.secretStdin) {
+  } else if (o.stdin) {
     try {
       text = await readUserText('-', { stdin: ctx.io.stdin, signal: ctx.signal, maxBytes: SECRET_MAX_BYTES });
     } catch (err) {
@@ -43,6 +50,6 @@ export async function secretFromFlags(ctx: Context, o: SecretFlags): Promise<str
     return undefined;
   }
   const secret = text.trim();
-  if (secret === '') throw new UsageError(`${o.secretFile !== undefined ? o.secretFile : 'Standard input'} holds no secret.`);
+  if (secret === '') throw new UsageError(`${o.file !== undefined ? o.file : 'Standard input'} holds no secret.`);
   return secret;
 }

@@ -10,10 +10,22 @@ import { UsageError } from '../../errors.js';
 import { parseYaml, placeOf, problemList, yamlData } from '../../util/yaml.js';
 import { parseWindow, WINDOW_HELP } from '../../hours/calling-hours.js';
 import { deadlineNamesZone, parseDeadline, parseRetryOn } from './policy.js';
-import type { RunFlags } from './start.js';
 
-/** What a policy file sets, as the flags of the same names would. */
-export type PolicyFileValues = Pick<RunFlags, 'callingHours' | 'waveSize' | 'dailyCap' | 'attempts' | 'retryAfter' | 'retryOn' | 'deadline' | 'exclude' | 'excludeCalledWithin'>;
+/** What a policy file sets (each key only when the file has it), as the flags of the same names would. */
+export interface PolicyFileValues {
+  callingHours?: string[];
+  waveSize?: number;
+  dailyCap?: number;
+  attempts?: number;
+  /** Milliseconds. */
+  retryAfter?: number;
+  retryOn?: string[];
+  deadline?: string;
+  /** Absolute paths (relative to the file as written). */
+  exclude?: string[];
+  /** Milliseconds. */
+  excludeCalledWithin?: number;
+}
 
 const KEYS = ['calling_hours', 'wave_size', 'daily_cap', 'attempts', 'retry_after', 'retry_on', 'deadline', 'exclude', 'exclude_called_within'] as const;
 

@@ -11,9 +11,9 @@ import type { Context } from '../../context.js';
 import { AuthError, FailureError, UsageError } from '../../errors.js';
 import { sweepStaleTemps } from '../../util/atomic-file.js';
 import { shellQuote } from '../../text/text.js';
-import { applyRules, buildRules, summarizeExclusions, type ExclusionFlags } from '../exclusions.js';
+import { applyRules, buildRules, summarizeExclusions, type ExclusionChoice } from '../exclusions.js';
 import { callingWindow } from '../../hours/hours-gate.js';
-import { readContactsInput, type InputContact } from '../input.js';
+import { readContactsInput, type ContactsSource, type InputContact } from '../input.js';
 import { readCampaign, readContacts } from '../read.js';
 import { agentHistory, type AgentHistory } from './history.js';
 import { newGuardrails, type GuardrailInput } from './guardrails.js';
@@ -22,28 +22,35 @@ import {
   DEFAULT_RETRY_AFTER_MS, DEFAULT_WAVE_SIZE, parseDeadline, parseRetryOn, parseWindows, placeOf, type RunPolicy,
 } from './policy.js';
 
-export interface RunFlags extends ExclusionFlags {
-  name?: string;
-  agent?: string;
-  csv?: string;
-  contacts?: string;
-  fromCampaign?: string;
-  defaultCountry?: string;
-  phoneColumn?: string;
-  nameColumn?: string;
-  countryColumn?: string;
-  keepDuplicates?: boolean;
-  campaignPrompt?: string;
-  kb?: string[];
-  callingHours?: string[];
-  waveSize?: number;
-  dailyCap?: number;
-  attempts?: number;
-  retryAfter?: number;
-  retryOn?: string[];
-  deadline?: string;
-  journal?: string;
-  dryRun?: boolean;
+/**
+ * A new run as the user asked for it. `campaign run` builds it from its flags and a
+ * --policy file with every key written out, so an option renamed in the verb's spec fails
+ * to compile where it is read. Undefined: not given (the default applies).
+ */
+export interface RunPlan {
+  name: string | undefined;
+  /** Id or exact name. */
+  agent: string | undefined;
+  /** A spreadsheet or a JSON file of contacts. */
+  contacts: ContactsSource;
+  /** Instead, the contacts of a draft campaign. */
+  fromCampaign: string | undefined;
+  defaultCountry: string | undefined;
+  campaignPrompt: string | undefined;
+  kb: string[] | undefined;
+  /** Windows as written: 09:00-21:00 for all, US=08:00-21:00 for one country. */
+  callingHours: string[];
+  waveSize: number | undefined;
+  dailyCap: number | undefined;
+  attempts: number | undefined;
+  /** Milliseconds before another attempt. */
+  retryAfter: number | undefined;
+  retryOn: string[] | undefined;
+  /** A date-time or a span from now (36h). */
+  deadline: string | undefined;
+  journal: string | undefined;
+  dryRun: boolean;
+  exclusions: ExclusionChoice;
 }
 
 export interface NewRun {
@@ -77,7 +84,7 @@ export async function openRun(ctx: Context, path: string): Promise<{ journal: Jo
  */
 export async function reapplyExclusions(ctx: Context, journal: Journal): Promise<number> {
   const ex = journal.exclusions;
-  const rules = await buildRules(ctx, { exclude: ex?.files ?? [], defaultExclude: ex?.default_exclude ?? true }, { defaultCountry: ex?.default_country });
+  const rules = await buildRules(ctx, { files: ex?.files ?? [], calledWithinMs: undefined, profileList: ex?.default_exclude ?? true }, { defaultCountry: ex?.default_country });
   if (rules.length === 0) return 0;
   const waiting = journal.contacts.map((c, i) => ({ row: i, phone_number: c.phone_number, state: c.state })).filter((c) => c.state === 'waiting');
   const { excluded } = applyRules(waiting, rules);
@@ -90,15 +97,15 @@ export async function reapplyExclusions(ctx: Context, journal: Journal): Promise
   return excluded.length;
 }
 
-export async function prepareRun(ctx: Context, flags: RunFlags, spanMs: (v: string) => number | undefined, guard: GuardrailInput = {}): Promise<NewRun & { api: ApiClient }> {
+export async function prepareRun(ctx: Context, flags: RunPlan, spanMs: (v: string) => number | undefined, guard: GuardrailInput = {}): Promise<NewRun & { api: ApiClient }> {
   const name = flags.name?.trim();
   if (!name) throw new UsageError('--name is required: the waves are named "NAME (wave N, run ID)".');
   if (!flags.agent) throw new UsageError('--agent is required: the agent (id or exact name) that makes the calls.');
-  const sources = [flags.csv, flags.contacts, flags.fromCampaign].filter((s) => s !== undefined).length;
+  const sources = [flags.contacts.csv, flags.contacts.json, flags.fromCampaign].filter((s) => s !== undefined).length;
   if (sources !== 1) throw new UsageError('Say where the contacts are, once: --csv FILE, --contacts FILE.json or --from-campaign ID.');
   const now = ctx.now().getTime();
   const policy: RunPolicy = {
-    windows: parseWindows(flags.callingHours ?? [], callingWindow(ctx, undefined)),
+    windows: parseWindows(flags.callingHours, callingWindow(ctx, undefined)),
     wave_size: flags.waveSize ?? DEFAULT_WAVE_SIZE,
     attempts: flags.attempts ?? 1,
     retry_after_ms: flags.retryAfter ?? DEFAULT_RETRY_AFTER_MS,
@@ -114,14 +121,14 @@ export async function prepareRun(ctx: Context, flags: RunFlags, spanMs: (v: stri
   if ((flags.retryAfter !== undefined || flags.retryOn !== undefined) && policy.attempts < 2) {
     throw new UsageError('--retry-after and --retry-on (retry_after and retry_on in a --policy file) shape retries: pass --attempts 2 or more as well (attempts: in the file).');
   }
-  const path = flags.journal ?? defaultJournalPath(flags.csv ?? flags.contacts, flags.fromCampaign);
+  const path = flags.journal ?? defaultJournalPath(flags.contacts.csv ?? flags.contacts.json, flags.fromCampaign);
   if (!flags.dryRun) refuseExisting(path);
   const defaultCountry = flags.defaultCountry ?? ctx.settings().defaultCountry;
 
   let contacts: InputContact[];
   let source: Journal['source'];
   if (flags.fromCampaign === undefined) {
-    const input = await readContactsInput(flags, defaultCountry, ctx.signal);
+    const input = await readContactsInput(flags.contacts, defaultCountry, ctx.signal);
     if (input.report.invalid > 0) {
       throw new UsageError(`${input.report.invalid.toLocaleString('en-US')} ${input.kind === 'csv' ? 'row' : 'item'}${input.report.invalid === 1 ? '' : 's'} of ${input.fileName} ${input.report.invalid === 1 ? 'is' : 'are'} invalid, so nothing was sent.`, {
         hint: input.kind === 'csv' ? `\`voicectl contacts validate ${shellQuote(input.path)}\` lists them.` : 'Fix them and run again.',
@@ -133,7 +140,7 @@ export async function prepareRun(ctx: Context, flags: RunFlags, spanMs: (v: stri
     contacts = [];
     source = { kind: 'campaign', campaign_id: flags.fromCampaign };
   }
-  const rules = await buildRules(ctx, flags, { defaultCountry, api: () => ctx.api() });
+  const rules = await buildRules(ctx, flags.exclusions, { defaultCountry, api: () => ctx.api() });
   const api = await ctx.api();
   if (flags.fromCampaign !== undefined) contacts = await draftContacts(api, flags.fromCampaign, ctx.signal);
   const { kept, excluded, counts } = applyRules(contacts, rules);
@@ -163,17 +170,17 @@ export async function prepareRun(ctx: Context, flags: RunFlags, spanMs: (v: stri
     name, agent, source, policy, contacts: runContacts, now,
     ...(flags.campaignPrompt !== undefined ? { campaignPrompt: flags.campaignPrompt } : {}),
     ...(flags.kb !== undefined ? { kbItemIds: flags.kb } : {}),
-    exclusions: runExclusions(ctx, flags, defaultCountry),
+    exclusions: runExclusions(ctx, flags.exclusions, defaultCountry),
   });
   journal.guardrails = newGuardrails(guard, history);
   return { journal, path, history, api };
 }
 
 /** The exclude lists a run reads again on every --resume: the files (absolute), the profile's list, the default country. */
-export function runExclusions(ctx: Context, flags: ExclusionFlags, defaultCountry: string | undefined): NonNullable<Journal['exclusions']> {
+export function runExclusions(ctx: Context, choice: ExclusionChoice, defaultCountry: string | undefined): NonNullable<Journal['exclusions']> {
   return {
-    files: (flags.exclude ?? []).map((f) => resolve(ctx.cwd, f)),
-    default_exclude: flags.defaultExclude !== false,
+    files: choice.files.map((f) => resolve(ctx.cwd, f)),
+    default_exclude: choice.profileList,
     ...(defaultCountry ? { default_country: defaultCountry } : {}),
   };
 }

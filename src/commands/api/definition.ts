@@ -23,8 +23,6 @@ function bodyFileOption() {
   return option as unknown as Option<'--input-file <file>'>;
 }
 
-export const API_METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] as const;
-
 /** @internal */
 export const api = verb({
   name: 'api', summary: 'Send any request to the service with the profile\'s key; print the JSON answer', options: requestOptions, action: () => import('./request.js'),

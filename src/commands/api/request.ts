@@ -8,7 +8,8 @@ import { FailureError, UsageError } from '../../errors.js';
 import { confirm } from '../../io/prompter.js';
 import { printJson } from '../../io/render.js';
 import { withSpinner } from '../../io/progress.js';
-import { API_METHODS, type RequestFlags } from './definition.js';
+import type { RequestFlags } from './definition.js';
+import { API_METHODS } from './methods.js';
 
 export default async function apiRequest(ctx: Context, methodArg: string, path: string, flags: RequestFlags): Promise<void> {
   const method = methodArg.toUpperCase();

@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import { resolveAgent } from '../../api/agents.js';
 import { applyRules, buildRules, summarizeExclusions, type Excluded } from '../../campaigns/exclusions.js';
-import { checkHoursFlags, gateCallingHours } from '../../hours/hours-gate.js';
+import { checkHoursChoice, gateCallingHours } from '../../hours/hours-gate.js';
 import { assertCampaignSize, MAX_CONTACTS_PER_CAMPAIGN, partName, splitContacts, strictError } from '../../contacts/report.js';
 import { UsageError } from '../../errors.js';
 import { withSpinner } from '../../io/progress.js';
@@ -13,6 +13,7 @@ import { confirmLaunch } from '../../campaigns/launch-flow.js';
 import { printDuplicates, printProblems, printSkipped, summaryLine } from '../../campaigns/problems.js';
 import { render } from '../../io/render.js';
 import type { CreateFlags } from './definition.js';
+import { createContactsSource, exclusionChoice, hoursChoice } from './plans.js';
 
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -23,10 +24,10 @@ export default async function campaignCreate(ctx: Context, flags: CreateFlags): 
   if (flags.splitFrom !== undefined && !flags.split) throw new UsageError('--split-from goes with --split.');
   const defaultCountry = flags.defaultCountry ?? ctx.settings().defaultCountry;
   // The launch's flags are checked with or without --dry-run: a dry run that passes promises a launch that would.
-  if (flags.launch) checkHoursFlags(ctx, flags);
+  if (flags.launch) checkHoursChoice(ctx, hoursChoice(flags));
 
   // Everything local first: a bad file is exit 2 before any request.
-  const input = await withSpinner(ctx, 'Checking contacts', () => readContactsInput(flags, defaultCountry, ctx.signal));
+  const input = await withSpinner(ctx, 'Checking contacts', () => readContactsInput(createContactsSource(flags), defaultCountry, ctx.signal));
   if (input.report.invalid > 0 && !flags.skipInvalid) await rejectInvalid(ctx, input, flags.sheet);
   ctx.info(summaryLine(input));
   if (input.controlWarning) ctx.warn(input.controlWarning);
@@ -42,7 +43,7 @@ export default async function campaignCreate(ctx: Context, flags: CreateFlags): 
   }
 
   // Exclude lists are local files (read before any request); only --exclude-called-within asks the service.
-  const rules = await withSpinner(ctx, 'Reading exclude lists', () => buildRules(ctx, flags, { defaultCountry, api: () => ctx.api() }));
+  const rules = await withSpinner(ctx, 'Reading exclude lists', () => buildRules(ctx, exclusionChoice(flags), { defaultCountry, api: () => ctx.api() }));
   const { kept, excluded, counts } = applyRules(input.contacts, rules);
   summarizeExclusions(ctx, counts);
   if (kept.length === 0) {
@@ -57,7 +58,7 @@ export default async function campaignCreate(ctx: Context, flags: CreateFlags): 
     throw new UsageError(`--split-from ${flags.splitFrom}: the file makes only ${plural(chunks.length, 'part')}.`);
   }
   const gate = flags.launch && !flags.dryRun
-    ? gateCallingHours(ctx, chunks.slice(start).flatMap((c) => c.map((x) => x.phone_number)), flags, 'nothing was created or launched')
+    ? gateCallingHours(ctx, chunks.slice(start).flatMap((c) => c.map((x) => x.phone_number)), hoursChoice(flags), 'nothing was created or launched')
     : undefined;
   if (flags.launch && !flags.dryRun) {
     await confirmLaunch(ctx, chunks.slice(start).map((c, i) => ({ name: partName(name, start + i, chunks.length), dial: c.length })), {

@@ -7,6 +7,7 @@
 import { Argument, InvalidArgumentError, Option, type Command, type OptionValues } from '@commander-js/extra-typings';
 import { commaList, nonNegativeInt, pageLimit, positiveInt, type FlagsOf, tableHelp } from '../shared.js';
 import { verb, type Group } from '../spec.js';
+import { spanMs } from './span.js';
 
 const STATUSES = 'pending, initiated, completed, no_answer or failed';
 
@@ -26,18 +27,6 @@ export function hoursOptions<A extends unknown[], O extends OptionValues, G exte
     .option('--calling-hours <window>', 'local-time window for dialing, e.g. 10:00-19:00 (default: the profile\'s calling_hours, else 09:00-21:00)')
     .option('--ignore-calling-hours', 'launch even when contacts are outside calling hours')
     .option('--wait-for-calling-hours', 'when contacts are outside calling hours, wait until the window opens for all, then launch');
-}
-
-const MAX_SPAN_MS = 36_500 * 86_400_000;
-
-export function spanMs(v: string): number {
-  const m = /^(\d+(?:\.\d+)?)\s*(m|min|h|d|w)$/i.exec(v.trim());
-  const unit: Record<string, number> = { m: 60_000, min: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
-  const ms = m ? Number(m[1]) * unit[m[2]!.toLowerCase()]! : NaN;
-  if (!Number.isFinite(ms) || ms <= 0) throw new InvalidArgumentError('expected a span such as 7d, 36h, 90m or 2w.');
-  // Further back than any call: a span past the calendar's range cannot be sent as a date.
-  if (ms > MAX_SPAN_MS) throw new InvalidArgumentError(`expected a span of at most ${MAX_SPAN_MS / 86_400_000}d (100 years), such as 7d, 36h, 90m or 2w.`);
-  return ms;
 }
 
 /** --split and --split-from: shared by create and redial. @internal */
@@ -83,15 +72,6 @@ export function redialOptions(cmd: Command<[string]>) {
     .option('--at-requested-time', 'start a campaign run that calls each contact back no earlier than the time they asked for (read as `campaign followups` reads it), inside calling hours; voicectl keeps running to release each wave')
     .option('--wave-size <n>', 'with --at-requested-time: the most contacts in one wave (default 500)', positiveInt)
     .option('--journal <file>', 'with --at-requested-time: where the run keeps its state (default: campaign-ID.callbacks.run.json)')));
-}
-
-/** A span or nothing: --deadline takes a span (36h) or a time. */
-export function spanOrUndefined(v: string): number | undefined {
-  try {
-    return spanMs(v);
-  } catch {
-    return undefined;
-  }
 }
 
 const collect = (v: string, previous: string[] | undefined) => [...(previous ?? []), v];
@@ -172,6 +152,8 @@ export function contactsOptions(cmd: Command<[string]>) {
     .option('--status <status>', `only contacts with this status: ${STATUSES}`);
 }
 
+/** @internal */
+export type ExclusionOptionFlags = FlagsOf<typeof exclusionOptions<[], {}, {}>>;
 /** @internal */
 export type CreateFlags = FlagsOf<typeof createOptions>;
 /** @internal */

@@ -13,6 +13,7 @@ import { plural } from '../../text/text.js';
 import { readCampaign, readContacts } from '../../campaigns/read.js';
 import { render } from '../../io/render.js';
 import type { LaunchFlags } from './definition.js';
+import { hoursChoice } from './plans.js';
 
 export default async function campaignLaunch(ctx: Context, id: string, flags: LaunchFlags = {}): Promise<void> {
   const api = await ctx.api();
@@ -22,11 +23,11 @@ export default async function campaignLaunch(ctx: Context, id: string, flags: La
   let gate: { wait(): Promise<void> } | undefined;
   if (flags.ignoreCallingHours) {
     dial = campaign ? pendingContacts(campaign) ?? await countPending(ctx, api, id) : undefined;
-    gate = gateCallingHours(ctx, [], flags);
+    gate = gateCallingHours(ctx, [], hoursChoice(flags));
   } else {
     const pending = await pendingNumbers(ctx, api, id);
     dial = pending.length;
-    gate = gateCallingHours(ctx, pending, flags);
+    gate = gateCallingHours(ctx, pending, hoursChoice(flags));
   }
   await confirmLaunch(ctx, [{ id, name: campaign?.name, dial }]);
   await gate.wait();

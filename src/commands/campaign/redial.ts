@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import { resolveAgent } from '../../api/agents.js';
 import { applyRules, buildRules, summarizeExclusions } from '../../campaigns/exclusions.js';
-import { checkHoursFlags, gateCallingHours } from '../../hours/hours-gate.js';
+import { checkHoursChoice, gateCallingHours } from '../../hours/hours-gate.js';
 import { DEFAULT_EXCLUDED_OUTCOMES, planRedial, type RedialContact, type RedialPlan } from '../../campaigns/redial.js';
 import { MAX_CONTACTS_PER_CAMPAIGN, splitContacts } from '../../contacts/report.js';
 import { UsageError } from '../../errors.js';
@@ -12,6 +12,7 @@ import { confirmLaunch } from '../../campaigns/launch-flow.js';
 import { plural } from '../../text/text.js';
 import { render } from '../../io/render.js';
 import type { RedialFlags } from './definition.js';
+import { exclusionChoice, hoursChoice } from './plans.js';
 import { NEEDS_PERSON_RULE, NO_TIME_RULE, prepareCallbackRun, type Unread } from '../../campaigns/run/callbacks.js';
 import { startRun } from '../../campaigns/run/session.js';
 import { runExclusions } from '../../campaigns/run/start.js';
@@ -34,10 +35,10 @@ export default async function campaignRedial(ctx: Context, id: string, flags: Re
   }
   const defaultCountry = flags.defaultCountry ?? ctx.settings().defaultCountry;
   // With or without --dry-run: a dry run that passes promises a launch that would.
-  if (flags.launch && !flags.atRequestedTime) checkHoursFlags(ctx, flags);
+  if (flags.launch && !flags.atRequestedTime) checkHoursChoice(ctx, hoursChoice(flags));
   const api = await ctx.api();
   // The lists are local files: a bad one is exit 2 before any request.
-  const rules = await withSpinner(ctx, 'Reading exclude lists', () => buildRules(ctx, flags, { defaultCountry, api: async () => api, ignoreCampaignId: id }));
+  const rules = await withSpinner(ctx, 'Reading exclude lists', () => buildRules(ctx, exclusionChoice(flags), { defaultCountry, api: async () => api, ignoreCampaignId: id }));
   // The service may return numbers as uploaded: every one is normalized as `campaign create` does before any list compares it.
   const [{ createPhoneCheck, createRowCheck, resolveDefaultCountry }, { CountryCells, countryInExtra }] = await Promise.all([import('../../contacts/index.js'), import('../../contacts/country-cell.js')]);
   const check = createPhoneCheck(resolveDefaultCountry(defaultCountry));
@@ -74,7 +75,7 @@ export default async function campaignRedial(ctx: Context, id: string, flags: Re
       ...(flags.callingHours !== undefined ? { callingHours: flags.callingHours } : {}),
       ...(flags.waveSize !== undefined ? { waveSize: flags.waveSize } : {}),
       ...(flags.journal !== undefined ? { journal: flags.journal } : {}),
-      exclusions: runExclusions(ctx, flags, defaultCountry),
+      exclusions: runExclusions(ctx, exclusionChoice(flags), defaultCountry),
     }));
     warnUnread(ctx, run.unread);
     if (!run.journal.contacts.some((c) => c.state === 'waiting')) {
@@ -117,7 +118,7 @@ export default async function campaignRedial(ctx: Context, id: string, flags: Re
     await render(ctx, { json: [], lines: [] });
     return;
   }
-  const gate = flags.launch ? gateCallingHours(ctx, todo.flatMap((p) => p.contacts.map((c) => c.phone_number)), flags, 'nothing was created or launched') : undefined;
+  const gate = flags.launch ? gateCallingHours(ctx, todo.flatMap((p) => p.contacts.map((c) => c.phone_number)), hoursChoice(flags), 'nothing was created or launched') : undefined;
   if (flags.launch) {
     await confirmLaunch(ctx, todo.map((p) => ({ name: p.draft.name, dial: p.contacts.length })), { declined: 'Cancelled: nothing was created or launched.' });
   }

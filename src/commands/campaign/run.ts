@@ -12,7 +12,9 @@ import { duration } from '../../text/text.js';
 import { parsePolicyFile, type PolicyFileValues } from '../../campaigns/run/policy-file.js';
 import { readInside, RefusedFile } from '../../gitops/files.js';
 import { fsErrorReason, isFsError } from '../../util/fs-error.js';
-import { spanOrUndefined, type RunFlags } from './definition.js';
+import type { RunFlags } from './definition.js';
+import { spanOrUndefined } from './span.js';
+import { runPlan } from './plans.js';
 import { runScreen } from './run-screen.js';
 import { parseRateCard, type RateCard } from '../../campaigns/run/rate-card.js';
 import type { BreakerMode } from '../../campaigns/run/breaker.js';
@@ -55,14 +57,14 @@ export default async function campaignRun(ctx: Context, action: string | undefin
   }
   if (flags.acceptRates) throw new UsageError('--accept-rates goes with --resume JOURNAL, after the answer-rate breaker paused that run.');
   const rateCard = flags.rateCard === undefined ? undefined : await readRateCard(flags.rateCard);
-  const merged = flags.policy === undefined ? flags : withPolicyFile(flags, await readPolicyFile(ctx, flags.policy));
+  const plan = runPlan(flags, flags.policy === undefined ? undefined : await readPolicyFile(ctx, flags.policy));
   const guard = { mode: flags.breaker as BreakerMode | undefined, baselineConnectRate: flags.baselineConnectRate, rateCard };
   if (flags.rehearse) {
     // The sandbox is loaded only for a rehearsal.
     const { rehearse } = await import('./rehearse.js');
-    return rehearse(ctx, merged, guard);
+    return rehearse(ctx, plan, guard);
   }
-  const run = await withSpinner(ctx, 'Planning the run', () => prepareRun(ctx, merged, spanOrUndefined, guard));
+  const run = await withSpinner(ctx, 'Planning the run', () => prepareRun(ctx, plan, spanOrUndefined, guard));
   await startRun(ctx, run, runScreen(ctx), { dryRun: Boolean(flags.dryRun) });
 }
 
@@ -108,17 +110,6 @@ async function readPolicyFile(ctx: Context, file: string): Promise<PolicyFileVal
     throw err;
   }
   return parsePolicyFile(file, text, { span: spanOrUndefined, now: ctx.now().getTime(), dir: dirname(abs) });
-}
-
-/** The file's settings under the flags: a flag given on the command line wins; windows win per country; exclude lists add up. */
-function withPolicyFile(flags: RunFlags, file: PolicyFileValues): RunFlags {
-  const out: RunFlags = { ...flags };
-  if (file.callingHours) out.callingHours = [...file.callingHours, ...(flags.callingHours ?? [])];
-  if (file.exclude) out.exclude = [...file.exclude, ...(flags.exclude ?? [])];
-  for (const key of ['waveSize', 'dailyCap', 'attempts', 'retryAfter', 'retryOn', 'deadline', 'excludeCalledWithin'] as const) {
-    if (flags[key] === undefined && file[key] !== undefined) (out as Record<string, unknown>)[key] = file[key];
-  }
-  return out;
 }
 
 function kebab(s: string): string {

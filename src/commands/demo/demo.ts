@@ -18,7 +18,7 @@ import { packageRoot } from '../../paths.js';
 import type { WatchView } from '../../watch/view.js';
 import { duration, plural } from '../../text/text.js';
 import { CampaignsStopped, createCampaigns } from '../../campaigns/create-campaigns.js';
-import { readContactsInput, toWire } from '../../campaigns/input.js';
+import { readContactsInput, spreadsheetSource, toWire } from '../../campaigns/input.js';
 import { launchError } from '../../campaigns/launch-flow.js';
 import { printDuplicates, printSkipped, summaryLine } from '../../campaigns/problems.js';
 import { ProgressLines } from './progress-view.js';
@@ -66,7 +66,7 @@ export default async function demo(ctx: Context, flags: DemoFlags): Promise<void
     const agent = await createAgent(api, AGENT);
     step(`Created agent "${agent.name ?? AGENT.name}" (${agent.id}), voice ${AGENT.voice_name}`);
 
-    const input = await readContactsInput({ csv: leads }, 'IN', ctx.signal);
+    const input = await readContactsInput(spreadsheetSource(leads), 'IN', ctx.signal);
     step(`Checked ${summaryLine(input)} (--default-country IN)`);
     printSkipped(ctx, input);
     printDuplicates(ctx, input, false);

@@ -6,7 +6,7 @@ import { readLogs, skippedWarnings, type LogIndex } from '../../events/log-index
 import { scan, type Scope } from '../../events/reconcile.js';
 import { explainGaps, type GapStatus } from '../../events/delivery-status.js';
 import { gapRows, markdown, summary, type GapRow } from '../../events/report.js';
-import { secretFromFlags } from '../../webhooks/secret-input.js';
+import { secretFromSource } from '../../webhooks/secret-input.js';
 import { readSavedSecret } from '../../webhooks/saved-secret.js';
 import { checkForwardUrl } from '../../webhooks/target-url.js';
 import { printList, type Column } from '../../io/output.js';
@@ -100,7 +100,7 @@ function scopeOf(opts: ReconcileFlags, zone: string): Scope {
 
 /** As listen gets it: --secret-file or --secret-stdin, then VOICECTL_WEBHOOK_SECRET, then the profile's saved secret. */
 async function backfillSecret(ctx: Context, opts: ReconcileFlags): Promise<string> {
-  const given = await secretFromFlags(ctx, { secretFile: opts.secretFile, secretStdin: opts.secretStdin });
+  const given = await secretFromSource(ctx, { value: undefined, file: opts.secretFile, stdin: Boolean(opts.secretStdin) });
   if (given !== undefined) return given;
   const env = ctx.env.VOICECTL_WEBHOOK_SECRET;
   if (env !== undefined && env.trim() !== '') return env.trim();

@@ -4,7 +4,7 @@ import { UserFileError } from '../../util/user-file.js';
 import { EventLog } from '../../webhooks/event-log.js';
 import { EventPoster } from '../../webhooks/forward.js';
 import { Forwarder, Ledger, unforwardedInLog } from '../../webhooks/forwarding.js';
-import { secretFromFlags } from '../../webhooks/secret-input.js';
+import { secretFromSource } from '../../webhooks/secret-input.js';
 import { Receiver } from '../../webhooks/receiver.js';
 import { EVENT_TYPES } from '../../webhooks/signature.js';
 import { isLoopbackUrl } from '../../webhooks/url-policy.js';
@@ -20,7 +20,7 @@ export type ListenOptions = ListenFlags;
 
 export default async function listen(ctx: Context, flags: ListenOptions): Promise<void> {
   refuseFilterOnStream(ctx, 'voicectl listen');
-  const opts = { ...flags, secret: await secretFromFlags(ctx, flags) };
+  const opts = { ...flags, secret: await secretFromSource(ctx, { value: flags.secret, file: flags.secretFile, stdin: Boolean(flags.secretStdin) }) };
   const events = checkFilter(opts.events);
   const forwardTo = opts.forwardTo !== undefined ? checkForwardUrl(opts.forwardTo) : undefined;
   if (opts.fromApi && (opts.replay !== undefined || opts.unforwarded)) throw new UsageError('--from-api polls the API; --replay re-sends a log. Give one or the other.');

@@ -4,7 +4,7 @@ import { FailureError, UsageError } from '../../errors.js';
 import { JsonTooDeepError, parseJsonWithin } from '../../util/json-depth.js';
 import { EventPoster } from '../../webhooks/forward.js';
 import { readSavedSecret } from '../../webhooks/saved-secret.js';
-import { secretFromFlags } from '../../webhooks/secret-input.js';
+import { secretFromSource } from '../../webhooks/secret-input.js';
 import { sampleEvent } from '../../webhooks/samples.js';
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, sign, type WebhookEventType } from '../../webhooks/signature.js';
 import { checkForwardUrl } from '../../webhooks/target-url.js';
@@ -55,7 +55,7 @@ export default async function trigger(ctx: Context, type: WebhookEventType, opts
  * without flags and a `trigger` without flags agree.
  */
 async function signingSecret(ctx: Context, opts: Opts): Promise<string> {
-  const given = await secretFromFlags(ctx, opts);
+  const given = await secretFromSource(ctx, { value: opts.secret, file: opts.secretFile, stdin: Boolean(opts.secretStdin) });
   if (given !== undefined) return given;
   const env = ctx.env.VOICECTL_WEBHOOK_SECRET;
   if (env !== undefined && env.trim() !== '') return env;
