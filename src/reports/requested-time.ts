@@ -30,7 +30,7 @@
  */
 import * as chronoEn from 'chrono-node/en';
 import { fromWallTime, wallClock } from '../util/time.js';
-import { normalize, type Normalized } from './time-words.js';
+import { normalize, type Normalized } from './requested-time/devanagari.js';
 
 export type RequestedKind = 'time' | 'day' | 'conflict' | 'none';
 
