@@ -11,7 +11,7 @@ import { getCampaign, listContacts, type Campaign, type CampaignContact } from '
 import { UsageError } from '../errors.js';
 import { isFinished } from '../calls/model.js';
 import { zonesForNumber } from '../campaigns/phone-zones.js';
-import type { Journal } from '../campaigns/run/journal.js';
+import type { Journal, Wave } from '../campaigns/run/journal.js';
 import { campaignReport, hourlyStats, type CampaignReport, type HourlyStats } from './stats.js';
 
 export interface RunReportPart {
@@ -26,11 +26,16 @@ export interface RunReport {
   zones: Array<RunReportPart & { zone: string }>;
 }
 
-/** The campaigns of the run's waves that were launched (a draft never launched dialed no one), in wave order. */
+/** The run's waves that were launched (a draft never launched dialed no one), in wave order; none is a usage error. */
+function launchedWaves(j: Journal): Array<Wave & { campaign_id: string }> {
+  const waves = j.waves.filter((w): w is Wave & { campaign_id: string } => Boolean(w.campaign_id) && (w.state === 'launched' || w.state === 'done'));
+  if (waves.length === 0) throw new UsageError(`The run "${j.name}" (${j.run_id}) has launched no wave yet: nothing to report.`);
+  return waves;
+}
+
+/** The campaigns of the run's launched waves, in wave order. */
 export function runCampaignIds(j: Journal): string[] {
-  const ids = j.waves.filter((w) => w.campaign_id && (w.state === 'launched' || w.state === 'done')).map((w) => w.campaign_id!);
-  if (ids.length === 0) throw new UsageError(`The run "${j.name}" (${j.run_id}) has launched no wave yet: nothing to report.`);
-  return ids;
+  return launchedWaves(j).map((w) => w.campaign_id);
 }
 
 function part(campaign: Campaign, contacts: CampaignContact[], calls: Call[]): RunReportPart {
@@ -41,14 +46,13 @@ function part(campaign: Campaign, contacts: CampaignContact[], calls: Call[]): R
 const zoneOf = (phone: unknown): string => (typeof phone === 'string' ? zonesForNumber(phone)[0] : undefined) ?? 'unknown zone';
 
 export async function collectRunReport(api: ApiClient, j: Journal, signal?: AbortSignal): Promise<RunReport> {
-  const launched = j.waves.filter((w) => w.campaign_id && (w.state === 'launched' || w.state === 'done'));
-  runCampaignIds(j);
+  const launched = launchedWaves(j);
   const waves: RunReport['waves'] = [];
   const allContacts: CampaignContact[] = [];
   const allCallsOfRun: Call[] = [];
   const statuses: string[] = [];
   for (const w of launched) {
-    const id = w.campaign_id!;
+    const id = w.campaign_id;
     const [campaign, contacts] = await Promise.all([getCampaign(api, id, { signal }), listContacts(api, id, { signal })]);
     const calls: Call[] = [];
     for await (const c of allCalls(api, { campaign_id: id }, { signal })) calls.push(c);
