@@ -53,86 +53,74 @@ for (const e of s.examples) console.log(`    ${JSON.stringify(e.cell)} (${e.defa
 let undocumented = s.undocumented;
 
 if (FILES) {
-  // Every cell under each file's default country, whatever country it was written for;
-  // files of 40,000 rows padded past 4 MiB, so the worker path is the one taken.
-  const dir = mkdtempSync(join(tmpdir(), 'voicectl-differential-'));
-  const PER_FILE = 40_000;
-  const pad = 'x'.repeat(80);
+  // Every cell under each file's default country, whatever country it was written for.
   const cells = [...generateCells({ seed: SEED, count: CELLS, bases })].map((c) => c.cell);
   const t2 = performance.now();
-  let rows = 0;
-  let fileDiffs = 0;
-  const examples = [];
+  const files = await throughFiles('cells', ['phone'], cells, (cell) => [cell], (cell, country, answer) => {
+    const r = compareCell(cell, country, answer);
+    return r.undocumented ? `${JSON.stringify(cell)} (${country ?? 'no default country'}): library ${r.library}, voicectl ${r.voicectl}` : undefined;
+  });
+  console.log('');
+  console.log(`pass 2, through CSV files (validateContactsFile, worker threads): ${files.rows.toLocaleString('en-US')} rows under --default-country IN and none, in ${((performance.now() - t2) / 1000).toFixed(1)} s`);
+  console.log(`  undocumented differences: ${files.diffs}`);
+  for (const e of files.examples) console.log(`    ${e}`);
+  undocumented += files.diffs;
+
+  // Pass 3: mixed lists, each row with its own country (or none: then the file's default).
+  const mixed = [...mixedRows({ seed: SEED, count: CELLS, bases })];
+  const t3 = performance.now();
+  let withCountry = 0;
+  const mixedFiles = await throughFiles('mixed', ['phone', 'Country'], mixed, (r) => [r.cell, r.countryCell], (r, country, answer) => {
+    if (r.country !== undefined) withCountry++;
+    const res = compareCell(r.cell, r.country ?? country, answer, { rowCountry: r.country !== undefined });
+    return res.undocumented ? `${JSON.stringify(r.cell)} (country cell ${JSON.stringify(r.countryCell)}, default ${country ?? 'none'}): library ${res.library}, voicectl ${res.voicectl}` : undefined;
+  });
+  console.log('');
+  console.log(`pass 3, mixed lists with a Country column (worker threads): ${mixedFiles.rows.toLocaleString('en-US')} rows, ${withCountry.toLocaleString('en-US')} with a country, under --default-country IN and none, in ${((performance.now() - t3) / 1000).toFixed(1)} s`);
+  console.log(`  undocumented differences: ${mixedFiles.diffs}`);
+  for (const e of mixedFiles.examples) console.log(`    ${e}`);
+  undocumented += mixedFiles.diffs;
+}
+
+console.log('');
+console.log(`total ${((performance.now() - t0) / 1000).toFixed(1)} s: ${undocumented === 0 ? 'no undocumented differences' : `${undocumented} UNDOCUMENTED DIFFERENCES`}`);
+process.exitCode = undocumented === 0 ? 0 : 1;
+
+/**
+ * `rows` in CSV files of 40,000 rows each (columns id, `fields`, a note that pads them past
+ * 4 MiB, so the reading takes the worker path), read by validateContactsFile under
+ * --default-country IN and none. `check(row, country, answer)` compares a row's answer (its
+ * E.164 number or its error) with the library's and returns an example line when they differ
+ * outside the documented list. Returns the rows read, the differences and 20 examples.
+ */
+async function throughFiles(name, fields, rows, cellsOf, check) {
+  const PER_FILE = 40_000;
+  const pad = 'x'.repeat(80);
+  const dir = mkdtempSync(join(tmpdir(), 'voicectl-differential-'));
+  const out = { rows: 0, diffs: 0, examples: [] };
   try {
     for (const country of ['IN', undefined]) {
-      for (let start = 0; start < cells.length; start += PER_FILE) {
-        const chunk = cells.slice(start, start + PER_FILE);
-        const file = join(dir, `cells-${country ?? 'none'}-${start}.csv`);
-        writeFileSync(file, Papa.unparse({ fields: ['id', 'phone', 'note'], data: chunk.map((c, i) => [String(start + i), c, pad]) }, { quotes: true }));
+      for (let start = 0; start < rows.length; start += PER_FILE) {
+        const chunk = rows.slice(start, start + PER_FILE);
+        const file = join(dir, `${name}-${country ?? 'none'}-${start}.csv`);
+        writeFileSync(file, Papa.unparse({ fields: ['id', ...fields, 'note'], data: chunk.map((r, i) => [String(start + i), ...cellsOf(r), pad]) }, { quotes: true }));
         const big = statSync(file).size >= 4 * 1024 * 1024;
         const { contacts, report } = await validateContactsFile(file, { defaultCountry: country, keepDuplicates: true, collectInvalidRows: false });
         const byRow = new Map();
         for (const c of contacts) byRow.set(c.row, c.phone_number);
-        for (const e of report.errors) byRow.set(e.row, e.message);
-        chunk.forEach((cell, i) => {
-          const r = compareCell(cell, country, byRow.get(i + 2) ?? '(no answer for this row)');
-          if (r.undocumented) {
-            fileDiffs++;
-            if (examples.length < 20) examples.push(`${JSON.stringify(cell)} (${country ?? 'no default country'}): library ${r.library}, voicectl ${r.voicectl}`);
-          }
+        for (const e of report.errors) byRow.set(e.row, e.column === 'Country' ? `(country cell refused: ${e.message})` : e.message);
+        chunk.forEach((r, i) => {
+          const example = check(r, country, byRow.get(i + 2) ?? '(no answer for this row)');
+          if (example === undefined) return;
+          out.diffs++;
+          if (out.examples.length < 20) out.examples.push(example);
         });
-        rows += chunk.length;
+        out.rows += chunk.length;
         if (!big && chunk.length === PER_FILE) console.log(`  note: ${file} is under 4 MiB, so it was read on the main thread`);
       }
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  console.log('');
-  console.log(`pass 2, through CSV files (validateContactsFile, worker threads): ${rows.toLocaleString('en-US')} rows under --default-country IN and none, in ${((performance.now() - t2) / 1000).toFixed(1)} s`);
-  console.log(`  undocumented differences: ${fileDiffs}`);
-  for (const e of examples) console.log(`    ${e}`);
-  undocumented += fileDiffs;
-
-  // Pass 3: mixed lists, each row with its own country (or none: then the file's default).
-  const mixed = [...mixedRows({ seed: SEED, count: CELLS, bases })];
-  const mixedDir = mkdtempSync(join(tmpdir(), 'voicectl-differential-'));
-  const t3 = performance.now();
-  let mixedRowsRead = 0;
-  let withCountry = 0;
-  let mixedDiffs = 0;
-  const mixedExamples = [];
-  try {
-    for (const country of ['IN', undefined]) {
-      for (let start = 0; start < mixed.length; start += PER_FILE) {
-        const chunk = mixed.slice(start, start + PER_FILE);
-        const file = join(mixedDir, `mixed-${country ?? 'none'}-${start}.csv`);
-        writeFileSync(file, Papa.unparse({ fields: ['id', 'phone', 'Country', 'note'], data: chunk.map((r, i) => [String(start + i), r.cell, r.countryCell, pad]) }, { quotes: true }));
-        const { contacts, report } = await validateContactsFile(file, { defaultCountry: country, keepDuplicates: true, collectInvalidRows: false });
-        const byRow = new Map();
-        for (const c of contacts) byRow.set(c.row, c.phone_number);
-        for (const e of report.errors) byRow.set(e.row, e.column === 'Country' ? `(country cell refused: ${e.message})` : e.message);
-        chunk.forEach((r, i) => {
-          if (r.country !== undefined) withCountry++;
-          const res = compareCell(r.cell, r.country ?? country, byRow.get(i + 2) ?? '(no answer for this row)', { rowCountry: r.country !== undefined });
-          if (res.undocumented) {
-            mixedDiffs++;
-            if (mixedExamples.length < 20) mixedExamples.push(`${JSON.stringify(r.cell)} (country cell ${JSON.stringify(r.countryCell)}, default ${country ?? 'none'}): library ${res.library}, voicectl ${res.voicectl}`);
-          }
-        });
-        mixedRowsRead += chunk.length;
-      }
-    }
-  } finally {
-    rmSync(mixedDir, { recursive: true, force: true });
-  }
-  console.log('');
-  console.log(`pass 3, mixed lists with a Country column (worker threads): ${mixedRowsRead.toLocaleString('en-US')} rows, ${withCountry.toLocaleString('en-US')} with a country, under --default-country IN and none, in ${((performance.now() - t3) / 1000).toFixed(1)} s`);
-  console.log(`  undocumented differences: ${mixedDiffs}`);
-  for (const e of mixedExamples) console.log(`    ${e}`);
-  undocumented += mixedDiffs;
+  return out;
 }
-
-console.log('');
-console.log(`total ${((performance.now() - t0) / 1000).toFixed(1)} s: ${undocumented === 0 ? 'no undocumented differences' : `${undocumented} UNDOCUMENTED DIFFERENCES`}`);
-process.exitCode = undocumented === 0 ? 0 : 1;

@@ -37,11 +37,18 @@ export interface RunReport {
   zones: Array<RunReportPart & { zone: string }>;
 }
 
-/** The campaigns of the run's waves that were launched (a draft never launched dialed no one), in wave order. */
+type LaunchedWave = RunWaves['waves'][number] & { campaign_id: string };
+
+/** The run's waves that were launched (a draft never launched dialed no one), in wave order; none is a usage error. */
+function launchedWaves(j: RunWaves): LaunchedWave[] {
+  const waves = j.waves.filter((w): w is LaunchedWave => Boolean(w.campaign_id) && (w.state === 'launched' || w.state === 'done'));
+  if (waves.length === 0) throw new UsageError(`The run "${j.name}" (${j.run_id}) has launched no wave yet: nothing to report.`);
+  return waves;
+}
+
+/** The campaigns of the run's launched waves, in wave order. */
 export function runCampaignIds(j: RunWaves): string[] {
-  const ids = j.waves.filter((w) => w.campaign_id && (w.state === 'launched' || w.state === 'done')).map((w) => w.campaign_id!);
-  if (ids.length === 0) throw new UsageError(`The run "${j.name}" (${j.run_id}) has launched no wave yet: nothing to report.`);
-  return ids;
+  return launchedWaves(j).map((w) => w.campaign_id);
 }
 
 function part(campaign: Campaign, contacts: CampaignContact[], calls: Call[]): RunReportPart {
@@ -52,14 +59,13 @@ function part(campaign: Campaign, contacts: CampaignContact[], calls: Call[]): R
 const zoneOf = (phone: unknown): string => (typeof phone === 'string' ? zonesForNumber(phone)[0] : undefined) ?? 'unknown zone';
 
 export async function collectRunReport(api: ApiClient, j: RunWaves, signal?: AbortSignal): Promise<RunReport> {
-  const launched = j.waves.filter((w) => w.campaign_id && (w.state === 'launched' || w.state === 'done'));
-  runCampaignIds(j);
+  const launched = launchedWaves(j);
   const waves: RunReport['waves'] = [];
   const allContacts: CampaignContact[] = [];
   const allCallsOfRun: Call[] = [];
   const statuses: string[] = [];
   for (const w of launched) {
-    const id = w.campaign_id!;
+    const id = w.campaign_id;
     const [campaign, contacts] = await Promise.all([getCampaign(api, id, { signal }), listContacts(api, id, { signal })]);
     const calls: Call[] = [];
     for await (const c of allCalls(api, { campaign_id: id }, { signal })) calls.push(c);

@@ -90,7 +90,8 @@ export async function sweepStaleTemps(dir: string): Promise<string[]> {
   return removed;
 }
 
-function isRunning(pid: number): boolean {
+/** Whether process `pid` of this machine runs (as this user or another). */
+export function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

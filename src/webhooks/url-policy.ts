@@ -5,6 +5,7 @@
  * is for the server to refuse.
  */
 import { isIP } from 'node:net';
+import { isLoopbackHost } from '../util/sandbox-clock.js';
 
 export type UrlProblem = { ok: true; url: URL } | { ok: false; reason: string; hint?: string };
 
@@ -82,8 +83,7 @@ function ipv6Reason(ip: string): string | undefined {
 export function isLoopbackUrl(raw: string | undefined): boolean {
   if (!raw) return false;
   try {
-    const host = new URL(raw).hostname.replace(/^\[|\]$/g, '').toLowerCase();
-    return host === 'localhost' || host === '::1' || /^127\./.test(host);
+    return isLoopbackHost(new URL(raw).hostname);
   } catch {
     return false;
   }

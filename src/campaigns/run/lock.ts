@@ -24,6 +24,7 @@ import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { FailureError } from '../../errors.js';
 import { shellQuote } from '../../text/text.js';
+import { isRunning } from '../../util/atomic-file.js';
 import { fsErrorReason } from '../../util/fs-error.js';
 
 const OWNER = 'owner.json';
@@ -47,16 +48,6 @@ export interface LockOptions {
   now?: () => Date;
   /** Called once a lock is judged stale, before the takeover (tests hold runners here so that all find it stale at once). */
   onStale?: () => Promise<void>;
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: it runs, as another user.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 async function ownerOf(lockDir: string): Promise<LockOwner | 'absent' | 'unknown'> {

@@ -404,20 +404,23 @@ describe('--serve', () => {
   afterAll(async () => h?.close());
 
   describe('voicectl watch --serve', () => {
+    /** The page's address, once `watch --serve` prints it (rejects if it exits first). */
+    const servedUrl = (child: ReturnType<typeof execa>) => new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout!.on('data', (c: Buffer) => {
+        out += c.toString();
+        const m = /^(http:\/\/127\.0\.0\.1:\d+\/[\w-]{20,}\/)$/m.exec(out);
+        if (m) resolve(m[1]!);
+      });
+      void child.then((r) => reject(new Error(`watch --serve exited ${r.exitCode}: ${r.stderr}`)));
+    });
+
     it('sends a Content-Security-Policy that allows the page\'s own script (by hash) and stream, and nothing else', async () => {
       const agent = await api('POST', '/agents', { name: 'Policy desk', voice_name: 'Priya', greeting: 'Namaste', call_purpose: 'x', prompt: 'x', tools: [] });
       const campaign = await api('POST', '/campaigns/json', { name: 'Policy', agent_id: agent.id, contacts: [{ phone_number: '+919570000001', name: 'Asha' }] });
       const child = execa(process.execPath, [BIN, 'watch', campaign.id, '--serve'], { env: h.env, extendEnv: false, reject: false });
       try {
-        const url = await new Promise<string>((resolve, reject) => {
-          let out = '';
-          child.stdout!.on('data', (c: Buffer) => {
-            out += c.toString();
-            const m = /^(http:\/\/127\.0\.0\.1:\d+\/[\w-]{20,}\/)$/m.exec(out);
-            if (m) resolve(m[1]!);
-          });
-          void child.then((r) => reject(new Error(`watch --serve exited ${r.exitCode}: ${r.stderr}`)));
-        });
+        const url = await servedUrl(child);
         const served = await fetch(url);
         const policy = served.headers.get('content-security-policy') ?? '';
         expect(policy).toMatch(/^default-src 'none'; script-src 'sha256-[A-Za-z0-9+/]+=*'; style-src 'unsafe-inline'; img-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'$/);
@@ -442,15 +445,7 @@ describe('--serve', () => {
       });
       const child = execa(process.execPath, [BIN, 'watch', campaign.id, '--serve'], { env: h.env, extendEnv: false, reject: false });
       try {
-        const url = await new Promise<string>((resolve, reject) => {
-          let out = '';
-          child.stdout!.on('data', (c: Buffer) => {
-            out += c.toString();
-            const m = /^(http:\/\/127\.0\.0\.1:\d+\/[\w-]{20,}\/)$/m.exec(out);
-            if (m) resolve(m[1]!);
-          });
-          void child.then((r) => reject(new Error(`watch --serve exited ${r.exitCode}: ${r.stderr}`)));
-        });
+        const url = await servedUrl(child);
         const { origin, pathname } = new URL(url);
         expect((await fetch(`${origin}/`)).status).toBe(404);
         expect((await fetch(`${origin}/events`)).status).toBe(404);
