@@ -59,7 +59,7 @@ export class VerbRunner {
   }
 
   /** Runs `voicectl GLOBALS... ARGV... --json --no-input` and returns its exit code and output. */
-  async run(argv: Arg[]): Promise<VerbOutcome> {
+  async run(argv: Arg[], instead?: Instead): Promise<VerbOutcome> {
     const stdout = new Sink(STDOUT_CAP);
     const stderr = new Sink(STDERR_CAP);
     const { ctx, release } = this.makeContext(stdout, stderr);
@@ -67,6 +67,11 @@ export class VerbRunner {
     let code: number;
     try {
       const program = this.options.build(ctx, full);
+      if (instead) {
+        const cmd = findCommand(program, instead.verb);
+        if (!cmd) throw new Error(`no verb ${instead.verb}`);
+        cmd.action(async () => instead.action(ctx, cmd.opts()));
+      }
       // A command's help or a parse error is written by commander itself: it lands in the sinks.
       await program.parseAsync(full, { from: 'user' });
       code = 0;
@@ -105,6 +110,26 @@ export class VerbRunner {
     });
     return { ctx, release: () => parent.removeEventListener('abort', onAbort) };
   }
+}
+
+/** The command of `verb` ("campaign run", "plan") in a built program, or undefined. */
+export function findCommand(program: CommandUnknownOpts, verb: string): CommandUnknownOpts | undefined {
+  let cmd: CommandUnknownOpts | undefined = program;
+  for (const word of verb.split(' ')) {
+    cmd = cmd.commands.find((c) => c.name() === word) as CommandUnknownOpts | undefined;
+    if (!cmd) return undefined;
+  }
+  return cmd;
+}
+
+/**
+ * What runs instead of a verb's action (a tool that plans with the verb's own code, where
+ * the verb would go on to act): it gets the flags as the verb's parser made them, after
+ * the same checks, with the global options (the service's address, the key) in force.
+ */
+export interface Instead {
+  verb: string;
+  action(ctx: Context, flags: Record<string, unknown>): Promise<void>;
 }
 
 /**

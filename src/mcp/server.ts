@@ -15,8 +15,9 @@ import { schemaText } from '../gitops/schema.js';
 import { version } from '../version.js';
 import { confinePaths } from './confine.js';
 import { launchTool } from './launch.js';
-import { VerbRunner, type Arg, type ProgramBuilder } from './runner.js';
-import { parseJson, ToolFailure, type ToolDeps, type ToolSpec } from './tool-spec.js';
+import { findCommand, VerbRunner, type Arg, type ProgramBuilder } from './runner.js';
+import { parseJson, ToolFailure, verbArgv, type ToolDeps, type ToolSpec } from './tool-spec.js';
+import { inputShape, readVerb, type VerbView } from './verb-spec.js';
 import { toolsFor } from './tools.js';
 
 export interface ServerOptions {
@@ -53,11 +54,13 @@ export function createServer(ctx: Context, options: ServerOptions): McpServer {
     return value;
   };
 
-  for (const tool of toolsFor(options)) {
+  const tools = toolsFor(options);
+  const views = verbViews(ctx, options.build, tools.map((t) => t.verb));
+  for (const tool of tools) {
     server.registerTool(tool.name, {
       title: tool.annotations.title,
       description: tool.description,
-      inputSchema: tool.input,
+      inputSchema: inputShape(tool, views.get(tool.verb)!),
       outputSchema: tool.output,
       annotations: tool.annotations,
     }, async (args: Record<string, unknown>) => answer(ctx, tool, args, { runner, cli, approvalCommand: options.approvalCommand }));
@@ -83,6 +86,20 @@ export function createServer(ctx: Context, options: ServerOptions): McpServer {
   return server;
 }
 
+/**
+ * What each verb the tools run takes, read from its spec as the program builds it: one
+ * build per group (the builder makes in full only the group a command line names).
+ */
+function verbViews(ctx: Context, build: ProgramBuilder, verbs: string[]): Map<string, VerbView> {
+  const views = new Map<string, VerbView>();
+  for (const verb of new Set(verbs)) {
+    const cmd = findCommand(build(ctx, verb.split(' ')), verb);
+    if (!cmd) throw new Error(`voicectl has no verb "${verb}" for an MCP tool`);
+    views.set(verb, readVerb(cmd, verb));
+  }
+  return views;
+}
+
 interface AnswerDeps {
   runner: VerbRunner;
   cli(argv: Arg[]): Promise<unknown>;
@@ -103,6 +120,13 @@ async function answer(ctx: Context, tool: ToolSpec, args: Record<string, unknown
       return file;
     },
     launch: (a) => launchTool(a, { runner: d.runner, env: ctx.env, now: ctx.now, approvalCommand: d.approvalCommand, cli: d.cli }),
+    argv: (args, skip) => verbArgv(tool, args, skip),
+    instead: async (argv, action) => {
+      let answer: Record<string, unknown> | undefined;
+      const o = await d.runner.run(argv, { verb: tool.verb, action: async (c, flags) => void (answer = await action(c, flags)) });
+      if (o.code !== 0 || !answer) throw new ToolFailure(cliMessage(o.stderr, o.code), o.code || 1);
+      return answer;
+    },
   };
   try {
     // Paths first: nothing runs for a tool call that names a file outside the server's folder.

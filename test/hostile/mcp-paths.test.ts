@@ -71,7 +71,7 @@ const HOSTILE: Array<[string, () => string, RegExp]> = [
 const CALLS: Record<string, Array<(p: string) => Record<string, unknown>>> = {
   contacts_validate: [(p) => ({ path: p })],
   plan: [(p) => ({ dir: p })],
-  campaign_run_forecast: [(p) => ({ name: 'F', agent: agentName, csv: p }), (p) => ({ name: 'F', agent: agentName, contacts: p }), (p) => ({ name: 'F', agent: agentName, csv: 'leads.csv', exclude: ['leads.csv', p] })],
+  campaign_run_forecast: [(p) => ({ name: 'F', agent: agentName, csv: p }), (p) => ({ name: 'F', agent: agentName, contacts: p }), (p) => ({ name: 'F', agent: agentName, csv: 'leads.csv', exclude: ['leads.csv', p] }), (p) => ({ name: 'F', agent: agentName, csv: 'leads.csv', rate_card: p })],
   campaign_create: [(p) => ({ name: 'X', agent: agentName, csv: p }), (p) => ({ name: 'X', agent: agentName, contacts: p }), (p) => ({ name: 'X', agent: agentName, csv: 'leads.csv', exclude: [p] })],
   campaign_redial: [(p) => ({ campaign_id: campaignId, exclude: [p] })],
   kb_upload: [(p) => ({ paths: [p] }), (p) => ({ paths: ['docs/policy.txt', p], folder: 'x' })],
@@ -79,7 +79,7 @@ const CALLS: Record<string, Array<(p: string) => Record<string, unknown>>> = {
 
 describe('MCP tools refuse paths outside the folder they were started in', () => {
   it('every tool with a path argument is in this set, and declares its paths', () => {
-    const PATHLIKE = /^(path|paths|dir|csv|contacts|exclude|file|files|folder_path)$/;
+    const PATHLIKE = /^(path|paths|dir|csv|contacts|exclude|file|files|folder_path|rate_card)$/;
     for (const tool of TOOLS) {
       const named = Object.keys(tool.input).filter((k) => PATHLIKE.test(k));
       expect([...(tool.paths ?? [])].sort(), tool.name).toEqual(named.sort());

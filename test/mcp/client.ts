@@ -59,6 +59,8 @@ export interface McpWorldOptions {
   given?: (h: Harness, dir: string) => Promise<void>;
   /** A folder inside the working folder to start the server in (what `given` makes there stays outside it). */
   cwd?: string;
+  /** The sandbox's options (its clock's pace, its seed). */
+  sandbox?: Parameters<typeof harness>[0];
 }
 
 /**
@@ -71,7 +73,7 @@ export function mcpForFile(opts: McpWorldOptions): McpWorld {
   let h: Harness | undefined;
   let mcp: McpSession | undefined;
   beforeAll(async () => {
-    h = await harness();
+    h = await harness(opts.sandbox);
     for (const [name, text] of Object.entries(opts.files ?? {})) writeFileSync(join(dir, name), text);
     await opts.given?.(h, dir);
     if (opts.flags !== null) mcp = await startMcp(opts.flags ?? [], { ...h.env, ...opts.env }, opts.cwd ? join(dir, opts.cwd) : dir);

@@ -127,7 +127,9 @@ export const LAYERS: Layer[] = [
   domain('gitops', 'account as code: load, plan, apply, pull', ['agents', 'export', 'kb', 'webhooks']),
   domain('hours', 'calling hours: the daily window, the zones of a phone number, local time; the gate before anything is dialed', ['contacts']),
   domain('kb', 'knowledge base: collection, upload, indexing, formats', ['contacts']),
-  domain('mcp', 'the MCP server: each tool runs the matching verb in process and answers what its --json prints', ['outcome', 'agents', 'approvals', 'calls', 'campaigns', 'config', 'contacts', 'events', 'export', 'gitops', 'hours', 'kb', 'quality', 'reports', 'watch', 'webhooks']),
+  domain('mcp', 'the MCP server: each tool runs the matching verb in process and answers what its --json prints', ['outcome', 'agents', 'approvals', 'calls', 'campaigns', 'config', 'contacts', 'events', 'export', 'gitops', 'hours', 'kb', 'quality', 'reports', 'watch', 'webhooks'], {
+    note: 'each tool\'s input is read from its verb\'s spec through the program builder the `mcp` verb hands the server, not by importing commands/: that verb imports this server, so a grant would make the two layers a loop',
+  }),
   domain('quality', 'the call quality gate (`calls check`, `calls pin`, `voicectl test`)', ['agents', 'calls', 'campaigns', 'config', 'contacts', 'events', 'export', 'gitops', 'hours', 'reports', 'watch'], {
     note: 'it reads suppression lists with contacts/ and a suite\'s agent handle from the account files with gitops/',
   }),
