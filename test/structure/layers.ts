@@ -50,7 +50,7 @@ export type PatternName = 'isTTY' | 'ctx.opts.output' | 'escape sequence' | 'dir
 /** Under src/commands/ and in domain modules, only src/io decides these (views excepted). */
 export const PATTERNS: { name: PatternName; source: string; why: string }[] = [
   { name: 'isTTY', source: String.raw`\bisTTY\b`, why: 'whether a stream is a terminal is src/io\'s question (one terminal rule)' },
-  { name: 'ctx.opts.output', source: String.raw`\bctx\.opts\.output\b`, why: 'the output format is read through src/io (ctx.format, render, printList)' },
+  { name: 'ctx.opts.output', source: String.raw`\bctx\.opts\.output\b`, why: 'the output format is read through src/io (ctx.io.format, render, printList)' },
   { name: 'escape sequence', source: String.raw`(?<!\\)\\(?:x1b|x1B|u001b|u001B|u\{1b\}|033)`, why: 'cursor moves and colours belong to src/io and chalk' },
   { name: 'direct write', source: String.raw`\bprocess\.(?:stdout|stderr)\b|\bio\.(?:stdout|stderr)\.write\b`, why: 'lines go out through ctx.out/ctx.info and src/io, which own the streams' },
 ];
