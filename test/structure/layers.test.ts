@@ -63,28 +63,40 @@ function allowed(from: string, to: string): boolean {
 
 const excepted = (from: string, to: string) => IMPORT_EXCEPTIONS.filter((e) => covers(e.from, from) && covers(e.to, to));
 
-/** Every loop in a graph of names, each once, as the path that closes it (a -> b -> a). */
+/**
+ * The loops of a graph of names: each group of nodes that reach one another (a strongly
+ * connected component of two or more, or one that points at itself), its names sorted,
+ * the groups sorted. Tarjan's algorithm, so every loop is in some group.
+ */
 export function loopsIn(graph: Map<string, string[]>): string[] {
-  const loops = new Set<string>();
-  const state = new Map<string, 'open' | 'done'>();
-  const path: string[] = [];
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const groups: string[] = [];
   const visit = (node: string) => {
-    state.set(node, 'open');
-    path.push(node);
+    index.set(node, index.size);
+    low.set(node, index.get(node)!);
+    stack.push(node);
+    onStack.add(node);
     for (const next of graph.get(node) ?? []) {
-      if (state.get(next) === 'open') {
-        const loop = path.slice(path.indexOf(next));
-        // the same loop found from another of its nodes is named from its smallest name
-        const start = loop.indexOf([...loop].sort()[0]!);
-        const turned = [...loop.slice(start), ...loop.slice(0, start)];
-        loops.add([...turned, turned[0]].join(' -> '));
-      } else if (!state.has(next)) visit(next);
+      if (!index.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node)!, low.get(next)!));
+      } else if (onStack.has(next)) low.set(node, Math.min(low.get(node)!, index.get(next)!));
     }
-    path.pop();
-    state.set(node, 'done');
+    if (low.get(node) !== index.get(node)) return;
+    const group: string[] = [];
+    let top: string;
+    do {
+      top = stack.pop()!;
+      onStack.delete(top);
+      group.push(top);
+    } while (top !== node);
+    if (group.length > 1 || (graph.get(node) ?? []).includes(node)) groups.push(group.sort().join(' <-> '));
   };
-  for (const node of graph.keys()) if (!state.has(node)) visit(node);
-  return [...loops].sort();
+  for (const node of graph.keys()) if (!index.has(node)) visit(node);
+  return groups.sort();
 }
 
 /** The layers each layer's files import, as the code has it. */
@@ -137,8 +149,8 @@ describe('the layer map', () => {
   });
 
   it('finds every loop (the checker itself)', () => {
-    const graph = new Map([['a', ['b']], ['b', ['c', 'd']], ['c', ['a']], ['d', ['d']], ['e', ['a']]]);
-    expect(loopsIn(graph)).toEqual(['a -> b -> c -> a', 'd -> d']);
+    const graph = new Map([['a', ['b']], ['b', ['c', 'd']], ['c', ['a', 'b']], ['d', ['d']], ['e', ['a']], ['f', ['g']], ['g', ['f', 'e']]]);
+    expect(loopsIn(graph)).toEqual(['a <-> b <-> c', 'd', 'f <-> g']);
     expect(loopsIn(new Map([['x', ['y']], ['y', []]]))).toEqual([]);
   });
 
