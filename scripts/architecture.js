@@ -21,7 +21,7 @@ const where = (files) => files.map((f) => code(`src/${f}`)).join(', ');
 
 /** docs/architecture.md for this layer map. */
 export function architectureMarkdown(map) {
-  const { LAYERS, IMPORT_EXCEPTIONS, VIEWS, PATTERNS, PATTERN_EXCEPTIONS, FACTORY, FETCH_EXCEPTIONS, REPEATS } = map;
+  const { LAYERS, IMPORT_EXCEPTIONS, VIEWS, DECISIONS, OUTPUT_PATTERNS, PATTERN_EXCEPTIONS, FACTORY, FETCH_EXCEPTIONS, REPEATS } = map;
   const out = [];
   const line = (s = '') => out.push(s);
 
@@ -32,13 +32,22 @@ export function architectureMarkdown(map) {
   line('This is the map for reading and changing voicectl: its layers, what each may import, two');
   line('commands followed from the command line to their output, and how to add a verb. The');
   line('layer table below is the one `test/structure/layers.test.ts` holds the code to: an import');
-  line('outside it fails the tests, type-only imports included.');
+  line('outside it fails the tests, type-only imports included. The table is a strict order, top to');
+  line('bottom: a layer imports only layers below it, so no two layers import each other, and what');
+  line('each may import is exactly what its files do import.');
   line();
   line('Data flows one way: a verb parses its flags, calls a domain module or `src/api`, and hands');
   line('what it has to `src/io`, which alone decides between a table, JSON, JSON lines and CSV.');
   line('Errors travel up as typed errors; `src/main.ts` alone turns them into a message and an exit code.');
   line();
   line('## Layers');
+  line();
+  line('Read bottom to top: each row imports only from the rows under it. A layer stands one row above the');
+  line('highest layer it imports, so a row\'s layers never import one another.');
+  line();
+  line('```text');
+  for (const row of layerPicture(LAYERS)) line(row);
+  line('```');
   line();
   line('| layer | files | what lives there | may import |');
   line('| --- | --- | --- | --- |');
@@ -52,11 +61,16 @@ export function architectureMarkdown(map) {
   line("group's folder: what two groups share lives in a domain module or in `src/commands/shared.ts`.");
   line('Only `src/program.ts` imports the command groups.');
   line();
-  line('### Output belongs to `src/io`');
+  line('### The terminal belongs to `src/io`');
   line();
-  line('Under `src/commands/` and in the domain modules, these are left to `src/io` (the views below excepted):');
+  line('`ctx.io` (`IOStreams` in `src/io/streams.ts`) holds the streams and decides; outside `src/io` no file');
+  line('reads what these are decided from (the entry and Context included), it asks `ctx.io`:');
   line();
-  for (const p of PATTERNS) line(`- ${p.name}: ${p.why}.`);
+  for (const p of DECISIONS) line(`- ${p.name}: ${p.why}.`);
+  line();
+  line('Under `src/commands/` and in the domain modules, output goes through `src/io` (the views below excepted):');
+  line();
+  for (const p of OUTPUT_PATTERNS) line(`- ${p.name}: ${p.why}.`);
   line();
   line(`Views, which draw on a terminal themselves: ${VIEWS.map((v) => `${code(`src/${v.file}`)} (${v.reason})`).join('; ')}.`);
   line();
@@ -75,7 +89,7 @@ export function architectureMarkdown(map) {
   for (const e of IMPORT_EXCEPTIONS) line(`- ${code(`src/${e.from}`)} → ${code(`src/${e.to}`)}: ${e.reason}.`);
   if (IMPORT_EXCEPTIONS.length === 0) line('- none.');
   line();
-  line('Output decided outside `src/io`:');
+  line('Terminal decisions and output outside `src/io`:');
   line();
   for (const e of PATTERN_EXCEPTIONS) line(`- ${code(`src/${e.file}`)} (${e.pattern}): ${e.reason}.`);
   line();
@@ -101,6 +115,43 @@ export function architectureMarkdown(map) {
   return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
 }
 
+/**
+ * The layers as a stack, bottom row last: a layer's row is one above the highest row of
+ * what it may import (row 0 imports nothing), and each row lists its layers in the table's
+ * order, wrapped to fit 100 columns.
+ */
+export function layerPicture(layers) {
+  const byName = new Map(layers.map((l) => [l.name, l]));
+  const rank = new Map();
+  const rankOf = (name, seen = new Set()) => {
+    if (rank.has(name)) return rank.get(name);
+    if (seen.has(name)) throw new Error(`the layers loop through ${name}`);
+    seen.add(name);
+    const may = byName.get(name).may;
+    const r = may.length === 0 ? 0 : 1 + Math.max(...may.map((m) => rankOf(m, seen)));
+    rank.set(name, r);
+    return r;
+  };
+  for (const l of layers) rankOf(l.name);
+  const top = Math.max(...rank.values());
+  const rows = [];
+  const width = 100;
+  for (let r = top; r >= 0; r--) {
+    const names = layers.filter((l) => rank.get(l.name) === r).map((l) => `[ ${l.name} ]`);
+    const label = `${String(r).padStart(2)} │ `;
+    let current = label;
+    for (const n of names) {
+      if (current.length > label.length && current.length + 1 + n.length > width) {
+        rows.push(current.trimEnd());
+        current = `${' '.repeat(label.length - 2)}│ `;
+      }
+      current += `${n} `;
+    }
+    rows.push(current.trimEnd());
+  }
+  return rows;
+}
+
 /** The voice verbs' definition after its imports: the example of a verb's spec. */
 const VOICE_SPEC = readFileSync(join(ROOT, 'src/commands/voice/definition.ts'), 'utf8')
   .replace(/^[^]*?\n(?=\/\*\* @internal \*\/\n)/, '')
@@ -112,8 +163,8 @@ const WALKS = `
 1. \`bin/voicectl.js\` requires the built \`src/start.ts\` (\`dist/start.cjs\`) and calls
    \`start(argv)\`. \`--version\` and \`--help\` are answered there (with \`src/help.ts\`)
    without building the whole program.
-2. \`main(argv)\` in \`src/main.ts\` builds a \`Context\` (\`src/context.ts\`: the streams, the
-   environment, the global options) and calls \`run(argv, ctx)\`, which imports
+2. \`main(argv)\` in \`src/main.ts\` builds a \`Context\` (\`src/context.ts\`: the environment, the
+   global options, the clock, and \`ctx.io\`, the streams and the terminal's rules) and calls \`run(argv, ctx)\`, which imports
    \`src/program.ts\` and parses argv with commander.
 3. \`src/program.ts\` \`buildProgram\` makes each top-level command of \`COMMANDS\` with
    \`toCommand\` (\`src/commands/spec.ts\`), the one this command line names in full, the others

@@ -10,49 +10,19 @@ import { proxySecrets, redact } from './util/redact.js';
 import { canonicalZone, systemZone, ZONE_HELP } from './util/time.js';
 import { Clock, type Sleep } from './util/clock.js';
 import { terminalSafe } from './text/terminal-text.js';
+import { IOStreams, type Env, type IoContext, type Streams, type TerminalOptions } from './io/streams.js';
 
-export type Env = Record<string, string | undefined>;
-
-let chalkClass: (typeof import('chalk'))['Chalk'] | undefined;
-
-/** Stands in for chalk before it is loaded: every style, chained or called, returns the text. */
-const PLAIN: ChalkInstance = new Proxy(((...text: unknown[]) => text.join(' ')) as unknown as ChalkInstance, {
-  get: (_target, prop) => (prop === 'level' ? 0 : PLAIN),
-});
-
-export interface InStream extends NodeJS.ReadableStream {
-  isTTY?: boolean;
-}
-export interface OutStream extends NodeJS.WritableStream {
-  isTTY?: boolean;
-  columns?: number;
-}
-
-export interface Streams {
-  stdin: InStream;
-  stdout: OutStream;
-  stderr: OutStream;
-}
-
-export type OutputFormat = 'table' | 'json' | 'jsonl' | 'csv';
+// The streams and their types live with the terminal's rules (src/io/streams.ts); named here too for the modules that take a Context.
+export type { Env, InStream, OutputFormat, OutStream, Streams } from './io/streams.js';
 
 /** Global options, as commander parsed them. */
-export interface GlobalOptions {
+export interface GlobalOptions extends TerminalOptions {
   baseUrl?: string;
   apiKey?: string;
   profile?: string;
-  json?: boolean;
-  output?: OutputFormat;
-  color?: boolean;
-  yes?: boolean;
-  input?: boolean;
   debug?: boolean;
   timeout?: number;
   tz?: string;
-  /** --jq and --template: the JSON output, filtered or laid out (src/io/filter.ts). */
-  jq?: string;
-  template?: string;
-  accessible?: boolean;
 }
 
 export interface Settings {
@@ -78,8 +48,9 @@ export interface ContextInit {
   filesInside?: string;
 }
 
-export class Context {
-  readonly io: Streams;
+export class Context implements IoContext {
+  /** The streams and every terminal rule: format, colour, prompts, progress (src/io/streams.ts). */
+  readonly io: IOStreams;
   readonly env: Env;
   readonly cwd: string;
   /** The clock the run decides on and the machine's own (util/clock.ts). */
@@ -97,12 +68,11 @@ export class Context {
   private settingsCache?: Settings;
   private zoneCache?: string;
   private client?: Promise<ApiClient>;
-  private chalkCache?: ChalkInstance;
   private closers: Array<() => Promise<void> | void> = [];
   private extraSecrets = new Set<string>();
 
   constructor(init: ContextInit) {
-    this.io = init.io;
+    this.io = new IOStreams(init.io, init.env, () => this.opts);
     this.env = init.env;
     this.cwd = init.cwd ?? process.cwd();
     this.clock = new Clock({
@@ -134,79 +104,14 @@ export class Context {
     return (this.signalValue ??= new AbortController().signal);
   }
 
-  /** Output format: -o wins, then --json, then a table. */
-  get format(): OutputFormat {
-    // --jq and --template work on the JSON output, so they imply it.
-    if (this.opts.jq !== undefined || this.opts.template !== undefined) return 'json';
-    if (this.opts.output) return this.opts.output;
-    if (this.opts.json) return 'json';
-    return 'table';
-  }
-
-  get machineOutput(): boolean {
-    return this.format !== 'table';
-  }
-
-  /** A person is there to answer: stdin and stdout are terminals and nobody said --no-input. */
-  canPrompt(): boolean {
-    if (this.opts.input === false) return false;
-    if (isTrue(this.env.CI)) return false;
-    return Boolean(this.io.stdin.isTTY && this.io.stdout.isTTY);
-  }
-
-  /**
-   * Accessible mode (--accessible, VOICECTL_ACCESSIBLE=1): for screen readers. No spinner
-   * and no redrawn line: progress and live views as plain lines; questions as numbered
-   * choices typed as text; no colour (every status is also a word).
-   */
-  get accessible(): boolean {
-    return this.opts.accessible === true || isTrue(this.env.VOICECTL_ACCESSIBLE);
-  }
-
-  /** Whether lines on `stream` may be redrawn (\r, cursor moves): a terminal, not TERM=dumb, not accessible mode. */
-  redraws(stream: OutStream): boolean {
-    return Boolean(stream.isTTY) && this.env.TERM !== 'dumb' && !this.accessible;
-  }
-
-  /** Interactive progress (spinners, bars, redraws) goes to stderr only when it is a terminal that may be redrawn. */
-  get interactiveStderr(): boolean {
-    return this.redraws(this.io.stderr) && !this.machineOutput;
-  }
-
-  /**
-   * Colours for stdout. chalk is loaded by loadColors() before any action runs (and
-   * before an error is reported), not at start-up: `--version` and `--help` never need
-   * it, and neither does output that is not coloured. Until then, text passes through as is.
-   */
+  /** Colours for stdout, as ctx.io decides them. */
   get color(): ChalkInstance {
-    if (!chalkClass) return PLAIN;
-    this.chalkCache ??= new chalkClass({ level: this.colorLevel(this.io.stdout) });
-    return this.chalkCache;
+    return this.io.color;
   }
 
-  /** Loads chalk if some output will be coloured; for pipes, files and NO_COLOR it is not needed. */
-  async loadColors(): Promise<void> {
-    if (chalkClass || (this.colorLevel(this.io.stdout) === 0 && this.colorLevel(this.io.stderr) === 0)) return;
-    chalkClass = (await import('chalk')).Chalk;
-  }
-
-  /** Colours for stderr, which may be a terminal when stdout is not. */
+  /** Colours for stderr, as ctx.io decides them. */
   get errColor(): ChalkInstance {
-    if (!chalkClass) return PLAIN;
-    return new chalkClass({ level: this.colorLevel(this.io.stderr) });
-  }
-
-  private colorLevel(stream: OutStream): 0 | 1 | 2 | 3 {
-    if (this.opts.color === false || this.env.NO_COLOR !== undefined && this.env.NO_COLOR !== '') return 0;
-    const force = this.env.FORCE_COLOR;
-    if (force !== undefined) {
-      if (force === '0' || force === 'false') return 0;
-      const n = Number(force);
-      return (n >= 1 && n <= 3 ? n : 1) as 1 | 2 | 3;
-    }
-    // A dumb terminal shows escape codes as text; a screen reader reads them out.
-    if (this.env.TERM === 'dumb' || this.accessible) return 0;
-    return stream.isTTY ? 1 : 0;
+    return this.io.errColor;
   }
 
   /** A profile asked for by name (--profile, VOICECTL_PROFILE) that is not in the config file. */
@@ -287,7 +192,7 @@ export class Context {
     if (!this.client) {
       this.client = this.makeClient(s);
       // --jq's engine loads on its own thread while the requests are under way.
-      if (this.opts.jq !== undefined) void import('./io/jq-warm.js').then((w) => w.warmJq(this), () => {});
+      if (this.io.jq !== undefined) void import('./io/jq-warm.js').then((w) => w.warmJq(this), () => {});
     }
     return this.client;
   }
@@ -319,7 +224,7 @@ export class Context {
       onSandboxClock: (clock) => this.clock.follow(clock),
       proxyFor: (url) => proxyFor(this.env, url),
       // --jq reads the service's JSON text, not JavaScript's numbers (src/io/filter.ts).
-      keepJsonText: this.opts.jq !== undefined,
+      keepJsonText: this.io.jq !== undefined,
     });
   }
 

@@ -90,7 +90,7 @@ export async function run(argv: string[], ctx: Context): Promise<number> {
     return EXIT.OK;
   } catch (err) {
     // commander prints its own messages (and help); only our own errors use colour.
-    if (!isCommanderError(err)) await ctx.loadColors();
+    if (!isCommanderError(err)) await ctx.io.loadColors();
     return report(ctx, err);
   } finally {
     await ctx.close();

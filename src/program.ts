@@ -98,7 +98,7 @@ export function buildProgram(ctx: Context, argv?: string[], options: { helpOnly?
     }
     ctx.opts = merged;
     // After the options: --no-color means chalk is not needed at all.
-    await ctx.loadColors();
+    await ctx.io.loadColors();
   });
   return program;
 }
@@ -154,8 +154,8 @@ function finish(cmd: CommandUnknownOpts, ctx: Context): void {
     outputError: (s, write) => { if (!ctx.jsonErrors) write(ctx.errColor.red(s)); },
     // The context's streams, not process.stdout: help goes where the context writes (80
     // columns, commander's own default, when it is not a terminal).
-    getOutHelpWidth: () => (ctx.io.stdout.isTTY && ctx.io.stdout.columns) || 80,
-    getErrHelpWidth: () => (ctx.io.stderr.isTTY && ctx.io.stderr.columns) || 80,
+    getOutHelpWidth: () => ctx.io.helpWidth('stdout'),
+    getErrHelpWidth: () => ctx.io.helpWidth('stderr'),
     // Help is plain text.
     getOutHasColors: () => false,
     getErrHasColors: () => false,

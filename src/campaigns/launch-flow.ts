@@ -39,8 +39,8 @@ export async function confirmLaunch(ctx: Context, targets: LaunchTarget[], optio
   const { what, dial } = describeTargets(targets);
   const dials = dial !== undefined ? `dials ${plural(dial, 'contact')}` : 'dials every pending contact';
   const cost = launchCost(ctx);
-  if (!ctx.canPrompt()) {
-    const why = ctx.opts.input === false ? '--no-input is set' : 'no one is at a terminal to confirm';
+  if (!ctx.io.canPrompt()) {
+    const why = ctx.io.whyNoPrompt();
     throw new UsageError(`Launching ${what} ${dials}: ${cost}. Pass --yes to confirm (${why}).`, {
       hint: 'Add --yes (or -y) to launch without being asked.',
     });

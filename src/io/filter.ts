@@ -3,7 +3,7 @@
  * with a Handlebars template instead (docs/scripting.md). Every JSON document src/io
  * prints passes here; the libraries load only when one of the flags is given.
  */
-import type { Context } from '../context.js';
+import type { IoContext } from './streams.js';
 import { FailureError, InterruptedError, UsageError } from '../errors.js';
 import { jsonText } from '../util/json-text.js';
 import { formatDateTime, zoneAbbreviation } from '../util/time.js';
@@ -11,12 +11,12 @@ import { jqWorkerFile, takeWarmJq } from './jq-warm.js';
 import type { JqJob, JqMessage } from './jq-worker.js';
 
 /** Whether --jq or --template replaces the JSON output. */
-export function filtering(ctx: Context): boolean {
+export function filtering(ctx: IoContext): boolean {
   return ctx.opts.jq !== undefined || ctx.opts.template !== undefined;
 }
 
 /** Prints `value` through --jq or --template. */
-export async function printFiltered(ctx: Context, value: unknown): Promise<void> {
+export async function printFiltered(ctx: IoContext, value: unknown): Promise<void> {
   if (ctx.opts.jq !== undefined) return runFilter(ctx, ctx.opts.jq, async (write) => write(jsonText(value ?? null)));
   const text = await applyTemplate(ctx, ctx.opts.template ?? '', value);
   if (text.length > 0) ctx.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
@@ -26,7 +26,7 @@ export async function printFiltered(ctx: Context, value: unknown): Promise<void>
  * Prints a list through --jq or --template. jq gets the list as its items arrive, so it
  * parses one page while the next is read; a template takes the whole list, held in memory.
  */
-export async function printFilteredList(ctx: Context, items: Iterable<unknown> | AsyncIterable<unknown>): Promise<void> {
+export async function printFilteredList(ctx: IoContext, items: Iterable<unknown> | AsyncIterable<unknown>): Promise<void> {
   if (ctx.opts.jq === undefined) {
     const all: unknown[] = [];
     for await (const item of items) all.push(item);
@@ -55,7 +55,7 @@ type Feed = (write: (text: string) => void) => Promise<void>;
  * a failure (exit 1) even after some output. It runs on a worker thread that Ctrl-C
  * abandons at once (src/io/jq-worker.ts).
  */
-async function runFilter(ctx: Context, program: string, feed: Feed): Promise<void> {
+async function runFilter(ctx: IoContext, program: string, feed: Feed): Promise<void> {
   const env = { ...ctx.env };
   const errors: string[] = [];
   let line = '';
@@ -121,7 +121,7 @@ const INPUT_PIECE = 256 * 1024;
 
 /** Runs jq on a worker thread, fed as `feed` writes; Ctrl-C (the run's signal) terminates it. */
 async function inWorker(
-  ctx: Context, file: string, program: string, env: Record<string, string | undefined>, feed: Feed,
+  ctx: IoContext, file: string, program: string, env: Record<string, string | undefined>, feed: Feed,
   stdout: (c: Uint8Array) => void, stderr: (c: Uint8Array) => void,
 ): Promise<{ status: number; outOfMemory?: boolean }> {
   const { Worker, MessageChannel } = await import('node:worker_threads');
@@ -187,7 +187,7 @@ async function inWorker(
  * Handlebars, with HTML escaping off (this is a terminal), and helpers for what a person
  * prints from JSON: `json`, `join`, `truncate`, `time` and gh's `tablerow` inside `table`.
  */
-export async function applyTemplate(ctx: Context, template: string, value: unknown): Promise<string> {
+export async function applyTemplate(ctx: IoContext, template: string, value: unknown): Promise<string> {
   // Loaded here: only --template needs a template engine.
   const { default: Handlebars } = await import('handlebars');
   const hb = Handlebars.create();

@@ -5,7 +5,7 @@
  * never obeyed.
  */
 import type { Writable } from 'node:stream';
-import type { Context } from '../context.js';
+import type { IoContext } from './streams.js';
 import { csvLine } from './csv.js';
 import { PacedWriter } from './drain.js';
 import { filtering, printFiltered, printFilteredList } from './filter.js';
@@ -96,8 +96,8 @@ export interface ListOptions<T> {
 }
 
 /** Prints a list of objects in the run's output format. */
-export async function printList<T>(ctx: Context, rows: T[], columns: Column<T>[], options: ListOptions<T> = {}): Promise<void> {
-  if (ctx.format !== 'table') {
+export async function printList<T>(ctx: IoContext, rows: T[], columns: Column<T>[], options: ListOptions<T> = {}): Promise<void> {
+  if (ctx.io.format !== 'table') {
     await printForScripts(ctx, (options.machineRows ?? rows) as unknown[], columns, options);
     return;
   }
@@ -118,7 +118,7 @@ export async function printList<T>(ctx: Context, rows: T[], columns: Column<T>[]
  * ids shortened to a unique prefix, then columns left out by their `drop` rank, then text
  * columns cut. Says on stderr when ids were shortened, and how to see them whole.
  */
-async function printFitted(ctx: Context, columns: Array<Pick<Column<never>, 'header' | 'max' | 'drop' | 'id'>>, all: string[][], width: number | undefined): Promise<void> {
+async function printFitted(ctx: IoContext, columns: Array<Pick<Column<never>, 'header' | 'max' | 'drop' | 'id'>>, all: string[][], width: number | undefined): Promise<void> {
   const short = shortenIds(columns, all, width);
   const kept = keptColumns(columns, short.texts, width);
   const shown = kept.map((i) => columns[i]!);
@@ -186,8 +186,8 @@ export function shortenIds(columns: Array<Pick<Column<never>, 'header' | 'max' |
  * A listing that ends (however early) ends the output as a whole list. One that fails
  * leaves a JSON array unclosed, so no parser takes what was printed for the whole list.
  */
-export async function printListing<T>(ctx: Context, items: AsyncIterable<T>, columns: Column<T>[], options: Omit<ListOptions<T>, 'machineRows'> & { spinner: string }): Promise<void> {
-  if (ctx.format !== 'table') {
+export async function printListing<T>(ctx: IoContext, items: AsyncIterable<T>, columns: Column<T>[], options: Omit<ListOptions<T>, 'machineRows'> & { spinner: string }): Promise<void> {
+  if (ctx.io.format !== 'table') {
     await printForScripts(ctx, items, columns, options);
     return;
   }
@@ -203,13 +203,13 @@ export async function printListing<T>(ctx: Context, items: AsyncIterable<T>, col
  * JSON, JSON lines or CSV, written a piece at a time at the reader's pace: a list may
  * hold two million calls, whose JSON is more than one string can hold.
  */
-async function printForScripts(ctx: Context, items: Iterable<unknown> | AsyncIterable<unknown>, columns: Column<never>[], options: { csv?: Column<any>[] }): Promise<void> {
+async function printForScripts(ctx: IoContext, items: Iterable<unknown> | AsyncIterable<unknown>, columns: Column<never>[], options: { csv?: Column<any>[] }): Promise<void> {
   if (filtering(ctx)) {
     await printFilteredList(ctx, items);
     return;
   }
   const paced = new PacedWriter(ctx.io.stdout as Writable);
-  switch (ctx.format) {
+  switch (ctx.io.format) {
     case 'json': {
       // The bytes of JSON.stringify(list, null, 2), an item at a time. JSON text has no raw
       // newline inside a string: every newline starts a line to indent.
@@ -298,15 +298,15 @@ export function fitWidths(columns: Array<Pick<Column<never>, 'header' | 'max'>>,
  * say; whole in a pipe): the columns with a `max` are cut to it, then further, widest
  * first, as printList cuts them. --json is where the whole text is.
  */
-export async function printFittedTable(ctx: Context, columns: Array<Pick<Column<never>, 'header' | 'max' | 'drop' | 'id'>>, rows: string[][]): Promise<void> {
+export async function printFittedTable(ctx: IoContext, columns: Array<Pick<Column<never>, 'header' | 'max' | 'drop' | 'id'>>, rows: string[][]): Promise<void> {
   const texts = rows.map((r) => r.map((t) => terminalLine(t)));
   const width = ctx.io.stdout.isTTY ? ctx.io.stdout.columns || 80 : undefined;
   await printFitted(ctx, columns, texts, width);
 }
 
 /** Prints one object: JSON as is, or a two-column table of the chosen fields. */
-export async function printObject<T>(ctx: Context, obj: T, fields: Column<T>[]): Promise<void> {
-  switch (ctx.format) {
+export async function printObject<T>(ctx: IoContext, obj: T, fields: Column<T>[]): Promise<void> {
+  switch (ctx.io.format) {
     case 'json':
       if (filtering(ctx)) await printFiltered(ctx, obj);
       else ctx.out(JSON.stringify(obj, null, 2));
@@ -335,7 +335,7 @@ export async function printObject<T>(ctx: Context, obj: T, fields: Column<T>[]):
 }
 
 /** A table with cli-table3 (loaded here: only table output needs it). */
-export async function printTable(ctx: Context, head: string[], body: string[][]): Promise<void> {
+export async function printTable(ctx: IoContext, head: string[], body: string[][]): Promise<void> {
   const { default: Table } = await import('cli-table3');
   const c = ctx.color;
   // Borderless, like gh: easy to read, and easy to cut and grep.
@@ -358,6 +358,6 @@ const NO_BORDER = {
 
 
 /** Whether the run asked for JSON (`--json`, `-o json` or `-o jsonl`): a file writer's cue to write JSON lines. */
-export function asksForJson(ctx: Context): boolean {
+export function asksForJson(ctx: IoContext): boolean {
   return ctx.opts.output === 'jsonl' || ctx.opts.output === 'json' || Boolean(ctx.opts.json);
 }

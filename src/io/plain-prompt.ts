@@ -6,7 +6,7 @@
  */
 import { createInterface, type Interface } from 'node:readline';
 import { stripVTControlCharacters } from 'node:util';
-import type { Context } from '../context.js';
+import type { IoContext } from './streams.js';
 import { InterruptedError } from '../errors.js';
 
 interface Choice<T> {
@@ -24,7 +24,7 @@ class Lines {
   private ended = false;
   private readonly rl: Interface;
 
-  constructor(ctx: Context) {
+  constructor(ctx: IoContext) {
     this.rl = createInterface({ input: ctx.io.stdin, terminal: false, crlfDelay: Infinity });
     this.rl.on('line', (line) => {
       if (this.waiter) {
@@ -56,9 +56,9 @@ class Lines {
   }
 }
 
-const readers = new WeakMap<Context, Lines>();
+const readers = new WeakMap<IoContext, Lines>();
 
-async function ask(ctx: Context, question: string): Promise<string> {
+async function ask(ctx: IoContext, question: string): Promise<string> {
   let lines = readers.get(ctx);
   if (!lines) readers.set(ctx, (lines = new Lines(ctx)));
   ctx.io.stderr.write(question);
@@ -74,7 +74,7 @@ function plain(text: string): string {
   return stripVTControlCharacters(text);
 }
 
-export async function plainConfirm(ctx: Context, message: string, def: boolean): Promise<boolean> {
+export async function plainConfirm(ctx: IoContext, message: string, def: boolean): Promise<boolean> {
   for (;;) {
     const a = (await ask(ctx, `${plain(message)} Type y for yes or n for no${def ? ', Enter for yes' : ', Enter for no'}: `)).toLowerCase();
     if (a === '') return def;
@@ -84,7 +84,7 @@ export async function plainConfirm(ctx: Context, message: string, def: boolean):
   }
 }
 
-export async function plainInput(ctx: Context, message: string, options: { default?: string; required?: boolean; validate?: (v: string) => true | string }): Promise<string> {
+export async function plainInput(ctx: IoContext, message: string, options: { default?: string; required?: boolean; validate?: (v: string) => true | string }): Promise<string> {
   for (;;) {
     const typed = await ask(ctx, `${plain(message)}${options.default ? ` (Enter for: ${plain(options.default)})` : ''}: `);
     const value = typed === '' ? options.default ?? '' : typed;
@@ -99,7 +99,7 @@ export async function plainInput(ctx: Context, message: string, options: { defau
 }
 
 /** The choices as a numbered list; disabled ones are listed, unnumbered, with why. */
-function listChoices<T>(ctx: Context, message: string, choices: Choice<T>[], mark?: (c: Choice<T>) => string): Array<Choice<T>> {
+function listChoices<T>(ctx: IoContext, message: string, choices: Choice<T>[], mark?: (c: Choice<T>) => string): Array<Choice<T>> {
   ctx.info(plain(message));
   const numbered: Array<Choice<T>> = [];
   for (const c of choices) {
@@ -115,7 +115,7 @@ function listChoices<T>(ctx: Context, message: string, choices: Choice<T>[], mar
   return numbered;
 }
 
-export async function plainSelect<T>(ctx: Context, message: string, choices: Choice<T>[], def?: T): Promise<T> {
+export async function plainSelect<T>(ctx: IoContext, message: string, choices: Choice<T>[], def?: T): Promise<T> {
   const numbered = listChoices(ctx, message, choices);
   const defIndex = def === undefined ? -1 : numbered.findIndex((c) => c.value === def);
   for (;;) {
@@ -127,7 +127,7 @@ export async function plainSelect<T>(ctx: Context, message: string, choices: Cho
   }
 }
 
-export async function plainCheckbox<T>(ctx: Context, message: string, choices: Choice<T>[], required?: boolean): Promise<T[]> {
+export async function plainCheckbox<T>(ctx: IoContext, message: string, choices: Choice<T>[], required?: boolean): Promise<T[]> {
   const numbered = listChoices(ctx, message.replace(/\s*\(space to tick, enter to go on\)/, ''), choices, (c) => (c.checked ? '(chosen) ' : ''));
   const chosen = numbered.flatMap((c, i) => (c.checked ? [i + 1] : []));
   for (;;) {
@@ -149,7 +149,7 @@ export async function plainCheckbox<T>(ctx: Context, message: string, choices: C
 }
 
 /** Several lines of text, until a line holding only "." (or the input's end). */
-export async function plainMultiline(ctx: Context, message: string, current?: string): Promise<string> {
+export async function plainMultiline(ctx: IoContext, message: string, current?: string): Promise<string> {
   ctx.info(plain(message));
   ctx.info(`Type or paste the text, then a line holding only a full stop.${current ? ' A full stop alone keeps the current text.' : ''}`);
   let lines = readers.get(ctx);
@@ -168,7 +168,7 @@ export async function plainMultiline(ctx: Context, message: string, current?: st
  * A secret, typed without echo: the terminal is put in raw mode for the one line, so the
  * key is neither shown nor read aloud. Backspace edits; Ctrl-C cancels.
  */
-export async function plainPassword(ctx: Context, message: string): Promise<string> {
+export async function plainPassword(ctx: IoContext, message: string): Promise<string> {
   const stdin = ctx.io.stdin as NodeJS.ReadStream;
   const raw = typeof stdin.setRawMode === 'function' && stdin.isTTY === true;
   if (raw) stdin.setRawMode(true);

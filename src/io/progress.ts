@@ -3,7 +3,7 @@
  * counter, a bar or a countdown. Every progress display of voicectl is one of these, so
  * they look alike and follow one rule for when they draw:
  *
- * - stderr is a terminal whose line may be redrawn (Context.redraws: not TERM=dumb,
+ * - stderr is a terminal whose line may be redrawn (ctx.io.redraws: not TERM=dumb,
  *   not --accessible), and
  * - nothing a script reads shares that terminal: no machine output (--json, -o), or,
  *   for a command whose data goes to a file or stdout while it draws (export, a
@@ -14,7 +14,7 @@
  * scripts never changes. In accessible mode, a spinner's text is said once as a plain
  * line instead, after the same delay.
  */
-import type { Context } from '../context.js';
+import type { IoContext } from './streams.js';
 import { bytes, clock } from '../text/text.js';
 
 export interface DrawRule {
@@ -23,18 +23,18 @@ export interface DrawRule {
 }
 
 /** Whether an indicator draws on this run's stderr: the one rule, described above. */
-export function drawsProgress(ctx: Context, rule: DrawRule = {}): boolean {
-  if (!ctx.redraws(ctx.io.stderr)) return false;
+export function drawsProgress(ctx: IoContext, rule: DrawRule = {}): boolean {
+  if (!ctx.io.redraws(ctx.io.stderr)) return false;
   switch (rule.data ?? 'after') {
-    case 'after': return !ctx.machineOutput;
+    case 'after': return !ctx.io.machineOutput;
     case 'stdout': return !ctx.io.stdout.isTTY;
     case 'file': return true;
   }
 }
 
 /** Accessible mode at a terminal, and a person reads the output: a wait is said once, as a line. */
-function saysWaits(ctx: Context): boolean {
-  return ctx.accessible && Boolean(ctx.io.stderr.isTTY) && !ctx.machineOutput;
+function saysWaits(ctx: IoContext): boolean {
+  return ctx.io.accessible && Boolean(ctx.io.stderr.isTTY) && !ctx.io.machineOutput;
 }
 
 const CLEAR_LINE = '\r\x1b[K';
@@ -48,7 +48,7 @@ export class ProgressLine {
   private drawn = false;
   private last = '';
 
-  constructor(private readonly ctx: Context, rule: DrawRule = {}) {
+  constructor(private readonly ctx: IoContext, rule: DrawRule = {}) {
     this.live = drawsProgress(ctx, rule);
   }
 
@@ -97,7 +97,7 @@ const SPIN_AFTER_MS = 250;
  * A spinner with `text` until `stop()`: drawn (by ora, loaded then) after a short delay,
  * so quick work shows nothing; in accessible mode the text once, as a plain line.
  */
-export function startSpinner(ctx: Context, text: string): Spinner {
+export function startSpinner(ctx: IoContext, text: string): Spinner {
   let stopped = false;
   let ora: { text: string; stop(): void } | undefined;
   const state: Spinner = {
@@ -127,7 +127,7 @@ export function startSpinner(ctx: Context, text: string): Spinner {
 }
 
 /** Runs `work` behind a spinner (see startSpinner). */
-export async function withSpinner<T>(ctx: Context, text: string, work: () => Promise<T>): Promise<T> {
+export async function withSpinner<T>(ctx: IoContext, text: string, work: () => Promise<T>): Promise<T> {
   const spinner = startSpinner(ctx, text);
   try {
     return await work();
@@ -151,7 +151,7 @@ export class Counter {
   private lastDraw = -Infinity;
   private readonly now: () => number;
 
-  constructor(ctx: Context, private readonly text: (n: number) => string, private readonly options: CounterOptions = {}) {
+  constructor(ctx: IoContext, private readonly text: (n: number) => string, private readonly options: CounterOptions = {}) {
     this.line = new ProgressLine(ctx, options);
     this.now = options.now ?? (() => performance.now());
     this.started = this.now();
@@ -200,7 +200,7 @@ export class ProgressBar {
   private readonly now: () => number;
   private readonly out: ProgressLine;
 
-  constructor(ctx: Context, private readonly opts: BarOptions) {
+  constructor(ctx: IoContext, private readonly opts: BarOptions) {
     this.out = new ProgressLine(ctx, opts);
     this.total = opts.total;
     this.now = opts.now ?? (() => performance.now());
@@ -264,7 +264,7 @@ export class ProgressBar {
  * terminal as `text(clock)`; elsewhere `plain(left ms)` as a line each minute (CI logs
  * stay short). Ctrl-C (the context's signal) stops it.
  */
-export async function countdown(ctx: Context, at: number, text: { live: (clock: string) => string; plain: (leftMs: number) => string }): Promise<void> {
+export async function countdown(ctx: IoContext, at: number, text: { live: (clock: string) => string; plain: (leftMs: number) => string }): Promise<void> {
   const line = new ProgressLine(ctx);
   let lastMinute = -1;
   try {

@@ -3,7 +3,7 @@
  * answer by writing to stdin). Loaded only when a command asks something.
  */
 import { Writable } from 'node:stream';
-import type { Context } from '../context.js';
+import type { IoContext } from './streams.js';
 import { InterruptedError, UsageError } from '../errors.js';
 import { terminalSafe } from '../text/terminal-text.js';
 
@@ -12,7 +12,7 @@ import { terminalSafe } from '../text/terminal-text.js';
  * other stream (a test's, a pipe's) would close for good. So each prompt writes through
  * a stream that forwards to stderr and never ends it.
  */
-function streams(ctx: Context) {
+function streams(ctx: IoContext) {
   const target = ctx.io.stderr;
   const output = new Writable({
     write(chunk, _encoding, done) {
@@ -42,27 +42,27 @@ export function refusedAction(question: string): string {
   return (asked >= 0 ? question.slice(0, asked) : question.replace(/[.!:;,\s]+$/, '')).trim();
 }
 
-export async function confirm(ctx: Context, message: string, options: { default?: boolean; flag?: string } = {}): Promise<boolean> {
+export async function confirm(ctx: IoContext, message: string, options: { default?: boolean; flag?: string } = {}): Promise<boolean> {
   if (ctx.opts.yes) return true;
-  if (!ctx.canPrompt()) {
+  if (!ctx.io.canPrompt()) {
     throw new UsageError(`${refusedAction(message)} needs confirmation, and no one is at a terminal to give it.`, {
       hint: `Pass ${options.flag ?? '--yes'} to go ahead without asking.`,
     });
   }
-  if (ctx.accessible) return (await import('./plain-prompt.js')).plainConfirm(ctx, message, options.default ?? false);
+  if (ctx.io.accessible) return (await import('./plain-prompt.js')).plainConfirm(ctx, message, options.default ?? false);
   const { confirm: ask } = await import('@inquirer/prompts');
   // Questions quote names from the service ("Delete agent …?"): shown, never obeyed.
   return asked(ask({ message: terminalSafe(message, { multiline: true }), default: options.default ?? false }, { ...streams(ctx), signal: ctx.signal }));
 }
 
-export async function input(ctx: Context, message: string, options: { default?: string; required?: boolean; validate?: (v: string) => true | string } = {}): Promise<string> {
-  if (ctx.accessible) return (await import('./plain-prompt.js')).plainInput(ctx, message, options);
+export async function input(ctx: IoContext, message: string, options: { default?: string; required?: boolean; validate?: (v: string) => true | string } = {}): Promise<string> {
+  if (ctx.io.accessible) return (await import('./plain-prompt.js')).plainInput(ctx, message, options);
   const { input: ask } = await import('@inquirer/prompts');
   return asked(ask({ message, default: options.default, required: options.required, validate: options.validate }, { ...streams(ctx), signal: ctx.signal }));
 }
 
-export async function password(ctx: Context, message: string): Promise<string> {
-  if (ctx.accessible) return (await import('./plain-prompt.js')).plainPassword(ctx, message);
+export async function password(ctx: IoContext, message: string): Promise<string> {
+  if (ctx.io.accessible) return (await import('./plain-prompt.js')).plainPassword(ctx, message);
   const { password: ask } = await import('@inquirer/prompts');
   return asked(ask({ message, mask: '*' }, { ...streams(ctx), signal: ctx.signal }));
 }
@@ -77,8 +77,8 @@ export interface SelectChoice<T> {
   disabled?: boolean | string;
 }
 
-export async function select<T>(ctx: Context, message: string, choices: SelectChoice<T>[], options: { default?: T; pageSize?: number } = {}): Promise<T> {
-  if (ctx.accessible) return (await import('./plain-prompt.js')).plainSelect(ctx, message, choices, options.default);
+export async function select<T>(ctx: IoContext, message: string, choices: SelectChoice<T>[], options: { default?: T; pageSize?: number } = {}): Promise<T> {
+  if (ctx.io.accessible) return (await import('./plain-prompt.js')).plainSelect(ctx, message, choices, options.default);
   const { select: ask } = await import('@inquirer/prompts');
   return asked(ask<T>({ message, choices, default: options.default, pageSize: options.pageSize ?? 12, loop: false }, { ...streams(ctx), signal: ctx.signal }));
 }
@@ -87,15 +87,15 @@ export interface CheckboxChoice<T> extends SelectChoice<T> {
   checked?: boolean;
 }
 
-export async function checkbox<T>(ctx: Context, message: string, choices: CheckboxChoice<T>[], options: { pageSize?: number; required?: boolean } = {}): Promise<T[]> {
-  if (ctx.accessible) return (await import('./plain-prompt.js')).plainCheckbox(ctx, message, choices, options.required);
+export async function checkbox<T>(ctx: IoContext, message: string, choices: CheckboxChoice<T>[], options: { pageSize?: number; required?: boolean } = {}): Promise<T[]> {
+  if (ctx.io.accessible) return (await import('./plain-prompt.js')).plainCheckbox(ctx, message, choices, options.required);
   const { checkbox: ask } = await import('@inquirer/prompts');
   return asked(ask<T>({ message, choices, pageSize: options.pageSize ?? 12, loop: false, required: options.required }, { ...streams(ctx), signal: ctx.signal }));
 }
 
 /** Opens $VISUAL or $EDITOR on the text; callers check that one is set first. */
 export async function editor(
-  ctx: Context,
+  ctx: IoContext,
   message: string,
   options: { default?: string; postfix?: string; validate?: (v: string) => true | string; waitForUserInput?: boolean } = {},
 ): Promise<string> {

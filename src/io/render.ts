@@ -14,7 +14,7 @@
  * - `ownFormat` is for verbs with formats of their own (`campaign report --format md`,
  *   `call export --format xlsx`): their flag, the file's extension, then the run's format.
  */
-import type { Context, GlobalOptions } from '../context.js';
+import type { IoContext, TerminalOptions } from './streams.js';
 import { UsageError } from '../errors.js';
 import { csvLine } from './csv.js';
 import { flushed, pending, type DrainableStream } from './drain.js';
@@ -47,23 +47,23 @@ export interface Rendering<T = Record<string, unknown>> {
   jsonPieces?: () => Iterable<string>;
 }
 
-export async function render<T>(ctx: Context, r: Rendering<T>): Promise<void> {
-  const person = !ctx.machineOutput && (!r.terminalOnly || ctx.io.stdout.isTTY);
+export async function render<T>(ctx: IoContext, r: Rendering<T>): Promise<void> {
+  const person = !ctx.io.machineOutput && (!r.terminalOnly || ctx.io.stdout.isTTY);
   if (person) {
     await r.human?.();
     return;
   }
-  if (ctx.format === 'jsonl' && r.lines) {
+  if (ctx.io.format === 'jsonl' && r.lines) {
     for (const line of r.lines) ctx.out(JSON.stringify(line));
     return;
   }
-  if (ctx.format === 'csv' && r.csv) {
+  if (ctx.io.format === 'csv' && r.csv) {
     const columns = csvColumns(r.csv.columns);
     ctx.out(csvLine(columns.map(csvName)));
     for (const row of r.csv.rows) ctx.out(csvRow(row, columns));
     return;
   }
-  if (r.jsonPieces && ctx.format === 'json') {
+  if (r.jsonPieces && ctx.io.format === 'json') {
     await writePieces(ctx, r.jsonPieces());
     return;
   }
@@ -72,7 +72,7 @@ export async function render<T>(ctx: Context, r: Rendering<T>): Promise<void> {
   ctx.out(jsonText(ctx, r.json, r.layout ?? 'by-format'));
 }
 
-async function writePieces(ctx: Context, pieces: Iterable<string>): Promise<void> {
+async function writePieces(ctx: IoContext, pieces: Iterable<string>): Promise<void> {
   const stdout = ctx.io.stdout as unknown as DrainableStream;
   let chunk = '';
   for (const piece of pieces) {
@@ -86,13 +86,13 @@ async function writePieces(ctx: Context, pieces: Iterable<string>): Promise<void
   ctx.io.stdout.write(`${chunk}\n`);
 }
 
-function jsonText(ctx: Context, value: unknown, layout: JsonLayout): string {
-  const pretty = layout === 'pretty' || (layout === 'by-format' && ctx.format !== 'jsonl');
+function jsonText(ctx: IoContext, value: unknown, layout: JsonLayout): string {
+  const pretty = layout === 'pretty' || (layout === 'by-format' && ctx.io.format !== 'jsonl');
   return pretty ? JSON.stringify(value, null, 2) : JSON.stringify(value);
 }
 
 /** A value that is JSON whatever the format (`voicectl api`, `--format json`): by default one line under -o jsonl, pretty otherwise. */
-export async function printJson(ctx: Context, value: unknown, layout: JsonLayout = 'by-format'): Promise<void> {
+export async function printJson(ctx: IoContext, value: unknown, layout: JsonLayout = 'by-format'): Promise<void> {
   if (filtering(ctx)) return printFiltered(ctx, value);
   ctx.out(jsonText(ctx, value, layout));
 }
@@ -101,7 +101,7 @@ export async function printJson(ctx: Context, value: unknown, layout: JsonLayout
  * Streams (watch, listen, call tail) print a JSON line per record as it happens; --jq and
  * --template work on one whole document, so they are refused here, before anything runs.
  */
-export function refuseFilterOnStream(ctx: Context, example: string): void {
+export function refuseFilterOnStream(ctx: IoContext, example: string): void {
   if (filtering(ctx)) {
     throw new UsageError('--jq and --template work on commands that print one JSON document; this one prints JSON lines as they happen.', {
       hint: `Pipe its JSON lines to jq instead: ${example} --json | jq -c '…'`,
@@ -110,29 +110,29 @@ export function refuseFilterOnStream(ctx: Context, example: string): void {
 }
 
 /** A line for a person (stderr); scripts reading the output never see it. */
-export function note(ctx: Context, text: string): void {
-  if (!ctx.machineOutput) ctx.info(text);
+export function note(ctx: IoContext, text: string): void {
+  if (!ctx.io.machineOutput) ctx.info(text);
 }
 
 /** Runs `human` only when a person reads the output (a table on a terminal or in a pipe). */
-export async function forPeople(ctx: Context, human: () => void | Promise<void>): Promise<void> {
-  if (!ctx.machineOutput) await human();
+export async function forPeople(ctx: IoContext, human: () => void | Promise<void>): Promise<void> {
+  if (!ctx.io.machineOutput) await human();
 }
 
 /** One record of a stream: a JSON line for scripts, `human()` for people. */
-export function recordLine(ctx: Context, record: unknown, human: () => string): string {
-  return ctx.machineOutput ? JSON.stringify(record) : human();
+export function recordLine(ctx: IoContext, record: unknown, human: () => string): string {
+  return ctx.io.machineOutput ? JSON.stringify(record) : human();
 }
 
 /** For verbs whose output has no CSV form. */
-export function refuseCsv(ctx: Context, message: string, hint: string): void {
-  if (ctx.format === 'csv') throw new UsageError(message, { hint });
+export function refuseCsv(ctx: IoContext, message: string, hint: string): void {
+  if (ctx.io.format === 'csv') throw new UsageError(message, { hint });
 }
 
 /** A live view: JSON lines for scripts, a redrawn view on a terminal, plain lines in a log or pipe. */
-export function chooseView<V>(ctx: Context, views: { json: () => V; terminal: () => V; plain: () => V }): V {
-  if (ctx.machineOutput) return views.json();
-  if (ctx.redraws(ctx.io.stdout)) return views.terminal();
+export function chooseView<V>(ctx: IoContext, views: { json: () => V; terminal: () => V; plain: () => V }): V {
+  if (ctx.io.machineOutput) return views.json();
+  if (ctx.io.redraws(ctx.io.stdout)) return views.terminal();
   return views.plain();
 }
 
@@ -140,8 +140,8 @@ export function chooseView<V>(ctx: Context, views: { json: () => V; terminal: ()
  * What a question is about, before it is asked: on stdout when the output is for a person;
  * on stderr when stdout is for a script and a person may still answer (no --yes).
  */
-export function showBeforeAsking(ctx: Context, lines: (color: Context['color']) => string[]): void {
-  if (!ctx.machineOutput) for (const line of lines(ctx.color)) ctx.out(line);
+export function showBeforeAsking(ctx: IoContext, lines: (color: IoContext['color']) => string[]): void {
+  if (!ctx.io.machineOutput) for (const line of lines(ctx.color)) ctx.out(line);
   else if (!ctx.opts.yes) for (const line of lines(ctx.errColor)) ctx.info(line);
 }
 
@@ -161,7 +161,7 @@ export interface OwnFormats<F extends string> {
  * The format of a verb whose output has formats of its own: its flag wins, then the
  * extension of the file it writes (calls.jsonl, calls.xlsx), then the run's output format.
  */
-export function ownFormat<F extends string>(ctx: Context, formats: OwnFormats<F>): F {
+export function ownFormat<F extends string>(ctx: IoContext, formats: OwnFormats<F>): F {
   if (formats.flag !== undefined) return formats.flag;
   const byName = formats.file ? formats.extensions?.[extname(formats.file).toLowerCase()] : undefined;
   if (byName !== undefined) return byName;
@@ -172,6 +172,6 @@ export function ownFormat<F extends string>(ctx: Context, formats: OwnFormats<F>
  * The output the user chose (--json, -o, --color), for a context that prints on their
  * behalf, such as the demo's own context: io reads the choice, the verb hands it on.
  */
-export function outputChoice(ctx: Context): Pick<GlobalOptions, 'json' | 'output' | 'color'> {
+export function outputChoice(ctx: IoContext): Pick<TerminalOptions, 'json' | 'output' | 'color'> {
   return { json: ctx.opts.json, output: ctx.opts.output, color: ctx.opts.color };
 }

@@ -1,18 +1,19 @@
 /**
- * Whether the run's streams are terminals, and how wide stdout is: verbs and domain
- * modules ask here rather than reading isTTY themselves, so the rule has one home.
+ * Whether the run's streams are terminals, and how wide stdout is, for code that holds
+ * the run rather than its streams: both ask ctx.io (src/io/streams.ts), the one home of
+ * the rule.
  */
-import type { Context } from '../context.js';
+import type { IoContext } from './streams.js';
 
 /** Whether one of the run's streams is a terminal. */
-export function isTerminal(ctx: Context, which: 'stdin' | 'stdout' | 'stderr'): boolean {
-  return Boolean(ctx.io[which].isTTY);
+export function isTerminal(ctx: IoContext, which: 'stdin' | 'stdout' | 'stderr'): boolean {
+  return ctx.io.isTerminal(which);
 }
 
 /**
  * The width lines are fitted to: stdout's columns on a terminal (`fallback` when it does
  * not say), undefined in a pipe or file, where lines are printed whole.
  */
-export function lineWidth(ctx: Context, fallback?: number): number | undefined {
-  return ctx.io.stdout.isTTY ? ctx.io.stdout.columns || fallback : undefined;
+export function lineWidth(ctx: IoContext, fallback?: number): number | undefined {
+  return ctx.io.lineWidth(fallback);
 }

@@ -29,7 +29,7 @@ export class TerminalView implements WatchView {
   private readonly onResize = () => {
     // Narrower than the frame: the terminal re-wraps the old lines and may scroll some
     // out of reach of cursor-up, so start again from the top of a clear screen.
-    const width = this.out.columns ?? 80;
+    const width = this.ctx.io.columns('stdout') ?? 80;
     if (this.drawn.some((l) => l.width > width - 1)) {
       this.out.write('\x1b[H\x1b[2J');
       this.drawn = [];
@@ -80,8 +80,8 @@ export class TerminalView implements WatchView {
 
   private draw(): void {
     if (this.closed) return;
-    const width = Math.max(20, this.out.columns ?? 80);
-    const height = Math.max(5, (this.out as { rows?: number }).rows ?? 24);
+    const width = Math.max(20, this.ctx.io.columns('stdout') ?? 80);
+    const height = Math.max(5, this.ctx.io.rows('stdout') ?? 24);
     const frame = buildFrame(this.last, { width, height, color: this.ctx.color, problem: this.problemText, campaignId: this.campaignId, zone: this.ctx.timeZone });
     // After a resize the old lines may have wrapped: count the rows they take now.
     const up = this.drawn.reduce((n, l) => n + Math.max(1, Math.ceil(l.width / width)), 0);

@@ -144,7 +144,7 @@ export async function offerToDeleteUploads(ctx: Context, uploaded: UploadedDoc[]
   }
   if (created.length === 0) return;
   // A Ctrl-C that stopped the run (not a key pressed at a question) leaves nothing to ask with.
-  if (ctx.canPrompt() && !ctx.opts.yes && !ctx.signal.aborted) {
+  if (ctx.io.canPrompt() && !ctx.opts.yes && !ctx.signal.aborted) {
     let remove = false;
     try {
       remove = await confirm(ctx, `Delete ${created.length === 1 ? 'it' : `these ${created.length} files`} from the knowledge base?`);

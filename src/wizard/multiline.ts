@@ -9,7 +9,7 @@ import { InterruptedError } from '../errors.js';
 import { promptStreams } from '../io/prompter.js';
 
 export async function multiline(ctx: Context, message: string, options: { current?: string } = {}): Promise<string> {
-  if (ctx.accessible) return (await import('../io/plain-prompt.js')).plainMultiline(ctx, message, options.current);
+  if (ctx.io.accessible) return (await import('../io/plain-prompt.js')).plainMultiline(ctx, message, options.current);
   const c = ctx.errColor;
   const { input, output } = promptStreams(ctx);
   const keep = options.current ? ' An empty answer keeps the current text.' : '';

@@ -1,14 +1,16 @@
 /**
- * Holds src/ to the layer map in layers.ts: every import (type-only included) is one the
- * map allows or a named exception; verbs and domain modules leave terminals and output
- * formats to src/io; tests seed the sandbox through the one factory module. An exception
- * that no longer happens fails too, so the list only shrinks.
+ * Holds src/ to the layer map in layers.ts: the layers are a strict order with no loop,
+ * every import (type-only included) is one the map allows or a named exception, and every
+ * grant is used; only src/io decides the terminal (terminal, colour, format, prompts,
+ * progress) and verbs and domain modules write through it; tests seed the sandbox through
+ * the one factory module. An exception that no longer happens fails too, so the list only
+ * shrinks.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { DOMAINS, FACTORY, FETCH_EXCEPTIONS, IMPORT_EXCEPTIONS, LAYERS, PATTERN_EXCEPTIONS, PATTERNS, REPEATS, VIEWS } from './layers.js';
+import { DECISIONS, DOMAINS, FACTORY, FETCH_EXCEPTIONS, IMPORT_EXCEPTIONS, LAYERS, OUTPUT_PATTERNS, PATTERN_EXCEPTIONS, REPEATS, VIEWS } from './layers.js';
 
 const SRC = fileURLToPath(new URL('../../src', import.meta.url));
 const TEST = fileURLToPath(new URL('..', import.meta.url));
@@ -61,6 +63,52 @@ function allowed(from: string, to: string): boolean {
 
 const excepted = (from: string, to: string) => IMPORT_EXCEPTIONS.filter((e) => covers(e.from, from) && covers(e.to, to));
 
+/**
+ * The loops of a graph of names: each group of nodes that reach one another (a strongly
+ * connected component of two or more, or one that points at itself), its names sorted,
+ * the groups sorted. Tarjan's algorithm, so every loop is in some group.
+ */
+export function loopsIn(graph: Map<string, string[]>): string[] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const groups: string[] = [];
+  const visit = (node: string) => {
+    index.set(node, index.size);
+    low.set(node, index.get(node)!);
+    stack.push(node);
+    onStack.add(node);
+    for (const next of graph.get(node) ?? []) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node)!, low.get(next)!));
+      } else if (onStack.has(next)) low.set(node, Math.min(low.get(node)!, index.get(next)!));
+    }
+    if (low.get(node) !== index.get(node)) return;
+    const group: string[] = [];
+    let top: string;
+    do {
+      top = stack.pop()!;
+      onStack.delete(top);
+      group.push(top);
+    } while (top !== node);
+    if (group.length > 1 || (graph.get(node) ?? []).includes(node)) groups.push(group.sort().join(' <-> '));
+  };
+  for (const node of graph.keys()) if (!index.has(node)) visit(node);
+  return groups.sort();
+}
+
+/** The layers each layer's files import, as the code has it. */
+const used = new Map<string, Set<string>>(LAYERS.map((l) => [l.name, new Set()]));
+for (const from of srcFiles) {
+  for (const to of importsOf(from)) {
+    const a = layerOf(from);
+    const b = layerOf(to);
+    if (a && b && a !== b) used.get(a)!.add(b);
+  }
+}
+
 describe('the layer map', () => {
   it('names only layers it defines, each once, and every domain', () => {
     const names = LAYERS.map((l) => l.name);
@@ -85,9 +133,30 @@ describe('the layer map', () => {
     expect(stale).toEqual([]);
   });
 
-  it('lets src/io take the Context as a type only', () => {
-    const io = srcFiles.filter((f) => layerOf(f) === 'io' && importsOf(f).includes('context.ts'));
-    expect(io.filter((f) => !/\bimport type \{[^}]*\} from '\.\.\/context\.js'/.test(code.get(f)!) || /\bimport \{[^}]*\} from '\.\.\/context\.js'|import\('\.\.\/context\.js'\)/.test(code.get(f)!))).toEqual([]);
+  it('is a strict order: each layer may import only layers listed below it', () => {
+    const names = LAYERS.map((l) => l.name);
+    const upward = LAYERS.flatMap((l, i) => l.may.filter((m) => names.indexOf(m) <= i).map((m) => `${l.name} may import ${m}, which is not below it`));
+    expect(upward).toEqual([]);
+  });
+
+  it('has no loop: no layer reaches itself through what the layers may import', () => {
+    expect(loopsIn(new Map(LAYERS.map((l) => [l.name, l.may])))).toEqual([]);
+  });
+
+  it('grants each layer exactly what its files import: no grant that no import uses', () => {
+    const unused = LAYERS.flatMap((l) => l.may.filter((m) => !used.get(l.name)!.has(m)).map((m) => `${l.name} may import ${m}, and nothing does`));
+    expect(unused).toEqual([]);
+  });
+
+  it('finds every loop (the checker itself)', () => {
+    const graph = new Map([['a', ['b']], ['b', ['c', 'd']], ['c', ['a', 'b']], ['d', ['d']], ['e', ['a']], ['f', ['g']], ['g', ['f', 'e']]]);
+    expect(loopsIn(graph)).toEqual(['a <-> b <-> c', 'd', 'f <-> g']);
+    expect(loopsIn(new Map([['x', ['y']], ['y', []]]))).toEqual([]);
+  });
+
+  it('keeps src/io below Context: it takes an IoContext, and names no layer above it', () => {
+    const io = srcFiles.filter((f) => layerOf(f) === 'io');
+    expect(io.filter((f) => importsOf(f).some((to) => !['io', 'text', 'util', 'errors'].includes(layerOf(to)!)))).toEqual([]);
   });
 
   it('lets nothing but program.ts import a command group', () => {
@@ -115,33 +184,55 @@ describe('the layer map', () => {
   });
 });
 
-describe('verbs and domain modules leave terminals and formats to src/io', () => {
-  const checked = srcFiles.filter((f) => {
+describe('only src/io decides the terminal', () => {
+  // Every file outside src/io, Context and the entry included: what the decisions are made from is read in src/io alone.
+  const deciding = srcFiles.filter((f) => layerOf(f) !== 'io');
+  const decisions = deciding.flatMap((file) => DECISIONS.filter((p) => new RegExp(p.source).test(code.get(file)!)).map((p) => `${file}: ${p.name}`));
+  // Writing: under src/commands/ and in the domain modules, the views excepted.
+  const writing = srcFiles.filter((f) => {
     const layer = layerOf(f)!;
     return (layer === 'commands' || layer === 'commands-shared' || DOMAINS.includes(layer)) && !VIEWS.some((v) => v.file === f);
   });
-  const found = checked.flatMap((file) => PATTERNS.filter((p) => new RegExp(p.source).test(code.get(file)!)).map((p) => `${file}: ${p.name}`));
+  const writes = writing.flatMap((file) => OUTPUT_PATTERNS.filter((p) => new RegExp(p.source).test(code.get(file)!)).map((p) => `${file}: ${p.name}`));
+  const found = [...decisions, ...writes];
   const exceptions = PATTERN_EXCEPTIONS.map((e) => `${e.file}: ${e.pattern}`);
 
-  it('has none of the forbidden patterns outside the named exceptions', () => {
-    expect(found.filter((f) => !exceptions.includes(f))).toEqual([]);
+  it('reads isTTY, widths, NO_COLOR, FORCE_COLOR, TERM, CI and the format, prompt and progress flags nowhere else', () => {
+    expect(decisions.filter((f) => !exceptions.includes(f))).toEqual([]);
   });
 
-  it('has no pattern exception or view that no longer applies', () => {
+  it('leaves escape sequences and writes to the streams to src/io under src/commands/ and in the domain modules', () => {
+    expect(writes.filter((f) => !exceptions.includes(f))).toEqual([]);
+  });
+
+  it('has no exception or view that no longer applies', () => {
     expect(exceptions.filter((e) => !found.includes(e))).toEqual([]);
     expect(VIEWS.filter((v) => !code.has(v.file)).map((v) => v.file)).toEqual([]);
   });
 
-  it('finds each pattern (the checker itself)', () => {
-    const sample: Record<string, string> = {
-      isTTY: 'if (ctx.io.stdout.isTTY) x();',
-      'ctx.opts.output': "if (ctx.opts.output === 'csv') x();",
-      'escape sequence': "write('\\x1b[K'); write('\\u001b[2J')",
-      'direct write': 'process.stderr.write(s); ctx.io.stdout.write(s)',
+  it('finds each decision and each write, and not what only looks like one (the checker itself)', () => {
+    const yes: Record<string, string[]> = {
+      terminal: ['if (ctx.io.stdout.isTTY) x();', 'const w = process.stdout.columns;', 'const h = out.rows ?? 24;', "if (env.TERM === 'dumb') x();"],
+      colour: ["if (ctx.env.NO_COLOR) x();", "const f = env['FORCE_COLOR'];", 'if (ctx.opts.color === false) x();'],
+      format: ["if (ctx.opts.output === 'csv') x();", 'if (opts.json) x();', 'if (ctx.opts.jq !== undefined) x();'],
+      prompt: ['if (ctx.opts.input === false) x();', 'if (env.CI) x();', "if (env['CI']) x();"],
+      progress: ['if (ctx.opts.accessible) x();', "if (env.VOICECTL_ACCESSIBLE === '1') x();"],
+      'escape sequence': ["write('\\x1b[K'); write('\\u001b[2J')"],
+      'direct write': ['process.stderr.write(s);', 'ctx.io.stdout.write(s)'],
     };
-    for (const p of PATTERNS) expect(new RegExp(p.source).test(sample[p.name]!), p.name).toBe(true);
-    // shown escaped for a person ("\\x1b" in the source) is not an escape sequence
-    expect(new RegExp(PATTERNS.find((p) => p.name === 'escape sequence')!.source).test("'shown as \\\\x1b'")).toBe(false);
+    const no: Record<string, string[]> = {
+      terminal: ['isTTY = false;', '({ isTTY: false, ...writer })', 'for (const c of this.columns) x(c);', 'sheet.columns = widths;'],
+      colour: ["env: { ...env, NO_COLOR: '1', FORCE_COLOR: '0' }", "new Option('--no-color', 'no colour (also NO_COLOR, TERM=dumb)')"],
+      format: ["if (opts.format === 'md') x();", 'ctx.io.format'],
+      prompt: ['ctx.io.canPrompt()'],
+      progress: ['ctx.io.accessible', "new Option('--accessible', 'no spinners (also VOICECTL_ACCESSIBLE=1)')"],
+      'escape sequence': ["'shown as \\\\x1b'"],
+      'direct write': ['ctx.out(line)'],
+    };
+    for (const p of [...DECISIONS, ...OUTPUT_PATTERNS]) {
+      for (const sample of yes[p.name]!) expect(new RegExp(p.source).test(sample), `${p.name}: ${sample}`).toBe(true);
+      for (const sample of no[p.name]!) expect(new RegExp(p.source).test(sample), `${p.name}: ${sample}`).toBe(false);
+    }
   });
 });
 

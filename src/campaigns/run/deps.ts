@@ -46,6 +46,6 @@ export async function waitUntil(d: RunDeps, at: number, planner: Planner, what?:
     if (left <= 0) return;
     d.view.refresh(d.file.journal, { until: at, planner, ...(what ? { what } : {}) });
     // A terminal's view is redrawn each second; elsewhere one sleep does.
-    await d.ctx.sleep(d.ctx.interactiveStderr ? Math.min(left, 1000) : left, d.ctx.signal);
+    await d.ctx.sleep(d.ctx.io.interactiveStderr ? Math.min(left, 1000) : left, d.ctx.signal);
   }
 }

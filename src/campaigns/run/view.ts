@@ -12,7 +12,7 @@ import type { Planner } from './plan.js';
 import { when } from './when.js';
 
 export function runView(ctx: Context): RunView {
-  const live = ctx.interactiveStderr;
+  const live = ctx.io.interactiveStderr;
   let drawn = false;
   const clear = () => {
     if (drawn) ctx.io.stderr.write('\r\x1b[K');
@@ -27,7 +27,7 @@ export function runView(ctx: Context): RunView {
       if (!live) return;
       clear();
       const text = statusLine(j, ctx.now().getTime(), waiting, ctx.timeZone);
-      const width = (ctx.io.stderr.columns ?? 100) - 1;
+      const width = (ctx.io.columns('stderr') ?? 100) - 1;
       ctx.io.stderr.write(text.length > width ? `${text.slice(0, width - 1)}…` : text);
       drawn = true;
     },

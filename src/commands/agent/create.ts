@@ -20,7 +20,7 @@ export default async function agentCreate(ctx: Context, opts: CreateFlags): Prom
   const fields: AgentFields = { ...fromFile, ...(await fieldsFromFlags(opts, ctx.signal)) };
   checkAgentFields(fields);
   const missing = REQUIRED_FIELDS.filter((k) => fields[k] === undefined || fields[k] === '');
-  if (missing.length > 0 && ctx.canPrompt()) {
+  if (missing.length > 0 && ctx.io.canPrompt()) {
     // The wizard and inquirer load only when a person is there to answer.
     const { default: wizard } = await import('./wizard.js');
     return printCreated(ctx, await wizard(ctx, fields));

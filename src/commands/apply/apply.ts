@@ -37,7 +37,7 @@ export default async function applyVerb(ctx: Context, dir: string, opts: Opts): 
       async confirmResend(steps) {
         if (opts.resendPending) return true;
         // --yes answers the usual question, not this one: in CI it would resend silently.
-        if (ctx.opts.yes || !ctx.canPrompt()) return false;
+        if (ctx.opts.yes || !ctx.io.canPrompt()) return false;
         return confirm(ctx, `An earlier apply sent these creates and stopped before the answer, and the account does not show them (the service may still be making them):\n${steps.map((s) => `  ${mask(stepTitle(s))}`).join('\n')}\nSend them again?`);
       },
       async confirm(plan) {
@@ -80,7 +80,7 @@ export default async function applyVerb(ctx: Context, dir: string, opts: Opts): 
 function secretHook(ctx: Context, secretsOut: string | undefined, lost: string[]): ApplyHooks['secret'] {
   const c = ctx.errColor;
   const show = (handle: string, id: string, secret: string) => {
-    if (ctx.canPrompt()) {
+    if (ctx.io.canPrompt()) {
       ctx.info(`  signing secret of webhook ${handle} (${id}): ${secret}`);
       ctx.info(c.yellow('  It is shown only this once and is not kept in the files. Save it now.'));
     } else {

@@ -11,7 +11,7 @@ export default async function approveVerb(ctx: Context, hash: string): Promise<v
   if (!isPlanHash(wanted)) throw new UsageError(`"${terminalSafe(hash)}" is not a plan hash: 32 hexadecimal digits, as campaign_launch answered them.`);
   // An assistant that can run commands could answer a prompt for itself; --yes would make that one flag.
   if (ctx.opts.yes) throw new UsageError('voicectl approve takes no --yes: a person approves a launch by answering at a terminal.');
-  if (!ctx.canPrompt()) {
+  if (!ctx.io.canPrompt()) {
     throw new UsageError('voicectl approve needs a person at a terminal to answer, and there is none here.', {
       hint: 'Run it in a terminal. To approve launches some other way, start the server with --approval-command.',
     });

@@ -16,13 +16,13 @@ export default async function callList(ctx: Context, flags: Flags): Promise<void
   if (flags.all) {
     // Printed as the pages arrive: two million calls are more than one JSON text can hold.
     const listing = untilIncomplete(allCalls(api, filters, { offset: flags.offset, signal: ctx.signal }));
-    await printListing(ctx, listing.items, callColumns(ctx.io.stdout.columns, ctx.timeZone), { ...shown, spinner: 'Fetching calls' });
+    await printListing(ctx, listing.items, callColumns(ctx.io.columns('stdout'), ctx.timeZone), { ...shown, spinner: 'Fetching calls' });
     // What was read is printed; the exit status says it is not the whole list.
     if (listing.incomplete) throw listing.incomplete;
     return;
   }
   const { items: calls, total } = await withSpinner(ctx, 'Fetching calls', () => listCalls(api, filters, { limit: flags.limit, offset: flags.offset }, ctx.signal));
-  await printList(ctx, calls, callColumns(ctx.io.stdout.columns, ctx.timeZone), shown);
+  await printList(ctx, calls, callColumns(ctx.io.columns('stdout'), ctx.timeZone), shown);
   if (total !== undefined && total > (flags.offset ?? 0) + calls.length) {
     note(ctx, ctx.errColor.dim(`Showing ${calls.length} of ${total}. Use --all for every call, or \`voicectl call export\` for files.`));
   }

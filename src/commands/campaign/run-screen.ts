@@ -51,8 +51,8 @@ export function runScreen(ctx: Context): RunScreen {
     async confirm(f: Forecast) {
       if (ctx.opts.yes) return;
       const what = `This run dials up to ${plural(f.contacts, 'contact')} in ${plural(f.waves.length, 'wave')}${f.expected_finish ? `, finishing about ${when(Date.parse(f.expected_finish), zone)}` : ''}: ${launchCost(ctx)}.`;
-      if (!ctx.canPrompt()) {
-        const why = ctx.opts.input === false ? '--no-input is set' : 'no one is at a terminal to confirm';
+      if (!ctx.io.canPrompt()) {
+        const why = ctx.io.whyNoPrompt();
         throw new UsageError(`${what} Pass --yes to confirm (${why}).`, { hint: 'Nothing was sent. Add --yes (or -y) to start the run; --dry-run shows the plan.' });
       }
       if (!(await confirm(ctx, `${what} Start?`, { flag: '--yes' }))) throw new FailureError('Cancelled: nothing was created or launched.');

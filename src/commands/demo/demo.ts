@@ -95,7 +95,7 @@ export default async function demo(ctx: Context, flags: DemoFlags): Promise<void
     const order = (call: Call) => rowOf.get(String(call.phone_number)) ?? Number.MAX_SAFE_INTEGER;
     calls.sort((a, b) => order(a) - order(b));
     ctx.info('');
-    await printList(dctx, calls, resultColumns(ctx.io.stdout.columns), { empty: 'No calls were placed.' });
+    await printList(dctx, calls, resultColumns(ctx.io.columns('stdout')), { empty: 'No calls were placed.' });
 
     const out = flags.out ? resolve(ctx.cwd, flags.out) : join(await mkdtemp(join(tmpdir(), 'voicectl-demo-')), 'calls.csv');
     // The export engine is the one `call export` runs.

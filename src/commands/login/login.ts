@@ -14,7 +14,7 @@ export type LoginOptions = LoginFlags;
 
 export default async function login(ctx: Context, opts: LoginOptions): Promise<void> {
   const profile = checkProfileName(ctx.settings().profileName);
-  const interactive = !opts.withKeyStdin && ctx.canPrompt();
+  const interactive = !opts.withKeyStdin && ctx.io.canPrompt();
   const baseUrl = await chooseBaseUrl(ctx, interactive);
   const apiKey = await chooseKey(ctx, opts, interactive);
 
