@@ -3,18 +3,14 @@
 // (a program started per call measures the program, not voicectl), by the built binary in
 // a child process. Wall time under 20 s and peak RSS under 200 MB; the requests counted
 // at the sandbox. Median of BENCH_CHECK_RUNS runs (default 3).
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { seedCalls, startSandbox } from '../dist/sandbox/index.js';
+import { cliEnv, median, seededSandbox, voicectlTimed } from './lib.js';
 
-const bin = fileURLToPath(new URL('../bin/voicectl.js', import.meta.url));
 const CALLS = Number(process.env.BENCH_CHECK_CALLS ?? 10_000);
 const RUNS = Number(process.env.BENCH_CHECK_RUNS ?? 3);
 const BUDGET = { wallMs: 20_000, rssMb: 200 };
-const PEAK = "data:text/javascript,process.on('exit',()=>{const u=process.resourceUsage();process.stderr.write('\\nPEAK_RSS_KB='+u.maxRSS+'\\n')})";
 
 const RULES = `rules:
   - {id: disclosure, kind: first_agent_turn_matches, severity: error, pattern: "I am an AI assistant"}
@@ -27,35 +23,16 @@ const RULES = `rules:
   - {id: dnc, kind: not_suppressed, severity: error, exclude: [dnc.txt]}
 `;
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-
-function checkOnce(sb, dir, campaigns) {
-  return new Promise((resolve, reject) => {
-    const env = { PATH: process.env.PATH ?? '', HOME: tmpdir(), CI: 'true', FORCE_COLOR: '0', VOICECTL_BASE_URL: sb.url, VOICECTL_API_KEY: sb.apiKey, VOICECTL_CONFIG_DIR: dir };
-    const t0 = performance.now();
-    const child = spawn(process.execPath, ['--import', PEAK, bin, 'calls', 'check', '--rules', join(dir, 'rules.yaml'), '--campaign', ...campaigns, '--json', '--junit', join(dir, 'checks.xml')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c) => { out += c; });
-    child.stderr.on('data', (c) => { err += c; });
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      const ms = performance.now() - t0;
-      // Exit 1 is a verdict (some calls break the rules), not a failure of the run.
-      if (code !== 0 && code !== 1) return reject(new Error(`calls check exited ${code}: ${err.slice(-2000)}`));
-      const checked = JSON.parse(out).calls;
-      resolve({ ms, rssMb: Number(/PEAK_RSS_KB=(\d+)/.exec(err)?.[1] ?? NaN) / 1024, checked });
-    });
-  });
+async function checkOnce(sb, dir, campaigns) {
+  const args = ['calls', 'check', '--rules', join(dir, 'rules.yaml'), '--campaign', ...campaigns, '--json', '--junit', join(dir, 'checks.xml')];
+  // Exit 1 is a verdict (some calls break the rules), not a failure of the run.
+  const r = await voicectlTimed(args, { env: cliEnv(sb, { configDir: dir }), peak: true, allowed: [0, 1] });
+  return { ms: r.ms, rssMb: r.rssMb, checked: JSON.parse(r.out).calls };
 }
 
 export async function benchCheck() {
   const dir = mkdtempSync(join(tmpdir(), 'voicectl-bench-check-'));
-  const sb = await startSandbox({ port: 0, seed: 5, compress: false });
+  const sb = await seededSandbox(CALLS, { compress: false });
   try {
     let requests = 0;
     const push = sb.requests.push;
@@ -63,13 +40,12 @@ export async function benchCheck() {
       requests += items.length;
       return push.apply(this, items);
     };
-    const campaigns = seedCalls(sb.world, sb.world.keys.get(sb.apiKey).org, CALLS);
     writeFileSync(join(dir, 'rules.yaml'), RULES);
     writeFileSync(join(dir, 'dnc.txt'), '+919800000007\n+919800000042\n');
     const runs = [];
     for (let i = 0; i < RUNS; i++) {
       const before = requests;
-      runs.push({ ...(await checkOnce(sb, dir, campaigns)), requests: requests - before });
+      runs.push({ ...(await checkOnce(sb, dir, sb.campaigns)), requests: requests - before });
     }
     const r = {
       calls: CALLS, runs: RUNS, checked: runs[0].checked, requests: runs[0].requests,

@@ -4,18 +4,13 @@
 //     (reads and prints the same contacts);
 //   - `campaign create --dry-run` with a 10,000-number --exclude list beside without one.
 // Run `npm run build` first (npm run bench does).   node bench/campaign-ops.js [--runs N]
-import { fork, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { BIN as bin, cliEnv, forkedSandbox, median, requireDist } from './lib.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const bin = join(root, 'bin', 'voicectl.js');
-if (!existsSync(join(root, 'dist', 'main.js'))) {
-  console.error('dist/ is missing: run `npm run build` first.');
-  process.exit(1);
-}
+requireDist();
 const i = process.argv.indexOf('--runs');
 const RUNS = i === -1 ? 5 : Number(process.argv[i + 1]);
 const N = 10_000;
@@ -37,9 +32,9 @@ function number(k) {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'voicectl-bench-ops-'));
-const server = fork(fileURLToPath(new URL('./sandbox-server.js', import.meta.url)), ['1', '0'], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-const { url, apiKey } = await new Promise((resolve) => server.once('message', resolve));
-const env = { PATH: process.env.PATH, HOME: dir, FORCE_COLOR: '0', CI: 'true', VOICECTL_CONFIG_DIR: dir, VOICECTL_BASE_URL: url, VOICECTL_API_KEY: apiKey };
+const server = await forkedSandbox([1, 0]);
+const { url, apiKey } = server;
+const env = cliEnv(server, { home: dir, configDir: dir });
 
 async function api(method, path, body) {
   const res = await fetch(`${url}${path}`, { method, headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
@@ -53,7 +48,6 @@ function time(args, expectCode) {
   if (r.status !== expectCode) throw new Error(`${args.join(' ')} exited ${r.status}, expected ${expectCode}:\n${r.stderr}`);
   return ms;
 }
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 function compare(label, a, b) {
   const ta = [];
   const tb = [];
@@ -86,6 +80,6 @@ try {
     [[...create, '--exclude', dnc, '--default-country', 'IN'], 0],
     [[...create, '--default-country', 'IN'], 0]);
 } finally {
-  server.send('close');
+  server.close();
   rmSync(dir, { recursive: true, force: true });
 }

@@ -2,17 +2,14 @@
 // process, in the sandbox at a high time scale with voicectl on the sandbox's clock: wall
 // time, peak memory, and journal writes per wave. Budget: under 30 s and 200 MB.
 // Run `npm run build` first (npm run bench does).   node bench/campaign-run.js [--wave-size N]
-import { fork, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cliEnv, forkedSandbox, requireDist } from './lib.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-if (!existsSync(join(root, 'dist', 'main.js'))) {
-  console.error('dist/ is missing: run `npm run build` first.');
-  process.exit(1);
-}
+requireDist();
 const w = process.argv.indexOf('--wave-size');
 const WAVE = w === -1 ? 1000 : Number(process.argv[w + 1]);
 const N = 10_000;
@@ -29,15 +26,12 @@ contacts.length = N;
 const dir = mkdtempSync(join(tmpdir(), 'voicectl-bench-run-'));
 const file = join(dir, 'list.json');
 writeFileSync(file, JSON.stringify(contacts));
-const server = fork(fileURLToPath(new URL('./run-sandbox.js', import.meta.url)), [String(SCALE), '2026-01-15T02:00:00Z'], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-const sb = await new Promise((resolve) => server.once('message', resolve));
+const sb = await forkedSandbox([SCALE, '2026-01-15T02:00:00Z'], { script: './run-sandbox.js' });
+const { server } = sb;
 const api = async (method, path, body) => (await fetch(`${sb.url}${path}`, { method, headers: { 'x-api-key': sb.apiKey, 'content-type': 'application/json' }, body: body && JSON.stringify(body) })).json();
 const agent = await api('POST', '/agents', { name: 'Bench runner', voice_name: 'Priya', greeting: 'Hello', call_purpose: 'bench', prompt: 'Be brief.', tools: [] });
 
-const env = {
-  PATH: process.env.PATH, HOME: dir, FORCE_COLOR: '0', CI: 'true', VOICECTL_CONFIG_DIR: dir,
-  VOICECTL_BASE_URL: sb.url, VOICECTL_API_KEY: sb.apiKey, SIM_START: String(sb.simStart), SIM_REAL_START: String(sb.realStart), SIM_SCALE: String(sb.scale),
-};
+const env = cliEnv(sb, { home: dir, configDir: dir, SIM_START: String(sb.simStart), SIM_REAL_START: String(sb.realStart), SIM_SCALE: String(sb.scale) });
 const t0 = process.hrtime.bigint();
 const child = spawn(process.execPath, [fileURLToPath(new URL('./run-clock.cjs', import.meta.url)), 'campaign', 'run', '--name', 'Bench', '--agent', agent.id,
   '--contacts', file, '--wave-size', String(WAVE), '--yes', '--json'], { env, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });

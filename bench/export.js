@@ -9,54 +9,26 @@
 // real service does) and not, interleaved.
 //
 // BENCH_EXPORT_SECTIONS=csv,latency,xlsx,compression picks sections (default: all four).
-import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { seedCalls, startSandbox } from '../dist/sandbox/index.js';
+import { cliEnv, loadText, median, seededSandbox, verdict, voicectlTimed } from './lib.js';
 
-const bin = fileURLToPath(new URL('../bin/voicectl.js', import.meta.url));
 const CALLS = Number(process.env.BENCH_EXPORT_CALLS ?? 100_000);
 const LATENCY_CALLS = Number(process.env.BENCH_EXPORT_LATENCY_CALLS ?? CALLS);
 const RUNS = Number(process.env.BENCH_EXPORT_RUNS ?? 3);
 const BUDGET = { wallMs: 4000, rssMb: 150, speedup: 3, xlsxRssMb: 200 };
 const SECTIONS = new Set((process.env.BENCH_EXPORT_SECTIONS ?? 'csv,latency,xlsx,compression').split(',').map((s) => s.trim()));
-// Reports the child's peak RSS as it exits; the export itself is untouched.
-const PEAK = "data:text/javascript,process.on('exit',()=>{const u=process.resourceUsage();process.stderr.write('\\nPEAK_RSS_KB='+u.maxRSS+' CPU_US='+(u.userCPUTime+u.systemCPUTime)+'\\n')})";
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 
 // Uncompressed unless asked, so the budget rows stay comparable with earlier runs; the
 // compression section measures both.
-async function seeded(n, latencyMs, compress = false) {
-  const sb = await startSandbox({ port: 0, seed: 5, latencyMs, compress });
-  seedCalls(sb.world, sb.world.keys.get(sb.apiKey).org, n);
-  return sb;
-}
+const seeded = (n, latencyMs, compress = false) => seededSandbox(n, { latencyMs, compress });
 
 /** One export in a child process: wall time from spawn to exit, the child's peak RSS. */
-function exportOnce(sb, out, extra = [], format = 'csv') {
-  return new Promise((resolve, reject) => {
-    const env = { PATH: process.env.PATH ?? '', HOME: tmpdir(), CI: 'true', FORCE_COLOR: '0', VOICECTL_BASE_URL: sb.url, VOICECTL_API_KEY: sb.apiKey, VOICECTL_CONFIG_DIR: tmpdir() };
-    const t0 = performance.now();
-    const child = spawn(process.execPath, ['--import', PEAK, bin, 'call', 'export', '--format', format, '--out', out, ...extra], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-    let err = '';
-    child.stderr.on('data', (c) => { err += c; });
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      const ms = performance.now() - t0;
-      if (code !== 0) return reject(new Error(`export exited ${code}: ${err}`));
-      const kb = Number(/PEAK_RSS_KB=(\d+)/.exec(err)?.[1] ?? NaN);
-      const cpuUs = Number(/CPU_US=(\d+)/.exec(err)?.[1] ?? NaN);
-      resolve({ ms, rssMb: kb / 1024, cpuMs: cpuUs / 1000, bytes: statSync(out).size });
-    });
-  });
+async function exportOnce(sb, out, extra = [], format = 'csv') {
+  const r = await voicectlTimed(['call', 'export', '--format', format, '--out', out, ...extra], { env: cliEnv(sb), peak: true, out: 'ignore' });
+  return { ms: r.ms, rssMb: r.rssMb, cpuMs: r.cpuMs, bytes: statSync(out).size };
 }
 
 export async function benchExport() {
@@ -171,7 +143,6 @@ function printCompression(c) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const r = await benchExport();
-  const verdict = (ok) => (ok ? 'OK' : 'OVER BUDGET');
   if (r.wallMs !== undefined) {
     console.log(`call export, ${r.calls.toLocaleString('en-US')} calls to CSV (${r.csvMb.toFixed(1)} MB), loopback, median of ${r.runs}:`);
     console.log(`  whole process   ${(r.wallMs / 1000).toFixed(2)} s    budget < ${BUDGET.wallMs / 1000} s    ${verdict(r.wallMs < BUDGET.wallMs)}`);
@@ -192,6 +163,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.log(`  xlsx peak RSS budget < ${BUDGET.xlsxRssMb} MB   ${verdict(x.xlsxRssMb < BUDGET.xlsxRssMb)}`);
   }
   if (SECTIONS.has('compression')) printCompression(await benchCompression());
-  console.log(`  (load average during the run: ${loadavg().map((l) => l.toFixed(1)).join(', ')}; timings need an otherwise idle machine)`);
+  console.log(`  (load average during the run: ${loadText()}; timings need an otherwise idle machine)`);
   process.exitCode = r.ok ? 0 : 1;
 }

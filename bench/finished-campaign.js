@@ -1,25 +1,18 @@
 // One finished 10,000-contact campaign in a sandbox of its own process on loopback, for the
 // benches that read a campaign's results (report, followups), and a timer that runs their
 // cases interleaved, whole process each time.
-import { fork, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-export const BIN = fileURLToPath(new URL('../bin/voicectl.js', import.meta.url));
-export const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+import { BIN, forkedSandbox } from './lib.js';
 
 /**
  * The sandbox, a config folder, the environment that points voicectl at both, and the campaign's id.
  * `blankCallbackSummaries`: callbacks without a summary, so followups reads their transcripts.
  */
 export async function finishedCampaign(name, o = {}) {
-  const server = fork(fileURLToPath(new URL('./sandbox-server.js', import.meta.url)), ['1', '10000', ...(o.blankCallbackSummaries ? ['blank-callback-summaries'] : [])], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  const { url, apiKey } = await new Promise((resolve, reject) => {
-    server.once('message', resolve);
-    server.once('exit', (code) => reject(new Error(`the sandbox exited ${code}`)));
-  });
+  const { url, apiKey, close } = await forkedSandbox([1, 10_000, ...(o.blankCallbackSummaries ? ['blank-callback-summaries'] : [])]);
   const dir = mkdtempSync(join(tmpdir(), `voicectl-bench-${name}-`));
   const env = { ...process.env, VOICECTL_BASE_URL: url, VOICECTL_API_KEY: apiKey, VOICECTL_CONFIG_DIR: dir };
   delete env.NODE_EXTRA_CA_CERTS;
@@ -29,7 +22,7 @@ export async function finishedCampaign(name, o = {}) {
     dir,
     env,
     close() {
-      server.send('close');
+      close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -1,9 +1,9 @@
 // `campaign followups` over a 10,000-contact campaign, whole process, against a sandbox in
 // its own process on loopback: the follow-ups as JSON, as .xlsx and as .csv. A callback
 // whose summary names no readable time costs one more request (its transcript). Medians.
-import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { finishedCampaign, median, timeCases } from './finished-campaign.js';
+import { finishedCampaign, timeCases } from './finished-campaign.js';
+import { loadText, median } from './lib.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 
@@ -20,7 +20,7 @@ try {
   });
   console.log(`campaign followups, one 10,000-contact campaign (${rows} follow-ups), whole process, loopback, median of ${RUNS}:`);
   cases.forEach(([name], j) => console.log(`  ${name.padEnd(26)} ${(median(times[j]) / 1000).toFixed(2)} s`));
-  console.log(`  (load average: ${loadavg().map((l) => l.toFixed(1)).join(', ')})`);
+  console.log(`  (load average: ${loadText()})`);
 } finally {
   close();
 }
@@ -38,7 +38,7 @@ try {
   });
   console.log(`the same, every callback's summary blank (${callbacks} transcripts read, ${read} times found in them), median of ${RUNS}:`);
   console.log(`  ${'followups --json'.padEnd(26)} ${(median(times[0]) / 1000).toFixed(2)} s`);
-  console.log(`  (load average: ${loadavg().map((l) => l.toFixed(1)).join(', ')})`);
+  console.log(`  (load average: ${loadText()})`);
 } finally {
   blank.close();
 }

@@ -4,43 +4,21 @@
 // wall time, median of several runs, under 3 s. Side by side, interleaved: `agent list
 // --all --json` over the same agents (the floor: one process, one list), and a plan
 // with 20 prompts edited (the diff rendering).
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { startSandbox } from '../dist/sandbox/index.js';
+import { cliEnv, loadText, median, seededSandbox, voicectlTimed } from './lib.js';
 
-const bin = fileURLToPath(new URL('../bin/voicectl.js', import.meta.url));
 const AGENTS = Number(process.env.BENCH_GITOPS_AGENTS ?? 200);
 const DOCS = Number(process.env.BENCH_GITOPS_DOCS ?? 100);
 const RUNS = Number(process.env.BENCH_GITOPS_RUNS ?? 5);
 const BUDGET_MS = 3000;
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-
-function run(sb, args, allowed = [0]) {
-  return new Promise((resolve, reject) => {
-    const env = { PATH: process.env.PATH ?? '', HOME: tmpdir(), CI: 'true', FORCE_COLOR: '0', VOICECTL_BASE_URL: sb.url, VOICECTL_API_KEY: sb.apiKey, VOICECTL_CONFIG_DIR: tmpdir() };
-    const before = sb.requests.length;
-    const t0 = performance.now();
-    const child = spawn(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c) => { out += c; });
-    child.stderr.on('data', (c) => { err += c; });
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      const ms = performance.now() - t0;
-      if (!allowed.includes(code)) return reject(new Error(`voicectl ${args.join(' ')} exited ${code}: ${err}`));
-      const reqs = sb.requests.slice(before);
-      resolve({ ms, code, out, requests: reqs.length, writes: reqs.filter((r) => r.method !== 'GET').length });
-    });
-  });
+async function run(sb, args, allowed = [0]) {
+  const before = sb.requests.length;
+  const { ms, code, out } = await voicectlTimed(args, { env: cliEnv(sb), allowed });
+  const reqs = sb.requests.slice(before);
+  return { ms, code, out, requests: reqs.length, writes: reqs.filter((r) => r.method !== 'GET').length };
 }
 
 function files(dir) {
@@ -72,7 +50,7 @@ function files(dir) {
 
 export async function benchGitops() {
   const dir = mkdtempSync(join(tmpdir(), 'voicectl-bench-gitops-'));
-  const sb = await startSandbox({ port: 0, seed: 3, plan: { agent_limit: AGENTS + 10 } });
+  const sb = await seededSandbox(0, { seed: 3, plan: { agent_limit: AGENTS + 10 } });
   try {
     mkdirSync(join(dir, 'prompts'));
     for (let f = 0; f < 5; f++) mkdirSync(join(dir, 'kb', `f${f}`), { recursive: true });
@@ -118,6 +96,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(`  plan, no changes            ${(r.planMs / 1000).toFixed(2)} s   ${r.planRequests} requests (${r.planWrites} writes)   budget < ${BUDGET_MS / 1000} s   ${r.ok ? 'OK' : 'OVER BUDGET'}`);
   console.log(`  plan, 20 prompts edited     ${(r.editedMs / 1000).toFixed(2)} s   ${r.editedChanges} agents to update`);
   console.log(`  agent list --all --json     ${(r.listMs / 1000).toFixed(2)} s   ${r.listRequests} request(s)   (floor: one process, one list; plan is ${(r.planMs / r.listMs).toFixed(2)}x)`);
-  console.log(`  (load average during the run: ${loadavg().map((l) => l.toFixed(1)).join(', ')})`);
+  console.log(`  (load average during the run: ${loadText()})`);
   process.exitCode = r.ok ? 0 : 1;
 }

@@ -11,14 +11,9 @@ import { spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { BIN as bin, median, requireDist } from './lib.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const bin = join(root, 'bin', 'voicectl.js');
-if (!existsSync(join(root, 'dist', 'main.js'))) {
-  console.error('dist/ is missing: run `npm run build` first.');
-  process.exit(1);
-}
+requireDist();
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(name);
   return i === -1 ? dflt : Number(process.argv[i + 1]);
@@ -95,11 +90,6 @@ function run(file, program = bin) {
   if (r.status !== 0 && r.status !== 2) throw new Error(`voicectl exited ${r.status}: ${r.stderr}`);
   return { ms, rssMb: rssKb / 1024 };
 }
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 /**
  * The two figures the issue gives for scale, measured on this machine: papaparse alone,

@@ -9,24 +9,12 @@
 //
 // BENCH_JQ_CALLS (default 10000) and BENCH_JQ_RUNS (default 5) change the sizes.
 import { spawn, spawnSync } from 'node:child_process';
-import { loadavg, tmpdir } from 'node:os';
-import { fileURLToPath } from 'node:url';
-import { seedCalls, startSandbox } from '../dist/sandbox/index.js';
+import { loadavg } from 'node:os';
+import { BIN as bin, cliEnv, median, seededSandbox } from './lib.js';
 
-const bin = fileURLToPath(new URL('../bin/voicectl.js', import.meta.url));
 const CALLS = Number(process.env.BENCH_JQ_CALLS ?? 10_000);
 const RUNS = Number(process.env.BENCH_JQ_RUNS ?? 5);
 const BUDGET = { ratio: 1.5, sigintMs: 1000 };
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-
-function envFor(sb) {
-  return { PATH: process.env.PATH ?? '', HOME: tmpdir(), CI: 'true', FORCE_COLOR: '0', VOICECTL_BASE_URL: sb.url, VOICECTL_API_KEY: sb.apiKey, VOICECTL_CONFIG_DIR: tmpdir() };
-}
 
 /** A shell command line, timed from spawn to exit; its stdout. */
 function timed(command, env) {
@@ -51,7 +39,7 @@ const quote = (s) => `'${s.replaceAll("'", "'\\''")}'`;
 /** SIGINT once the filter runs (its debug line is on stderr); ms from the signal to the exit. */
 function interrupted(sb, program) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, 'api', 'GET', '/agents', '--jq', `(1 | debug | empty), (${program})`], { env: envFor(sb), stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [bin, 'api', 'GET', '/agents', '--jq', `(1 | debug | empty), (${program})`], { env: cliEnv(sb), stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
     let t0;
     const guard = setTimeout(() => child.kill('SIGKILL'), 30_000);
@@ -74,9 +62,8 @@ function interrupted(sb, program) {
 const jqVersion = spawnSync('jq', ['--version'], { encoding: 'utf8' });
 const systemJq = jqVersion.status === 0 ? jqVersion.stdout.trim() : undefined;
 
-const sb = await startSandbox({ port: 0, seed: 5 });
-seedCalls(sb.world, sb.world.keys.get(sb.apiKey).org, CALLS);
-const env = envFor(sb);
+const sb = await seededSandbox(CALLS);
+const env = cliEnv(sb);
 const ours = `node ${quote(bin)} call list --all --jq '.[].call_id'`;
 const piped = `node ${quote(bin)} call list --all --json | jq -r '.[].call_id'`;
 const r = { calls: CALLS, runs: RUNS, systemJq: systemJq ?? 'none', load: loadavg()[0].toFixed(1), ok: true };
@@ -107,10 +94,9 @@ try {
   const sizes = [Math.round(CALLS / 4), Math.round(CALLS / 2), CALLS];
   r.bySize = {};
   for (const n of sizes) {
-    const own = n === CALLS ? sb : await startSandbox({ port: 0, seed: 5 });
-    if (own !== sb) seedCalls(own.world, own.world.keys.get(own.apiKey).org, n);
+    const own = n === CALLS ? sb : await seededSandbox(n);
     const xs = [];
-    for (let i = 0; i < 3; i++) xs.push((await timed(ours, envFor(own))).ms);
+    for (let i = 0; i < 3; i++) xs.push((await timed(ours, cliEnv(own))).ms);
     if (own !== sb) await own.close();
     r.bySize[n] = Math.round(median(xs));
   }

@@ -6,11 +6,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { sign } from '../dist/webhooks/signature.js';
+import { BIN as bin, median } from './lib.js';
 
-const bin = fileURLToPath(new URL('../bin/voicectl.js', import.meta.url));
 const TOTAL = Number(process.env.BENCH_LISTEN_EVENTS ?? 2000);
 const CONCURRENCY = 50;
 const BUDGET_P99_MS = 50;
@@ -125,12 +124,6 @@ async function round(bare = false) {
     rmSync(dir, { recursive: true, force: true });
   }
 }
-
-const median = (xs) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const m = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[m] : (sorted[m - 1] + sorted[m]) / 2;
-};
 
 /** Several rounds (BENCH_LISTEN_ROUNDS, default 5); the budget applies to the median round. */
 export async function benchListen() {

@@ -2,23 +2,17 @@
 // initialize, as every client does), beside `node -e 0`, interleaved; and one read
 // tool's round trip (agent_list against a loopback sandbox) on a running server.
 // Budget: the first tools/list within 3x `node -e 0` (issue 27). BENCH_RUNS sets the runs.
-import { fork, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { BIN, forkedSandbox, median } from './lib.js';
 
-const bin = process.env.BIN ?? fileURLToPath(new URL('../bin/voicectl.js', import.meta.url));
+const bin = process.env.BIN ?? BIN;
 const runs = Number(process.env.BENCH_RUNS ?? 15);
 const BUDGET = 3;
 const config = mkdtempSync(join(tmpdir(), 'voicectl-bench-mcp-'));
 const env = { PATH: process.env.PATH, HOME: config, VOICECTL_CONFIG_DIR: config };
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 
 const rpc = (id, method, params) => `${JSON.stringify({ jsonrpc: '2.0', ...(id === undefined ? {} : { id }), method, ...(params ? { params } : {}) })}\n`;
 const INIT = rpc(1, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
@@ -76,9 +70,8 @@ function nodeBaseline() {
 }
 
 async function roundTrip() {
-  const sb = fork(fileURLToPath(new URL('./sandbox-server.js', import.meta.url)), ['1', '0'], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  const { url, apiKey } = await new Promise((resolve) => sb.once('message', resolve));
-  const s = server({ ...env, VOICECTL_BASE_URL: url, VOICECTL_API_KEY: apiKey });
+  const sb = await forkedSandbox([1, 0]);
+  const s = server({ ...env, VOICECTL_BASE_URL: sb.url, VOICECTL_API_KEY: sb.apiKey });
   try {
     await s.start();
     const times = [];
@@ -91,7 +84,7 @@ async function roundTrip() {
     return median(times);
   } finally {
     await s.stop();
-    sb.send('close');
+    sb.close();
   }
 }
 

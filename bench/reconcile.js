@@ -2,25 +2,16 @@
 // spawn to exit and the child's peak RSS, median of a few runs. The API is a fake paging
 // server in this process (GET /calls in pages of 200, GET /campaigns/{id}), so the figure
 // is the CLI's, not an emulator's. Budget: under 10 s and 300 MB.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { cliEnv, median, voicectlTimed } from './lib.js';
 
-const bin = fileURLToPath(new URL('../bin/voicectl.js', import.meta.url));
 const CALLS = Number(process.env.BENCH_RECONCILE_CALLS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RECONCILE_RUNS ?? 3);
 const CAMPAIGNS = 5;
 const BUDGET = { wallMs: 10_000, rssMb: 300 };
-const PEAK = "data:text/javascript,process.on('exit',()=>{const u=process.resourceUsage();process.stderr.write('\\nPEAK_RSS_KB='+u.maxRSS+' CPU_US='+(u.userCPUTime+u.systemCPUTime)+'\\n')})";
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 
 const t0 = Date.parse('2026-03-02T04:00:00.000Z');
 const campaignId = (i) => `00000000-0000-4000-8000-00000000000${i % CAMPAIGNS}`;
@@ -74,26 +65,12 @@ async function fakeApi() {
   return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
 }
 
-function once(api, log, dir) {
-  return new Promise((resolve, reject) => {
-    const env = { PATH: process.env.PATH ?? '', HOME: dir, CI: 'true', FORCE_COLOR: '0', VOICECTL_BASE_URL: api.url, VOICECTL_API_KEY: 'bench-key', VOICECTL_CONFIG_DIR: dir };
-    const start = performance.now();
-    const child = spawn(process.execPath, ['--import', PEAK, bin, 'events', 'reconcile', '--log', log, '--since', '2026-03-01', '--json'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = 0;
-    let err = '';
-    child.stdout.on('data', (c) => { out += c.length; });
-    child.stderr.on('data', (c) => { err += c; });
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      const ms = performance.now() - start;
-      // Exit 1: there are gaps, as this log is made to have.
-      if (code !== 1) return reject(new Error(`reconcile exited ${code}: ${err}`));
-      const kb = Number(/PEAK_RSS_KB=(\d+)/.exec(err)?.[1] ?? NaN);
-      const cpuUs = Number(/CPU_US=(\d+)/.exec(err)?.[1] ?? NaN);
-      const gaps = /(\d+) of (\d+) events expected/.exec(err);
-      resolve({ ms, cpuMs: cpuUs / 1000, rssMb: kb / 1024, gaps: gaps ? Number(gaps[1]) : NaN, expected: gaps ? Number(gaps[2]) : NaN, outBytes: out });
-    });
-  });
+async function once(api, log, dir) {
+  const env = cliEnv({ url: api.url, apiKey: 'bench-key' }, { home: dir, configDir: dir });
+  // Exit 1: there are gaps, as this log is made to have.
+  const r = await voicectlTimed(['events', 'reconcile', '--log', log, '--since', '2026-03-01', '--json'], { env, peak: true, allowed: [1], out: 'bytes' });
+  const gaps = /(\d+) of (\d+) events expected/.exec(r.err);
+  return { ms: r.ms, cpuMs: r.cpuMs, rssMb: r.rssMb, gaps: gaps ? Number(gaps[1]) : NaN, expected: gaps ? Number(gaps[2]) : NaN, outBytes: r.out };
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'voicectl-bench-reconcile-'));

@@ -3,9 +3,9 @@
 // transcripts (budget 1 s), and, for the record, the page with transcripts (one more
 // request per connected call). Medians of interleaved runs. BENCH_TRANSCRIPTS=0 leaves
 // the last one out.
-import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { finishedCampaign, median, timeCases } from './finished-campaign.js';
+import { finishedCampaign, timeCases } from './finished-campaign.js';
+import { loadText, median } from './lib.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const BUDGETS_MS = [2000, 1000];
@@ -25,7 +25,7 @@ try {
     const budget = b ? `budget < ${b / 1000} s   ${ms < b ? 'OK' : 'OVER BUDGET'}` : '(no budget)';
     console.log(`  ${name.padEnd(34)} ${(ms / 1000).toFixed(2)} s   ${budget}`);
   });
-  console.log(`  (load average: ${loadavg().map((l) => l.toFixed(1)).join(', ')})`);
+  console.log(`  (load average: ${loadText()})`);
 } finally {
   close();
 }

@@ -7,8 +7,9 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { nodeBinaries } from '../scripts/node-binaries.js';
+import { BIN, forkedSandbox, median } from './lib.js';
 
-const bin = process.env.BIN ?? fileURLToPath(new URL('../bin/voicectl.js', import.meta.url));
+const bin = process.env.BIN ?? BIN;
 const runs = Number(process.env.BENCH_RUNS ?? 30);
 const env = { ...process.env };
 // Both change what every start costs (a CA bundle read, extra flags) and neither is a user's default.
@@ -18,28 +19,12 @@ delete env.NODE_OPTIONS;
 // `api GET /agents` has the budget of `agent list --json`: the same request, spelled out (issue 28).
 const BUDGETS = { '--version': 1.5, 'agent --help': 1.5, 'agent list --json': 3, 'api GET /agents': 3 };
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-
 function timed(node, args, e) {
   const t0 = process.hrtime.bigint();
   const r = spawnSync(node, args, { env: e, stdio: ['ignore', 'ignore', 'pipe'] });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.status !== 0) throw new Error(`${node} ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   return ms;
-}
-
-async function startSandbox() {
-  const { fork } = await import('node:child_process');
-  const server = fork(fileURLToPath(new URL('./sandbox-server.js', import.meta.url)), ['1', '0'], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  const { url, apiKey } = await new Promise((resolve, reject) => {
-    server.once('message', resolve);
-    server.once('exit', (code) => reject(new Error(`the sandbox exited ${code}`)));
-  });
-  return { url, apiKey, close: () => server.send('close') };
 }
 
 /** One Node binary: every case interleaved with `node -e 0`, so load affects all alike. */
@@ -65,7 +50,7 @@ export function benchNode(node, serviceEnv) {
 }
 
 export async function benchStartup() {
-  const sandbox = await startSandbox();
+  const sandbox = await forkedSandbox([1, 0]);
   const serviceEnv = {
     ...env,
     VOICECTL_BASE_URL: sandbox.url,

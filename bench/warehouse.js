@@ -7,43 +7,19 @@
 //
 // BENCH_WAREHOUSE_CALLS (default 1,000,000), BENCH_WAREHOUSE_RUNS (default 3),
 // BENCH_WAREHOUSE_SECTIONS=export,query,writers (default all).
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { seedCalls, startSandbox } from '../dist/sandbox/index.js';
+import { cliEnv, loadText, median, seededSandbox, verdict, voicectlTimed } from './lib.js';
 
-const bin = fileURLToPath(new URL('../bin/voicectl.js', import.meta.url));
 const CALLS = Number(process.env.BENCH_WAREHOUSE_CALLS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_WAREHOUSE_RUNS ?? 3);
 const SECTIONS = new Set((process.env.BENCH_WAREHOUSE_SECTIONS ?? 'export,query,writers').split(',').map((s) => s.trim()));
 const BUDGET = { exportMs: 60_000, rssMb: 500, queryMs: 500 };
-const PEAK = "data:text/javascript,process.on('exit',()=>{const u=process.resourceUsage();process.stderr.write('\\nPEAK_RSS_KB='+u.maxRSS+' CPU_US='+(u.userCPUTime+u.systemCPUTime)+'\\n')})";
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-const verdict = (ok) => (ok ? 'OK' : 'OVER BUDGET');
 
 function voicectl(sb, args) {
-  return new Promise((resolve, reject) => {
-    const env = { PATH: process.env.PATH ?? '', HOME: tmpdir(), CI: 'true', FORCE_COLOR: '0', TZ: 'UTC', VOICECTL_BASE_URL: sb?.url ?? 'http://127.0.0.1:9', VOICECTL_API_KEY: sb?.apiKey ?? 'x', VOICECTL_CONFIG_DIR: tmpdir() };
-    const t0 = performance.now();
-    const child = spawn(process.execPath, ['--import', PEAK, bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let err = '';
-    let out = '';
-    child.stdout.on('data', (c) => { out += c; });
-    child.stderr.on('data', (c) => { err += c; });
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      const ms = performance.now() - t0;
-      if (code !== 0) return reject(new Error(`voicectl ${args.join(' ')} exited ${code}: ${err}`));
-      resolve({ ms, out, rssMb: Number(/PEAK_RSS_KB=(\d+)/.exec(err)?.[1] ?? NaN) / 1024, cpuMs: Number(/CPU_US=(\d+)/.exec(err)?.[1] ?? NaN) / 1000 });
-    });
-  });
+  const env = cliEnv(sb ?? { url: 'http://127.0.0.1:9', apiKey: 'x' }, { TZ: 'UTC' });
+  return voicectlTimed(args, { env, peak: true });
 }
 
 function folderBytes(dir) {
@@ -63,8 +39,7 @@ async function main() {
   let sb;
   try {
     const t0 = performance.now();
-    sb = await startSandbox({ port: 0, seed: 5 });
-    seedCalls(sb.world, sb.world.keys.get(sb.apiKey).org, CALLS);
+    sb = await seededSandbox(CALLS);
     console.log(`sandbox seeded with ${CALLS.toLocaleString('en-US')} calls over 30 days in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     const folder = join(root, 'w0');
     if (SECTIONS.has('export')) {
@@ -114,7 +89,7 @@ async function main() {
     await sb?.close();
     rmSync(root, { recursive: true, force: true });
   }
-  console.log(`  (load average during the run: ${loadavg().map((l) => l.toFixed(1)).join(', ')}; timings need an otherwise idle machine)`);
+  console.log(`  (load average during the run: ${loadText()}; timings need an otherwise idle machine)`);
   process.exitCode = ok ? 0 : 1;
 }
 
@@ -126,8 +101,7 @@ async function main() {
  */
 async function writers(root) {
   const N = 100_000;
-  const sb = await startSandbox({ port: 0, seed: 5 });
-  seedCalls(sb.world, sb.world.keys.get(sb.apiKey).org, N);
+  const sb = await seededSandbox(N);
   const calls = [];
   for (let offset = 0; offset < N; offset += 200) {
     const res = await fetch(`${sb.url}/calls?limit=200&offset=${offset}`, { headers: { 'x-api-key': sb.apiKey } });

@@ -10,11 +10,12 @@ import { getCampaign } from '../api/campaigns.js';
 import { localMinute, type HoursWindow } from '../hours/calling-hours.js';
 import { isFinished } from '../calls/model.js';
 import { offsetText, wallClock } from '../util/time.js';
-import { contactZone, extraZone } from './contact-zone.js';
-
-export { contactZone, extraZone };
 import { isCallback } from './classes.js';
+import { contactZone, extraZone } from './contact-zone.js';
 import { requestedTime, type RequestedTime } from './requested-time.js';
+
+// Their home is contact-zone.ts; campaigns/run/callbacks.ts imports them from here.
+export { contactZone, extraZone };
 
 export type FollowupKind = 'callback' | 'message' | 'lead';
 export type RequestedStatus = 'read' | 'day only' | 'needs a person' | 'unread';
@@ -67,8 +68,6 @@ function kindOf(outcome: string, outcomes: string[] | undefined): FollowupKind |
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : v == null ? '' : String(v));
 const plain = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-
 
 /** An instant as ISO 8601 with the offset of `zone` ("2026-11-27T16:00:00+05:30"; "Z" for UTC). */
 export const isoIn = (ms: number, zone: string): string => {

@@ -1,19 +1,23 @@
 /**
- * Reading --keys and --plan files: any mistake is a usage error (exit 2) that names the
- * file, the entry and the field.
+ * Reading --keys, --plan and --learn files: any mistake is a usage error (exit 2) that names
+ * the file, the entry and the field.
  */
 import { readUserText, userFileReason } from '../../util/user-file.js';
 import { UsageError } from '../../errors.js';
 import type { KeyDef, Plan } from '../../sandbox/world.js';
 import { ALL_SCOPES } from '../../sandbox/world.js';
 
-async function readJsonFile(flag: string, file: string): Promise<unknown> {
-  let text: string;
+/** The text of the file `flag` names, read as every file named on the command line is (src/util/user-file.ts). */
+export async function readFlagFile(flag: string, file: string): Promise<string> {
   try {
-    text = await readUserText(file);
+    return await readUserText(file);
   } catch (err) {
     throw new UsageError(`${flag} ${file}: ${userFileReason(err)}`);
   }
+}
+
+async function readJsonFile(flag: string, file: string): Promise<unknown> {
+  const text = await readFlagFile(flag, file);
   try {
     return JSON.parse(text);
   } catch (err) {

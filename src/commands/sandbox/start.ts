@@ -1,6 +1,6 @@
 import type { Context } from '../../context.js';
 import { FailureError, UsageError } from '../../errors.js';
-import { readKeys, readPlan } from './options.js';
+import { readFlagFile, readKeys, readPlan } from './options.js';
 import { note, render } from '../../io/render.js';
 import type { SandboxFlags } from './definition.js';
 import { plural } from '../../text/text.js';
@@ -17,13 +17,7 @@ export default async function sandboxStart(ctx: Context, opts: Options): Promise
   let learned;
   if (opts.learn) {
     const { learn, LearnError } = await import('../../sandbox/index.js');
-    const { readFile } = await import('node:fs/promises');
-    let text: string;
-    try {
-      text = await readFile(opts.learn, 'utf8');
-    } catch (err) {
-      throw new UsageError(`--learn ${opts.learn}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
-    }
+    const text = await readFlagFile('--learn', opts.learn);
     try {
       const r = learn(text, opts.learn);
       learned = r.rates;
