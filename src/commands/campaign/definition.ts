@@ -122,9 +122,9 @@ export function runOptions(cmd: Command<[string | undefined, string | undefined]
     .option('--journal <file>', 'where the run keeps its state (default: NAME.run.json beside the contacts file)')
     .option('--resume <journal>', 'continue a run from its journal (after Ctrl-C, a crash or a pause)')
     .option('--accept-rates', 'with --resume after the answer-rate breaker paused the run: take the rate it saw as the new baseline')
-    .addOption(new Option('--breaker <mode>', 'the answer-rate breaker: pause the run (exit 7) when connects collapse or failures rise, warn and go on, or off').choices(['off', 'warn', 'pause']).default('pause'))
-    .option('--baseline-connect-rate <share>', 'the connect rate the breaker compares with, 0 to 1 (default: the agent\'s recent calls, else the run\'s first 200 dials)', shareOf)
-    .option('--rate-card <file.yaml>', 'your prices per country (currency, rates: {IN: {per_minute, connection, min_seconds}}): the forecast\'s cost range, the spend in run status and the report')
+    .addOption(new Option('--breaker <mode>', 'the answer-rate breaker: pause the run (exit 7) when connects collapse or failures rise, warn and go on, or off (default: the policy file\'s breaker, else pause)').choices(['off', 'warn', 'pause']))
+    .option('--baseline-connect-rate <share>', 'the connect rate the breaker compares with, 0 to 1 (default: the policy file\'s, else the agent\'s recent calls, else the run\'s first 200 dials)', shareOf)
+    .option('--rate-card <file.yaml>', 'your prices per country (currency, rates: {IN: {per_minute, connection, min_seconds}}): the forecast\'s cost range, the spend in run status and the report (default: the policy file\'s rate_card, else the profile\'s)')
     .option('--dry-run', 'print the forecast and the wave plan; send nothing but reads'));
 }
 

@@ -14,22 +14,10 @@ import { readInside, RefusedFile } from '../../gitops/files.js';
 import { fsErrorReason, isFsError } from '../../util/fs-error.js';
 import { spanOrUndefined, type RunFlags } from './definition.js';
 import { runScreen } from './run-screen.js';
-import { parseRateCard, type RateCard } from '../../campaigns/run/rate-card.js';
+import { chooseRateCard } from '../../campaigns/run/rate-card.js';
 import type { BreakerMode } from '../../campaigns/run/breaker.js';
-import { readUserText, userFileReason } from '../../util/user-file.js';
 
-/** --rate-card FILE: read and checked before anything is sent (exit 2 naming the file). */
-async function readRateCard(file: string): Promise<RateCard> {
-  let text: string;
-  try {
-    text = await readUserText(file, { maxBytes: 1024 * 1024 });
-  } catch (err) {
-    throw new UsageError(`--rate-card ${file}: ${userFileReason(err)}`);
-  }
-  return parseRateCard(text, `--rate-card ${file}`);
-}
-
-const NEW_RUN_FLAGS = ['name', 'agent', 'csv', 'contacts', 'fromCampaign', 'callingHours', 'waveSize', 'dailyCap', 'attempts', 'retryAfter', 'retryOn', 'deadline', 'exclude', 'journal', 'policy', 'baselineConnectRate', 'rateCard'] as const;
+const NEW_RUN_FLAGS = ['name', 'agent', 'csv', 'contacts', 'fromCampaign', 'callingHours', 'waveSize', 'dailyCap', 'attempts', 'retryAfter', 'retryOn', 'deadline', 'exclude', 'journal', 'policy', 'breaker', 'baselineConnectRate', 'rateCard'] as const;
 
 export default async function campaignRun(ctx: Context, action: string | undefined, journalArg: string | undefined, flags: RunFlags): Promise<void> {
   if (action !== undefined && action !== 'status') {
@@ -50,9 +38,22 @@ export default async function campaignRun(ctx: Context, action: string | undefin
     return;
   }
   if (flags.acceptRates) throw new UsageError('--accept-rates goes with --resume JOURNAL, after the answer-rate breaker paused that run.');
-  const rateCard = flags.rateCard === undefined ? undefined : await readRateCard(flags.rateCard);
-  const merged = flags.policy === undefined ? flags : withPolicyFile(flags, await readPolicyFile(ctx, flags.policy));
-  const guard = { mode: flags.breaker as BreakerMode | undefined, baselineConnectRate: flags.baselineConnectRate, rateCard };
+  const file = flags.policy === undefined ? undefined : await readPolicyFile(ctx, flags.policy);
+  const merged = file === undefined ? flags : withPolicyFile(flags, file);
+  // Each guardrail setting: the flag, else the policy file, else the profile (rate_card), else the default.
+  const fromFile = file?.guardrails;
+  const rateCard = await chooseRateCard({
+    ...(flags.rateCard !== undefined ? { flag: { typed: flags.rateCard, path: resolve(ctx.cwd, flags.rateCard) } } : {}),
+    ...(fromFile?.rateCard ? { policy: fromFile.rateCard } : {}),
+    profile: ctx.settings().profile.rate_card,
+  });
+  const guard = {
+    mode: (flags.breaker as BreakerMode | undefined) ?? fromFile?.mode,
+    thresholds: fromFile?.thresholds,
+    baselineConnectRate: flags.baselineConnectRate ?? fromFile?.baselineConnectRate,
+    ...(flags.baselineConnectRate === undefined && fromFile?.baselineConnectRate !== undefined ? { baselineSetBy: `baseline_connect_rate in ${flags.policy}` } : {}),
+    rateCard,
+  };
   const run = await withSpinner(ctx, 'Planning the run', () => prepareRun(ctx, merged, spanOrUndefined, guard));
   await startRun(ctx, run, runScreen(ctx), { dryRun: Boolean(flags.dryRun) });
 }

@@ -29,7 +29,7 @@ describe('campaign run with answers that collapse after 300 calls', () => {
 
     const r = await w.run([...args, '--yes']);
     expect(r.exitCode, r.stderr).toBe(7);
-    expect(r.stderr).toMatch(/answer-rate breaker: connect rate \d+% over the last \d+ dials against 68% over --baseline-connect-rate/);
+    expect(r.stderr).toMatch(/answer-rate breaker: connect rate \d+% over the last \d+ dials against 68% set by --baseline-connect-rate/);
     const journalPath = join(w.dir, 'collapse.run.json');
     const j = JSON.parse(readFileSync(journalPath, 'utf8'));
     expect(j.state).toBe('paused');
