@@ -144,7 +144,8 @@ export function reportOptions(cmd: Command<[string[]]>) {
     .option('--no-transcripts', 'leave transcripts out of the page (one request fewer per connected call)')
     .option('--recordings', 'in the page, an audio player for each recorded call; its link is fetched now and expires after an hour')
     .option('--name-prefix <prefix>', 'add every campaign whose name starts with PREFIX')
-    .option('--run <journal>', 'report a campaign run from its journal: the run as one campaign, then a section per wave and per zone');
+    .option('--run <journal>', 'report a campaign run from its journal: the run as one campaign, then a section per wave and per zone')
+    .option('--rate-card <file.yaml>', 'your prices per country (currency, rates: {IN: {per_minute, connection, min_seconds}}): the spend so far, per country (default: the run\'s own with --run, else the profile\'s rate_card)');
 }
 
 /** @internal */
