@@ -111,12 +111,28 @@ export function tripText(t: Trip): string {
   return tripMessage(t, plural);
 }
 
-/** The error that ends a run the breaker paused (exit 7). */
-export function guardrailStop(t: Trip, resume: string): GuardrailError {
-  return new GuardrailError(`Paused by the answer-rate breaker: ${tripText(t)}. No further wave is released; the calls already released finish on the service.`, {
+/**
+ * The error that ends a run the breaker paused (exit 7): what it saw, that nothing more is
+ * released, and the two ways on, each a command on its own line. `journal` is the path as
+ * the resume command names it, for the report of the run's calls.
+ */
+export function guardrailStop(t: Trip, resume: string, journal?: string): GuardrailError {
+  const pct = (x: number) => `${Math.round(x * 100)}%`;
+  const before = t.metric === 'connect' ? t.baseline.connect_rate : t.baseline.failed_rate;
+  const look = journal ? ` (voicectl campaign report --run ${journal})` : '';
+  return new GuardrailError(`The answer-rate breaker paused the run: ${tripText(t)}. No further wave is released; the calls already released finish on the service.`, {
     code: 'answer_rate_breaker',
-    hint: `Look at the calls of the last waves (wrong numbers, a caller ID marked as spam, an agent change), then continue with: ${resume}\nor accept the new rate as the baseline with: ${resume} --accept-rates`,
-    details: { metric: t.metric, rate: t.rate, dials: t.dials, baseline: t.baseline },
+    hint: [
+      `Look at the last waves' calls first${look}: a caller ID marked as spam, wrong numbers, a changed agent.`,
+      `Then continue, still comparing with ${pct(before)}:`,
+      `  ${resume}`,
+      `or take ${pct(t.rate)} as the new ${t.metric} rate and continue:`,
+      `  ${resume} --accept-rates`,
+    ].join('\n'),
+    details: {
+      metric: t.metric, rate: t.rate, dials: t.dials, baseline: t.baseline, at: t.at,
+      resume, accept_rates: `${resume} --accept-rates`,
+    },
   });
 }
 

@@ -8,7 +8,7 @@ import { openRun, prepareRun, resumeCommand } from '../../campaigns/run/start.js
 import { resumeRun, startRun } from '../../campaigns/run/session.js';
 import { runStatus } from '../../campaigns/run/status.js';
 import { when } from '../../campaigns/run/when.js';
-import { duration } from '../../io/text.js';
+import { duration, shellQuote } from '../../io/text.js';
 import { parsePolicyFile, type PolicyFileValues } from '../../campaigns/run/policy-file.js';
 import { readInside, RefusedFile } from '../../gitops/files.js';
 import { fsErrorReason, isFsError } from '../../util/fs-error.js';
@@ -68,19 +68,24 @@ async function showStatus(ctx: Context, path: string): Promise<void> {
       await printList(ctx, status.waves.map((w) => ({ ...w, campaign_id: w.campaign_id ?? '', service: w.service_status ?? '' })), [
         { header: 'wave', key: 'n' }, { header: 'campaign', key: 'campaign_id' }, { header: 'state', key: 'state' }, { header: 'service', key: 'service' }, { header: 'contacts', key: 'contacts' },
       ]);
-      const list = (r: Record<string, number>) => Object.entries(r).map(([k, v]) => `${v} ${k.replace('_', ' ')}`).join(', ');
+      const list = (r: Record<string, number>) => Object.entries(r).map(([k, v]) => `${v} ${k.replace(/_/g, ' ')}`).join(', ');
       ctx.out(`Contacts: ${list(status.contacts)}`);
       ctx.out(`Last outcome: ${list(status.last_outcomes)}`);
       ctx.out(`Attempts: ${Object.entries(status.attempts).map(([k, v]) => `${v} dialed ${k === '1' ? 'once' : `${k} times`}`).join(', ')}`);
+      const tripped = status.breaker?.tripped;
       if (status.after_wave !== undefined) ctx.out(`Next wave: after wave ${status.after_wave} has finished (one wave is on the service at a time)`);
+      else if (tripped) ctx.out('Next wave: none until the run is resumed (the answer-rate breaker paused it)');
       else if (status.next_wave_at) {
         const left = (Date.parse(status.next_wave_at) - ctx.now().getTime()) / 1000;
         ctx.out(`Next wave: ${when(Date.parse(status.next_wave_at), ctx.timeZone)}${left > 0 ? ` (in ${duration(left)})` : ' (now)'}`);
       }
       for (const o of status.orphans ?? []) ctx.out(`Wave ${o.wave}: ${o.note}`);
       if (status.spend_text) ctx.out(status.spend_text);
-      if (status.breaker?.tripped) ctx.out(`Answer-rate breaker: tripped (${journal.paused_reason ?? 'see the journal'}); --resume continues after a look, --resume --accept-rates takes the new rate.`);
+      if (tripped) {
+        ctx.out(`Answer-rate breaker: paused the run ${when(Date.parse(tripped.at), ctx.timeZone)}; look at the last waves' calls (voicectl campaign report --run ${shellQuote(path)}) before going on.`);
+      }
       if (status.state !== 'finished') ctx.info(ctx.errColor.dim(`Continue with: ${resumeCommand(ctx, path)}`));
+      if (tripped) ctx.info(ctx.errColor.dim(`or take the new ${tripped.metric} rate (${Math.round(tripped.rate * 100)}%) as the baseline: ${resumeCommand(ctx, path)} --accept-rates`));
     },
   });
 }

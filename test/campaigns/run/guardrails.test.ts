@@ -30,7 +30,11 @@ describe('campaign run with answers that collapse after 300 calls', () => {
 
     const r = await w.run([...args, '--yes']);
     expect(r.exitCode, r.stderr).toBe(7);
-    expect(r.stderr).toMatch(/answer-rate breaker: connect rate \d+% over the last \d+ dials against 68% set by --baseline-connect-rate/);
+    expect(r.stderr).toMatch(/The answer-rate breaker paused the run: connect rate \d+% over the last \d+ dials against 68% set by --baseline-connect-rate\. No further wave is released/);
+    // The two ways on, each a command on a line of its own.
+    expect(r.stderr).toMatch(/campaign report --run .*collapse\.run\.json/);
+    expect(r.stderr).toMatch(/Then continue, still comparing with 68%:\n\s+voicectl campaign run --resume \S*collapse\.run\.json.*\n/);
+    expect(r.stderr).toMatch(/or take \d+% as the new connect rate and continue:\n\s+voicectl campaign run --resume \S*collapse\.run\.json.* --accept-rates/);
     const journalPath = join(w.dir, 'collapse.run.json');
     const j = JSON.parse(readFileSync(journalPath, 'utf8'));
     expect(j.state).toBe('paused');
@@ -59,9 +63,13 @@ describe('campaign run with answers that collapse after 300 calls', () => {
     expect(whole.spend.by_country).toEqual([expect.objectContaining({ country: 'IN', minor_units: expected })]);
 
     // --resume after a look: the rate is still low, so it pauses again, exit 7.
-    const looked = await w.run(['campaign', 'run', '--resume', journalPath, '--yes']);
+    const looked = await w.run(['campaign', 'run', '--resume', journalPath, '--yes', '--json']);
     expect(looked.exitCode, looked.stderr).toBe(7);
     expect(looked.stderr).toMatch(/Continuing after a look/);
+    // For a script: one JSON error object, its code and the commands that go on.
+    const error = JSON.parse(looked.stderr.trim().split('\n').pop()!);
+    expect(error).toMatchObject({ code: 'answer_rate_breaker', exit_code: 7, details: { metric: 'connect', baseline: { connect_rate: 0.68, source: 'flag' } } });
+    expect(error.details.accept_rates).toMatch(/--resume \S*collapse\.run\.json.* --accept-rates$/);
     const again = JSON.parse(readFileSync(journalPath, 'utf8'));
     expect(again.state).toBe('paused');
     expect(again.guardrails.trips).toHaveLength(2);
