@@ -68,6 +68,12 @@ describe('the breaker in the policy file', () => {
     expect(j.guardrails.baseline!.connect_rate).toBeCloseTo(0.61);
   });
 
+  it('refuses --breaker with --resume: a resumed run keeps the breaker it started with', async () => {
+    const r = await w.run(['campaign', 'run', '--resume', join(w.dir, 'none.run.json'), '--breaker', 'off'], frozen);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('drop --breaker');
+  });
+
   it('defaults to pause with no flag and no file', async () => {
     const j = await plan([]);
     expect(j.guardrails.breaker).toMatchObject({ mode: 'pause', threshold: 12, connect_drop: 0.3 });

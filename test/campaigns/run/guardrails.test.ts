@@ -53,6 +53,10 @@ describe('campaign run with answers that collapse after 300 calls', () => {
     const status = await w.run(['campaign', 'run', 'status', journalPath, '--json']);
     expect(JSON.parse(status.stdout).spend.minor_units).toBe(expected);
     expect(JSON.parse(status.stdout).breaker.tripped.metric).toBe('connect');
+    const human = await w.run(['campaign', 'run', 'status', journalPath]);
+    expect(human.stdout).toContain('Next wave: none until the run is resumed (the answer-rate breaker paused it)');
+    expect(human.stdout).toMatch(/Answer-rate breaker: paused the run .*; look at the last waves' calls \(voicectl campaign report --run /);
+    expect(human.stderr).toMatch(/Continue with: voicectl campaign run --resume \S*collapse\.run\.json.*\nor take the new connect rate \(\d+%\) as the baseline: .* --accept-rates/);
 
     // The report of the run: the same spend, from the calls the service returns, per country.
     const report = await w.run(['campaign', 'report', '--run', journalPath, '--json']);
