@@ -13,15 +13,16 @@ import { fsErrorReason } from '../util/fs-error.js';
 // webhook_secret / webhook_endpoint: saved by `webhook create|rotate-secret --save-secret` for `listen`.
 // do_not_call_file / calling_hours: applied by `campaign create|redial|launch` (docs/campaign-operations.md).
 // timezone: the zone of every time shown and of dates typed without an offset (--tz, VOICECTL_TZ).
+// rate_card: the user's prices per country (a YAML file, stored absolute): cost in campaign run and campaign report.
 // strict: "true" makes `contacts validate` and `campaign create` treat every warning about a contacts file as an error (--strict).
-export const PROFILE_KEYS = ['base_url', 'api_key', 'default_country', 'timeout', 'webhook_secret', 'webhook_endpoint', 'do_not_call_file', 'calling_hours', 'timezone', 'strict'] as const;
+export const PROFILE_KEYS = ['base_url', 'api_key', 'default_country', 'timeout', 'webhook_secret', 'webhook_endpoint', 'do_not_call_file', 'calling_hours', 'timezone', 'strict', 'rate_card'] as const;
 export type ProfileKey = (typeof PROFILE_KEYS)[number];
 /**
- * Settings whose values another module understands: a country (contacts/) and a window
- * of calling hours (campaigns/). The caller supplies their checks (normalizeValue), so
+ * Settings whose values another module understands: a country (contacts/), a window
+ * of calling hours and a rate card (campaigns/). The caller supplies their checks (normalizeValue), so
  * config/ stays below the domains it is read by.
  */
-export const KEYS_CHECKED_BY_CALLER = ['default_country', 'calling_hours'] as const satisfies readonly ProfileKey[];
+export const KEYS_CHECKED_BY_CALLER = ['default_country', 'calling_hours', 'rate_card'] as const satisfies readonly ProfileKey[];
 export type KeyCheckedByCaller = (typeof KEYS_CHECKED_BY_CALLER)[number];
 export type Profile = Partial<Record<ProfileKey, string>>;
 

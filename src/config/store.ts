@@ -47,6 +47,7 @@ export async function normalizeValue(key: ProfileKey, raw: string, checks: Setti
       return v;
     case 'default_country':
     case 'calling_hours':
+    case 'rate_card':
       return checks[key](v, raw);
     case 'timezone': {
       const { canonicalZone, ZONE_HELP } = await import('../util/time.js');

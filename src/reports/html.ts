@@ -17,6 +17,7 @@ import { percent, type CampaignReport, type ReportCall } from './stats.js';
 import { duration } from '../text/text.js';
 import { clockWithZone, formatDateTime, isoInZone, zoneAbbreviation } from '../util/time.js';
 import { readCallbackTime, referenceOf, turnsOf } from './followups.js';
+import { NO_RATE_CARD, SPEND_HEAD, spendLine, spendMoney, spendRows } from './spend.js';
 
 const esc = (s: unknown): string =>
   String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -134,6 +135,17 @@ function askedFor(c: ReportCall, zone: string): string {
   return `${formatDateTime(r.at, zone, { minutes: true })} ${zoneAbbreviation(zone, r.at)}${theirs}${r.kind === 'day' ? ', day only' : ''}`;
 }
 
+/** The spend per country by the user's rate card; an unpriced country says so. */
+function spendBlock(r: CampaignReport): string {
+  const s = r.spend;
+  if (!s) return '';
+  const rows = spendRows(s);
+  return `<h3>Spend <span class="muted">(${esc(s.rate_card)})</span></h3>
+<p class="note" data-spend-minor-units="${s.minor_units}" data-currency="${esc(s.currency)}">${esc(spendLine(s))}.</p>
+<div class="scroll" tabindex="0" role="region" aria-label="Spend of ${esc(r.name)}"><table class="spend"><thead><tr>${SPEND_HEAD.map((h) => `<th scope="col">${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows.map(([label, ...cells]) =>
+    `<tr data-country="${esc(label)}"><th scope="row">${esc(label)}</th>${cells.map((c) => `<td class="n">${esc(c)}</td>`).join('')}</tr>`).join('')}</tbody></table></div>`;
+}
+
 function callbacks(r: CampaignReport, zone: string): string {
   const list = r.call_list.filter((c) => isCallback(c.outcome));
   if (list.length === 0) return `<h3>Callbacks</h3><p class="none">No callback was asked for.</p>`;
@@ -163,8 +175,10 @@ function section(r: CampaignReport, zone: string, abbr: string): string {
 <div><b data-kpi="connected">${r.connected}</b>connected</div>
 <div><b data-kpi="connect-rate">${esc(percent(r.connect_rate))}</b>connect rate</div>
 <div><b data-kpi="average-duration">${esc(duration(r.duration.average_seconds, { missing: '-' }))}</b>average duration</div>
-</div>
+${r.spend ? `<div><b data-kpi="spend">${esc(spendMoney(r.spend, r.spend.minor_units))}</b>spent${Object.keys(r.spend.unpriced).length ? ' (priced calls)' : ''}</div>
+` : ''}</div>
 <div class="charts">${charts}</div>
+${spendBlock(r)}
 ${callbacks(r, zone)}
 ${callsTable(r, zone, abbr)}
 </section>`;
@@ -218,7 +232,7 @@ table.compare{min-width:0}table.compare td:not(:first-child),table.compare th:no
 body{font-size:11pt}main{padding:0;max-width:none}.controls,.hint,button.open,audio,th:last-child,td:last-child{display:none}
 .scroll{overflow:visible;border:0}table.calls,table.callbacks{min-width:0}tr,figure,li{break-inside:avoid}
 h2{break-before:page}.sw,.bf{-webkit-print-color-adjust:exact;print-color-adjust:exact}
-tr.transcript:not([hidden]){display:table-row}th button.sort{color:#000}}`;
+tr.transcript:not([hidden]){display:table-row}table.spend th:last-child,table.spend td:last-child{display:table-cell}th button.sort{color:#000}}`;
 
 const SCRIPT = `
 function init() {
@@ -310,7 +324,8 @@ export function reportBody(reports: CampaignReport[], generatedAt: Date, zone = 
   }
   return `<p class="muted">Made by voicectl on ${esc(formatDateTime(generatedAt.getTime(), zone, { minutes: true }))} ${esc(abbr)}. Times are in ${esc(zone)}${abbr !== zone ? ` (${esc(abbr)})` : ''}. Connect rate: connected calls (status completed) of finished calls.</p>
 ${legend()}
-${compare}
+${reports.some((r) => r.spend === null) ? `<p class="note" data-spend="none">${esc(NO_RATE_CARD)}</p>
+` : ''}${compare}
 ${reports.map((r) => section(r, zone, abbr)).join('\n')}`;
 }
 

@@ -16,6 +16,7 @@ import { outcomeWord } from '../calls/outcome.js';
 import { offsetText, wallClock } from '../util/time.js';
 import { outcomeClass, type OutcomeClass } from './classes.js';
 import { contactZone } from './contact-zone.js';
+import type { ReportSpend } from './spend.js';
 
 const DURATION_BUCKETS: Array<{ label: string; max: number }> = [
   { label: '0-30s', max: 30 },
@@ -73,6 +74,11 @@ export interface CampaignReport {
   calls_per_hour: Array<{ hour: string; calls: number }>;
   connect_rate_by_hour_of_day: Array<{ hour: number; calls: number; connected: number; rate: number | null }>;
   call_list: ReportCall[];
+  /**
+   * The spend by the user's rate card (spend.ts), set by `campaign report`; null when there
+   * is no rate card (the report says how to add one), absent where no spend is asked for.
+   */
+  spend?: ReportSpend | null;
 }
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : v == null ? '' : String(v));

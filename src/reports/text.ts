@@ -3,6 +3,7 @@ import { terminalLine } from '../text/terminal-text.js';
 import { percent, type CampaignReport } from './stats.js';
 import { duration } from '../text/text.js';
 import { CLASSES, isCallback, type OutcomeClass } from './classes.js';
+import { NO_RATE_CARD, SPEND_HEAD, spendLine, spendMoney, spendRows } from './spend.js';
 
 const CLASS_LABEL = Object.fromEntries(CLASSES.map((c) => [c.id, c.label.toLowerCase()])) as Record<OutcomeClass, string>;
 
@@ -56,6 +57,9 @@ export function columnNames(names: string[], max: number): string[] {
 /** Rows of metrics, a column per campaign: the side-by-side view. */
 export function comparisonRows(reports: CampaignReport[]): string[][] {
   const row = (label: string, f: (r: CampaignReport) => string) => [label, ...reports.map(f)];
+  const spend = reports.some((r) => r.spend)
+    ? [row('spend', (r) => (r.spend ? `${spendMoney(r.spend, r.spend.minor_units)}${Object.keys(r.spend.unpriced).length ? ' + unpriced' : ''}` : '-'))]
+    : [];
   return [
     row('status', (r) => r.status || '-'),
     row('contacts', (r) => String(r.contacts)),
@@ -68,6 +72,7 @@ export function comparisonRows(reports: CampaignReport[]): string[][] {
       const t = topOutcome(r);
       return t ? `${t[0]} (${t[1]})` : '-';
     }),
+    ...spend,
   ];
 }
 
@@ -88,6 +93,7 @@ export function markdown(reports: CampaignReport[], o: { calls?: number; zone?: 
   const out: string[] = [];
   out.push(reports.length === 1 ? `## Campaign report: ${mdCell(reports[0]!.name)}` : `## Campaign report: ${reports.length} campaigns`, '');
   out.push(mdTable(['', ...reports.map((r) => r.name)], comparisonRows(reports)), '');
+  if (reports.some((r) => r.spend === null)) out.push(mdCell(NO_RATE_CARD), '');
   for (const r of reports) {
     if (reports.length > 1) out.push(`### ${mdCell(r.name)}`, '');
     out.push('**Contacts by status**', '', mdTable(['status', 'contacts'], Object.entries(r.contacts_by_status).map(([k, v]) => [k, String(v)])), '');
@@ -96,6 +102,9 @@ export function markdown(reports: CampaignReport[], o: { calls?: number; zone?: 
     out.push('**Call durations (connected calls)**', '', mdTable(['duration', 'calls'], r.duration.histogram.map((b) => [b.bucket, String(b.calls)])), '');
     out.push(`**Calls per hour (${zone})**`, '', mdTable(['hour', 'calls'], r.calls_per_hour.map((h) => [h.hour.slice(0, 16).replace('T', ' '), String(h.calls)])), '');
     out.push(`**Connect rate by hour of day (${zone})**`, '', mdTable(['hour', 'calls', 'connected', 'connect rate'], hourOfDayRows(r)), '');
+    if (r.spend) {
+      out.push(`**Spend** (${mdCell(r.spend.rate_card)}): ${mdCell(spendLine(r.spend))}`, '', mdTable(SPEND_HEAD, spendRows(r.spend)), '');
+    }
     const cb = callbackRows(r, when);
     out.push(`**Callbacks** (${cb.length})`, '', cb.length ? mdTable([`called (${zone})`, 'phone', 'name', 'what was said'], cb) : 'No callback was asked for.', '');
     const shown = r.call_list.slice(0, o.calls ?? 100);
@@ -105,12 +114,27 @@ export function markdown(reports: CampaignReport[], o: { calls?: number; zone?: 
   return out.join('\n');
 }
 
+/** Words in lines of at most `width` characters (a longer word stands alone). */
+function wrapWords(text: string, width: number): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  return [...lines, line].join('\n');
+}
+
 export interface TerminalSection {
   title: string;
   head: string[];
   rows: string[][];
   /** Per column: the width a cell may be cut to on a narrow terminal (undefined: never cut). */
   max?: Array<number | undefined>;
+  /** A line printed in place of the table. */
+  text?: string;
 }
 
 /**
@@ -140,8 +164,10 @@ export function terminalSections(reports: CampaignReport[], o: { zone?: string; 
     sections.push({ title: `${prefix}durations of connected calls`, head: ['duration', 'calls'], rows: r.duration.histogram.map((b) => [b.bucket, String(b.calls)]) });
     sections.push({ title: `${prefix}calls per hour (${zone})`, head: ['hour', 'calls'], rows: r.calls_per_hour.map((h) => [h.hour.slice(0, 16).replace('T', ' '), String(h.calls)]) });
     sections.push({ title: `${prefix}connect rate by hour of day (${zone})`, head: ['hour', 'calls', 'connected', 'connect rate'], rows: hourOfDayRows(r) });
+    if (r.spend) sections.push({ title: `${prefix}spend (${terminalLine(r.spend.rate_card)})`, head: SPEND_HEAD, rows: spendRows(r.spend) });
     const cb = callbackRows(r, when);
     if (cb.length) sections.push({ title: `${prefix}callbacks (${cb.length})`, head: ['called', 'phone', 'name', 'summary'], rows: cb, max: [undefined, undefined, 24, 80] });
   }
+  if (reports.some((r) => r.spend === null)) sections.push({ title: 'spend', head: [], rows: [], text: wrapWords(NO_RATE_CARD, o.width ?? 80) });
   return sections;
 }

@@ -145,16 +145,18 @@ describe('keys and values', () => {
     await expect(normalizeValue('calling_hours', 'after lunch')).rejects.toBeInstanceOf(UsageError);
   });
 
-  it('takes the country and calling-hours checks from its caller, so config/ imports no domain module', async () => {
+  it('takes the country, calling-hours and rate-card checks from its caller, so config/ imports no domain module', async () => {
     const seen: string[] = [];
     const checks = {
       default_country: (v: string) => (seen.push(`country ${v}`), 'XX'),
       calling_hours: (v: string, raw: string) => (seen.push(`hours ${v} (${raw})`), 'always'),
+      rate_card: (v: string) => (seen.push(`card ${v}`), '/cards/rates.yaml'),
     };
     expect(await normalizeWith('default_country', ' zz ', checks)).toBe('XX');
     expect(await normalizeWith('calling_hours', ' 9-5 ', checks)).toBe('always');
+    expect(await normalizeWith('rate_card', ' rates.yaml ', checks)).toBe('/cards/rates.yaml');
     expect(await normalizeWith('timeout', '5', checks)).toBe('5');
-    expect(seen).toEqual(['country zz', 'hours 9-5 ( 9-5 )']);
+    expect(seen).toEqual(['country zz', 'hours 9-5 ( 9-5 )', 'card rates.yaml']);
   });
 
   it('masks keys to their last four characters', () => {

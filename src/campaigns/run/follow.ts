@@ -4,7 +4,7 @@
  */
 import { allCalls } from '../../api/calls.js';
 import { getCampaign } from '../../api/campaigns.js';
-import { plural } from '../../text/text.js';
+import { plural, shellQuote } from '../../text/text.js';
 import { readContacts } from '../read.js';
 import { zoneLabel } from '../../hours/calling-hours.js';
 import { inFlight, type RunDeps } from './deps.js';
@@ -88,7 +88,7 @@ export async function follow(d: RunDeps, planner: Planner, w: Wave): Promise<voi
   const parts = Object.entries(tally).map(([s, n]) => `${n} ${s.replace('_', ' ')}`).join(', ');
   d.view.event(`Wave ${w.n}: finished: ${parts}${retries > 0 ? `; ${plural(retries, 'contact')} to try again from ${when(now + j.policy.retry_after_ms, d.ctx.timeZone)}` : ''}.`);
   if (trip && !pausing) d.view.event(`Warning (answer-rate breaker, --breaker warn): ${tripText(trip)}. The run goes on.`);
-  if (trip && pausing) throw guardrailStop(trip, d.resume);
+  if (trip && pausing) throw guardrailStop(trip, d.resume, shellQuote(d.file.path));
 }
 
 function retryable(j: Journal, c: RunContact): boolean {

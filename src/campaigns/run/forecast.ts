@@ -6,6 +6,7 @@
 import { formatWindow, localTime, zoneLabel } from '../../hours/calling-hours.js';
 import type { AgentHistory } from './history.js';
 import { forecastCost, money } from './rate-card.js';
+import { breakerLine } from './guardrails.js';
 import { placeOf } from './policy.js';
 import type { Journal } from './journal.js';
 import { Planner, simulate, type SmallBecause } from './plan.js';
@@ -148,8 +149,10 @@ export function forecastLines(f: Forecast, j: Journal, zone: string): string[] {
     const c = f.cost;
     const exp = c.low.includes('.') ? c.low.split('.')[1]!.length : 0;
     const unpriced = Object.entries(c.unpriced).map(([cc, n]) => `${n.toLocaleString('en-US')} to ${cc}`).join(', ');
-    lines.push(`  Cost of first attempts (your rate card): ${money(c.low_minor_units, c.currency, exp)} to ${money(c.high_minor_units, c.currency, exp)}${c.assumed ? ` (${c.assumed})` : ''}${unpriced ? `; unpriced, not counted: ${unpriced}` : ''}.`);
+    lines.push(`  Cost of first attempts (${j.guardrails?.rate_card?.source ?? 'your rate card'}): ${money(c.low_minor_units, c.currency, exp)} to ${money(c.high_minor_units, c.currency, exp)}${c.assumed ? ` (${c.assumed})` : ''}${unpriced ? `; unpriced, not counted: ${unpriced}` : ''}.`);
   }
+  const breaker = breakerLine(j);
+  if (breaker) lines.push(breaker);
   if (f.would_expire > 0) lines.push(`  ${f.would_expire.toLocaleString('en-US')} contacts cannot be reached ${p.deadline ? 'before the deadline' : 'in any window'}: they would expire.`);
   return lines;
 }

@@ -7,7 +7,7 @@ import { GuardrailError } from '../../errors.js';
 import { plural } from '../../text/text.js';
 import { placeOf } from './policy.js';
 import {
-  acceptRates, baselineSource, DEFAULT_BREAKER, dialResult, newBreakerState, observe, tripMessage,
+  acceptRates, baselineText, DEFAULT_BREAKER, dialResult, newBreakerState, observe, tripMessage,
   type Baseline, type BreakerMode, type BreakerSettings, type DialResult, type Trip,
 } from './breaker.js';
 import { addCall, emptySpend, money, type RateCard, type Spend } from './rate-card.js';
@@ -21,15 +21,23 @@ const MIN_HISTORY = 100;
 
 export interface GuardrailInput {
   mode?: BreakerMode;
+  /** The policy file's thresholds; the rest are DEFAULT_BREAKER's. */
+  thresholds?: Partial<Omit<BreakerSettings, 'mode'>>;
   baselineConnectRate?: number;
+  /** Who set baselineConnectRate, for messages (default --baseline-connect-rate). */
+  baselineSetBy?: string;
   rateCard?: RateCard;
 }
 
 export function newGuardrails(input: GuardrailInput, history: AgentHistory | undefined): Guardrails {
-  const breaker: BreakerSettings = { ...DEFAULT_BREAKER, mode: input.mode ?? DEFAULT_BREAKER.mode };
+  const breaker: BreakerSettings = { ...DEFAULT_BREAKER, ...input.thresholds, mode: input.mode ?? DEFAULT_BREAKER.mode };
   let baseline: Baseline | undefined;
   if (input.baselineConnectRate !== undefined) {
-    baseline = { connect_rate: input.baselineConnectRate, failed_rate: history?.failed_rate ?? 0.1, calls: 0, source: 'flag' };
+    baseline = { connect_rate: input.baselineConnectRate, failed_rate: 0, calls: 0, source: 'flag', set_by: input.baselineSetBy ?? '--baseline-connect-rate' };
+    // The failed rate from the agent's calls when there are enough; else the run learns it from its first dials.
+    if (history && history.calls >= MIN_HISTORY && history.failed_rate !== undefined) {
+      Object.assign(baseline, { failed_rate: history.failed_rate, failed_calls: history.calls, failed_from: 'history' });
+    }
   } else if (history && history.calls >= MIN_HISTORY && history.connect_rate !== undefined) {
     baseline = { connect_rate: history.connect_rate, failed_rate: history.failed_rate ?? 0, calls: history.calls, source: 'history' };
   }
@@ -39,6 +47,32 @@ export function newGuardrails(input: GuardrailInput, history: AgentHistory | und
     g.spend = emptySpend(input.rateCard);
   }
   return g;
+}
+
+/** What a plan (the dry run's JSON) says of the guardrails: the breaker's settings and baseline, and the rate card's source. */
+export function guardrailsPlan(j: Journal): Record<string, unknown> | undefined {
+  const g = j.guardrails;
+  if (!g) return undefined;
+  return {
+    breaker: g.breaker,
+    baseline: g.state.baseline ?? null,
+    rate_card: g.rate_card ? { source: g.rate_card.source, currency: g.rate_card.currency, countries: Object.keys(g.rate_card.rates) } : null,
+  };
+}
+
+/** The breaker in one line of the forecast. */
+export function breakerLine(j: Journal): string | undefined {
+  const g = j.guardrails;
+  if (!g) return undefined;
+  const b = g.breaker;
+  if (b.mode === 'off') return '  Answer-rate breaker: off (--breaker off).';
+  const base = g.state.baseline;
+  const against = base
+    ? `a connect rate of ${baselineText(base, 'connect', plural)}`
+    : `the connect rate of the run's first ${plural(b.learn_dials, 'dial')}`;
+  const changed = (Object.keys(DEFAULT_BREAKER) as Array<keyof BreakerSettings>).filter((k) => k !== 'mode' && b[k] !== DEFAULT_BREAKER[k]);
+  const thresholds = changed.length > 0 ? `; ${changed.map((k) => `${k} ${b[k]}`).join(', ')}` : '';
+  return `  Answer-rate breaker: ${b.mode === 'pause' ? 'pauses the run (exit 7)' : 'warns'} if connects collapse or failures rise, against ${against}${thresholds}.`;
 }
 
 /** One finished call of a wave, as the guardrails need it. */
@@ -77,12 +111,28 @@ export function tripText(t: Trip): string {
   return tripMessage(t, plural);
 }
 
-/** The error that ends a run the breaker paused (exit 7). */
-export function guardrailStop(t: Trip, resume: string): GuardrailError {
-  return new GuardrailError(`Paused by the answer-rate breaker: ${tripText(t)}. No further wave is released; the calls already released finish on the service.`, {
+/**
+ * The error that ends a run the breaker paused (exit 7): what it saw, that nothing more is
+ * released, and the two ways on, each a command on its own line. `journal` is the path as
+ * the resume command names it, for the report of the run's calls.
+ */
+export function guardrailStop(t: Trip, resume: string, journal?: string): GuardrailError {
+  const pct = (x: number) => `${Math.round(x * 100)}%`;
+  const before = t.metric === 'connect' ? t.baseline.connect_rate : t.baseline.failed_rate;
+  const look = journal ? ` (voicectl campaign report --run ${journal})` : '';
+  return new GuardrailError(`The answer-rate breaker paused the run: ${tripText(t)}. No further wave is released; the calls already released finish on the service.`, {
     code: 'answer_rate_breaker',
-    hint: `Look at the calls of the last waves (wrong numbers, a caller ID marked as spam, an agent change), then continue with: ${resume}\nor accept the new rate as the baseline with: ${resume} --accept-rates`,
-    details: { metric: t.metric, rate: t.rate, dials: t.dials, baseline: t.baseline },
+    hint: [
+      `Look at the last waves' calls first${look}: a caller ID marked as spam, wrong numbers, a changed agent.`,
+      `Then continue, still comparing with ${pct(before)}:`,
+      `  ${resume}`,
+      `or take ${pct(t.rate)} as the new ${t.metric} rate and continue:`,
+      `  ${resume} --accept-rates`,
+    ].join('\n'),
+    details: {
+      metric: t.metric, rate: t.rate, dials: t.dials, baseline: t.baseline, at: t.at,
+      resume, accept_rates: `${resume} --accept-rates`,
+    },
   });
 }
 
@@ -104,7 +154,7 @@ export function resumeAfterTrip(j: Journal, accept: boolean): string | undefined
   g.state.connect = { s: 0, n: 0, k: 0 };
   g.state.failed = { s: 0, n: 0, k: 0 };
   if (last) last.resumed = 'looked';
-  return `Continuing after a look; the breaker watches again against ${baselineSource(t.baseline, plural)} (--accept-rates would take the new rate instead).`;
+  return `Continuing after a look: the breaker watches again against ${baselineText(t.baseline, t.metric, plural)} (--accept-rates would take the new rate instead).`;
 }
 
 /** The spend so far and the projected total, for run status and the report. */

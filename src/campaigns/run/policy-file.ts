@@ -10,6 +10,7 @@ import { UsageError } from '../../errors.js';
 import { parseYaml, placeOf, problemList, yamlData } from '../../util/yaml.js';
 import { parseWindow, WINDOW_HELP } from '../../hours/calling-hours.js';
 import { deadlineNamesZone, parseDeadline, parseRetryOn } from './policy.js';
+import { BREAKER_MODES, DEFAULT_BREAKER, type BreakerMode, type BreakerSettings } from './breaker.js';
 
 /** What a policy file sets (each key only when the file has it), as the flags of the same names would. */
 export interface PolicyFileValues {
@@ -25,9 +26,30 @@ export interface PolicyFileValues {
   exclude?: string[];
   /** Milliseconds. */
   excludeCalledWithin?: number;
+  /** The run's guardrails: the breaker's mode and thresholds, and the rate card (a path, read by the caller). */
+  guardrails?: PolicyGuardrails;
 }
 
-const KEYS = ['calling_hours', 'wave_size', 'daily_cap', 'attempts', 'retry_after', 'retry_on', 'deadline', 'exclude', 'exclude_called_within'] as const;
+export interface PolicyGuardrails {
+  mode?: BreakerMode;
+  /** Thresholds the file sets; the others keep DEFAULT_BREAKER's. */
+  thresholds?: Partial<Omit<BreakerSettings, 'mode'>>;
+  baselineConnectRate?: number;
+  /** rate_card: the absolute path, and how messages name it ("rates.yaml (rate_card in run.yaml, line 4)"). */
+  rateCard?: { path: string; label: string };
+}
+
+const KEYS = ['calling_hours', 'wave_size', 'daily_cap', 'attempts', 'retry_after', 'retry_on', 'deadline', 'exclude', 'exclude_called_within', 'breaker', 'rate_card'] as const;
+
+/** The keys of `breaker:` as a mapping; each threshold's bounds and what it means. */
+const BREAKER_KEYS = ['mode', 'baseline_connect_rate', 'connect_drop', 'failed_factor', 'failed_floor', 'threshold', 'learn_dials'] as const;
+const THRESHOLDS: Record<Exclude<(typeof BREAKER_KEYS)[number], 'mode' | 'baseline_connect_rate'>, { min: number; max: number; open?: boolean; whole?: boolean; says: string }> = {
+  connect_drop: { min: 0, max: 1, open: true, says: 'a share above 0 and below 1 (0.3: the breaker is built to catch connects falling to 70% of the baseline)' },
+  failed_factor: { min: 1, max: 20, says: 'a number from 1 to 20 (2: failures doubling)' },
+  failed_floor: { min: 0, max: 0.9, says: 'a share from 0 to 0.9 (0.1: failures rising by 10 points at least)' },
+  threshold: { min: 2, max: 50, says: 'the evidence in nats at which the breaker trips, from 2 to 50 (default 12; lower trips sooner and more often for nothing)' },
+  learn_dials: { min: 20, max: 100_000, whole: true, says: 'a whole number of dials from 20 to 100,000 (default 200)' },
+};
 
 type Path = Array<string | number>;
 
@@ -118,6 +140,18 @@ export function parsePolicyFile(file: string, text: string, { span, now, dir }: 
     // Relative to the policy file, wherever the run is started from.
     if (list) out.exclude = list.map((f) => resolve(dir, f));
   }
+  const guard: PolicyGuardrails = {};
+  if (v.breaker !== undefined) breaker(v.breaker, problems, guard);
+  if (v.rate_card !== undefined) {
+    if (typeof v.rate_card !== 'string' || v.rate_card.trim() === '') {
+      problems.push({ path: ['rate_card'], message: `must be the path of a rate card file (currency: and rates:), relative to this file, not ${shown(v.rate_card)}` });
+    } else {
+      const { offset } = locate(doc, lines, { path: ['rate_card'], message: '' });
+      const line = offset === Number.MAX_SAFE_INTEGER ? '' : `, line ${lines.linePos(offset).line}`;
+      guard.rateCard = { path: resolve(dir, v.rate_card), label: `${v.rate_card} (rate_card in ${file}${line})` };
+    }
+  }
+  if (Object.keys(guard).length > 0) out.guardrails = guard;
   // In the order of the file, as a reader fixes them.
   if (problems.length) throw invalid(file, problems.map((p) => locate(doc, lines, p)).sort((a, b) => a.offset - b.offset).map((p) => p.text));
   return out;
@@ -163,6 +197,39 @@ function callingHours(value: unknown, problems: Problem[]): string[] | undefined
     problems.push({ path: ['calling_hours'], message: `must be a window (09:00-21:00), a mapping of default and country codes to windows, or a list of windows, not ${shown(value)}` });
   }
   return problems.length === before ? out : undefined;
+}
+
+/** breaker: pause | warn | off, or a mapping of mode, baseline_connect_rate and thresholds. */
+function breaker(value: unknown, problems: Problem[], guard: PolicyGuardrails): void {
+  const modes = BREAKER_MODES.join(', ');
+  const mode = (m: unknown, path: Path) => {
+    if (typeof m === 'string' && (BREAKER_MODES as readonly string[]).includes(m)) guard.mode = m as BreakerMode;
+    // YAML 1.1 readers take a bare off for false: say what to write.
+    else problems.push({ path, message: `must be one of ${modes}, not ${shown(m)}` });
+  };
+  if (!isRecord(value)) {
+    if (typeof value === 'string') mode(value, ['breaker']);
+    else problems.push({ path: ['breaker'], message: `must be a mode (${modes}) or a mapping of mode and thresholds (${BREAKER_KEYS.join(', ')}), not ${shown(value)}` });
+    return;
+  }
+  for (const key of Object.keys(value)) {
+    if (!(BREAKER_KEYS as readonly string[]).includes(key)) problems.push({ path: ['breaker', key], atKey: true, message: `unknown key (the keys of breaker are ${BREAKER_KEYS.join(', ')})` });
+  }
+  if (value.mode !== undefined) mode(value.mode, ['breaker', 'mode']);
+  const rate = value.baseline_connect_rate;
+  if (rate !== undefined) {
+    if (typeof rate !== 'number' || !(rate > 0 && rate <= 1)) problems.push({ path: ['breaker', 'baseline_connect_rate'], message: `must be a share above 0 and at most 1, such as 0.52, not ${shown(rate)}` });
+    else guard.baselineConnectRate = rate;
+  }
+  const thresholds: Partial<Omit<BreakerSettings, 'mode'>> = {};
+  for (const [key, t] of Object.entries(THRESHOLDS) as Array<[keyof typeof THRESHOLDS, (typeof THRESHOLDS)[keyof typeof THRESHOLDS]]>) {
+    const n = value[key];
+    if (n === undefined) continue;
+    const ok = typeof n === 'number' && Number.isFinite(n) && (t.open ? n > t.min && n < t.max : n >= t.min && n <= t.max) && (!t.whole || Number.isInteger(n));
+    if (!ok) problems.push({ path: ['breaker', key], message: `must be ${t.says}, not ${shown(n)}` });
+    else thresholds[key] = n as number;
+  }
+  if (Object.keys(thresholds).length > 0) guard.thresholds = thresholds;
 }
 
 function stringList(value: unknown, path: Path, problems: Problem[], commas: boolean): string[] | undefined {
@@ -260,6 +327,27 @@ export function policySchema(): Record<string, unknown> {
         oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }],
       },
       exclude_called_within: spanText('Leave out numbers with a call started in this span.', '7d'),
+      breaker: {
+        description: 'The answer-rate breaker (docs/campaign-run.md, "Guardrails"): a mode, or a mapping of the mode, the baseline and the thresholds; --breaker and --baseline-connect-rate win over it.',
+        oneOf: [
+          { type: 'string', enum: [...BREAKER_MODES], description: 'pause (default): pause the run, exit 7; warn: say so and go on; off.' },
+          {
+            type: 'object',
+            additionalProperties: false,
+            properties: {
+              mode: { type: 'string', enum: [...BREAKER_MODES] },
+              baseline_connect_rate: { type: 'number', exclusiveMinimum: 0, maximum: 1, description: 'The connect rate to compare with (default: the agent\'s recent calls, else the run\'s first dials).' },
+              ...Object.fromEntries(Object.entries(THRESHOLDS).map(([k, t]) => [k, {
+                type: t.whole ? 'integer' : 'number',
+                ...(t.open ? { exclusiveMinimum: t.min, exclusiveMaximum: t.max } : { minimum: t.min, maximum: t.max }),
+                default: DEFAULT_BREAKER[k as keyof typeof THRESHOLDS],
+                description: `${t.says[0]!.toUpperCase()}${t.says.slice(1)}.`,
+              }])),
+            },
+          },
+        ],
+      },
+      rate_card: { type: 'string', description: 'Your rate card (currency: and rates:), relative to the policy file; --rate-card wins over it, and it wins over the profile\'s rate_card.', examples: ['rates.yaml'] },
     },
   };
 }

@@ -17,6 +17,7 @@
  */
 import { parse as parseYaml } from 'yaml';
 import { UsageError } from '../../errors.js';
+import { readUserText, userFileReason } from '../../util/user-file.js';
 
 export interface Rate {
   /** Millionths of the currency's major unit, so 0.0125 per minute is exact. */
@@ -105,6 +106,54 @@ export function parseRateCard(text: string, source: string): RateCard {
   const unanswered = d.charge_unanswered ?? false;
   if (typeof unanswered !== 'boolean') throw fail(source, 'charge_unanswered must be true or false');
   return { currency, exponent, rates, increment_seconds: inc, charge_unanswered: unanswered, source };
+}
+
+/**
+ * Reads and checks a rate card before anything is sent (exit 2 naming it). `label` is how
+ * messages and the spend name the card: "--rate-card rates.yaml", "rates.yaml (rate_card
+ * in run.yaml, line 4)", "/home/me/rates.yaml (the profile's rate_card)".
+ */
+export async function readRateCard(path: string, label: string): Promise<RateCard> {
+  let text: string;
+  try {
+    text = await readUserText(path, { maxBytes: 1024 * 1024 });
+  } catch (err) {
+    throw fail(label, userFileReason(err));
+  }
+  return parseRateCard(text, label);
+}
+
+/** Where a command may find the rate card, each already resolved to an absolute path. */
+export interface RateCardSources {
+  /** --rate-card FILE: the path as typed, and absolute. */
+  flag?: { typed: string; path: string };
+  /** The policy file's rate_card. */
+  policy?: { path: string; label: string };
+  /** A run's own card, kept in its journal since it started. */
+  journal?: RateCard;
+  /** The profile's rate_card (stored absolute by `config set`). */
+  profile?: string;
+}
+
+/**
+ * The rate card that applies: --rate-card, else the policy file's, else the run's own,
+ * else the profile's (docs/campaign-run.md, "Guardrails"). Only that one is read.
+ */
+export async function chooseRateCard(s: RateCardSources): Promise<RateCard | undefined> {
+  if (s.flag) return readRateCard(s.flag.path, `--rate-card ${s.flag.typed}`);
+  if (s.policy) return readRateCard(s.policy.path, s.policy.label);
+  if (s.journal) return s.journal;
+  if (s.profile) {
+    try {
+      return await readRateCard(s.profile, `${s.profile} (the profile's rate_card)`);
+    } catch (err) {
+      if (err instanceof UsageError) {
+        throw new UsageError(err.message, { hint: 'Fix the file, point the profile at another with `voicectl config set rate_card FILE`, or remove it with `voicectl config unset rate_card`.' });
+      }
+      throw err;
+    }
+  }
+  return undefined;
 }
 
 /** Seconds billed for a call of this length at this rate. */

@@ -1,6 +1,7 @@
 /** `campaign run status JOURNAL`: the journal, with each unfinished wave read from the service. Releases nothing. */
 import { spendSummary } from './guardrails.js';
 import { spendJson } from './rate-card.js';
+import type { Baseline, Trip } from './breaker.js';
 import type { ApiClient } from '../../api/client.js';
 import { getCampaign } from '../../api/campaigns.js';
 import type { Context } from '../../context.js';
@@ -39,7 +40,7 @@ export interface RunStatus {
   /** The wave on the service: the next is released only once it has finished. */
   after_wave?: number;
   /** The answer-rate breaker: its mode, baseline and trips. */
-  breaker?: { mode: string; baseline?: Record<string, unknown>; tripped?: Record<string, unknown>; trips: number };
+  breaker?: { mode: string; baseline?: Baseline; tripped?: Trip; trips: number };
   /** From --rate-card: integer minor units spent on priced calls, the projected total, unpriced calls by country. */
   spend?: Record<string, unknown>;
   /** What a person reads of the spend. */

@@ -102,9 +102,9 @@ export function runOptions(cmd: Command<[string | undefined, string | undefined]
     .option('--journal <file>', 'where the run keeps its state (default: NAME.run.json beside the contacts file)')
     .option('--resume <journal>', 'continue a run from its journal (after Ctrl-C, a crash or a pause)')
     .option('--accept-rates', 'with --resume after the answer-rate breaker paused the run: take the rate it saw as the new baseline')
-    .addOption(new Option('--breaker <mode>', 'the answer-rate breaker: pause the run (exit 7) when connects collapse or failures rise, warn and go on, or off').choices(['off', 'warn', 'pause']).default('pause'))
-    .option('--baseline-connect-rate <share>', 'the connect rate the breaker compares with, 0 to 1 (default: the agent\'s recent calls, else the run\'s first 200 dials)', shareOf)
-    .option('--rate-card <file.yaml>', 'your prices per country (currency, rates: {IN: {per_minute, connection, min_seconds}}): the forecast\'s cost range, the spend in run status and the report')
+    .addOption(new Option('--breaker <mode>', 'the answer-rate breaker: pause the run (exit 7) when connects collapse or failures rise, warn and go on, or off (default: the policy file\'s breaker, else pause)').choices(['off', 'warn', 'pause']))
+    .option('--baseline-connect-rate <share>', 'the connect rate the breaker compares with, 0 to 1 (default: the policy file\'s, else the agent\'s recent calls, else the run\'s first 200 dials)', shareOf)
+    .option('--rate-card <file.yaml>', 'your prices per country (currency, rates: {IN: {per_minute, connection, min_seconds}}): the forecast\'s cost range, the spend in run status and the report (default: the policy file\'s rate_card, else the profile\'s)')
     .option('--rehearse', 'play the whole run first on a sandbox inside voicectl, days in seconds: no key needed, nothing but reads sent to your account; ends with the report and the forecast beside what happened')
     .option('--html <file>', 'with --rehearse: the rehearsal\'s report as a page too')
     .option('--dry-run', 'print the forecast and the wave plan; send nothing but reads'));
@@ -126,7 +126,8 @@ export function reportOptions(cmd: Command<[string[]]>) {
     .option('--no-transcripts', 'leave transcripts out of the page (one request fewer per connected call)')
     .option('--recordings', 'in the page, an audio player for each recorded call; its link is fetched now and expires after an hour')
     .option('--name-prefix <prefix>', 'add every campaign whose name starts with PREFIX')
-    .option('--run <journal>', 'report a campaign run from its journal: the run as one campaign, then a section per wave and per zone');
+    .option('--run <journal>', 'report a campaign run from its journal: the run as one campaign, then a section per wave and per zone')
+    .option('--rate-card <file.yaml>', 'your prices per country (currency, rates: {IN: {per_minute, connection, min_seconds}}): the spend so far, per country (default: the run\'s own with --run, else the profile\'s rate_card)');
 }
 
 /** @internal */

@@ -12,12 +12,17 @@ import { ownFormat, printJson, render } from '../../io/render.js';
 import { Counter } from '../../io/progress.js';
 import type { ReportFlags } from './definition.js';
 import { lineWidth } from '../../io/terminal.js';
+import { chooseRateCard, type RateCard } from '../../campaigns/run/rate-card.js';
+import { reportSpend } from '../../reports/spend.js';
+import type { Journal } from '../../campaigns/run/journal.js';
+import { resolve } from 'node:path';
 
 type Opts = ReportFlags;
 
 export default async function campaignReport(ctx: Context, ids: string[], opts: Opts): Promise<void> {
   if (opts.recordings && opts.html === undefined) throw new UsageError('--recordings puts audio players in the page: use it with --html FILE.');
   if (opts.run !== undefined) return runReport(ctx, ids, opts);
+  const card = await rateCard(ctx, opts);
   const api = await ctx.api();
   const all = await campaignIds(api, ids, opts.namePrefix, ctx.signal);
   // Transcripts are only shown in the page: one more request per connected call.
@@ -43,6 +48,8 @@ export default async function campaignReport(ctx: Context, ids: string[], opts: 
       const first = recordingFailures[0]!;
       ctx.warn(`${recordingFailures.length} recording link${recordingFailures.length === 1 ? '' : 's'} could not be fetched; those calls have no player (first: ${first.callId}: ${first.message}).`);
     }
+    // Contacts a campaign still running has not dialed yet: the projected spend dials each once.
+    report.spend = card ? reportSpend(report.call_list, card, { contactsLeft: report.status === 'completed' ? 0 : Math.max(0, report.contacts - report.funnel.dialed) }) : null;
     // The links are for the page; the JSON keeps what the service returned.
     reports.push({ ...report, call_list: report.call_list.map(({ recording_url: _, ...c }) => c) });
     shown.push({ ...report, ...hours(zone) });
@@ -53,14 +60,22 @@ export default async function campaignReport(ctx: Context, ids: string[], opts: 
 /** --run JOURNAL: the run as one campaign, then each wave and each zone, as sections side by side. */
 async function runReport(ctx: Context, ids: string[], opts: Opts): Promise<void> {
   if (ids.length > 0 || opts.namePrefix !== undefined) throw new UsageError('--run reports one campaign run: give no campaign ids or --name-prefix with it.');
-  const { shown, json } = await runReportData(ctx, opts.run!);
+  const { shown, json } = await runReportData(ctx, opts.run!, (journal) => rateCard(ctx, opts, journal));
   await present(ctx, opts, shown, json);
 }
 
-/** A run's report from its journal: the sections a person reads (hours in the user's zone) and the JSON. */
-export async function runReportData(ctx: Context, journalPath: string): Promise<{ shown: CampaignReport[]; json: Record<string, unknown> }> {
+/**
+ * A run's report from its journal: the sections a person reads (hours in the user's zone) and
+ * the JSON. `card` chooses the rate card for the spend (none: the spend says how to add one).
+ */
+export async function runReportData(ctx: Context, journalPath: string, card: (journal: Journal) => Promise<RateCard | undefined> = async () => undefined): Promise<{ shown: CampaignReport[]; json: Record<string, unknown> }> {
   const { journal, api } = await openRun(ctx, journalPath);
+  const rates = await card(journal);
   const r = await collectRunReport(api, journal, ctx.signal);
+  // The whole run's projected spend dials once each contact not yet released; a wave's or a zone's is what it spent.
+  const waiting = journal.contacts.filter((c) => c.state === 'waiting').length;
+  r.whole.report.spend = rates ? reportSpend(r.whole.report.call_list, rates, { contactsLeft: waiting }) : null;
+  for (const p of [...r.waves, ...r.zones]) p.report.spend = rates ? reportSpend(p.report.call_list, rates) : null;
   const zone = ctx.timeZone;
   const parts = [r.whole, ...r.waves, ...r.zones];
   const json = {
@@ -95,7 +110,8 @@ export async function present(ctx: Context, opts: Pick<Opts, 'html' | 'format'>,
     const width = lineWidth(ctx, 80);
     for (const s of terminalSections(shown, { zone, when, width })) {
       ctx.out(ctx.color.bold(truncate(s.title, width)));
-      if (s.rows.length === 0) ctx.out(ctx.color.dim('none'));
+      if (s.text !== undefined) ctx.out(s.text);
+      else if (s.rows.length === 0) ctx.out(ctx.color.dim('none'));
       else await printFittedTable(ctx, s.head.map((header, i) => ({ header, max: s.max?.[i] })), s.rows);
       ctx.out('');
     }
@@ -105,6 +121,15 @@ export async function present(ctx: Context, opts: Pick<Opts, 'html' | 'format'>,
   if (format === 'json') await printJson(ctx, json, 'pretty');
   else if (format === 'md') ctx.out((await import('../../reports/text.js')).markdown(shown, { zone, when }));
   else await render(ctx, { json, layout: 'pretty', human: sections });
+}
+
+/** The rate card of the report: --rate-card, else the run's own (--run), else the profile's; none is no error. */
+function rateCard(ctx: Context, opts: Opts, journal?: Journal): Promise<RateCard | undefined> {
+  return chooseRateCard({
+    ...(opts.rateCard !== undefined ? { flag: { typed: opts.rateCard, path: resolve(ctx.cwd, opts.rateCard) } } : {}),
+    ...(journal?.guardrails?.rate_card ? { journal: journal.guardrails.rate_card } : {}),
+    profile: ctx.settings().profile.rate_card,
+  });
 }
 
 function body(ctx: Context, reports: CampaignReport[]): unknown {

@@ -15,6 +15,7 @@ import { orphansOf } from '../../campaigns/run/status.js';
 import { forecastLines, SMALL_WORDS, type Forecast } from '../../campaigns/run/forecast.js';
 import { DEFAULT_WAVE_LENGTH_MS } from '../../campaigns/run/history.js';
 import type { Journal } from '../../campaigns/run/journal.js';
+import { guardrailsPlan } from '../../campaigns/run/guardrails.js';
 import { placeOf } from '../../campaigns/run/policy.js';
 import type { RunScreen } from '../../campaigns/run/session.js';
 import { when } from '../../campaigns/run/when.js';
@@ -44,7 +45,8 @@ export function runScreen(ctx: Context): RunScreen {
       // A dry run's plan is its result; before a real run the plan is for the person watching.
       if (o.dryRun) {
         const held = heldContacts(j);
-        await render(ctx, { json: { name: j.name, agent_id: j.agent_id, policy: j.policy, forecast: f, ...(held.length > 0 ? { held } : {}) }, human: table });
+        const guardrails = guardrailsPlan(j);
+        await render(ctx, { json: { name: j.name, agent_id: j.agent_id, policy: j.policy, forecast: f, ...(guardrails ? { guardrails } : {}), ...(held.length > 0 ? { held } : {}) }, human: table });
       } else await render(ctx, { terminalOnly: true, human: table });
     },
 

@@ -8,7 +8,7 @@ import { openRun, prepareRun, resumeCommand } from '../../campaigns/run/start.js
 import { resumeRun, startRun } from '../../campaigns/run/session.js';
 import { runStatus } from '../../campaigns/run/status.js';
 import { when } from '../../campaigns/run/when.js';
-import { duration } from '../../text/text.js';
+import { duration, shellQuote } from '../../text/text.js';
 import { parsePolicyFile, type PolicyFileValues } from '../../campaigns/run/policy-file.js';
 import { readInside, RefusedFile } from '../../gitops/files.js';
 import { fsErrorReason, isFsError } from '../../util/fs-error.js';
@@ -16,22 +16,10 @@ import type { RunFlags } from './definition.js';
 import { spanOrUndefined } from './span.js';
 import { runPlan } from './plans.js';
 import { runScreen } from './run-screen.js';
-import { parseRateCard, type RateCard } from '../../campaigns/run/rate-card.js';
+import { chooseRateCard } from '../../campaigns/run/rate-card.js';
 import type { BreakerMode } from '../../campaigns/run/breaker.js';
-import { readUserText, userFileReason } from '../../util/user-file.js';
 
-/** --rate-card FILE: read and checked before anything is sent (exit 2 naming the file). */
-async function readRateCard(file: string): Promise<RateCard> {
-  let text: string;
-  try {
-    text = await readUserText(file, { maxBytes: 1024 * 1024 });
-  } catch (err) {
-    throw new UsageError(`--rate-card ${file}: ${userFileReason(err)}`);
-  }
-  return parseRateCard(text, `--rate-card ${file}`);
-}
-
-const NEW_RUN_FLAGS = ['name', 'agent', 'csv', 'contacts', 'fromCampaign', 'callingHours', 'waveSize', 'dailyCap', 'attempts', 'retryAfter', 'retryOn', 'deadline', 'exclude', 'journal', 'policy', 'baselineConnectRate', 'rateCard'] as const;
+const NEW_RUN_FLAGS = ['name', 'agent', 'csv', 'contacts', 'fromCampaign', 'callingHours', 'waveSize', 'dailyCap', 'attempts', 'retryAfter', 'retryOn', 'deadline', 'exclude', 'journal', 'policy', 'breaker', 'baselineConnectRate', 'rateCard'] as const;
 
 export default async function campaignRun(ctx: Context, action: string | undefined, journalArg: string | undefined, flags: RunFlags): Promise<void> {
   if (action !== undefined && action !== 'status') {
@@ -56,9 +44,22 @@ export default async function campaignRun(ctx: Context, action: string | undefin
     return;
   }
   if (flags.acceptRates) throw new UsageError('--accept-rates goes with --resume JOURNAL, after the answer-rate breaker paused that run.');
-  const rateCard = flags.rateCard === undefined ? undefined : await readRateCard(flags.rateCard);
-  const plan = runPlan(flags, flags.policy === undefined ? undefined : await readPolicyFile(ctx, flags.policy));
-  const guard = { mode: flags.breaker as BreakerMode | undefined, baselineConnectRate: flags.baselineConnectRate, rateCard };
+  const file = flags.policy === undefined ? undefined : await readPolicyFile(ctx, flags.policy);
+  const plan = runPlan(flags, file);
+  // Each guardrail setting: the flag, else the policy file, else the profile (rate_card), else the default.
+  const fromFile = file?.guardrails;
+  const rateCard = await chooseRateCard({
+    ...(flags.rateCard !== undefined ? { flag: { typed: flags.rateCard, path: resolve(ctx.cwd, flags.rateCard) } } : {}),
+    ...(fromFile?.rateCard ? { policy: fromFile.rateCard } : {}),
+    profile: ctx.settings().profile.rate_card,
+  });
+  const guard = {
+    mode: (flags.breaker as BreakerMode | undefined) ?? fromFile?.mode,
+    thresholds: fromFile?.thresholds,
+    baselineConnectRate: flags.baselineConnectRate ?? fromFile?.baselineConnectRate,
+    ...(flags.baselineConnectRate === undefined && fromFile?.baselineConnectRate !== undefined ? { baselineSetBy: `baseline_connect_rate in ${flags.policy}` } : {}),
+    rateCard,
+  };
   if (flags.rehearse) {
     // The sandbox is loaded only for a rehearsal.
     const { rehearse } = await import('./rehearse.js');
@@ -78,19 +79,24 @@ async function showStatus(ctx: Context, path: string): Promise<void> {
       await printList(ctx, status.waves.map((w) => ({ ...w, campaign_id: w.campaign_id ?? '', service: w.service_status ?? '' })), [
         { header: 'wave', key: 'n' }, { header: 'campaign', key: 'campaign_id' }, { header: 'state', key: 'state' }, { header: 'service', key: 'service' }, { header: 'contacts', key: 'contacts' },
       ]);
-      const list = (r: Record<string, number>) => Object.entries(r).map(([k, v]) => `${v} ${k.replace('_', ' ')}`).join(', ');
+      const list = (r: Record<string, number>) => Object.entries(r).map(([k, v]) => `${v} ${k.replace(/_/g, ' ')}`).join(', ');
       ctx.out(`Contacts: ${list(status.contacts)}`);
       ctx.out(`Last outcome: ${list(status.last_outcomes)}`);
       ctx.out(`Attempts: ${Object.entries(status.attempts).map(([k, v]) => `${v} dialed ${k === '1' ? 'once' : `${k} times`}`).join(', ')}`);
+      const tripped = status.breaker?.tripped;
       if (status.after_wave !== undefined) ctx.out(`Next wave: after wave ${status.after_wave} has finished (one wave is on the service at a time)`);
+      else if (tripped) ctx.out('Next wave: none until the run is resumed (the answer-rate breaker paused it)');
       else if (status.next_wave_at) {
         const left = (Date.parse(status.next_wave_at) - ctx.now().getTime()) / 1000;
         ctx.out(`Next wave: ${when(Date.parse(status.next_wave_at), ctx.timeZone)}${left > 0 ? ` (in ${duration(left)})` : ' (now)'}`);
       }
       for (const o of status.orphans ?? []) ctx.out(`Wave ${o.wave}: ${o.note}`);
       if (status.spend_text) ctx.out(status.spend_text);
-      if (status.breaker?.tripped) ctx.out(`Answer-rate breaker: tripped (${journal.paused_reason ?? 'see the journal'}); --resume continues after a look, --resume --accept-rates takes the new rate.`);
+      if (tripped) {
+        ctx.out(`Answer-rate breaker: paused the run ${when(Date.parse(tripped.at), ctx.timeZone)}; look at the last waves' calls (voicectl campaign report --run ${shellQuote(path)}) before going on.`);
+      }
       if (status.state !== 'finished') ctx.info(ctx.errColor.dim(`Continue with: ${resumeCommand(ctx, path)}`));
+      if (tripped) ctx.info(ctx.errColor.dim(`or take the new ${tripped.metric} rate (${Math.round(tripped.rate * 100)}%) as the baseline: ${resumeCommand(ctx, path)} --accept-rates`));
     },
   });
 }

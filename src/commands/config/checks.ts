@@ -22,4 +22,13 @@ export const SETTING_CHECKS: SettingChecks = {
     if (!w) throw new UsageError(`"${raw}" is not a window of calling hours.`, { hint: `Use ${WINDOW_HELP}.` });
     return formatWindow(w);
   },
+  async rate_card(value) {
+    // Stored absolute, as do_not_call_file is; read and checked now, so a run never meets a broken card.
+    if (value === '') throw new UsageError('The rate card path is empty.', { hint: 'For example: voicectl config set rate_card ~/rates.yaml (docs/campaign-run.md, "Guardrails").' });
+    const { resolve } = await import('node:path');
+    const path = resolve(value);
+    const { readRateCard } = await import('../../campaigns/run/rate-card.js');
+    await readRateCard(path, path);
+    return path;
+  },
 };

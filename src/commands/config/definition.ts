@@ -13,7 +13,8 @@ export const config: Group = {
   help: [`Keys: base_url (http(s) URL), api_key (shown masked), default_country (ISO 3166 alpha-2, e.g. IN),
 timezone (IANA zone of the times shown and of dates typed, e.g. Asia/Kolkata; default the system's),
 timeout (seconds), webhook_secret (shown masked) and webhook_endpoint (saved by \`webhook ... --save-secret\`),
-do_not_call_file (a list every campaign leaves out) and calling_hours (local window, e.g. 10:00-19:00).
+do_not_call_file (a list every campaign leaves out), calling_hours (local window, e.g. 10:00-19:00)
+and rate_card (your prices per country, a YAML file checked when set: cost in campaign run and report).
 The profile is --profile, VOICECTL_PROFILE or "default". Flags and environment variables override the profile.`],
   verbs: [
     verb({ name: 'list', alias: 'ls', summary: 'Show the profile\'s settings (the API key masked) and where the file is', action: () => import('./list.js'),
