@@ -69,7 +69,10 @@ export async function rehearse(ctx: Context, flags: RunFlags, guard: GuardrailIn
     plan: { languages: [...new Set([...DEFAULT_PLAN.languages, ...(language ? [language] : [])])] },
     log: (line) => ctx.warn(line),
   });
-  const sim = rehearsalContext(ctx, sandbox.url, sandbox.apiKey);
+  // Simulated time passes only while the run waits: planning, requests and journal writes take none.
+  const clock = sandbox.world.clock;
+  clock.pause();
+  const sim = rehearsalContext(ctx, sandbox.url, sandbox.apiKey, clock);
   try {
     const api = await sim.api();
     const agent = await copyAgent(sim, api, flags.agent, real);
@@ -88,8 +91,7 @@ export async function rehearse(ctx: Context, flags: RunFlags, guard: GuardrailIn
     }
     const now = sim.now().getTime();
     const scale = rehearsalScale(rehearsalSpanMs(run.journal, forecast(run.journal, run.history, now), now));
-    sandbox.world.clock.rescale(scale);
-    sim.followSandboxClock({ now: sandbox.world.clock.now(), scale });
+    clock.rescale(scale);
 
     const acc = account(ctx);
     const intro = [
@@ -167,14 +169,51 @@ export async function rehearse(ctx: Context, flags: RunFlags, guard: GuardrailIn
   }
 }
 
-/** A context on the sandbox: its address and key, the same streams, zone, profile and Ctrl-C; the sandbox's clock. */
-function rehearsalContext(ctx: Context, url: string, apiKey: string): Context {
+/** What of the sandbox's clock a rehearsal drives. */
+interface RehearsalClock {
+  now(): number;
+  readonly scale: number;
+  pause(): void;
+  resume(): void;
+}
+
+/**
+ * A context on the sandbox: its address and key, the same streams, zone, profile and
+ * Ctrl-C, and the sandbox's clock, read directly. The clock runs, at its scale, only
+ * while something of the run sleeps.
+ */
+function rehearsalContext(ctx: Context, url: string, apiKey: string, clock: RehearsalClock): Context {
   // A sandbox clock of the user's own (VOICECTL_SANDBOX_CLOCK) is not this sandbox's.
   const env = { ...ctx.env, VOICECTL_SANDBOX_CLOCK: undefined, VOICECTL_BASE_URL: undefined, VOICECTL_API_KEY: undefined };
-  const sim = new Context({ io: ctx.io, env, cwd: ctx.cwd, signal: ctx.signal, random: ctx.random });
+  let sleeping = 0;
+  const sleep = async (ms: number, signal?: AbortSignal): Promise<void> => {
+    if (sleeping++ === 0) clock.resume();
+    try {
+      // This machine's timer, whatever the caller's context sleeps on: the sandbox runs on real time.
+      await wallSleep(Math.max(1, ms / clock.scale), signal);
+    } finally {
+      if (--sleeping === 0) clock.pause();
+    }
+  };
+  const sim = new Context({ io: ctx.io, env, cwd: ctx.cwd, signal: ctx.signal, random: ctx.random, now: () => new Date(clock.now()), sleep });
   sim.opts = { ...ctx.opts, baseUrl: url, apiKey };
   sim.jsonErrors = ctx.jsonErrors;
   return sim;
+}
+
+function wallSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(signal!.reason);
+    };
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 /**
