@@ -95,7 +95,7 @@ export async function rehearse(ctx: Context, flags: RunFlags, guard: GuardrailIn
 
     const acc = account(ctx);
     const intro = [
-      `Rehearsal on a sandbox inside voicectl at ${scale.toLocaleString('en-US')}x (an hour in ${duration(3600 / scale)}), its clock starting at ${when(startAt, ctx.timeZone)}: no call is placed${acc ? `, and nothing but reads was sent to ${acc.baseUrl}` : ''}.`,
+      `Rehearsal on a sandbox inside voicectl at ${scale.toLocaleString('en-US')}x (a day of waiting in ${waitText(86_400 / scale)}), its clock starting at ${when(startAt, ctx.timeZone)}: no call is placed${acc ? `, and nothing but reads was sent to ${acc.baseUrl}` : ''}.`,
       real.agentNote,
       real.ratesNote,
     ];
@@ -118,6 +118,7 @@ export async function rehearse(ctx: Context, flags: RunFlags, guard: GuardrailIn
         await forPeople(ctx, () => inner.summary(j, p));
       },
       note: (line, emphasis) => inner.note(line, emphasis),
+      resume: () => 'the same command with --rehearse, from the start (a rehearsal\'s sandbox ends with it)',
     };
     let stopped: GuardrailError | undefined;
     try {
@@ -350,6 +351,11 @@ async function copyAgent(sim: Context, api: ApiClient, name: string | undefined,
     for (const k of ['greeting', 'prompt'] as const) if (typeof a[k] === 'string') fallback[k] = a[k];
     return createAgent(api, fallback);
   }
+}
+
+/** A few real seconds, to a tenth below ten. */
+function waitText(seconds: number): string {
+  return seconds < 10 ? `${seconds.toFixed(1)} s` : duration(seconds);
 }
 
 /** A forecast or rehearsal value as a person reads it. */
