@@ -98,6 +98,7 @@ export async function rehearse(ctx: Context, flags: RunFlags, guard: GuardrailIn
       `Rehearsal on a sandbox inside voicectl at ${scale.toLocaleString('en-US')}x (a day of waiting in ${waitText(86_400 / scale)}), its clock starting at ${when(startAt, ctx.timeZone)}: no call is placed${acc ? `, and nothing but reads was sent to ${acc.baseUrl}` : ''}.`,
       real.agentNote,
       real.ratesNote,
+      ...(flags.excludeCalledWithin !== undefined ? ['--exclude-called-within reads the sandbox\'s calls here, which are none: in a rehearsal it excludes no one.'] : []),
     ];
     for (const line of intro) note(ctx, line);
 
@@ -161,7 +162,7 @@ export async function rehearse(ctx: Context, flags: RunFlags, guard: GuardrailIn
     if (stopped) {
       throw new GuardrailError(`In the rehearsal, ${stopped.message.replace(/^Paused/, 'the run was paused')}`, {
         code: stopped.code, details: stopped.details,
-        hint: `A real run would stop here the same way (exit 7). The rehearsal's journal is ${path}; to see the breaker at work with other rates, pass --baseline-connect-rate or --breaker warn.`,
+        hint: `A real run would pause here the same way (exit 7), to go on with --resume after a look. Check the baseline before the real run (--baseline-connect-rate, else the agent's history), or rehearse with --breaker warn to see the whole run. The rehearsal's journal: ${path}.`,
       });
     }
   } finally {

@@ -76,8 +76,9 @@ describe('without a key', () => {
   beforeAll(async () => {
     // 30 contacts in each of three zones, 30 a day: India on the first day (IST), New York on the second, London on the third.
     writeContacts(files.dir, 'three.json', threeZoneContacts(30));
+    writeFileSync(join(files.dir, 'rates.yaml'), 'currency: INR\nrates: {IN: {per_minute: 2}, US: {per_minute: 1}}\n');
     const r = await run(['campaign', 'run', '--name', 'Three zones', '--agent', 'Stand-in desk', '--contacts', file(), '--rehearse',
-      '--daily-cap', '30', '--wave-size', '10', '--tz', 'Asia/Kolkata', '--json'], { now: () => INDIA_8AM });
+      '--daily-cap', '30', '--wave-size', '10', '--tz', 'Asia/Kolkata', '--rate-card', join(files.dir, 'rates.yaml'), '--json'], { now: () => INDIA_8AM });
     expect(r.exitCode, r.stderr).toBe(0);
     json = JSON.parse(r.stdout);
     journal = JSON.parse(readFileSync(rehearsalJournalPath(join(files.dir, 'three.run.json')), 'utf8'));
@@ -128,6 +129,11 @@ describe('without a key', () => {
     expect(rows['contacts dialed']).toMatchObject({ forecast: 90, actual: 90 });
     expect(rows['calling days']).toMatchObject({ forecast: 3, actual: 3 });
     expect(rows.connected!.forecast).toBeNull();
+    // The rate card: the forecast's range beside what the rehearsal's calls cost, in integer minor units.
+    const cost = (json.forecast_vs_actual as Array<Record<string, unknown>>).find((m) => m.measure === 'cost')!;
+    expect(cost).toMatchObject({ kind: 'money', currency: 'INR', exponent: 2 });
+    expect(Number.isInteger(cost.actual) && (cost.actual as number) > 0).toBe(true);
+    expect(cost.forecast as number).toBeLessThanOrEqual(cost.forecast_high as number);
     for (const m of ['first wave', 'finish']) {
       expect(rows[m]!.forecast).toMatch(ISO_WITH_OFFSET);
       expect(rows[m]!.actual).toMatch(ISO_WITH_OFFSET);
