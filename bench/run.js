@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const only = process.argv.slice(2);
-const scripts = ['startup', 'sandbox', 'import', 'export', 'listen', 'gitops', 'campaign-ops', 'campaign-run', 'report', 'followups', 'tail', 'reconcile', 'mcp', 'calls-check', 'jq', 'warehouse'].filter((s) => only.length === 0 || only.includes(s));
+const scripts = ['startup', 'sandbox', 'import', 'export', 'listen', 'gitops', 'campaign-ops', 'campaign-run', 'report', 'followups', 'tail', 'reconcile', 'mcp', 'calls-check', 'jq', 'warehouse', 'rehearse'].filter((s) => only.length === 0 || only.includes(s));
 let failed = 0;
 for (const name of scripts) {
   const file = fileURLToPath(new URL(`./${name}.js`, import.meta.url));

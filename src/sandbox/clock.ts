@@ -26,6 +26,8 @@ export class SimClock {
   private timer?: NodeJS.Timeout;
   private armedFor = Infinity;
   private closed = false;
+  /** Simulated time while paused. */
+  private pausedAt?: number;
 
   /**
    * `start` is the simulated time at this instant (default: the real time). A timer
@@ -44,19 +46,48 @@ export class SimClock {
 
   /**
    * Runs simulated time at another speed from this instant on, without a jump: a
-   * rehearsal plans its run at 1x, then picks the speed that fits the plan's span.
+   * rehearsal plans its run with the clock stopped, then picks the speed that fits the
+   * plan's span.
    */
   rescale(scale: number): void {
     if (!(scale > 0) || !Number.isFinite(scale)) throw new RangeError(`time scale must be a positive number, got ${scale}`);
-    this.simStart = this.now();
-    this.realStart = Date.now();
+    if (this.pausedAt === undefined) {
+      this.simStart = this.now();
+      this.realStart = Date.now();
+    }
     this.scaleValue = scale;
+    if (!this.closed && this.pausedAt === undefined) this.arm();
+  }
+
+  /**
+   * Stops simulated time (timers wait) until resume(). A rehearsal runs the sandbox in
+   * voicectl's own process and lets time pass only while voicectl waits, so the real
+   * time its requests and journal writes take (longer on a loaded machine) never shows
+   * up as simulated hours.
+   */
+  pause(): void {
+    if (this.pausedAt !== undefined) return;
+    this.pausedAt = this.now();
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.armedFor = Infinity;
+  }
+
+  resume(): void {
+    if (this.pausedAt === undefined) return;
+    this.simStart = this.pausedAt;
+    this.realStart = Date.now();
+    this.pausedAt = undefined;
     if (!this.closed) this.arm();
+  }
+
+  get paused(): boolean {
+    return this.pausedAt !== undefined;
   }
 
   /** Simulated milliseconds since the epoch. */
   now(): number {
-    return Math.floor(this.simStart + (Date.now() - this.realStart) * this.scale);
+    return this.pausedAt ?? Math.floor(this.simStart + (Date.now() - this.realStart) * this.scaleValue);
   }
 
   /**
@@ -116,7 +147,7 @@ export class SimClock {
     this.armedFor = Infinity;
     while (this.heap.length && !this.heap[0]!.fn) pop(this.heap);
     const next = this.heap[0];
-    if (!next || this.closed) return;
+    if (!next || this.closed || this.pausedAt !== undefined) return;
     const wait = Math.max(0, (next.at - this.now()) / this.scaleValue);
     this.armedFor = next.at;
     this.timer = setTimeout(() => this.fire(), Math.min(wait, MAX_DELAY));

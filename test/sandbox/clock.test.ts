@@ -45,4 +45,25 @@ describe('SimClock', () => {
     await new Promise((r) => setTimeout(r, 10));
     expect(seen).toEqual(['ran']);
   });
+  it('stands still while paused (timers wait), then runs on from where it stopped, at a new scale without a jump', async () => {
+    const clock = new SimClock(1_000, 0);
+    clock.pause();
+    const frozen = clock.now();
+    const seen: string[] = [];
+    clock.after(0, () => seen.push('due'));
+    await new Promise((r) => setTimeout(r, 30));
+    expect(clock.paused).toBe(true);
+    expect(clock.now()).toBe(frozen);
+    expect(seen).toEqual([]);
+    clock.rescale(100_000);
+    expect(clock.now()).toBe(frozen);
+    clock.resume();
+    await waitFor(() => (seen.length ? true : undefined), 5000, 'the timer');
+    expect(clock.now()).toBeGreaterThanOrEqual(frozen);
+    expect(clock.scale).toBe(100_000);
+    const before = clock.now();
+    clock.rescale(10);
+    expect(clock.now() - before).toBeLessThan(100_000);
+    clock.close();
+  });
 });

@@ -110,4 +110,35 @@ describe('voicectl sandbox', () => {
       await s.done;
     }
   });
+  it('--json carries what the export line carries (the clock too) and what --learn kept; the start is shown in the user\'s zone', async () => {
+    const calls = Array.from({ length: 40 }, (_, i) => JSON.stringify({ phone_number: `+91981${String(1_000_000 + i)}`, status: i % 2 ? 'completed' : 'no_answer', duration_seconds: 60 }));
+    const s = sandbox(['--port', '0', '--json', '--time-scale', '3600', '--start', '2026-12-01T08:00+05:30', '--learn', file('calls.jsonl', `${calls.join('\n')}\n`)]);
+    try {
+      const info = JSON.parse(await waitFor(() => (s.out().includes('\n') ? s.out() : undefined), 10_000, 'the JSON line'));
+      expect(info).toMatchObject({ time_scale: 3600, started_at: '2026-12-01T02:30:00.000Z', learned: { calls: 40, skipped: 0, connect_rate: 0.5, countries: ['IN'] } });
+      expect(info.sandbox_clock).toMatch(/^now=2026-12-01T02:\d\d:\d\d\.\d+Z; scale=3600; real=\d+$/);
+    } finally {
+      s.abort.abort();
+      await s.done;
+    }
+    const t = sandbox(['--port', '0', '--time-scale', '3600', '--start', '2026-12-01T08:00+05:30', '--tz', 'Asia/Kolkata']);
+    try {
+      await waitFor(() => (t.err().includes('Ctrl-C') ? true : undefined), 10_000, 'the banner');
+      expect(t.err()).toContain('started at 2026-12-01 08:00 IST');
+    } finally {
+      t.abort.abort();
+      await t.done;
+    }
+  });
+
+  it.each([
+    [['--learn', '.'], '--learn .: it is a directory'],
+    [['--learn', 'FILE', '--learned-out', '/nonexistent-folder/rates.json'], '--learned-out /nonexistent-folder/rates.json cannot be written'],
+  ])('%j is exit 2 with a reason, before serving', async (args, message) => {
+    const calls = Array.from({ length: 20 }, (_, i) => JSON.stringify({ phone_number: `+91981${String(1_000_000 + i)}`, status: 'completed', duration_seconds: 60 }));
+    const learnFile = file('few.jsonl', `${calls.join('\n')}\n`);
+    const s = sandbox(['--port', '0', ...args.map((a) => (a === 'FILE' ? learnFile : a === '.' ? dir : a))]);
+    expect(await s.done).toBe(2);
+    expect(s.err()).toContain(message === '--learn .: it is a directory' ? `--learn ${dir}: it is a directory` : message);
+  });
 });

@@ -25,6 +25,8 @@ export interface RunScreen {
   summary(j: Journal, path: string): Promise<void>;
   /** A line for the person (stderr); `emphasis` for what was not done (a dry run). */
   note(line: string, emphasis?: boolean): void;
+  /** What continues the run after Ctrl-C or a pause, when not `campaign run --resume` (a rehearsal's). */
+  resume?(path: string): string;
 }
 
 /** A new run: forecast, then (unless a dry run) confirmation, the journal, and the waves until the end. */
@@ -89,6 +91,6 @@ async function resumeLocked(ctx: Context, path: string, { journal, api }: { jour
 }
 
 async function driveToEnd(ctx: Context, file: JournalFile, api: ApiClient, screen: RunScreen): Promise<void> {
-  await drive({ ctx, api, file, view: runView(ctx), resume: resumeCommand(ctx, file.path) });
+  await drive({ ctx, api, file, view: runView(ctx), resume: screen.resume?.(file.path) ?? resumeCommand(ctx, file.path) });
   await screen.summary(file.journal, file.path);
 }

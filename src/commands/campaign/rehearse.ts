@@ -18,7 +18,7 @@ import { FailureError, GuardrailError, UsageError } from '../../errors.js';
 import { printList } from '../../io/output.js';
 import { withSpinner } from '../../io/progress.js';
 import { forPeople, note, render } from '../../io/render.js';
-import { duration, plural, shellQuote } from '../../io/text.js';
+import { duration, plural, shellQuote } from '../../text/text.js';
 import { readCampaign, readContacts } from '../../campaigns/read.js';
 import { forecast, type Forecast } from '../../campaigns/run/forecast.js';
 import { newGuardrails, type GuardrailInput } from '../../campaigns/run/guardrails.js';
@@ -27,10 +27,11 @@ import { defaultJournalPath, JOURNAL_FORMAT, type Journal } from '../../campaign
 import { money } from '../../campaigns/run/rate-card.js';
 import { forecastVsActual, rehearsalJournalPath, rehearsalScale, rehearsalSpanMs, type Measure } from '../../campaigns/run/rehearse.js';
 import { startRun, type RunScreen } from '../../campaigns/run/session.js';
-import { account, prepareRun } from '../../campaigns/run/start.js';
+import { account, prepareRun, type RunPlan } from '../../campaigns/run/start.js';
 import { when } from '../../campaigns/run/when.js';
 import { isLoopbackHost } from '../../util/sandbox-clock.js';
-import { spanOrUndefined, type RunFlags } from './definition.js';
+import type { RunFlags } from './definition.js';
+import { spanOrUndefined } from './span.js';
 import { runReportData, present, writeHtmlReport } from './report.js';
 import { runScreen } from './run-screen.js';
 import type { LearnedRates } from '../../sandbox/index.js';
@@ -51,7 +52,8 @@ interface FromAccount {
   ratesNote: string;
 }
 
-export async function rehearse(ctx: Context, flags: RunFlags, guard: GuardrailInput): Promise<void> {
+/** `flags`: where the real run would keep its journal, --html, and what a person named; `plan`: the run as it would start. */
+export async function rehearse(ctx: Context, flags: RunFlags, plan: RunPlan, guard: GuardrailInput): Promise<void> {
   const realJournal = flags.journal ?? defaultJournalPath(flags.csv ?? flags.contacts, flags.fromCampaign);
   const path = rehearsalJournalPath(realJournal);
   clearEarlierRehearsal(path, realJournal);
@@ -69,7 +71,10 @@ export async function rehearse(ctx: Context, flags: RunFlags, guard: GuardrailIn
     plan: { languages: [...new Set([...DEFAULT_PLAN.languages, ...(language ? [language] : [])])] },
     log: (line) => ctx.warn(line),
   });
-  const sim = rehearsalContext(ctx, sandbox.url, sandbox.apiKey);
+  // Simulated time passes only while the run waits: planning, requests and journal writes take none.
+  const clock = sandbox.world.clock;
+  clock.pause();
+  const sim = rehearsalContext(ctx, sandbox.url, sandbox.apiKey, clock);
   try {
     const api = await sim.api();
     const agent = await copyAgent(sim, api, flags.agent, real);
@@ -78,7 +83,7 @@ export async function rehearse(ctx: Context, flags: RunFlags, guard: GuardrailIn
       const draft = await createCampaign(api, { name: real.fromCampaign.name, agent_id: agent.id, contacts: real.fromCampaign.contacts }, { signal: sim.signal });
       fromCampaign = draft.id;
     }
-    const merged: RunFlags = { ...flags, journal: path, ...(agent ? { agent: agent.id } : {}), ...(fromCampaign !== undefined ? { fromCampaign } : {}) };
+    const merged: RunPlan = { ...plan, journal: path, ...(agent ? { agent: agent.id } : {}), ...(fromCampaign !== undefined ? { fromCampaign } : {}) };
     const run = await withSpinner(ctx, 'Planning the rehearsal', () => prepareRun(sim, merged, spanOrUndefined, guard));
     if (real.history) {
       // The forecast, the wave length and the breaker's baseline come from the account, as a real run's do.
@@ -88,14 +93,14 @@ export async function rehearse(ctx: Context, flags: RunFlags, guard: GuardrailIn
     }
     const now = sim.now().getTime();
     const scale = rehearsalScale(rehearsalSpanMs(run.journal, forecast(run.journal, run.history, now), now));
-    sandbox.world.clock.rescale(scale);
-    sim.followSandboxClock({ now: sandbox.world.clock.now(), scale });
+    clock.rescale(scale);
 
     const acc = account(ctx);
     const intro = [
-      `Rehearsal on a sandbox inside voicectl at ${scale.toLocaleString('en-US')}x (an hour in ${duration(3600 / scale)}), its clock starting at ${when(startAt, ctx.timeZone)}: no call is placed${acc ? `, and nothing but reads was sent to ${acc.baseUrl}` : ''}.`,
+      `Rehearsal on a sandbox inside voicectl at ${scale.toLocaleString('en-US')}x (a day of waiting in ${waitText(86_400 / scale)}), its clock starting at ${when(startAt, ctx.timeZone)}: no call is placed${acc ? `, and nothing but reads was sent to ${acc.baseUrl}` : ''}.`,
       real.agentNote,
       real.ratesNote,
+      ...(plan.exclusions.calledWithinMs !== undefined ? ['--exclude-called-within reads the sandbox\'s calls here, which are none: in a rehearsal it excludes no one.'] : []),
     ];
     for (const line of intro) note(ctx, line);
 
@@ -116,6 +121,7 @@ export async function rehearse(ctx: Context, flags: RunFlags, guard: GuardrailIn
         await forPeople(ctx, () => inner.summary(j, p));
       },
       note: (line, emphasis) => inner.note(line, emphasis),
+      resume: () => 'the same command with --rehearse, from the start (a rehearsal\'s sandbox ends with it)',
     };
     let stopped: GuardrailError | undefined;
     try {
@@ -158,7 +164,7 @@ export async function rehearse(ctx: Context, flags: RunFlags, guard: GuardrailIn
     if (stopped) {
       throw new GuardrailError(`In the rehearsal, ${stopped.message.replace(/^Paused/, 'the run was paused')}`, {
         code: stopped.code, details: stopped.details,
-        hint: `A real run would stop here the same way (exit 7). The rehearsal's journal is ${path}; to see the breaker at work with other rates, pass --baseline-connect-rate or --breaker warn.`,
+        hint: `A real run would pause here the same way (exit 7), to go on with --resume after a look. Check the baseline before the real run (--baseline-connect-rate, else the agent's history), or rehearse with --breaker warn to see the whole run. The rehearsal's journal: ${path}.`,
       });
     }
   } finally {
@@ -167,14 +173,51 @@ export async function rehearse(ctx: Context, flags: RunFlags, guard: GuardrailIn
   }
 }
 
-/** A context on the sandbox: its address and key, the same streams, zone, profile and Ctrl-C; the sandbox's clock. */
-function rehearsalContext(ctx: Context, url: string, apiKey: string): Context {
+/** What of the sandbox's clock a rehearsal drives. */
+interface RehearsalClock {
+  now(): number;
+  readonly scale: number;
+  pause(): void;
+  resume(): void;
+}
+
+/**
+ * A context on the sandbox: its address and key, the same streams, zone, profile and
+ * Ctrl-C, and the sandbox's clock, read directly. The clock runs, at its scale, only
+ * while something of the run sleeps.
+ */
+function rehearsalContext(ctx: Context, url: string, apiKey: string, clock: RehearsalClock): Context {
   // A sandbox clock of the user's own (VOICECTL_SANDBOX_CLOCK) is not this sandbox's.
   const env = { ...ctx.env, VOICECTL_SANDBOX_CLOCK: undefined, VOICECTL_BASE_URL: undefined, VOICECTL_API_KEY: undefined };
-  const sim = new Context({ io: ctx.io, env, cwd: ctx.cwd, signal: ctx.signal, random: ctx.random });
+  let sleeping = 0;
+  const sleep = async (ms: number, signal?: AbortSignal): Promise<void> => {
+    if (sleeping++ === 0) clock.resume();
+    try {
+      // This machine's timer, whatever the caller's context sleeps on: the sandbox runs on real time.
+      await wallSleep(Math.max(1, ms / clock.scale), signal);
+    } finally {
+      if (--sleeping === 0) clock.pause();
+    }
+  };
+  const sim = new Context({ io: ctx.io, env, cwd: ctx.cwd, signal: ctx.signal, random: ctx.random, now: () => new Date(clock.now()), sleep });
   sim.opts = { ...ctx.opts, baseUrl: url, apiKey };
   sim.jsonErrors = ctx.jsonErrors;
   return sim;
+}
+
+function wallSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(signal!.reason);
+    };
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 /**
@@ -311,6 +354,11 @@ async function copyAgent(sim: Context, api: ApiClient, name: string | undefined,
     for (const k of ['greeting', 'prompt'] as const) if (typeof a[k] === 'string') fallback[k] = a[k];
     return createAgent(api, fallback);
   }
+}
+
+/** A few real seconds, to a tenth below ten. */
+function waitText(seconds: number): string {
+  return seconds < 10 ? `${seconds.toFixed(1)} s` : duration(seconds);
 }
 
 /** A forecast or rehearsal value as a person reads it. */

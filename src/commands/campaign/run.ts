@@ -63,7 +63,7 @@ export default async function campaignRun(ctx: Context, action: string | undefin
   if (flags.rehearse) {
     // The sandbox is loaded only for a rehearsal.
     const { rehearse } = await import('./rehearse.js');
-    return rehearse(ctx, plan, guard);
+    return rehearse(ctx, flags, plan, guard);
   }
   const run = await withSpinner(ctx, 'Planning the run', () => prepareRun(ctx, plan, spanOrUndefined, guard));
   await startRun(ctx, run, runScreen(ctx), { dryRun: Boolean(flags.dryRun) });

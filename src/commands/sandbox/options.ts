@@ -8,9 +8,9 @@ import type { KeyDef, Plan } from '../../sandbox/world.js';
 import { ALL_SCOPES } from '../../sandbox/world.js';
 
 /** The text of the file `flag` names, read as every file named on the command line is (src/util/user-file.ts). */
-export async function readFlagFile(flag: string, file: string): Promise<string> {
+export async function readFlagFile(flag: string, file: string, o?: Parameters<typeof readUserText>[1]): Promise<string> {
   try {
-    return await readUserText(file);
+    return await readUserText(file, o);
   } catch (err) {
     throw new UsageError(`${flag} ${file}: ${userFileReason(err)}`);
   }

@@ -17,6 +17,7 @@ import { rehearsalJournalPath, rehearsalScale } from '../../../src/campaigns/run
 /** 08:00 in India: India's window (09:00-21:00) opens in an hour, London's at 09:00 UTC, New York's at 14:00 UTC. */
 const INDIA_8AM = new Date('2026-12-01T02:30:00.000Z');
 const ISO_WITH_OFFSET = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
+const DRAFT = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
 const AGENT = { id: '3f1c2b7a-8d4e-4c1a-9b2f-6e5d4c3b2a19', name: 'Sales desk', voice_name: 'Ananya', language: 'en-IN', prompt: 'You renew policies.', greeting: 'Hello!' };
 
 const files = sharedDir('voicectl-rehearse-');
@@ -36,6 +37,8 @@ describe('with an account configured', () => {
   beforeAll(async () => {
     server = await fakeServer({
       'GET /agents': () => ({ status: 200, body: { agents: [AGENT], total: 1, limit: 50, offset: 0 } }),
+      'GET /campaigns/:id': () => ({ status: 200, body: { id: DRAFT, name: 'Renewals draft', agent_id: AGENT.id, status: 'draft' } }),
+      'GET /campaigns/:id/contacts': () => ({ status: 200, body: threeZoneContacts(4).map((c) => ({ ...c, status: 'pending' })) }),
       'GET /calls': (req) => {
         const limit = Number(req.query.get('limit') ?? 50);
         const offset = Number(req.query.get('offset') ?? 0);
@@ -67,6 +70,32 @@ describe('with an account configured', () => {
     expect(existsSync(join(files.dir, 'account.run.json'))).toBe(false);
     expect(existsSync(join(files.dir, 'account.rehearsal.run.json'))).toBe(true);
   }, 120_000);
+
+  it('--from-campaign: the draft\'s contacts are read (GET only) and rehearsed; the draft itself is never launched', async () => {
+    const before = server.requests.length;
+    const r = await run(['campaign', 'run', '--name', 'From draft', '--agent', AGENT.id, '--from-campaign', DRAFT, '--journal', join(files.dir, 'draft.run.json'), '--rehearse', '--json'], {
+      env: { VOICECTL_BASE_URL: server.url, VOICECTL_API_KEY: 'sk_live_do_not_touch' }, now: () => INDIA_8AM,
+    });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const sent = server.requests.slice(before);
+    expect(sent.filter((q) => q.method !== 'GET')).toEqual([]);
+    expect(sent.map((q) => q.path)).toEqual(expect.arrayContaining([`/campaigns/${DRAFT}`, `/campaigns/${DRAFT}/contacts`]));
+    const json = JSON.parse(r.stdout);
+    expect(json.state).toBe('finished');
+    expect(json.report.campaigns[0].call_list).toHaveLength(12);
+    expect(json.rehearsal.journal).toBe(join(files.dir, 'draft.rehearsal.run.json'));
+  }, 120_000);
+
+  it('runs the breaker as a real run does: a trip ends the rehearsal with exit 7, after its report', async () => {
+    const file = writeContacts(files.dir, 'trip.json', threeZoneContacts(100));
+    const r = await run(['campaign', 'run', '--name', 'Trip', '--agent', 'Sales desk', '--contacts', file, '--wave-size', '100', '--baseline-connect-rate', '0.99', '--rehearse'], {
+      env: { VOICECTL_BASE_URL: server.url, VOICECTL_API_KEY: 'sk_live_do_not_touch' }, now: () => new Date('2026-12-01T10:00:00.000Z'),
+    });
+    expect(r.exitCode, r.stderr).toBe(7);
+    expect(r.stderr).toContain('In the rehearsal, the run was paused by the answer-rate breaker');
+    expect(r.stdout).toMatch(/^measure\s+forecast\s+rehearsal/m);
+    expect(server.requests.filter((q) => q.method !== 'GET')).toEqual([]);
+  }, 120_000);
 });
 
 describe('without a key', () => {
@@ -76,8 +105,9 @@ describe('without a key', () => {
   beforeAll(async () => {
     // 30 contacts in each of three zones, 30 a day: India on the first day (IST), New York on the second, London on the third.
     writeContacts(files.dir, 'three.json', threeZoneContacts(30));
+    writeFileSync(join(files.dir, 'rates.yaml'), 'currency: INR\nrates: {IN: {per_minute: 2}, US: {per_minute: 1}}\n');
     const r = await run(['campaign', 'run', '--name', 'Three zones', '--agent', 'Stand-in desk', '--contacts', file(), '--rehearse',
-      '--daily-cap', '30', '--wave-size', '10', '--tz', 'Asia/Kolkata', '--json'], { now: () => INDIA_8AM });
+      '--daily-cap', '30', '--wave-size', '10', '--tz', 'Asia/Kolkata', '--rate-card', join(files.dir, 'rates.yaml'), '--json'], { now: () => INDIA_8AM });
     expect(r.exitCode, r.stderr).toBe(0);
     json = JSON.parse(r.stdout);
     journal = JSON.parse(readFileSync(rehearsalJournalPath(join(files.dir, 'three.run.json')), 'utf8'));
@@ -128,6 +158,11 @@ describe('without a key', () => {
     expect(rows['contacts dialed']).toMatchObject({ forecast: 90, actual: 90 });
     expect(rows['calling days']).toMatchObject({ forecast: 3, actual: 3 });
     expect(rows.connected!.forecast).toBeNull();
+    // The rate card: the forecast's range beside what the rehearsal's calls cost, in integer minor units.
+    const cost = (json.forecast_vs_actual as Array<Record<string, unknown>>).find((m) => m.measure === 'cost')!;
+    expect(cost).toMatchObject({ kind: 'money', currency: 'INR', exponent: 2 });
+    expect(Number.isInteger(cost.actual) && (cost.actual as number) > 0).toBe(true);
+    expect(cost.forecast as number).toBeLessThanOrEqual(cost.forecast_high as number);
     for (const m of ['first wave', 'finish']) {
       expect(rows[m]!.forecast).toMatch(ISO_WITH_OFFSET);
       expect(rows[m]!.actual).toMatch(ISO_WITH_OFFSET);
@@ -174,8 +209,8 @@ describe('the journal and the scale', () => {
   });
 
   it.each([
-    [3 * 86_400_000, 13_000],
-    [2 * 3_600_000, 400],
+    [3 * 86_400_000, 18_000],
+    [2 * 3_600_000, 500],
     [60_000, 60],
     [60 * 86_400_000, 20_000],
   ])('a span of %i ms plays at %ix', (span, scale) => {
