@@ -10,6 +10,7 @@ import { UsageError } from '../../errors.js';
 import { parseYaml, placeOf, problemList, yamlData } from '../../util/yaml.js';
 import { parseWindow, WINDOW_HELP } from '../calling-hours.js';
 import { deadlineNamesZone, parseDeadline, parseRetryOn } from './policy.js';
+import { isObject } from '../../util/is-object.js';
 
 /** What a policy file sets (each key only when the file has it), as the flags of the same names would. */
 export interface PolicyFileValues {
@@ -55,7 +56,7 @@ export function parsePolicyFile(file: string, text: string, { span, now, dir }: 
   if (read.problem !== undefined) throw invalid(file, [read.problem]);
   const data = read.data;
   if (data === null || data === undefined) throw invalid(file, ['the file is empty: write the policy as keys such as wave_size: 100']);
-  if (!isRecord(data)) throw invalid(file, [locate(doc, lines, { path: [], message: 'the policy is a mapping of keys (calling_hours:, wave_size: …), not a list or a single value' }).text]);
+  if (!isObject(data)) throw invalid(file, [locate(doc, lines, { path: [], message: 'the policy is a mapping of keys (calling_hours:, wave_size: …), not a list or a single value' }).text]);
 
   const problems: Problem[] = [];
   const out: PolicyFileValues = {};
@@ -148,7 +149,7 @@ function callingHours(value: unknown, problems: Problem[]): string[] | undefined
       const w = window(m ? m[2]! : entry, ['calling_hours', i]);
       if (w !== undefined) out.push(entry as string);
     });
-  } else if (isRecord(value)) {
+  } else if (isObject(value)) {
     // The default first, so that a country's window is not overwritten by it.
     const keys = Object.keys(value).sort((a, b) => Number(b === 'default') - Number(a === 'default'));
     for (const key of keys) {
@@ -176,10 +177,6 @@ function stringList(value: unknown, path: Path, problems: Problem[], commas: boo
   }
   problems.push({ path, message: `must be a list of text, not ${shown(value)}` });
   return undefined;
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 function shown(v: unknown): string {

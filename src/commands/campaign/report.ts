@@ -2,7 +2,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { writeFileAtomic } from '../../util/atomic-file.js';
 import { printFittedTable } from '../../io/output.js';
-import { truncate } from '../../io/text.js';
+import { noun, truncate } from '../../io/text.js';
 import { isoInZone } from '../../util/time.js';
 import { openRun } from '../../campaigns/run/start.js';
 import { campaignIds, collectReport } from '../../reports/collect.js';
@@ -41,7 +41,7 @@ export default async function campaignReport(ctx: Context, ids: string[], opts: 
     });
     if (recordingFailures.length) {
       const first = recordingFailures[0]!;
-      ctx.warn(`${recordingFailures.length} recording link${recordingFailures.length === 1 ? '' : 's'} could not be fetched; those calls have no player (first: ${first.callId}: ${first.message}).`);
+      ctx.warn(`${recordingFailures.length} recording ${noun(recordingFailures.length, 'link')} could not be fetched; those calls have no player (first: ${first.callId}: ${first.message}).`);
     }
     // The links are for the page; the JSON keeps what the service returned.
     reports.push({ ...report, call_list: report.call_list.map(({ recording_url: _, ...c }) => c) });
