@@ -113,26 +113,27 @@ function globalsCommand(): CommandUnknownOpts {
   for (const opt of globalOptions()) cmd.addOption(opt);
   cmd.action(() => cmd.outputHelp());
   // Its options are the global ones: listed once, as its own.
-  (cmd as unknown as Record<symbol, boolean>)[GLOBALS] = true;
-  return cmd as unknown as CommandUnknownOpts;
+  LISTS_GLOBALS.add(cmd);
+  return cmd;
 }
 
 /** The line that ends a group's help, where a verb's help lists the global options. */
 export const GLOBALS_HINT = 'Global options (--json, -o, --tz, --profile, --yes, …): voicectl help globals';
 
-const GLOBAL_MARK = Symbol('voicectl.global');
-const GLOBALS = Symbol('voicectl.globals');
-const STUB = Symbol('voicectl.stub');
+/** The global options added to a leaf (hidden copies), the `globals` command and the stubs: marked here, not on the objects. */
+const GLOBAL_COPIES = new WeakSet<object>();
+const LISTS_GLOBALS = new WeakSet<object>();
+const STUBS = new WeakSet<object>();
 
 /** A group that this command line does not use: a name and a summary, nothing to run. */
 function stub(name: string): CommandUnknownOpts {
   const cmd = new Command(name);
-  (cmd as unknown as Record<symbol, boolean>)[STUB] = true;
+  STUBS.add(cmd);
   return cmd;
 }
 
 function isGlobal(cmd: CommandUnknownOpts, attr: string): boolean {
-  return cmd.options.some((o) => o.attributeName() === attr && (o as unknown as Record<symbol, boolean>)[GLOBAL_MARK]);
+  return cmd.options.some((o) => o.attributeName() === attr && GLOBAL_COPIES.has(o));
 }
 
 /**
@@ -144,7 +145,7 @@ function finish(cmd: CommandUnknownOpts, ctx: Context): void {
   // A verb's help lists the global options too (its own text tells you to pass --yes or
   // --json); a group's lists its commands and names where the global options are.
   const group = cmd.parent !== null && cmd.commands.length > 0;
-  const globals = (cmd as unknown as Record<symbol, boolean>)[GLOBALS] === true;
+  const globals = LISTS_GLOBALS.has(cmd);
   cmd.configureHelp({ showGlobalOptions: !group && !globals, sortSubcommands: false });
   if (group) cmd.addHelpText('after', `\n${GLOBALS_HINT}`);
   cmd.configureOutput({
@@ -160,13 +161,13 @@ function finish(cmd: CommandUnknownOpts, ctx: Context): void {
     getOutHasColors: () => false,
     getErrHasColors: () => false,
   });
-  const leaf = cmd.commands.length === 0 && cmd.parent !== null && !(cmd as unknown as Record<symbol, boolean>)[STUB];
+  const leaf = cmd.commands.length === 0 && cmd.parent !== null && !STUBS.has(cmd);
   if (leaf) {
     for (const opt of globalOptions()) {
       const taken = cmd.options.some((o) => o.long === opt.long || (opt.short && o.short === opt.short));
       if (taken) continue;
       opt.hideHelp();
-      (opt as unknown as Record<symbol, boolean>)[GLOBAL_MARK] = true;
+      GLOBAL_COPIES.add(opt);
       cmd.addOption(opt);
     }
   }

@@ -5,6 +5,7 @@
 import type { ApiClient, Query, RawResponse } from './client.js';
 import { ApiError } from './errors.js';
 import { extractList, unwrap, type ListPage } from './envelope.js';
+import { isObject } from '../util/is-object.js';
 
 export interface TranscriptTurn {
   role?: string;
@@ -159,10 +160,6 @@ function expiryOf(o: Record<string, unknown>): string | undefined {
 
 function isHttp(s: string): boolean {
   return /^https?:\/\/\S+$/i.test(s);
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 function safeJson(v: unknown): string {

@@ -8,6 +8,7 @@
  * one is read too. Single objects may come bare or wrapped in their resource name.
  */
 import { ApiError, safeHost } from './errors.js';
+import { isObject } from '../util/is-object.js';
 
 export interface ListPage<T> {
   items: T[];
@@ -93,10 +94,6 @@ function firstNumber(values: unknown[]): number | undefined {
     if (typeof n === 'number' && Number.isFinite(n) && n >= 0) return n;
   }
   return undefined;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 function describe(body: unknown): string {

@@ -4,6 +4,7 @@
  */
 import type { ProxyInUse } from './dispatcher.js';
 import { oneLine } from '../text/text.js';
+import { isObject } from '../util/is-object.js';
 
 export type ApiErrorKind = 'http' | 'network' | 'timeout' | 'unexpected';
 
@@ -343,10 +344,6 @@ function parseJson(text: string): unknown {
   }
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
 function str(v: unknown): string | undefined {
   return typeof v === 'string' && v.trim() ? v.trim() : undefined;
 }
@@ -366,4 +363,3 @@ function readable(v: unknown): string | undefined {
   }
   return undefined;
 }
-

@@ -10,6 +10,7 @@ import { Readable } from 'node:stream';
 import type { ApiClient } from './client.js';
 import { ApiError } from './errors.js';
 import { unwrap } from './envelope.js';
+import { isObject } from '../util/is-object.js';
 
 export interface KbItem {
   id: string;
@@ -133,7 +134,7 @@ export async function uploadFile(api: ApiClient, filePath: string, options: Uplo
 
 /** `{item, job_id}` per the spec; a bare item carrying its job id is accepted too. */
 function readUpload(raw: unknown, url: string): UploadResponse {
-  const obj = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : undefined;
+  const obj = isObject(raw) ? raw : undefined;
   const inner = obj && isObject(obj.data) && !('item' in obj) ? obj.data : obj;
   const item = inner && isObject(inner.item) ? inner.item : inner;
   if (!item || (typeof item.id !== 'string' && typeof item.id !== 'number')) {
@@ -180,8 +181,4 @@ export async function deleteItem(api: ApiClient, id: string): Promise<unknown> {
 
 export function isFolder(item: KbItem): boolean {
   return typeof item.type === 'string' && item.type.toLowerCase() === 'folder';
-}
-
-function isObject(v: unknown): v is Record<string, any> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }

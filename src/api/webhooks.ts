@@ -6,6 +6,7 @@
  */
 import type { ApiClient } from './client.js';
 import { extractList, unwrap } from './envelope.js';
+import { isObject } from '../util/is-object.js';
 
 export interface WebhookEndpoint {
   id: string;
@@ -79,8 +80,8 @@ export async function deleteEndpoint(api: ApiClient, id: string): Promise<void> 
 }
 
 export function findSecret(body: unknown): string | undefined {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
-  const o = body as Record<string, unknown>;
+  if (!isObject(body)) return undefined;
+  const o = body;
   for (const k of ['secret', 'signing_secret', 'new_secret', 'webhook_secret']) {
     if (typeof o[k] === 'string' && o[k]) return o[k] as string;
   }
@@ -93,8 +94,8 @@ export function findSecret(body: unknown): string | undefined {
 
 /** The endpoint object, bare or wrapped as {endpoint}, {webhook}, {data} or {result}. */
 function asEndpoint(body: unknown): WebhookEndpoint | undefined {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
-  const o = body as Record<string, unknown>;
+  if (!isObject(body)) return undefined;
+  const o = body;
   if ('id' in o) return o as WebhookEndpoint;
   for (const k of ['endpoint', 'webhook', 'webhook_endpoint', 'data', 'result']) {
     const inner = o[k];

@@ -68,7 +68,7 @@ export async function makeLaunchPlan(ctx: Context, api: ApiClient, id: string, o
   }
   const plan: LaunchPlan = {
     campaign: { id, ...(campaign.name !== undefined ? { name: campaign.name } : {}) },
-    agent: agent ? withoutTimestamps(agent as unknown as Record<string, unknown>) : null,
+    agent: agent ? withoutTimestamps(agent) : null,
     contacts,
     options: { ...(options.calling_hours ? { calling_hours: options.calling_hours } : {}), ignore_calling_hours: Boolean(options.ignore_calling_hours) },
   };
@@ -105,7 +105,7 @@ function canonical(value: unknown): string {
 }
 
 /** created_at, updated_at …: when the agent was touched says nothing of what it will say. */
-function withoutTimestamps(agent: Record<string, unknown>): Record<string, unknown> {
+function withoutTimestamps(agent: object): Record<string, unknown> {
   return Object.fromEntries(Object.entries(agent).filter(([k]) => !k.endsWith('_at')));
 }
 

@@ -5,7 +5,7 @@
  * its status ("failed", "no_answer"). The spec types outcome as a string; another service may still send
  * null or nothing for a call the agent never spoke on.
  */
-export function outcomeWord(call: Record<string, unknown>): string {
+export function outcomeWord(call: Record<string, unknown> | { outcome?: unknown; end_reason?: unknown; status?: unknown }): string {
   return text(call.outcome) ?? text(call.end_reason) ?? text(call.status) ?? 'unknown';
 }
 

@@ -6,6 +6,7 @@
 import { basename } from 'node:path';
 import type { Report } from '../contacts/index.js';
 import { UsageError } from '../errors.js';
+import { isObject } from '../util/is-object.js';
 
 export interface InputContact {
   /** Spreadsheet row (header = row 1), or the JSON item's number from 1. */
@@ -96,10 +97,6 @@ export async function readContactsInput(source: ContactsSource, defaultCountry: 
 export function toWire(c: InputContact): { phone_number: string; name?: string; extra?: unknown } {
   const out: { phone_number: string; name?: string; extra?: unknown } = { phone_number: c.phone_number };
   if (c.name !== undefined) out.name = c.name;
-  if (c.extra !== undefined && !(isPlainObject(c.extra) && Object.keys(c.extra).length === 0)) out.extra = c.extra;
+  if (c.extra !== undefined && !(isObject(c.extra) && Object.keys(c.extra).length === 0)) out.extra = c.extra;
   return out;
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }

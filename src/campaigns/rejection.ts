@@ -7,6 +7,7 @@
 import { ApiError } from '../api/errors.js';
 import { UsageError } from '../errors.js';
 import type { InputContact } from './input.js';
+import { isObject } from '../util/is-object.js';
 
 /** `contacts[7]`, `contacts.7`, `contacts/7` (JSON pointer), `body.contacts.7.phone_number`. */
 const ARRAY_PATH = /contacts\s*(?:\[\s*(\d+)\s*\]|[./](\d+)\b)/i;
@@ -87,10 +88,6 @@ function parse(text: string | undefined): unknown {
   } catch {
     return undefined;
   }
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 /** The body and the objects nested in it (error, details, errors[] ...), a few levels deep. */

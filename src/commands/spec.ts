@@ -104,17 +104,17 @@ function addHelp(cmd: CommandUnknownOpts, help: readonly string[] | undefined, e
 
 /** A top-level command or a verb, as commander builds and parses it. */
 export function toCommand(spec: Group | Verb, ctx: Context, build: BuildProgram): CommandUnknownOpts {
-  const cmd = new Command(spec.name) as unknown as Command;
+  const cmd = new Command(spec.name);
   if (spec.alias) cmd.alias(spec.alias);
   if (isGroup(spec)) {
     cmd.description(spec.summary);
-    for (const v of spec.verbs) cmd.addCommand(toCommand(v, ctx, build) as unknown as Command);
+    for (const v of spec.verbs) cmd.addCommand(toCommand(v, ctx, build));
     addHelp(cmd, spec.help, []);
     return cmd;
   }
   cmd.description(spec.description ?? spec.summary);
   for (const a of spec.arguments ?? []) cmd.addArgument(a as Argument);
-  const built = (spec.options ? spec.options(cmd, ctx) : cmd) as unknown as Command;
+  const built = (spec.options ? spec.options(cmd, ctx) : cmd) as Command;
   addHelp(built, spec.help, spec.examples);
   type Loose = (...args: unknown[]) => void | Promise<void>;
   const { action, run } = spec as { action?: () => Promise<{ default: Loose }>; run?: Loose };

@@ -9,6 +9,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { fsErrorReason } from '../util/fs-error.js';
+import { isObject } from '../util/is-object.js';
 
 // webhook_secret / webhook_endpoint: saved by `webhook create|rotate-secret --save-secret` for `listen`.
 // do_not_call_file / calling_hours: applied by `campaign create|redial|launch` (docs/campaign-operations.md).
@@ -83,10 +84,6 @@ export function configFileError(path: string, problem: string): UsageError {
   return new UsageError(`the config file ${path} ${problem}`, {
     hint: 'Fix the file, or move it away and run `voicectl login` to write a new one. VOICECTL_CONFIG_DIR points voicectl at another folder.',
   });
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 /** The named profile ({} when it is not saved); throws configFileError for a file that cannot be used. */

@@ -8,6 +8,7 @@
 import type { CountryCode } from 'libphonenumber-js/max';
 import { countryNames } from './country-names.js';
 import { lpn } from './validity.js';
+import { isObject } from '../util/is-object.js';
 
 export type CountryCell = { country: CountryCode } | { error: string } | undefined;
 
@@ -77,8 +78,8 @@ const COUNTRY_KEYS = new Set(['country', 'countrycode', 'iso']);
  * undefined when it names none or one that cannot be read: then the default country applies.
  */
 export function countryInExtra(extra: unknown, cells: CountryCells): CountryCode | undefined {
-  if (extra === null || typeof extra !== 'object' || Array.isArray(extra)) return undefined;
-  for (const [key, value] of Object.entries(extra as Record<string, unknown>)) {
+  if (!isObject(extra)) return undefined;
+  for (const [key, value] of Object.entries(extra)) {
     if (typeof value !== 'string' || !COUNTRY_KEYS.has(key.toLowerCase().replace(/[\s_.\-]+/g, ''))) continue;
     const read = cells.read(value);
     return read !== undefined && 'country' in read ? read.country : undefined;

@@ -9,6 +9,7 @@ import { basename } from 'node:path';
 import { UsageError } from '../errors.js';
 import { JsonTooDeepError, parseJsonWithin } from '../util/json-depth.js';
 import { createPhoneCheck, isE164, resolveDefaultCountry, type Report, type RowError, type DuplicateRow } from './index.js';
+import { isObject } from '../util/is-object.js';
 
 export interface JsonContact {
   /** The item's number in the array, from 1. */
@@ -42,11 +43,11 @@ export async function validateContactsJson(path: string, options: JsonOptions = 
     const row = i + 1;
     total++;
     const fail = (column: string, value: unknown, message: string) => errors.push({ row, column, value: shown(value), message });
-    if (item === null || typeof item !== 'object' || Array.isArray(item)) {
+    if (!isObject(item)) {
       fail('', item, 'is not an object: each item is {"phone_number": "...", "name": "...", "extra": {...}}');
       return;
     }
-    const r = item as Record<string, unknown>;
+    const r = item;
     const raw = r.phone_number;
     if (raw === undefined || raw === null) {
       const alias = ['phone', 'mobile', 'number', 'phoneNumber'].find((k) => r[k] !== undefined);

@@ -9,6 +9,7 @@ import { normalizeCountry, unknownCountry } from './country.js';
 import type { PhoneCheck } from './e164.js';
 import { ForeignStyleGuard, type ForeignStyle } from './foreign.js';
 import { lpn, PlanValidity } from './validity.js';
+import { noun } from '../text/text.js';
 
 /** `9.19876E+11`: what Excel writes for a long number in a cell not formatted as text. */
 const SCIENTIFIC = /^[+-]?\d+(?:[.,]\d+)?[eE][+-]?\d+$/;
@@ -232,7 +233,7 @@ function invalidReason(text: string, phone: PhoneNumber, defaultCountry: Country
     : '';
   switch (lpn.validatePhoneNumberLength(text, { defaultCountry })) {
     case 'TOO_SHORT':
-      return `too short for ${where}: ${digits} digit${digits === 1 ? '' : 's'} after the country code`;
+      return `too short for ${where}: ${digits} ${noun(digits, 'digit')} after the country code`;
     case 'TOO_LONG':
       if (TWO_NUMBERS.test(text)) return TWO_NUMBERS_REASON;
       return `too long for ${where}: ${digits} digits after the country code${foreignHint}`;

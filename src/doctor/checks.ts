@@ -6,6 +6,7 @@ import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Context } from '../context.js';
+import { duration, noun } from '../text/text.js';
 import type { ApiClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { listDeliveries, listEndpoints } from '../api/webhooks.js';
@@ -164,7 +165,7 @@ export function clockCheck(dateHeader: string | undefined, receivedAtMs: number,
   // Date has whole seconds and was set somewhere during the request.
   const skew = Math.round((receivedAtMs - latencyMs / 2 - server) / 1000);
   const abs = Math.abs(skew);
-  const words = `this machine's clock is ${duration(abs)} ${skew > 0 ? 'ahead of' : 'behind'} the service's`;
+  const words = `this machine's clock is ${duration(abs, { words: true })} ${skew > 0 ? 'ahead of' : 'behind'} the service's`;
   const details = { skew_seconds: skew };
   const fix = 'Turn on network time (Linux: `timedatectl set-ntp true`; macOS: System Settings > General > Date & Time). Webhook signatures older than five minutes are refused, so `listen` and `trigger` fail with a skewed clock.';
   if (abs >= SKEW_FAIL_S) return { check: 'clock', status: 'fail', message: `clock skew: ${words}`, fix, details };
@@ -209,7 +210,7 @@ async function keyChecks(ctx: Context, state: State): Promise<CheckResult[]> {
   if (missing.length > 0) {
     return [key, {
       check: 'scopes', status: 'warn',
-      message: `the key lacks the scope${missing.length === 1 ? '' : 's'} ${missing.join(', ')} (has ${have.join(', ') || 'none of those checked'}; ${untested})`,
+      message: `the key lacks the ${noun(missing.length, 'scope')} ${missing.join(', ')} (has ${have.join(', ') || 'none of those checked'}; ${untested})`,
       fix: `Commands that need ${missing.join(', ')} exit 3 with this key. Create a key with ${missing.length === 1 ? 'that scope' : 'those scopes'} in the dashboard under API access, then \`voicectl login\`.`,
       details,
     }];
@@ -248,7 +249,7 @@ async function webhooksCheck(state: State): Promise<CheckResult> {
       details,
     };
   }
-  return { check: 'webhooks', status: 'ok', message: `${endpoints.length} endpoint${endpoints.length === 1 ? '' : 's'}${disabled ? `, ${disabled} disabled` : ''}; no failed deliveries among the recent ones`, details };
+  return { check: 'webhooks', status: 'ok', message: `${endpoints.length} ${noun(endpoints.length, 'endpoint')}${disabled ? `, ${disabled} disabled` : ''}; no failed deliveries among the recent ones`, details };
 }
 
 /** The delivery record's field names are not in the spec: a status saying so, or a last response that was not 2xx. */
@@ -286,7 +287,7 @@ async function doNotCallCheck(ctx: Context): Promise<CheckResult> {
   if (days > 30) {
     return { check: 'do_not_call', status: 'warn', message: `${path} was last changed ${days} days ago`, fix: 'Refresh it from your do-not-call source before the next campaign; numbers opted out since then would be called.', details };
   }
-  return { check: 'do_not_call', status: 'ok', message: `${path}, ${numbers.toLocaleString('en-US')} number${numbers === 1 ? '' : 's'}, changed ${days === 0 ? 'today' : `${days} day${days === 1 ? '' : 's'} ago`}`, details };
+  return { check: 'do_not_call', status: 'ok', message: `${path}, ${numbers.toLocaleString('en-US')} ${noun(numbers, 'number')}, changed ${days === 0 ? 'today' : `${days} ${noun(days, 'day')} ago`}`, details };
 }
 
 function callingHoursCheck(ctx: Context): CheckResult {
@@ -337,13 +338,6 @@ function cachesCheck(ctx: Context): CheckResult {
 
 function octal(mode: number): string {
   return `0${mode.toString(8).padStart(3, '0')}`;
-}
-
-function duration(s: number): string {
-  if (s < 90) return `${s} s`;
-  const m = Math.round(s / 60);
-  if (m < 90) return `${m} minutes`;
-  return `${Math.round(m / 60)} hours`;
 }
 
 function errMessage(err: unknown): string {

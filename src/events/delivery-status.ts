@@ -13,7 +13,7 @@
  * endpoint (spec 6.6), nor for one not subscribed to the type.
  */
 import type { WebhookDelivery, WebhookEndpoint } from '../api/webhooks.js';
-import { duration } from '../text/text.js';
+import { duration, noun } from '../text/text.js';
 import { attemptsOf, failureOf, nextRetryOf, pick } from '../webhooks/delivery-fields.js';
 import { eventKey } from './log-index.js';
 import type { Gap } from './reconcile.js';
@@ -210,7 +210,7 @@ class TimeMatcher {
 /** A tolerance in words: "1 minute", "60 minutes". */
 function span(ms: number): string {
   const m = Math.round(ms / 60_000);
-  return `${m} minute${m === 1 ? '' : 's'}`;
+  return `${m} ${noun(m, 'minute')}`;
 }
 
 function unknown(why: string): GapStatus {
@@ -218,7 +218,7 @@ function unknown(why: string): GapStatus {
 }
 
 function count(n: number): string {
-  return `${n} delivery record${n === 1 ? '' : 's'}`;
+  return `${n} delivery ${noun(n, 'record')}`;
 }
 
 function objectWord(type: string): string {
@@ -254,7 +254,7 @@ function describe(record: WebhookDelivery, matchedBy: 'object' | 'time', how?: s
   const attempts = Number.isFinite(attemptsRaw) ? attemptsRaw : undefined;
   const failure = failureOf(record);
   const next = nextRetryOf(record);
-  const tries = attempts === undefined ? '' : `${attempts} attempt${attempts === 1 ? '' : 's'}`;
+  const tries = attempts === undefined ? '' : `${attempts} ${noun(attempts, 'attempt')}`;
   const by = matchedBy === 'time' ? ` [record matched by time${how ? `: ${how}` : ''}]` : '';
   const base = { delivery_id: str(pick(record, ['id', 'delivery_id'])), event_id: str(pick(record, ['event_id', 'event.id'])), ...(attempts !== undefined ? { attempts } : {}), matched_by: matchedBy };
   let verdict: Verdict;

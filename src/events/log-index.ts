@@ -7,6 +7,7 @@
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { openUserStream } from '../util/user-file.js';
+import { isObject } from '../util/is-object.js';
 
 /** The key of "this event about this object": type and object id. */
 export function eventKey(type: string, objectId: string): string {
@@ -15,8 +16,8 @@ export function eventKey(type: string, objectId: string): string {
 
 /** The object an event is about: the call of call events, the campaign of campaign.completed. */
 function objectIdOf(type: string, data: unknown): string | undefined {
-  if (!data || typeof data !== 'object' || Array.isArray(data)) return undefined;
-  const d = data as Record<string, unknown>;
+  if (!isObject(data)) return undefined;
+  const d = data;
   const v = type === 'campaign.completed' ? d.id ?? d.campaign_id : type.startsWith('call.') ? d.call_id : undefined;
   return typeof v === 'string' && v !== '' ? v : undefined;
 }
@@ -77,11 +78,11 @@ async function readLog(path: string, index: LogIndex, missingOk: boolean, signal
         skipped.notJson.push(n);
         continue;
       }
-      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+      if (!isObject(parsed)) {
         skipped.notEvent.push(n);
         continue;
       }
-      const e = parsed as Record<string, unknown>;
+      const e = parsed;
       if (typeof e.id !== 'string' || typeof e.type !== 'string' || !('data' in e)) {
         skipped.notEvent.push(n);
         continue;

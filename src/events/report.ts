@@ -2,6 +2,7 @@
 import type { GapStatus } from './delivery-status.js';
 import { reconciledId } from './rebuild.js';
 import type { Gap, Scan } from './reconcile.js';
+import { noun } from '../text/text.js';
 
 export interface GapRow {
   type: string;
@@ -26,8 +27,8 @@ export function gapRows(gaps: readonly Gap[], statuses?: readonly GapStatus[]): 
 
 export function summary(scan: Scan, logs: readonly string[]): string {
   const n = scan.gaps.length;
-  const of = `${scan.expected} event${scan.expected === 1 ? '' : 's'} expected for ${scan.calls} call${scan.calls === 1 ? '' : 's'} and ${scan.campaigns} campaign${scan.campaigns === 1 ? '' : 's'}`;
-  const pending = scan.unfinished ? ` (${scan.unfinished} call${scan.unfinished === 1 ? '' : 's'} not finished yet)` : '';
+  const of = `${scan.expected} ${noun(scan.expected, 'event')} expected for ${scan.calls} ${noun(scan.calls, 'call')} and ${scan.campaigns} ${noun(scan.campaigns, 'campaign')}`;
+  const pending = scan.unfinished ? ` (${scan.unfinished} ${noun(scan.unfinished, 'call')} not finished yet)` : '';
   return n === 0
     ? `Nothing missing: ${logs.join(', ')} hold${logs.length === 1 ? 's' : ''} all ${of}${pending}.`
     : `${n} of ${of} ${n === 1 ? 'is' : 'are'} not in ${logs.join(', ')}${pending}.`;

@@ -15,6 +15,7 @@ import {
   AGENT_KEYS, AGENT_TEXT_FIELDS, CONFIG_NAMES, FILE_FIELDS, kbPath, normalizeFolder,
   type Desired, type DesiredAgent, type DesiredDocument, type DesiredWebhook,
 } from './model.js';
+import { isObject } from '../util/is-object.js';
 
 /** `prompt: !file prompts/sales.md` in YAML. */
 export class FileRef {
@@ -98,8 +99,9 @@ function invalid(file: string, problems: string[]): UsageError {
   return new UsageError(`${file} is not valid:\n${problemList(problems)}`, { hint: '`voicectl schema` prints the JSON Schema of the file (see docs/account-as-code.md).' });
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof FileRef);
+/** A mapping of the file: an object, and not a file reference (`!file`). */
+function isMapping(v: unknown): v is Record<string, unknown> {
+  return isObject(v) && !(v instanceof FileRef);
 }
 
 /** A path inside the folder, with forward slashes; anything outside it is refused. */
@@ -115,7 +117,7 @@ function insidePath(dir: string, raw: string, where: string, errors: string[]): 
 
 async function readDesired(dir: string, file: string, data: unknown, errors: string[]): Promise<Desired> {
   const desired: Desired = { dir, file, agents: new Map(), documents: new Map(), webhooks: new Map() };
-  if (!isObject(data)) {
+  if (!isMapping(data)) {
     errors.push('the top level must be a mapping with agents, documents and webhooks');
     return desired;
   }
@@ -128,7 +130,7 @@ async function readDesired(dir: string, file: string, data: unknown, errors: str
   const section = (key: string) => {
     const v = data[key];
     if (v === undefined || v === null) return {};
-    if (!isObject(v)) {
+    if (!isMapping(v)) {
       errors.push(`${key}: must be a mapping of names to entries`);
       return {};
     }
@@ -164,7 +166,7 @@ async function readDesired(dir: string, file: string, data: unknown, errors: str
 
 async function readAgent(dir: string, handle: string, entry: unknown, desired: Desired, errors: string[]): Promise<DesiredAgent | undefined> {
   const at = `agents.${handle}`;
-  if (!isObject(entry)) {
+  if (!isMapping(entry)) {
     errors.push(`${at}: must be a mapping of agent fields`);
     return undefined;
   }
@@ -212,7 +214,7 @@ async function readAgent(dir: string, handle: string, entry: unknown, desired: D
         agent.documents = paths;
       }
     } else if (key === 'other_fields') {
-      if (!isObject(value)) errors.push(`${where}: must be a mapping`);
+      if (!isMapping(value)) errors.push(`${where}: must be a mapping`);
       else agent.other = value;
     }
   }
@@ -245,7 +247,7 @@ async function readDocument(dir: string, key: string, entry: unknown, errors: st
   const local = insidePath(dir, key, where, errors);
   if (local === undefined) return undefined;
   const e = entry === null || entry === undefined ? {} : entry;
-  if (!isObject(e)) {
+  if (!isMapping(e)) {
     errors.push(`${where}: must be a mapping (folder, name) or empty`);
     return undefined;
   }
@@ -294,7 +296,7 @@ async function hashInside(dir: string, local: string): Promise<{ sha256: string;
 
 function readWebhook(handle: string, entry: unknown, errors: string[]): DesiredWebhook | undefined {
   const at = `webhooks.${handle}`;
-  if (!isObject(entry)) {
+  if (!isMapping(entry)) {
     errors.push(`${at}: must be a mapping with url, events, enabled`);
     return undefined;
   }

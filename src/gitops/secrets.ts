@@ -6,6 +6,7 @@ import { readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { tempPathFor, writeFileAtomic } from '../util/atomic-file.js';
 import { FailureError, UsageError } from '../errors.js';
 import { fsErrorReason } from '../util/fs-error.js';
+import { isObject } from '../util/is-object.js';
 
 async function readSecrets(file: string): Promise<Record<string, unknown>> {
   let text: string;
@@ -18,8 +19,8 @@ async function readSecrets(file: string): Promise<Record<string, unknown>> {
     throw err;
   }
   const data = JSON.parse(text) as unknown;
-  if (!data || typeof data !== 'object' || Array.isArray(data)) throw new Error('it is not a JSON object');
-  return data as Record<string, unknown>;
+  if (!isObject(data)) throw new Error('it is not a JSON object');
+  return data;
 }
 
 /**

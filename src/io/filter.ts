@@ -9,6 +9,7 @@ import { jsonText } from '../util/json-text.js';
 import { formatDateTime, zoneAbbreviation } from '../util/time.js';
 import { jqWorkerFile, takeWarmJq } from './jq-warm.js';
 import type { JqJob, JqMessage } from './jq-worker.js';
+import { noun } from '../text/text.js';
 
 /** Whether --jq or --template replaces the JSON output. */
 export function filtering(ctx: IoContext): boolean {
@@ -247,7 +248,7 @@ export function formatTime(v: unknown, style: string | undefined, now: Date, zon
     const s = Math.round((now.getTime() - t.getTime()) / 1000);
     const abs = Math.abs(s);
     const [n, unit] = abs < 60 ? [abs, 'second'] : abs < 3600 ? [Math.floor(abs / 60), 'minute'] : abs < 86400 ? [Math.floor(abs / 3600), 'hour'] : [Math.floor(abs / 86400), 'day'];
-    const words = `${n} ${unit}${n === 1 ? '' : 's'}`;
+    const words = `${n} ${noun(n, unit)}`;
     return s >= 0 ? `${words} ago` : `in ${words}`;
   }
   const local = formatDateTime(t.getTime(), zone, { minutes: true });

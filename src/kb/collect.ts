@@ -8,6 +8,7 @@ import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { rejectionOf } from './formats.js';
+import { noun } from '../text/text.js';
 
 export interface PlannedFile {
   /** Absolute path on disk. */
@@ -164,8 +165,8 @@ function displayPath(cwd: string, abs: string): string {
 export function reportSkipped(ctx: Context, skipped: SkippedFile[], hidden: number): void {
   const c = ctx.errColor;
   if (skipped.length > 0) {
-    ctx.info(c.yellow(`Skipping ${skipped.length} file${skipped.length === 1 ? '' : 's'}:`));
+    ctx.info(c.yellow(`Skipping ${skipped.length} ${noun(skipped.length, 'file')}:`));
     for (const s of skipped) ctx.info(`  ${s.display}: ${s.reason}`);
   }
-  if (hidden > 0) ctx.info(c.dim(`Left out ${hidden} hidden file${hidden === 1 ? '' : 's'} or folder${hidden === 1 ? '' : 's'} (names starting with a dot).`));
+  if (hidden > 0) ctx.info(c.dim(`Left out ${hidden} hidden ${noun(hidden, 'file')} or ${noun(hidden, 'folder')} (names starting with a dot).`));
 }

@@ -4,6 +4,7 @@ import { printList, type Column } from '../io/output.js';
 import type { SkippedFile } from './collect.js';
 import { indexed } from './indexing.js';
 import type { UploadOutcome } from './uploader.js';
+import { noun } from '../text/text.js';
 
 /** What happened to one file, in words. */
 function describeOutcome(o: UploadOutcome): string {
@@ -13,7 +14,7 @@ function describeOutcome(o: UploadOutcome): string {
   if (!o.index) return `${replaced}${o.replaced ? 'indexing' : 'uploaded, indexing'} (job ${o.job_id})`;
   if (indexed(o.index)) {
     const n = o.index.chunks_indexed;
-    return `${replaced}${n === undefined ? 'indexed' : `${n} chunk${n === 1 ? '' : 's'} indexed`}`;
+    return `${replaced}${n === undefined ? 'indexed' : `${n} ${noun(n, 'chunk')} indexed`}`;
   }
   return `${replaced}indexing failed: ${o.index.error ?? o.index.status}`;
 }

@@ -9,7 +9,7 @@
  * the exclude lists, prepareCallbackRun (which reads each requested time as `campaign
  * followups` does), and the run's planner (chooseWave), waves numbered from 1.
  */
-import { applyRules, buildRules } from '../campaigns/exclusions.js';
+import { applyRules, buildRules, type ExclusionChoice } from '../campaigns/exclusions.js';
 import { DEFAULT_EXCLUDED_OUTCOMES, planRedial } from '../campaigns/redial.js';
 import { prepareCallbackRun, type Unread } from '../campaigns/run/callbacks.js';
 import type { RunContact } from '../campaigns/run/journal.js';
@@ -49,7 +49,9 @@ export async function redialPlan(args: Record<string, unknown>, deps: ToolDeps):
     const flags = parsed as RedialValues;
     const api = await ctx.api();
     const defaultCountry = flags.defaultCountry ?? ctx.settings().defaultCountry;
-    const rules = await buildRules(ctx, flags, { defaultCountry, api: async () => api, ignoreCampaignId: id });
+    // The verb's exclusion options, as the campaigns layer takes them (commands/campaign/plans.ts maps them the same way).
+    const exclusion: ExclusionChoice = { files: flags.exclude ?? [], calledWithinMs: flags.excludeCalledWithin, profileList: flags.defaultExclude !== false };
+    const rules = await buildRules(ctx, exclusion, { defaultCountry, api: async () => api, ignoreCampaignId: id });
     const { createPhoneCheck, createRowCheck, resolveDefaultCountry } = await import('../contacts/index.js');
     const { CountryCells, countryInExtra } = await import('../contacts/country-cell.js');
     const check = createPhoneCheck(resolveDefaultCountry(defaultCountry));
@@ -77,7 +79,7 @@ export async function redialPlan(args: Record<string, unknown>, deps: ToolDeps):
       ...(flags.agent !== undefined ? { agent: flags.agent } : {}),
       ...(flags.callingHours !== undefined ? { callingHours: flags.callingHours } : {}),
       ...(flags.waveSize !== undefined ? { waveSize: flags.waveSize } : {}),
-      exclusions: runExclusions(ctx, flags, defaultCountry),
+      exclusions: runExclusions(ctx, exclusion, defaultCountry),
     });
     const j = run.journal;
     const { waves, expire } = plannedWaves(j.contacts, j.policy, ctx.now().getTime(), ctx.timeZone);

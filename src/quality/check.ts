@@ -19,6 +19,7 @@ import { evaluate, type Environment, type Verdict } from './evaluate.js';
 import type { Rule, Severity } from './rules.js';
 import { harvestOptOuts } from './harvest.js';
 import { runJudge } from './judge.js';
+import { isObject } from '../util/is-object.js';
 
 export interface CallSource {
   campaigns?: string[];
@@ -121,7 +122,7 @@ export async function prepareEnvironment(ctx: Context, options: Pick<CheckOption
 /** The agent's language as `calls pin` wrote it beside the call. */
 function pinnedLanguage(call: Call): string | undefined {
   const meta = call.voicectl;
-  if (meta && typeof meta === 'object' && typeof (meta as Record<string, unknown>).agent_language === 'string') return (meta as Record<string, string>).agent_language;
+  if (isObject(meta) && typeof meta.agent_language === 'string') return meta.agent_language;
   return undefined;
 }
 

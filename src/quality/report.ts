@@ -9,6 +9,7 @@ import { printTable } from '../io/output.js';
 import { render } from '../io/render.js';
 import { terminalLine, terminalSafe } from '../text/terminal-text.js';
 import type { CheckResult, Failure } from './check.js';
+import { noun } from '../text/text.js';
 
 export interface ReportOptions {
   format?: 'md';
@@ -51,13 +52,13 @@ export async function reportCheck(ctx: Context, r: CheckResult, options: ReportO
     await render(ctx, { json: checkJson(r), jsonPieces: () => jsonPieces(r), human: () => human(ctx, r) });
   }
   const c = ctx.errColor;
-  if (r.inProgress > 0) ctx.info(c.dim(`${r.inProgress} call${r.inProgress === 1 ? '' : 's'} still in progress: not checked.`));
-  if (r.harvested) ctx.info(`${r.harvested.added} number${r.harvested.added === 1 ? '' : 's'} added to ${r.harvested.file} (${r.harvested.total} in all).`);
+  if (r.inProgress > 0) ctx.info(c.dim(`${r.inProgress} ${noun(r.inProgress, 'call')} still in progress: not checked.`));
+  if (r.harvested) ctx.info(`${r.harvested.added} ${noun(r.harvested.added, 'number')} added to ${r.harvested.file} (${r.harvested.total} in all).`);
   if (options.junit) ctx.info(c.dim(`JUnit written to ${options.junit}.`));
   const warns = r.failures.length - r.errorFailures;
   if (r.calls === 0) ctx.warn('No finished call matched: nothing was checked. Check the campaign ids or the times.');
-  if (r.errorFailures > 0) ctx.info(c.red(`${r.errorFailures} error-severity failure${r.errorFailures === 1 ? '' : 's'}${warns ? `, ${warns} warning${warns === 1 ? '' : 's'}` : ''} over ${r.calls} call${r.calls === 1 ? '' : 's'}.`));
-  else ctx.info(c.green(`Passed: ${r.calls} call${r.calls === 1 ? '' : 's'} checked${warns ? `, ${warns} warning${warns === 1 ? '' : 's'}` : ''}.`));
+  if (r.errorFailures > 0) ctx.info(c.red(`${r.errorFailures} error-severity ${noun(r.errorFailures, 'failure')}${warns ? `, ${warns} ${noun(warns, 'warning')}` : ''} over ${r.calls} ${noun(r.calls, 'call')}.`));
+  else ctx.info(c.green(`Passed: ${r.calls} ${noun(r.calls, 'call')} checked${warns ? `, ${warns} ${noun(warns, 'warning')}` : ''}.`));
 }
 
 async function human(ctx: Context, r: CheckResult): Promise<void> {
@@ -87,7 +88,7 @@ function mdCell(s: string): string {
 }
 
 export function markdown(r: CheckResult, title: string): string {
-  const lines = [`### ${r.errorFailures === 0 ? '✅' : '❌'} ${mdCell(title)}: ${r.calls} call${r.calls === 1 ? '' : 's'} checked`, ''];
+  const lines = [`### ${r.errorFailures === 0 ? '✅' : '❌'} ${mdCell(title)}: ${r.calls} ${noun(r.calls, 'call')} checked`, ''];
   lines.push('| rule | kind | severity | pass | fail | warn | skipped |', '|---|---|---|---:|---:|---:|---:|');
   for (const s of r.rules) {
     lines.push(`| ${mdCell(s.id)} | ${s.kind} | ${s.severity} | ${s.pass} | ${s.severity === 'error' ? s.fail : 0} | ${s.severity === 'warn' ? s.fail : 0} | ${s.skip} |`);

@@ -19,6 +19,7 @@ import { CampaignsStopped, createCampaigns, waitForCompletion } from '../campaig
 import { confirmLaunch, launchError } from '../campaigns/launch-flow.js';
 import { Checker, prepareEnvironment, type CheckResult } from './check.js';
 import { Fields, parseYaml, readRules, refuse, type Rule } from './rules.js';
+import { noun } from '../text/text.js';
 
 export interface Scenario {
   name: string;
@@ -125,7 +126,7 @@ export async function runSuite(ctx: Context, suite: Suite): Promise<SuiteResult>
   gateCallingHours(ctx, numbers, { window: suite.callingHours, ignore: false, wait: false }, 'no test call was placed');
   const agent = await agentFor(api, suite);
   const total = suite.scenarios.length * suite.repeat;
-  ctx.info(`${suite.name}: ${suite.scenarios.length} scenario${suite.scenarios.length === 1 ? '' : 's'} × ${suite.repeat} run${suite.repeat === 1 ? '' : 's'} = ${total} test call${total === 1 ? '' : 's'} to ${agent.name ?? agent.id}, one campaign per run.`);
+  ctx.info(`${suite.name}: ${suite.scenarios.length} ${noun(suite.scenarios.length, 'scenario')} × ${suite.repeat} ${noun(suite.repeat, 'run')} = ${total} test ${noun(total, 'call')} to ${agent.name ?? agent.id}, one campaign per run.`);
   await confirmLaunch(ctx, [{ name: `test: ${suite.name}`, dial: total }], { declined: 'Cancelled: no test call was placed.' });
 
   const checker = new Checker(rules, env);

@@ -17,6 +17,7 @@ import { offsetText, wallClock } from '../util/time.js';
 import { outcomeClass, type OutcomeClass } from './classes.js';
 import { contactZone } from './contact-zone.js';
 import type { ReportSpend } from './spend.js';
+import { isObject } from '../util/is-object.js';
 
 const DURATION_BUCKETS: Array<{ label: string; max: number }> = [
   { label: '0-30s', max: 30 },
@@ -107,7 +108,7 @@ export function campaignReport(campaign: Campaign, contacts: CampaignContact[], 
   const reached = new Set<string>();
   const interested = new Set<string>();
   for (const c of finished) {
-    const word = outcomeWord(c as unknown as Record<string, unknown>);
+    const word = outcomeWord(c);
     const cls = outcomeClass(str(c.status), str(c.outcome) || word);
     increment(outcomes, word);
     if (!outcomeClasses.has(word)) outcomeClasses.set(word, cls);
@@ -154,7 +155,7 @@ export function campaignReport(campaign: Campaign, contacts: CampaignContact[], 
       end_time: typeof c.end_time === 'string' ? c.end_time : null,
       contact_zone: contactZone(c.phone_number, c.contact?.extra, '') || null,
       summary: str(c.summary),
-      class: isFinished(c) ? outcomeClass(str(c.status), str(c.outcome) || outcomeWord(c as unknown as Record<string, unknown>)) : 'no_contact',
+      class: isFinished(c) ? outcomeClass(str(c.status), str(c.outcome) || outcomeWord(c)) : 'no_contact',
       has_recording: c.has_recording === true,
     })),
   };
@@ -171,7 +172,7 @@ export function record(entries: Iterable<readonly [string, number]>): Record<str
 
 /** The own entries of what should be an object; nothing for anything else. */
 function ownEntries(v: unknown): Array<[string, unknown]> {
-  return v && typeof v === 'object' && !Array.isArray(v) ? Object.entries(v as Record<string, unknown>) : [];
+  return isObject(v) ? Object.entries(v) : [];
 }
 
 export type HourlyStats = Pick<CampaignReport, 'calls_per_hour' | 'connect_rate_by_hour_of_day'>;

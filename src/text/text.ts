@@ -10,7 +10,12 @@ import { terminalLine } from './terminal-text.js';
 
 /** "1 contact", "2 contacts", "12,000 contacts"; `many` for nouns that do not take an s. */
 export function plural(n: number, word: string, many = `${word}s`): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? word : many}`;
+  return `${n.toLocaleString('en-US')} ${noun(n, word, many)}`;
+}
+
+/** The word alone, for a count written another way: noun(1, 'call') is "call", noun(3, 'call') "calls". */
+export function noun(n: number, word: string, many = `${word}s`): string {
+  return n === 1 ? word : many;
 }
 
 /**
@@ -40,6 +45,8 @@ export interface DurationOptions {
   missing?: string;
   /** Below ten seconds, tenths are kept: a short wait reads "0.5s", not "1s". */
   tenths?: boolean;
+  /** In words, rounded, for a sentence: "45 s", "10 minutes", "2 hours" (a clock's skew). */
+  words?: boolean;
 }
 
 /**
@@ -52,6 +59,11 @@ export function duration(seconds: unknown, options: DurationOptions = {}): strin
   if (typeof n !== 'number' || !Number.isFinite(n)) return options.missing ?? '';
   if (options.tenths && n < 10) return `${Math.max(0, Number(n.toFixed(1)))}s`;
   const s = Math.max(0, Math.round(n));
+  if (options.words) {
+    if (s < 90) return `${s} s`;
+    const minutes = Math.round(s / 60);
+    return minutes < 90 ? `${minutes} minutes` : `${Math.round(minutes / 60)} hours`;
+  }
   if (s < 60) return `${s}s`;
   const m = Math.floor(s / 60);
   if (m < 60) return `${m}m ${pad(s % 60)}s`;

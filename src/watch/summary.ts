@@ -7,6 +7,7 @@ import { finishedAt, num, outcomeLabel, str } from '../calls/model.js';
 import { duration } from '../text/text.js';
 import { formatPercent } from './fail-if.js';
 import { terminalLine } from '../text/terminal-text.js';
+import { isObject } from '../util/is-object.js';
 
 /** Contact statuses in the order they are shown: finished ones first, then the rest. */
 export const STATUS_ORDER = ['completed', 'no_answer', 'failed', 'initiated', 'pending'] as const;
@@ -75,8 +76,8 @@ function insertByTime(list: Array<Record<string, unknown>>, call: Record<string,
 /** contacts_by_status read defensively: numbers only. */
 export function statusCounts(raw: unknown): Record<string, number> {
   const out = new Map<string, number>();
-  if (raw && typeof raw === 'object' && !Array.isArray(raw)) {
-    for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
+  if (isObject(raw)) {
+    for (const [k, v] of Object.entries(raw)) {
       const n = num(v);
       if (n !== undefined) out.set(k, n);
     }

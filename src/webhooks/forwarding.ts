@@ -17,6 +17,7 @@ import { createInterface } from 'node:readline';
 import { endPartialLine } from './event-log.js';
 import type { EventPoster, PostResult } from './forward.js';
 import type { AcceptedEvent } from './receiver.js';
+import { isObject } from '../util/is-object.js';
 
 export const MAX_ATTEMPTS = 6;
 /** Waits between attempts: 1 s, 2 s, 4 s … up to a minute. */
@@ -246,8 +247,8 @@ export async function unforwardedInLog(log: string, types?: readonly string[]): 
       } catch {
         continue; // replay skips a line that is not JSON
       }
-      if (!event || typeof event !== 'object' || Array.isArray(event)) continue;
-      const { id: rawId, type: rawType } = event as Record<string, unknown>;
+      if (!isObject(event)) continue;
+      const { id: rawId, type: rawType } = event;
       const type = typeof rawType === 'string' ? rawType : 'unknown';
       if (types && !types.includes(type)) continue;
       const id = typeof rawId === 'string' ? rawId : `line-${n}`;

@@ -9,6 +9,7 @@ import type { PostResult } from './forward.js';
 import { terminalLine as safe } from '../text/terminal-text.js';
 import { lineId, oneLine, truncate } from '../text/text.js';
 import { clockTime, zoneAbbreviation } from '../util/time.js';
+import { isObject } from '../util/is-object.js';
 
 /** "15:02:11 IST": when, in `zone`, named. */
 export function clock(d: Date, zone = 'UTC'): string {
@@ -27,7 +28,7 @@ function str(v: unknown): string | undefined {
 
 /** The ids and the status/outcome of an event, by type. */
 function eventDetails(type: string, data: unknown): string {
-  const d = data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
+  const d = isObject(data) ? data : {};
   const parts: string[] = [];
   if (type.startsWith('call.')) {
     // What a person reads first (the number, how it went) before the ids, which a narrow

@@ -11,6 +11,7 @@ import { diagnose } from './diagnose.js';
 import type { EventLog } from './event-log.js';
 import { header, readBody, relayHeaders } from './request.js';
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, verify } from './signature.js';
+import { isObject } from '../util/is-object.js';
 
 const DEFAULT_MAX_BODY = 1024 * 1024;
 
@@ -169,11 +170,11 @@ export class Receiver {
       this.reject(res, 400, 'invalid_json', 'the body is not JSON', undefined, ids);
       return;
     }
-    if (!event || typeof event !== 'object' || Array.isArray(event)) {
+    if (!isObject(event)) {
       this.reject(res, 400, 'not_an_event', 'the body is not a JSON object', undefined, ids);
       return;
     }
-    const body = event as Record<string, unknown>;
+    const body = event;
     const type = typeof body.type === 'string' ? body.type : ids.type ?? 'unknown';
     // The id is the signed body's: the header is not signed, so it can be changed at will.
     const bodyId = typeof body.id === 'string' && body.id !== '' ? body.id : undefined;

@@ -6,7 +6,7 @@ import type { ApiClient } from '../api/client.js';
 import { deleteItem, isFolder, listItems, type KbItem } from '../api/kb.js';
 import type { Context } from '../context.js';
 import { collectFiles, reportSkipped } from '../kb/collect.js';
-import { bytes as formatBytes } from '../text/text.js';
+import { bytes as formatBytes, noun } from '../text/text.js';
 import { failureMessage, uploadAll } from '../kb/uploader.js';
 import { UsageError } from '../errors.js';
 import { checkbox, confirm, input, select } from '../io/prompter.js';
@@ -64,7 +64,7 @@ export async function askDocuments(ctx: Context, current: string[] | undefined, 
   const fresh: string[] = [];
   for (;;) {
     const choices: Array<{ value: Choice; name: string }> = [];
-    if (docs.length > 0) choices.push({ value: 'pick', name: `Choose from the knowledge base (${docs.length} document${docs.length === 1 ? '' : 's'})` });
+    if (docs.length > 0) choices.push({ value: 'pick', name: `Choose from the knowledge base (${docs.length} ${noun(docs.length, 'document')})` });
     choices.push({ value: 'upload', name: docs.length > 0 ? 'Upload files first, then choose' : 'Upload files or folders now' });
     if (current?.length) choices.push({ value: 'keep', name: `Keep the ${current.length} attached` });
     choices.push({ value: 'none', name: 'No documents' });

@@ -8,6 +8,7 @@ import { checkbox, editor, input, select, type SelectChoice } from '../io/prompt
 import { multiline } from './multiline.js';
 import type { VoiceCatalog } from './voices.js';
 import { terminalLine as safe, terminalSafe } from '../text/terminal-text.js';
+import { noun } from '../text/text.js';
 
 export const TOOLS = [
   { value: 'schedule_callback', description: 'book a time to call the person back' },
@@ -21,7 +22,7 @@ export async function askLanguage(ctx: Context, catalog: VoiceCatalog, current: 
   if (languages.length === 0) return current;
   const choices: SelectChoice<string>[] = languages.map((l) => ({
     value: l.code,
-    name: `${l.label} · ${l.voices} voice${l.voices === 1 ? '' : 's'}`,
+    name: `${l.label} · ${l.voices} ${noun(l.voices, 'voice')}`,
     short: l.label,
     disabled: refused.has(l.code) ? 'not in your plan' : false,
   }));

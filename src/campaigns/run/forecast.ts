@@ -19,6 +19,7 @@ export const SMALL_WORDS: Record<SmallBecause, string> = {
   windows: 'the rest not yet open',
 };
 import { when } from './when.js';
+import { noun } from '../../text/text.js';
 
 export interface ZoneForecast {
   zone: string;
@@ -141,7 +142,7 @@ export function forecastLines(f: Forecast, j: Journal, zone: string): string[] {
   if (p.deadline) policy.push(`nothing released after ${at(p.deadline)}`);
   lines.push(`  Policy: ${policy.join('; ')}.`);
   lines.push(f.waves.length > 0
-    ? `  ${f.waves.length} wave${f.waves.length === 1 ? '' : 's'} of first attempts, the first at ${at(f.waves[0]!.at)}; expected finish ${at(f.expected_finish!)}${p.attempts > 1 ? ' before retries' : ''}.`
+    ? `  ${f.waves.length} ${noun(f.waves.length, 'wave')} of first attempts, the first at ${at(f.waves[0]!.at)}; expected finish ${at(f.expected_finish!)}${p.attempts > 1 ? ' before retries' : ''}.`
     : '  No wave can be released.');
   const held = j.contacts.filter((c) => c.state === 'waiting' && c.not_before !== undefined).length;
   if (held > 0) lines.push(`  ${held.toLocaleString('en-US')} contact${held === 1 ? ' is' : 's are'} held until the time ${held === 1 ? 'it' : 'they'} asked to be called: voicectl must keep running (or be resumed) to release each wave at its time, and a released wave cannot be stopped.`);

@@ -11,6 +11,7 @@ import { parseYaml, placeOf, problemList, yamlData } from '../../util/yaml.js';
 import { parseWindow, WINDOW_HELP } from '../../hours/calling-hours.js';
 import { deadlineNamesZone, parseDeadline, parseRetryOn } from './policy.js';
 import { BREAKER_MODES, DEFAULT_BREAKER, type BreakerMode, type BreakerSettings } from './breaker.js';
+import { isObject } from '../../util/is-object.js';
 
 /** What a policy file sets (each key only when the file has it), as the flags of the same names would. */
 export interface PolicyFileValues {
@@ -77,7 +78,7 @@ export function parsePolicyFile(file: string, text: string, { span, now, dir }: 
   if (read.problem !== undefined) throw invalid(file, [read.problem]);
   const data = read.data;
   if (data === null || data === undefined) throw invalid(file, ['the file is empty: write the policy as keys such as wave_size: 100']);
-  if (!isRecord(data)) throw invalid(file, [locate(doc, lines, { path: [], message: 'the policy is a mapping of keys (calling_hours:, wave_size: …), not a list or a single value' }).text]);
+  if (!isObject(data)) throw invalid(file, [locate(doc, lines, { path: [], message: 'the policy is a mapping of keys (calling_hours:, wave_size: …), not a list or a single value' }).text]);
 
   const problems: Problem[] = [];
   const out: PolicyFileValues = {};
@@ -182,7 +183,7 @@ function callingHours(value: unknown, problems: Problem[]): string[] | undefined
       const w = window(m ? m[2]! : entry, ['calling_hours', i]);
       if (w !== undefined) out.push(entry as string);
     });
-  } else if (isRecord(value)) {
+  } else if (isObject(value)) {
     // The default first, so that a country's window is not overwritten by it.
     const keys = Object.keys(value).sort((a, b) => Number(b === 'default') - Number(a === 'default'));
     for (const key of keys) {
@@ -207,7 +208,7 @@ function breaker(value: unknown, problems: Problem[], guard: PolicyGuardrails): 
     // YAML 1.1 readers take a bare off for false: say what to write.
     else problems.push({ path, message: `must be one of ${modes}, not ${shown(m)}` });
   };
-  if (!isRecord(value)) {
+  if (!isObject(value)) {
     if (typeof value === 'string') mode(value, ['breaker']);
     else problems.push({ path: ['breaker'], message: `must be a mode (${modes}) or a mapping of mode and thresholds (${BREAKER_KEYS.join(', ')}), not ${shown(value)}` });
     return;
@@ -243,10 +244,6 @@ function stringList(value: unknown, path: Path, problems: Problem[], commas: boo
   }
   problems.push({ path, message: `must be a list of text, not ${shown(value)}` });
   return undefined;
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 function shown(v: unknown): string {

@@ -18,6 +18,7 @@
 import { parse as parseYaml } from 'yaml';
 import { UsageError } from '../../errors.js';
 import { readUserText, userFileReason } from '../../util/user-file.js';
+import { isObject } from '../../util/is-object.js';
 
 export interface Rate {
   /** Millionths of the currency's major unit, so 0.0125 per minute is exact. */
@@ -71,8 +72,8 @@ export function parseRateCard(text: string, source: string): RateCard {
   } catch (err) {
     throw fail(source, `not valid YAML or JSON (${(err as Error).message.split('\n')[0]})`);
   }
-  if (!data || typeof data !== 'object' || Array.isArray(data)) throw fail(source, 'expected a mapping with currency and rates');
-  const d = data as Record<string, unknown>;
+  if (!isObject(data)) throw fail(source, 'expected a mapping with currency and rates');
+  const d = data;
   for (const k of Object.keys(d)) {
     if (!['currency', 'rates', 'billing_increment_seconds', 'charge_unanswered'].includes(k)) throw fail(source, `unknown field "${k}"`);
   }

@@ -5,6 +5,7 @@ import { UsageError } from '../../errors.js';
 import { JsonTooDeepError, parseJsonWithin } from '../../util/json-depth.js';
 import type { AgentFlags } from './definition.js';
 import { readTextFile } from '../../agents/text-file.js';
+import { isObject } from '../../util/is-object.js';
 
 export const AGENT_COLUMNS: Column<Agent>[] = [
   { header: 'ID', key: 'id', id: true },
@@ -76,10 +77,10 @@ export async function fieldsFromFile(path: string, stdin?: NodeJS.ReadableStream
     if (err instanceof JsonTooDeepError) throw new UsageError(`The agent file "${path}" cannot be used: ${err.message}.`);
     throw new UsageError(`The agent file "${path}" is not valid JSON: ${(err as Error).message}.`);
   }
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+  if (!isObject(parsed)) {
     throw new UsageError(`The agent file "${path}" must hold one JSON object with the agent's fields.`);
   }
-  const fields = { ...(parsed as Record<string, unknown>) };
+  const fields = { ...parsed };
   const shown = SERVICE_FIELDS.filter((k) => typeof fields[k] === 'string');
   const dropped = shown.filter((k) => k !== 'id');
   for (const k of shown) delete fields[k];

@@ -6,7 +6,7 @@ import type { ExportFlags } from './definition.js';
 import { isoInZone } from '../../util/time.js';
 import { isTerminal } from '../../io/terminal.js';
 import { ownFormat } from '../../io/render.js';
-import { duration, plural } from '../../text/text.js';
+import { duration, noun, plural } from '../../text/text.js';
 
 type Flags = ExportFlags;
 
@@ -53,7 +53,7 @@ export default async function callExport(ctx: Context, flags: Flags): Promise<vo
   if (summary.held > 0) parts.push(`${summary.held} still in progress, left for the next run`);
   if (summary.recordings) {
     const r = summary.recordings;
-    parts.push(`${r.downloaded} recording${r.downloaded === 1 ? '' : 's'} downloaded${r.skipped ? `, ${r.skipped} already there` : ''}`);
+    parts.push(`${r.downloaded} ${noun(r.downloaded, 'recording')} downloaded${r.skipped ? `, ${r.skipped} already there` : ''}`);
   }
   ctx.info(c.green(`${parts.join('; ')}.`));
   if (summary.cutCells) {
@@ -83,7 +83,7 @@ async function exportFolder(ctx: Context, flags: Flags): Promise<void> {
   if (s.held > 0) parts.push(`${s.held} still in progress, left for the next run`);
   if (s.recordings) {
     const r = s.recordings;
-    parts.push(`${r.downloaded} recording${r.downloaded === 1 ? '' : 's'} downloaded${r.skipped ? `, ${r.skipped} already there` : ''}`);
+    parts.push(`${r.downloaded} ${noun(r.downloaded, 'recording')} downloaded${r.skipped ? `, ${r.skipped} already there` : ''}`);
   }
   ctx.info(c.green(`${parts.join('; ')}.`));
   if (s.state) ctx.info(c.dim(`Next --since-last run starts at ${isoInZone(s.state.mark, ctx.timeZone)} ${ctx.timeZone} (${flags.state}).`));

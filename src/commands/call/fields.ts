@@ -37,7 +37,7 @@ export function callColumns(terminalWidth: number | undefined, zone: string): Co
     { header: 'CONTACT', get: (c) => c.contact?.name, max: 24, drop: 2, csv: false },
     { header: 'STATUS', key: 'status' },
     ...only('end_reason'),
-    { header: 'OUTCOME', get: (c) => outcomeWord(c as unknown as Record<string, unknown>), max: 24, drop: 1, csv: { name: 'outcome', get: (c) => c.outcome } },
+    { header: 'OUTCOME', get: (c) => outcomeWord(c), max: 24, drop: 1, csv: { name: 'outcome', get: (c) => c.outcome } },
     { header: 'DURATION', get: (c) => duration(c.duration_seconds), csv: false },
     { header: 'SUMMARY', key: 'summary', max: summaryMax, drop: 5 },
     ...only('error', 'duration_seconds', 'start_time', 'end_time', 'has_recording'),
@@ -57,7 +57,7 @@ export function newestFirst(a: Call, b: Call): number {
 export const callFields = (zone: string): Column<Call>[] => [
   { header: 'call id', key: 'call_id' },
   { header: 'status', key: 'status' },
-  { header: 'outcome', csv: 'outcome', get: (c) => outcomeWord(c as unknown as Record<string, unknown>) },
+  { header: 'outcome', csv: 'outcome', get: (c) => outcomeWord(c) },
   { header: 'summary', key: 'summary' },
   { header: 'number', key: 'phone_number' },
   { header: 'contact', get: (c) => c.contact?.name },

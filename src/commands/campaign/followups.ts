@@ -13,7 +13,7 @@ import { runCampaignIds } from '../../reports/run.js';
 import { callingWindow } from '../../hours/hours-gate.js';
 import { collectFollowups, extraKeys, isoIn, type Followup } from '../../reports/followups.js';
 import { formatDateTime, wallDate, zoneAbbreviation } from '../../util/time.js';
-import { oneLine } from '../../text/text.js';
+import { noun, oneLine } from '../../text/text.js';
 import type { FollowupsFlags } from './definition.js';
 
 /** --run JOURNAL: the campaigns of the run's launched waves. */
@@ -97,7 +97,7 @@ export default async function campaignFollowups(ctx: Context, ids: string[], fla
     const person = count('needs a person');
     const late = callbacks.filter((r) => r.outside_calling_hours).length;
     const notes = [unread ? `${unread} without a day or time said` : '', person ? `${person} with two times said, for a person to choose` : '', late ? `${late} outside calling hours, kept as asked` : ''].filter(Boolean);
-    ctx.info(`Wrote ${rows.length} follow-up${rows.length === 1 ? '' : 's'} to ${out}: ${callbacks.length} callback${callbacks.length === 1 ? '' : 's'}${notes.length ? ` (${notes.join('; ')}: see "requested as" and "how it was read")` : ''}, ${rows.filter((r) => r.kind === 'message').length} messages, ${rows.filter((r) => r.kind === 'lead').length} leads.`);
+    ctx.info(`Wrote ${rows.length} ${noun(rows.length, 'follow-up')} to ${out}: ${callbacks.length} ${noun(callbacks.length, 'callback')}${notes.length ? ` (${notes.join('; ')}: see "requested as" and "how it was read")` : ''}, ${rows.filter((r) => r.kind === 'message').length} messages, ${rows.filter((r) => r.kind === 'lead').length} leads.`);
     // The file is the result; stdout carries the rows only for a script that asked for them.
     return render(ctx, { json: rows, lines: rows, human: () => {} });
   }

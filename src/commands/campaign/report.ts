@@ -2,7 +2,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { writeFileAtomic } from '../../util/atomic-file.js';
 import { printFittedTable } from '../../io/output.js';
-import { truncate } from '../../text/text.js';
+import { noun, truncate } from '../../text/text.js';
 import { isoInZone } from '../../util/time.js';
 import { openRun } from '../../campaigns/run/start.js';
 import { campaignIds, collectReport } from '../../reports/collect.js';
@@ -46,7 +46,7 @@ export default async function campaignReport(ctx: Context, ids: string[], opts: 
     });
     if (recordingFailures.length) {
       const first = recordingFailures[0]!;
-      ctx.warn(`${recordingFailures.length} recording link${recordingFailures.length === 1 ? '' : 's'} could not be fetched; those calls have no player (first: ${first.callId}: ${first.message}).`);
+      ctx.warn(`${recordingFailures.length} recording ${noun(recordingFailures.length, 'link')} could not be fetched; those calls have no player (first: ${first.callId}: ${first.message}).`);
     }
     // Contacts a campaign still running has not dialed yet: the projected spend dials each once.
     report.spend = card ? reportSpend(report.call_list, card, { contactsLeft: report.status === 'completed' ? 0 : Math.max(0, report.contacts - report.funnel.dialed) }) : null;

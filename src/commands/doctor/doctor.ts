@@ -3,6 +3,7 @@ import { SilentExit } from '../../errors.js';
 import { runChecks, type CheckResult } from '../../doctor/checks.js';
 import { forPeople, render } from '../../io/render.js';
 import { terminalSafe } from '../../text/terminal-text.js';
+import { noun } from '../../text/text.js';
 
 /** A word as well as a colour: the status reads the same without colour or sight of it. */
 const MARK: Record<CheckResult['status'], string> = { ok: '✓ ok  ', warn: '! warn', fail: '✗ FAIL', skip: '- skip' };
@@ -17,7 +18,7 @@ export default async function doctor(ctx: Context): Promise<void> {
   await render(ctx, { json: results });
   const failed = results.filter((r) => r.status === 'fail').map((r) => r.check);
   const warned = results.filter((r) => r.status === 'warn').length;
-  await forPeople(ctx, () => ctx.out(failed.length ? c.red(`${failed.length} failed, ${warned} warning${warned === 1 ? '' : 's'}.`) : `No problems${warned ? `; ${warned} warning${warned === 1 ? '' : 's'}` : ''}.`));
+  await forPeople(ctx, () => ctx.out(failed.length ? c.red(`${failed.length} failed, ${warned} ${noun(warned, 'warning')}.`) : `No problems${warned ? `; ${warned} ${noun(warned, 'warning')}` : ''}.`));
   if (failed.length > 0) {
     throw new SilentExit(1, { code: 'checks_failed', message: `doctor: ${failed.join(', ')} failed`, details: { failed } });
   }

@@ -7,7 +7,7 @@ import type { Gap } from '../../events/reconcile.js';
 import { EventLog } from '../../webhooks/event-log.js';
 import { EventPoster } from '../../webhooks/forward.js';
 import { recordLine } from '../../io/render.js';
-import { shellQuote } from '../../text/text.js';
+import { noun, shellQuote } from '../../text/text.js';
 
 export async function runBackfill(ctx: Context, o: { gaps: Gap[]; log: string; target?: string; secret?: string }): Promise<void> {
   let log: EventLog;
@@ -39,11 +39,11 @@ export async function runBackfill(ctx: Context, o: { gaps: Gap[]; log: string; t
   const failed = results.length - done;
   const skipped = o.gaps.length - results.length;
   if (o.target) {
-    const line = `Backfilled ${done} of ${o.gaps.length} missing event${o.gaps.length === 1 ? '' : 's'} to ${o.target}, each recorded in ${o.log}.`;
+    const line = `Backfilled ${done} of ${o.gaps.length} missing ${noun(o.gaps.length, 'event')} to ${o.target}, each recorded in ${o.log}.`;
     if (failed || skipped) throw new FailureError(`${line} ${failed + skipped} not sent or not recorded.`, { hint: 'Fix the app (the lines above show its answers) and run the same command again: it sends only what is still missing.' });
     ctx.info(c.green(line));
   } else {
-    const line = `Appended ${done} of ${o.gaps.length} missing event${o.gaps.length === 1 ? '' : 's'} to ${o.log}.`;
+    const line = `Appended ${done} of ${o.gaps.length} missing ${noun(o.gaps.length, 'event')} to ${o.log}.`;
     if (failed || skipped) throw new FailureError(`${line} ${failed + skipped} could not be appended.`);
     ctx.info(c.green(line));
     ctx.info(`Send them to your app with: voicectl listen --replay ${shellQuote(o.log)} --unforwarded --forward-to URL`);

@@ -5,6 +5,8 @@ import { FailureError, NotFoundError } from '../../errors.js';
 import { confirm } from '../../io/prompter.js';
 import { render } from '../../io/render.js';
 import { describeItem } from '../../kb/items.js';
+import { noun } from '../../text/text.js';
+import { isObject } from '../../util/is-object.js';
 
 export default async function kbDelete(ctx: Context, id: string): Promise<void> {
   const api = await ctx.api();
@@ -27,7 +29,7 @@ export default async function kbDelete(ctx: Context, id: string): Promise<void> 
     }
     throw err;
   }
-  const body = res && typeof res === 'object' && !Array.isArray(res) ? (res as Record<string, unknown>) : {};
+  const body = isObject(res) ? res : {};
   const deletedIds = Array.isArray(body.deleted_ids) ? body.deleted_ids.map(String) : undefined;
   await render(ctx, {
     json: { ...body, id, deleted: true, ...(deletedIds ? { deleted_ids: deletedIds } : {}) },
@@ -39,7 +41,7 @@ function sayDeleted(ctx: Context, folder: boolean, label: string, id: string, de
   const c = ctx.errColor;
   if (folder) {
     const inside = deletedIds ? deletedIds.length - 1 : undefined;
-    ctx.info(c.green(`Deleted the folder ${label}${inside !== undefined ? ` and the ${inside} item${inside === 1 ? '' : 's'} in it` : ' and everything in it'}.`));
+    ctx.info(c.green(`Deleted the folder ${label}${inside !== undefined ? ` and the ${inside} ${noun(inside, 'item')} in it` : ' and everything in it'}.`));
   } else {
     ctx.info(c.green(`Deleted ${label} (${id}).`));
   }

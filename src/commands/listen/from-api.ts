@@ -19,7 +19,7 @@ import { eventLine, eventRecord, forwardLine } from '../../webhooks/listen-forma
 import { recordLine } from '../../io/render.js';
 import { formatDateTime, parseTime, zoneAbbreviation } from '../../util/time.js';
 import { lineWidth } from '../../io/terminal.js';
-import { shellQuote } from '../../text/text.js';
+import { noun, shellQuote } from '../../text/text.js';
 import { resolveSecret } from './secret-source.js';
 import type { ListenFlags } from './definition.js';
 
@@ -99,7 +99,7 @@ export async function listenFromApi(ctx: Context, opts: Options): Promise<void> 
     const raw = Buffer.from(line, 'utf8');
     const at = ctx.now();
     const accepted: AcceptedEvent = {
-      id: event.id, type: event.type, event: event as unknown as Record<string, unknown>, raw,
+      id: event.id, type: event.type, event: { ...event }, raw,
       headers: deliveryHeaders(event, raw, source?.secrets[0], at, 'voicectl-listen-from-api'), receivedAt: at, verified: true,
     };
     if (log) await log.append(line);
@@ -154,10 +154,10 @@ export async function listenFromApi(ctx: Context, opts: Options): Promise<void> 
   await forwarder?.settle(2000);
   await log?.close();
   ctx.info('');
-  ctx.info(`Stopped. ${count} event${count === 1 ? '' : 's'} from the API.${opts.log ? ` Log: ${opts.log}` : ''}`);
+  ctx.info(`Stopped. ${count} ${noun(count, 'event')} from the API.${opts.log ? ` Log: ${opts.log}` : ''}`);
   const lost = forwarder && log ? forwarder.notForwarded : 0;
   if (lost > 0 && opts.log && opts.forwardTo) {
-    ctx.warn(`${lost} event${lost === 1 ? '' : 's'} not forwarded (the app did not acknowledge ${lost === 1 ? 'it' : 'them'}); ${lost === 1 ? 'it is' : 'they are'} in the log. Re-send with:`);
+    ctx.warn(`${lost} ${noun(lost, 'event')} not forwarded (the app did not acknowledge ${lost === 1 ? 'it' : 'them'}); ${lost === 1 ? 'it is' : 'they are'} in the log. Re-send with:`);
     ctx.info(`  voicectl listen --replay ${shellQuote(opts.log)} --forward-to ${shellQuote(opts.forwardTo)} --unforwarded`);
   }
 }

@@ -12,7 +12,7 @@ import { clock, eventLine, eventRecord, forwardLine, rejectLine } from '../../we
 import { resolveSecret } from './secret-source.js';
 import { checkForwardUrl } from '../../webhooks/target-url.js';
 import { recordLine, refuseFilterOnStream } from '../../io/render.js';
-import { shellQuote } from '../../text/text.js';
+import { noun, shellQuote } from '../../text/text.js';
 import type { ListenFlags } from './definition.js';
 import { lineWidth } from '../../io/terminal.js';
 
@@ -130,10 +130,10 @@ export default async function listen(ctx: Context, flags: ListenOptions): Promis
   await log?.close();
   const s = receiver.stats;
   ctx.info('');
-  ctx.info(`Stopped. Received ${s.accepted} event${s.accepted === 1 ? '' : 's'}${s.duplicates ? `, ${s.duplicates} duplicate${s.duplicates === 1 ? '' : 's'}` : ''}${s.rejected ? `, rejected ${s.rejected} request${s.rejected === 1 ? '' : 's'}` : ''}.${opts.log ? ` Log: ${opts.log}` : ''}`);
+  ctx.info(`Stopped. Received ${s.accepted} ${noun(s.accepted, 'event')}${s.duplicates ? `, ${s.duplicates} ${noun(s.duplicates, 'duplicate')}` : ''}${s.rejected ? `, rejected ${s.rejected} ${noun(s.rejected, 'request')}` : ''}.${opts.log ? ` Log: ${opts.log}` : ''}`);
   const lost = forwarder && log ? forwarder.notForwarded : 0;
   if (lost > 0) {
-    ctx.warn(`${lost} event${lost === 1 ? '' : 's'} not forwarded (the app did not acknowledge ${lost === 1 ? 'it' : 'them'}); ${lost === 1 ? 'it is' : 'they are'} in the log. Re-send with:`);
+    ctx.warn(`${lost} ${noun(lost, 'event')} not forwarded (the app did not acknowledge ${lost === 1 ? 'it' : 'them'}); ${lost === 1 ? 'it is' : 'they are'} in the log. Re-send with:`);
     ctx.info(`  ${replayCmd}`);
   }
   if (ledger && ledger.unrecorded > 0) {
@@ -166,7 +166,7 @@ async function openLedger(ctx: Context, logPath: string, replayCmd: string, even
       const parts = [unrecorded ? `${unrecorded} never forwarded` : '', refused ? `${refused} not acknowledged by the app` : ''].filter(Boolean).join(', ');
       notes.push(() => {
         ctx.info('');
-        ctx.warn(`${n} event${n === 1 ? '' : 's'} in ${logPath} ${n === 1 ? 'has' : 'have'} no acknowledged forward in ${ledger.path} (${parts}). Re-send ${n === 1 ? 'it' : 'them'} with:`);
+        ctx.warn(`${n} ${noun(n, 'event')} in ${logPath} ${n === 1 ? 'has' : 'have'} no acknowledged forward in ${ledger.path} (${parts}). Re-send ${n === 1 ? 'it' : 'them'} with:`);
         ctx.info(`  ${replayCmd}`);
       });
     }

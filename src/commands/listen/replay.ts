@@ -11,6 +11,8 @@ import { forwardedIds, Ledger } from '../../webhooks/forwarding.js';
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, sign } from '../../webhooks/signature.js';
 import { forwardLine } from '../../webhooks/listen-format.js';
 import { recordLine } from '../../io/render.js';
+import { noun } from '../../text/text.js';
+import { isObject } from '../../util/is-object.js';
 
 /**
  * With `unforwarded`, only the events of the log that the app never acknowledged (by the
@@ -51,8 +53,8 @@ export async function replay(ctx: Context, o: { file: string; target: string; se
     let event: Record<string, unknown>;
     try {
       const parsed = JSON.parse(line) as unknown;
-      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
-      event = parsed as Record<string, unknown>;
+      if (!isObject(parsed)) throw new Error('not an object');
+      event = parsed;
     } catch {
       skipped++;
       ctx.warn(`${o.file}:${i + 1} is not a JSON event; skipped.`);
@@ -81,7 +83,7 @@ export async function replay(ctx: Context, o: { file: string; target: string; se
     ctx.out(recordLine(ctx, record, () => `${type.padEnd(20)}  ${forwardLine(ctx.color, id, o.target, r, ctx.now(), ctx.timeZone).replace(/^\S+ \S+\s+/, '')}`));
   }
   const failed = sent - ok;
-  const summary = `Replayed ${sent} event${sent === 1 ? '' : 's'} from ${o.file} to ${o.target}: ${ok} acknowledged (2xx)${failed ? `, ${failed} not` : ''}${skipped ? `, ${skipped} unreadable line${skipped === 1 ? '' : 's'} skipped` : ''}.`;
+  const summary = `Replayed ${sent} ${noun(sent, 'event')} from ${o.file} to ${o.target}: ${ok} acknowledged (2xx)${failed ? `, ${failed} not` : ''}${skipped ? `, ${skipped} unreadable ${noun(skipped, 'line')} skipped` : ''}.`;
   if (failed > 0) throw new FailureError(summary, { hint: 'The lines above show each answer; fix the app and replay again.' });
   ctx.info(sent === 0 ? c.yellow(summary) : c.green(summary));
 }

@@ -6,6 +6,7 @@ import { readUserText, userFileReason } from '../../util/user-file.js';
 import { UsageError } from '../../errors.js';
 import type { KeyDef, Plan } from '../../sandbox/world.js';
 import { ALL_SCOPES } from '../../sandbox/world.js';
+import { isObject } from '../../util/is-object.js';
 
 /** The text of the file `flag` names, read as every file named on the command line is (src/util/user-file.ts). */
 export async function readFlagFile(flag: string, file: string, o?: Parameters<typeof readUserText>[1]): Promise<string> {
@@ -34,8 +35,8 @@ export async function readKeys(file: string): Promise<KeyDef[]> {
   const seen = new Set<string>();
   return data.map((entry: unknown, i): KeyDef => {
     const where = `entry ${i + 1}`;
-    if (!entry || typeof entry !== 'object' || Array.isArray(entry)) throw fail(`${where} is not an object`);
-    const e = entry as Record<string, unknown>;
+    if (!isObject(entry)) throw fail(`${where} is not an object`);
+    const e = entry;
     for (const k of Object.keys(e)) {
       if (!['key', 'org', 'scopes', 'daily_dispatch_cap'].includes(k)) throw fail(`${where}: unknown field "${k}"`);
     }
@@ -61,8 +62,8 @@ export async function readPlan(file: string): Promise<Partial<Plan>> {
   const fail = (msg: string) => new UsageError(`--plan ${file}: ${msg}`, {
     hint: 'Expected a JSON object such as {"agent_limit": 5, "active_agent_limit": 1, "languages": ["en-IN", "hi-IN"]}.',
   });
-  if (!data || typeof data !== 'object' || Array.isArray(data)) throw fail('expected a JSON object');
-  const d = data as Record<string, unknown>;
+  if (!isObject(data)) throw fail('expected a JSON object');
+  const d = data;
   const plan: Partial<Plan> = {};
   for (const [k, v] of Object.entries(d)) {
     if (k === 'agent_limit' || k === 'active_agent_limit') {

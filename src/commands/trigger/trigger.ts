@@ -11,6 +11,7 @@ import { checkForwardUrl } from '../../webhooks/target-url.js';
 import { oneLine, truncate } from '../../text/text.js';
 import { render } from '../../io/render.js';
 import type { TriggerFlags } from './definition.js';
+import { isObject } from '../../util/is-object.js';
 
 type Opts = TriggerFlags;
 
@@ -84,8 +85,8 @@ async function readData(ctx: Context, file: string): Promise<Record<string, unkn
     if (err instanceof JsonTooDeepError) throw new UsageError(`--data ${file} cannot be used: ${err.message}.`);
     throw new UsageError(`--data ${file} is not valid JSON: ${(err as Error).message}.`);
   }
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+  if (!isObject(parsed)) {
     throw new UsageError(`--data ${file} must hold a JSON object (it replaces the event's data object).`);
   }
-  return parsed as Record<string, unknown>;
+  return parsed;
 }

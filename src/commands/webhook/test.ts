@@ -3,6 +3,7 @@ import { testEndpoint } from '../../api/webhooks.js';
 import { withSpinner } from '../../io/progress.js';
 import { attemptsOf, lastCodeOf, pick } from '../../webhooks/delivery-fields.js';
 import { render } from '../../io/render.js';
+import { isObject } from '../../util/is-object.js';
 
 export default async function webhookTest(ctx: Context, id: string): Promise<void> {
   const api = await ctx.api();
@@ -14,8 +15,8 @@ function pingSummary(ctx: Context, id: string, answer: unknown): void {
   const c = ctx.errColor;
   ctx.info(c.green(`Asked the service to send a ping event to endpoint ${id}.`));
   // The answer's shape is not in the spec; when it describes the delivery, say how it went.
-  if (answer && typeof answer === 'object' && !Array.isArray(answer)) {
-    const a = answer as Record<string, unknown>;
+  if (isObject(answer)) {
+    const a = answer;
     const d = (a.delivery && typeof a.delivery === 'object' ? a.delivery : a) as Record<string, unknown>;
     const event = pick(a, ['event_id', 'event.id', 'id']);
     const status = pick(d, ['status', 'state']);

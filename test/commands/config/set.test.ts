@@ -1,0 +1,29 @@
+/** `voicectl config set KEY VALUE`: checked, normalized and saved in the profile; in process. */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readProfile } from '../../../src/config/profiles.js';
+import { tempDirs } from '../../helpers/temp.js';
+import { run } from '../../helpers/run.js';
+
+const dir = tempDirs('voicectl-config-set-');
+
+describe('config set', () => {
+  it('--help exits 0', async () => {
+    expect((await run(['config', 'set', '--help'])).exitCode).toBe(0);
+  });
+
+  it('saves a normalized value in the profile and says where', async () => {
+    const env = { VOICECTL_CONFIG_DIR: join(dir(), 'cfg') };
+    const r = await run(['config', 'set', 'default_country', 'gb'], { env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('Set default_country = GB in profile "default"');
+    expect(readProfile(env, 'default')).toEqual({ default_country: 'GB' });
+  });
+
+  it('a value that cannot be the setting is exit 2 and saves nothing', async () => {
+    const env = { VOICECTL_CONFIG_DIR: join(dir(), 'cfg') };
+    const r = await run(['config', 'set', 'calling_hours', 'all day'], { env });
+    expect(r.exitCode).toBe(2);
+    expect(readProfile(env, 'default')).toEqual({});
+  });
+});

@@ -1,0 +1,35 @@
+/** `voicectl webhook create`, the built binary against the sandbox. */
+import { describe, expect, it } from 'vitest';
+import { sharedHarness } from '../../helpers/cli.js';
+
+const h = sharedHarness({ allowLocalWebhooks: true });
+
+async function endpoint(url = 'https://hooks.example.com/voice'): Promise<{ id: string; secret: string }> {
+  const local = url.startsWith('http://127.0.0.1') ? ['--allow-local'] : [];
+  const r = await h.run(['webhook', 'create', '--url', url, ...local, '--json']);
+  expect(r.exitCode, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as { id: string; secret: string };
+}
+
+describe('webhook create', () => {
+  it('--help exits 0', async () => {
+    expect((await h.run(['webhook', 'create', '--help'])).exitCode).toBe(0);
+  });
+
+  it('creates an endpoint for the events named and shows its secret once', async () => {
+    const r = await h.run(['webhook', 'create', '--url', 'https://hooks.example.com/created', '--events', 'call.ended,ping', '--json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const ep = JSON.parse(r.stdout) as { id: string; secret: string; events: string[] };
+    expect(ep.secret).toBeTruthy();
+    const sent = h.sandbox.requests.filter((q) => q.method === 'POST' && q.path === '/webhooks/endpoints').at(-1)!;
+    expect(sent.body).toMatchObject({ url: 'https://hooks.example.com/created', events: ['call.ended', 'ping'] });
+  });
+
+  it('plain HTTP is exit 2 and nothing is sent', async () => {
+    const before = h.sandbox.requests.length;
+    const r = await h.run(['webhook', 'create', '--url', 'http://hooks.example.com/plain']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('plain HTTP is not accepted');
+    expect(h.sandbox.requests.length).toBe(before);
+  });
+});

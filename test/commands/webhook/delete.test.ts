@@ -1,0 +1,31 @@
+/** `voicectl webhook delete`, the built binary against the sandbox. */
+import { describe, expect, it } from 'vitest';
+import { sharedHarness } from '../../helpers/cli.js';
+
+const h = sharedHarness({ allowLocalWebhooks: true });
+
+async function endpoint(url = 'https://hooks.example.com/voice'): Promise<{ id: string; secret: string }> {
+  const local = url.startsWith('http://127.0.0.1') ? ['--allow-local'] : [];
+  const r = await h.run(['webhook', 'create', '--url', url, ...local, '--json']);
+  expect(r.exitCode, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as { id: string; secret: string };
+}
+
+describe('webhook delete', () => {
+  it('--help exits 0', async () => {
+    expect((await h.run(['webhook', 'delete', '--help'])).exitCode).toBe(0);
+  });
+
+  it('asks first: under --no-input it needs --yes; with it the endpoint is gone', async () => {
+    const ep = await endpoint();
+    expect((await h.run(['webhook', 'delete', ep.id, '--no-input'])).exitCode).toBe(2);
+    const r = await h.run(['webhook', 'rm', ep.id, '--yes']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect((await h.run(['webhook', 'list', '--json'])).stdout).not.toContain(ep.id);
+  });
+
+  it('an endpoint that does not exist is exit 4', async () => {
+    const r = await h.run(['webhook', 'delete', 'ep_nowhere', '--yes']);
+    expect(r.exitCode).toBe(4);
+  });
+});

@@ -1,0 +1,31 @@
+/** `voicectl webhook deliveries`, the built binary against the sandbox. */
+import { describe, expect, it } from 'vitest';
+import { sharedHarness } from '../../helpers/cli.js';
+
+const h = sharedHarness({ allowLocalWebhooks: true });
+
+async function endpoint(url = 'https://hooks.example.com/voice'): Promise<{ id: string; secret: string }> {
+  const local = url.startsWith('http://127.0.0.1') ? ['--allow-local'] : [];
+  const r = await h.run(['webhook', 'create', '--url', url, ...local, '--json']);
+  expect(r.exitCode, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as { id: string; secret: string };
+}
+
+describe('webhook deliveries', () => {
+  it('--help exits 0', async () => {
+    expect((await h.run(['webhook', 'deliveries', '--help'])).exitCode).toBe(0);
+  });
+
+  it('shows each delivery with its event and status', async () => {
+    const ep = await endpoint('http://127.0.0.1:9/deliveries-target');
+    expect((await h.run(['webhook', 'test', ep.id])).exitCode).toBe(0);
+    const r = await h.run(['webhook', 'deliveries', ep.id, '-o', 'table']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toContain('ping');
+  });
+
+  it('an endpoint that does not exist is exit 4', async () => {
+    const r = await h.run(['webhook', 'deliveries', 'ep_nowhere']);
+    expect(r.exitCode).toBe(4);
+  });
+});

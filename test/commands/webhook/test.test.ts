@@ -1,0 +1,32 @@
+/** `voicectl webhook test`: the service sends a ping to the endpoint; the built binary against the sandbox. */
+import { describe, expect, it } from 'vitest';
+import { sharedHarness } from '../../helpers/cli.js';
+
+const h = sharedHarness({ allowLocalWebhooks: true });
+
+async function endpoint(url = 'https://hooks.example.com/voice'): Promise<{ id: string; secret: string }> {
+  const local = url.startsWith('http://127.0.0.1') ? ['--allow-local'] : [];
+  const r = await h.run(['webhook', 'create', '--url', url, ...local, '--json']);
+  expect(r.exitCode, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as { id: string; secret: string };
+}
+
+describe('webhook test', () => {
+  it('--help exits 0', async () => {
+    expect((await h.run(['webhook', 'test', '--help'])).exitCode).toBe(0);
+  });
+
+  it('asks the service to send a ping, and a delivery is recorded', async () => {
+    const ep = await endpoint('http://127.0.0.1:9/ping-target');
+    const r = await h.run(['webhook', 'test', ep.id]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`Asked the service to send a ping event to endpoint ${ep.id}.`);
+    const deliveries = await h.run(['webhook', 'deliveries', ep.id, '--json']);
+    expect(deliveries.stdout).toContain('ping');
+  });
+
+  it('an endpoint that does not exist is exit 4', async () => {
+    const r = await h.run(['webhook', 'test', 'ep_nowhere']);
+    expect(r.exitCode).toBe(4);
+  });
+});

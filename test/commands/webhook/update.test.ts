@@ -1,0 +1,32 @@
+/** `voicectl webhook update`, the built binary against the sandbox. */
+import { describe, expect, it } from 'vitest';
+import { sharedHarness } from '../../helpers/cli.js';
+
+const h = sharedHarness({ allowLocalWebhooks: true });
+
+async function endpoint(url = 'https://hooks.example.com/voice'): Promise<{ id: string; secret: string }> {
+  const local = url.startsWith('http://127.0.0.1') ? ['--allow-local'] : [];
+  const r = await h.run(['webhook', 'create', '--url', url, ...local, '--json']);
+  expect(r.exitCode, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as { id: string; secret: string };
+}
+
+describe('webhook update', () => {
+  it('--help exits 0', async () => {
+    expect((await h.run(['webhook', 'update', '--help'])).exitCode).toBe(0);
+  });
+
+  it('sends only the fields given: --disable pauses deliveries', async () => {
+    const ep = await endpoint();
+    const r = await h.run(['webhook', 'update', ep.id, '--disable', '--json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const sent = h.sandbox.requests.filter((q) => q.method === 'PATCH' && q.path === `/webhooks/endpoints/${ep.id}`).at(-1)!;
+    expect(sent.body).toEqual({ enabled: false });
+  });
+
+  it('nothing to change, or --enable with --disable, is exit 2', async () => {
+    const ep = await endpoint();
+    expect((await h.run(['webhook', 'update', ep.id])).exitCode).toBe(2);
+    expect((await h.run(['webhook', 'update', ep.id, '--enable', '--disable'])).exitCode).toBe(2);
+  });
+});
