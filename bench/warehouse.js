@@ -6,20 +6,46 @@
 // A third part compares Parquet writers on the same calls (the choice of hyparquet-writer).
 //
 // BENCH_WAREHOUSE_CALLS (default 1,000,000), BENCH_WAREHOUSE_RUNS (default 3),
-// BENCH_WAREHOUSE_SECTIONS=export,query,writers (default all).
+// BENCH_WAREHOUSE_SECTIONS=export,query,writers (default all). BENCH_WAREHOUSE_DIR=FOLDER: the
+// query section over a folder an earlier export wrote (no sandbox, no export; a million-call
+// export takes many minutes on a loaded machine).
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cliEnv, loadText, median, seededSandbox, verdict, voicectlTimed } from './lib.js';
+import { fileURLToPath } from 'node:url';
+import { seedCalls, startSandbox } from '../dist/sandbox/index.js';
 
+const bin = fileURLToPath(new URL('../bin/voicectl.js', import.meta.url));
 const CALLS = Number(process.env.BENCH_WAREHOUSE_CALLS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_WAREHOUSE_RUNS ?? 3);
 const SECTIONS = new Set((process.env.BENCH_WAREHOUSE_SECTIONS ?? 'export,query,writers').split(',').map((s) => s.trim()));
 const BUDGET = { exportMs: 60_000, rssMb: 500, queryMs: 500 };
+const PEAK = "data:text/javascript,process.on('exit',()=>{const u=process.resourceUsage();process.stderr.write('\\nPEAK_RSS_KB='+u.maxRSS+' CPU_US='+(u.userCPUTime+u.systemCPUTime)+'\\n')})";
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const verdict = (ok) => (ok ? 'OK' : 'OVER BUDGET');
 
 function voicectl(sb, args) {
-  const env = cliEnv(sb ?? { url: 'http://127.0.0.1:9', apiKey: 'x' }, { TZ: 'UTC' });
-  return voicectlTimed(args, { env, peak: true });
+  return new Promise((resolve, reject) => {
+    const env = { PATH: process.env.PATH ?? '', HOME: tmpdir(), CI: 'true', FORCE_COLOR: '0', TZ: 'UTC', VOICECTL_BASE_URL: sb?.url ?? 'http://127.0.0.1:9', VOICECTL_API_KEY: sb?.apiKey ?? 'x', VOICECTL_CONFIG_DIR: tmpdir() };
+    const t0 = performance.now();
+    const child = spawn(process.execPath, ['--import', PEAK, bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    let out = '';
+    child.stdout.on('data', (c) => { out += c; });
+    child.stderr.on('data', (c) => { err += c; });
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      const ms = performance.now() - t0;
+      if (code !== 0) return reject(new Error(`voicectl ${args.join(' ')} exited ${code}: ${err}`));
+      resolve({ ms, out, rssMb: Number(/PEAK_RSS_KB=(\d+)/.exec(err)?.[1] ?? NaN) / 1024, cpuMs: Number(/CPU_US=(\d+)/.exec(err)?.[1] ?? NaN) / 1000 });
+    });
+  });
 }
 
 function folderBytes(dir) {
@@ -38,17 +64,18 @@ async function main() {
   let ok = true;
   let sb;
   try {
-    const t0 = performance.now();
-    sb = await seededSandbox(CALLS);
-    console.log(`sandbox seeded with ${CALLS.toLocaleString('en-US')} calls over 30 days in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-    const folder = join(root, 'w0');
-    if (SECTIONS.has('export')) {
+    const folder = process.env.BENCH_WAREHOUSE_DIR ?? join(root, 'w0');
+    if (SECTIONS.has('export') && !process.env.BENCH_WAREHOUSE_DIR) {
+      const t0 = performance.now();
+      sb = await startSandbox({ port: 0, seed: 5 });
+      seedCalls(sb.world, sb.world.keys.get(sb.apiKey).org, CALLS);
+      console.log(`sandbox seeded with ${CALLS.toLocaleString('en-US')} calls over 30 days in ${((performance.now() - t0) / 1000).toFixed(1)} s (load average ${loadavg()[0].toFixed(1)})`);
       const runs = [];
       for (let i = 0; i < RUNS; i++) {
         const dir = join(root, `w${i}`);
         const r = await voicectl(sb, ['call', 'export', '--format', 'parquet', '--out', dir]);
         runs.push({ ...r, ...folderBytes(dir) });
-        console.log(`  run ${i + 1}: ${(r.ms / 1000).toFixed(1)} s, peak ${r.rssMb.toFixed(0)} MB, CPU ${(r.cpuMs / 1000).toFixed(1)} s`);
+        console.log(`  run ${i + 1}: ${(r.ms / 1000).toFixed(1)} s, peak ${r.rssMb.toFixed(0)} MB, CPU ${(r.cpuMs / 1000).toFixed(1)} s (load average ${loadavg()[0].toFixed(1)})`);
         if (i > 0) rmSync(dir, { recursive: true, force: true });
       }
       const again = await voicectl(sb, ['call', 'export', '--format', 'parquet', '--out', folder]);
@@ -62,10 +89,10 @@ async function main() {
       console.log(`  rerun into the full folder (reads its ${CALLS.toLocaleString('en-US')} call_ids, writes nothing): ${(again.ms / 1000).toFixed(1)} s, peak ${again.rssMb.toFixed(0)} MB`);
       ok &&= ms <= BUDGET.exportMs && rss <= BUDGET.rssMb;
     }
-    await sb.close();
+    await sb?.close();
     sb = undefined;
     if (SECTIONS.has('query')) {
-      if (!SECTIONS.has('export')) await voicectl(null, ['--version']);
+      if (!SECTIONS.has('export') || process.env.BENCH_WAREHOUSE_DIR) await voicectl(null, ['--version']);
       const funnel = [];
       const base = [];
       const cpu = [];
@@ -89,7 +116,7 @@ async function main() {
     await sb?.close();
     rmSync(root, { recursive: true, force: true });
   }
-  console.log(`  (load average during the run: ${loadText()}; timings need an otherwise idle machine)`);
+  console.log(`  (load average during the run: ${loadavg().map((l) => l.toFixed(1)).join(', ')}; timings need an otherwise idle machine)`);
   process.exitCode = ok ? 0 : 1;
 }
 
@@ -101,7 +128,8 @@ async function main() {
  */
 async function writers(root) {
   const N = 100_000;
-  const sb = await seededSandbox(N);
+  const sb = await startSandbox({ port: 0, seed: 5 });
+  seedCalls(sb.world, sb.world.keys.get(sb.apiKey).org, N);
   const calls = [];
   for (let offset = 0; offset < N; offset += 200) {
     const res = await fetch(`${sb.url}/calls?limit=200&offset=${offset}`, { headers: { 'x-api-key': sb.apiKey } });

@@ -15,14 +15,13 @@ import { InterruptedError, FailureError } from '../errors.js';
 import { ProgressBar } from '../io/progress.js';
 import { plural } from '../text/text.js';
 import { resolve } from 'node:path';
-import { callPages } from './pages.js';
 import { IdSet } from './id-set.js';
 import { limiter } from './limiter.js';
 import { columnsFor, encodeParquet, RowBatch, startOf, utcDay } from './parquet.js';
 import { lockFolder, openFolder, partitionOf, readFolderIds, sweepFolder, writePartFile } from './folder.js';
 import { RecordingQueue, type RecordingResult } from './recordings.js';
 import { MarkTracker, readState, writeState, type ExportState } from './state.js';
-import { describeFilters, withTranscripts } from './run.js';
+import { countedPages, describeFilters, withTranscripts } from './run.js';
 
 export interface FolderExportOptions {
   filters: CallFilters;
@@ -114,15 +113,8 @@ export async function runFolderExport(ctx: Context, opts: FolderExportOptions): 
     let rows = 0;
     let held = 0;
     let already = 0;
-    let total: number | undefined;
-    const pages = callPages(api, {
-      filters, concurrency: opts.concurrency, signal: run.signal,
-      onTotal: (t) => {
-        total = t;
-        progress.setTotal(t);
-      },
-    });
-    for await (const page of pages) {
+    const listing = countedPages(api, filters, opts.concurrency, run.signal, progress);
+    for await (const page of listing.pages) {
       let calls: Call[] = [];
       for (const c of page) {
         const verdict = tracker.decide(c);
@@ -169,7 +161,7 @@ export async function runFolderExport(ctx: Context, opts: FolderExportOptions): 
         });
       });
     }
-    return { rows, total, held, already, files: written, before, days: days.size, recordings: recResult, state, ms: performance.now() - started };
+    return { rows, total: listing.total, held, already, files: written, before, days: days.size, recordings: recResult, state, ms: performance.now() - started };
   } catch (err) {
     run.abort(err);
     progress.clear();

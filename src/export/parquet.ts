@@ -37,23 +37,20 @@ const contactOf = (c: Call) => (isPlainObject(c.contact) ? c.contact : undefined
 /** The fields of a call that have a column (or a treatment) of their own. */
 const OWN = new Set<string>([...CALL_FIELDS, 'contact', 'transcript']);
 
+/** A column holding the call's own field of that name. */
+const own = (name: string & keyof Call, kind: Kind): ParquetColumn => ({ name, kind, read: (c) => c[name] });
+
 export const COLUMNS: readonly ParquetColumn[] = [
   { name: 'call_id', kind: 'text', required: true, read: (c) => c.call_id },
-  { name: 'campaign_id', kind: 'text', read: (c) => c.campaign_id },
-  { name: 'agent_id', kind: 'text', read: (c) => c.agent_id },
-  { name: 'agent_name', kind: 'text', read: (c) => c.agent_name },
-  { name: 'direction', kind: 'text', read: (c) => c.direction },
-  { name: 'phone_number', kind: 'text', read: (c) => c.phone_number },
-  { name: 'status', kind: 'text', read: (c) => c.status },
-  { name: 'end_reason', kind: 'text', read: (c) => c.end_reason },
+  ...(['campaign_id', 'agent_id', 'agent_name', 'direction', 'phone_number', 'status', 'end_reason'] as const).map((n) => own(n, 'text')),
   // "null when none": an empty label is none too.
   { name: 'outcome', kind: 'text', read: (c) => (c.outcome === '' ? null : c.outcome) },
-  { name: 'summary', kind: 'text', read: (c) => c.summary },
-  { name: 'error', kind: 'text', read: (c) => c.error },
-  { name: 'duration_seconds', kind: 'int', read: (c) => c.duration_seconds },
-  { name: 'start_time', kind: 'time', read: (c) => c.start_time },
-  { name: 'end_time', kind: 'time', read: (c) => c.end_time },
-  { name: 'has_recording', kind: 'bool', read: (c) => c.has_recording },
+  own('summary', 'text'),
+  own('error', 'text'),
+  own('duration_seconds', 'int'),
+  own('start_time', 'time'),
+  own('end_time', 'time'),
+  own('has_recording', 'bool'),
   { name: 'contact_name', kind: 'text', read: (c) => contactOf(c)?.name },
   { name: 'extra', kind: 'json', read: (c) => contactOf(c)?.extra },
   {
@@ -91,10 +88,24 @@ export function startOf(call: Call): number {
   return typeof call.start_time === 'string' ? Date.parse(call.start_time) : NaN;
 }
 
+const DAY_MS = 86_400_000;
+let lastDay = NaN;
+let lastDayText: string | null = null;
+
 /** The UTC day of a start (ms), the file's partition: `2026-11-28`, or null when the call has none. */
 export function utcDay(startMs: number): string | null {
-  return Number.isNaN(startMs) ? null : new Date(startMs).toISOString().slice(0, 10);
+  if (Number.isNaN(startMs)) return null;
+  // Calls come day after day: the day's text is made once, not once a call.
+  const day = Math.floor(startMs / DAY_MS);
+  if (day !== lastDay) {
+    lastDayText = new Date(startMs).toISOString().slice(0, 10);
+    lastDay = day;
+  }
+  return lastDayText;
 }
+
+/** A Parquet timestamp in milliseconds (a bigint, the column's physical INT64), or null. */
+const instant = (ms: number): bigint | null => (Number.isNaN(ms) ? null : BigInt(ms));
 
 function cellOf(kind: Kind, v: unknown): unknown {
   switch (kind) {
@@ -109,10 +120,8 @@ function cellOf(kind: Kind, v: unknown): unknown {
     }
     case 'bool':
       return typeof v === 'boolean' ? v : null;
-    case 'time': {
-      const ms = typeof v === 'string' ? Date.parse(v) : NaN;
-      return Number.isNaN(ms) ? null : new Date(ms);
-    }
+    case 'time':
+      return instant(typeof v === 'string' ? Date.parse(v) : NaN);
   }
 }
 
@@ -121,8 +130,11 @@ export class RowBatch {
   readonly cells: unknown[][];
   /** Each row's start, for the order within the file. */
   private readonly starts: number[] = [];
+  /** The column of the start, whose cell is the start already read. */
+  private readonly startColumn: number;
   constructor(readonly columns: readonly ParquetColumn[]) {
     this.cells = columns.map(() => []);
+    this.startColumn = columns.findIndex((c) => c.name === 'start_time');
   }
 
   get size(): number {
@@ -131,16 +143,21 @@ export class RowBatch {
 
   /** Adds a call; `startMs` is its start, already read (NaN for none). */
   add(call: Call, startMs: number): void {
-    for (let i = 0; i < this.columns.length; i++) {
-      const col = this.columns[i]!;
-      this.cells[i]!.push(col.name === 'start_time' ? (Number.isNaN(startMs) ? null : new Date(startMs)) : cellOf(col.kind, col.read(call)));
+    const columns = this.columns;
+    for (let i = 0; i < columns.length; i++) {
+      const col = columns[i]!;
+      this.cells[i]!.push(i === this.startColumn ? instant(startMs) : cellOf(col.kind, col.read(call)));
     }
     this.starts.push(Number.isNaN(startMs) ? Infinity : startMs);
   }
 
   /** The columns with rows in start order (then as they came), which makes each row group's min/max narrow. */
   sorted(): unknown[][] {
-    const order = this.starts.map((_, i) => i).sort((a, b) => this.starts[a]! - this.starts[b]! || a - b);
+    const starts = this.starts;
+    let inOrder = true;
+    for (let i = 1; i < starts.length && inOrder; i++) inOrder = starts[i - 1]! <= starts[i]!;
+    if (inOrder) return this.cells;
+    const order = starts.map((_, i) => i).sort((a, b) => starts[a]! - starts[b]! || a - b);
     return this.cells.map((col) => order.map((i) => col[i]));
   }
 }

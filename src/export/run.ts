@@ -84,17 +84,10 @@ export async function runExport(ctx: Context, opts: ExportOptions): Promise<Expo
   };
   let rows = 0;
   let held = 0;
-  let total: number | undefined;
 
+  const listing = countedPages(api, filters, opts.concurrency, run.signal, progress);
   try {
-    const pages = callPages(api, {
-      filters, concurrency: opts.concurrency, signal: run.signal,
-      onTotal: (t) => {
-        total = t;
-        progress.setTotal(t);
-      },
-    });
-    for await (const page of pages) {
+    for await (const page of listing.pages) {
       let calls = page;
       if (tracker) {
         calls = [];
@@ -147,7 +140,7 @@ export async function runExport(ctx: Context, opts: ExportOptions): Promise<Expo
         throw new FailureError(`the export is complete, but the state file ${opts.statePath} could not be written: ${err.message}`);
       });
     }
-    return { rows, total, held, recordings: recResult, state, cutCells, ms: performance.now() - started };
+    return { rows, total: listing.total, held, recordings: recResult, state, cutCells, ms: performance.now() - started };
   } catch (err) {
     run.abort(err);
     book?.abort();
@@ -173,6 +166,20 @@ async function sweepLeftovers(ctx: Context, opts: ExportOptions): Promise<void> 
       ctx.info(ctx.errColor.dim(`Removed ${removed.length === 1 ? 'a temporary file' : `${removed.length} temporary files`} left in ${dir} by an export that was killed: ${removed.join(', ')}`));
     }
   }
+}
+
+/** The pages of an export, the bar's total kept to the server's count; `total` is its last count. */
+export function countedPages(api: ApiClient, filters: CallFilters, concurrency: number, signal: AbortSignal, progress: ProgressBar): { pages: AsyncGenerator<Call[]>; total?: number } {
+  const listing: { pages: AsyncGenerator<Call[]>; total?: number } = {
+    pages: callPages(api, {
+      filters, concurrency, signal,
+      onTotal: (t) => {
+        listing.total = t;
+        progress.setTotal(t);
+      },
+    }),
+  };
+  return listing;
 }
 
 export function describeFilters(f: CallFilters): string {

@@ -5,6 +5,7 @@
  * when they run, and a missing or broken install is said once with the command that fixes
  * it (exit 2), never as a stack trace.
  */
+import { stat } from 'node:fs/promises';
 import { FailureError, UsageError } from '../errors.js';
 import { folderFiles } from '../export/folder.js';
 import { sqlString } from './queries.js';
@@ -52,6 +53,12 @@ export interface Warehouse {
  * file (union by name, so files with and without the transcript column read as one).
  */
 export async function openWarehouse(dir: string): Promise<Warehouse> {
+  const kind = await stat(dir).then((s) => (s.isDirectory() ? 'folder' : 'file'), (err: NodeJS.ErrnoException) => (err.code === 'ENOENT' || err.code === 'ENOTDIR' ? 'missing' : 'folder'));
+  if (kind !== 'folder') {
+    throw new UsageError(kind === 'missing' ? `${dir} does not exist.` : `${dir} is a file: --dir takes the folder of an export.`, {
+      hint: `Pass the folder that voicectl call export --format parquet --out DIR wrote (it holds date=YYYY-MM-DD/ folders).`,
+    });
+  }
   const files = await folderFiles(dir);
   if (files.length === 0) {
     throw new UsageError(`${dir} holds no exported calls (no date=YYYY-MM-DD/*.parquet files).`, {
@@ -74,8 +81,9 @@ export async function openWarehouse(dir: string): Promise<Warehouse> {
       try {
         reader = await connection.runAndReadAll(sql);
       } catch (err) {
-        // The engine's message names the problem and where ("Parser Error: syntax error at or near …").
-        throw new UsageError(`the query failed: ${firstLine(err)}`, { hint: 'The table is `calls`; its columns are listed in docs/export.md (Parquet columns).', cause: err });
+        // The engine's message names the problem, what it could have meant (Candidate bindings: …)
+        // and where, the query's line with a caret under the spot: kept whole, without blank lines.
+        throw new UsageError(`the query failed: ${engineMessage(err)}`, { hint: `The table is calls; voicectl sql "DESCRIBE calls" --dir ${dir} lists its columns (docs/export.md says what each holds).`, cause: err });
       }
       const names = reader.columnNames();
       const types = reader.columnTypes().map((t) => t.toString());
@@ -104,6 +112,10 @@ function plain(value: unknown, json: unknown, type: string): unknown {
   if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
   if (typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean') return value;
   return json;
+}
+
+function engineMessage(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).split('\n').filter((l) => l.trim() !== '').join('\n').trimEnd();
 }
 
 function firstLine(err: unknown): string {

@@ -1,6 +1,8 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { runExport } from '../../export/run.js';
+import type { RecordingResult } from '../../export/recordings.js';
+import type { ExportState } from '../../export/state.js';
 import { filtersFrom } from './fields.js';
 import type { ExportFlags } from './definition.js';
 import { isoInZone } from '../../util/time.js';
@@ -35,31 +37,36 @@ export default async function callExport(ctx: Context, flags: Flags): Promise<vo
   if (format === 'xlsx' && (!flags.out || flags.out === '-') && isTerminal(ctx, 'stdout')) {
     throw new UsageError('An xlsx workbook is binary: it cannot be shown on a terminal.', { hint: 'Pass --out calls.xlsx (or redirect stdout to a file).' });
   }
-  const summary = await runExport(ctx, {
+  const summary = await runExport(ctx, { ...runOptions(ctx, flags), timeZone: ctx.timeZone, format, out: flags.out });
+  const where = flags.out && flags.out !== '-' ? ` to ${flags.out}` : '';
+  report(ctx, flags, summary, `Exported ${plural(summary.rows, 'call')}${where} in ${duration(summary.ms / 1000, { tenths: true })}`);
+  if (summary.cutCells) {
+    ctx.warn(`${summary.cutCells} cell${summary.cutCells === 1 ? ' was' : 's were'} longer than Excel's 32,767 characters and ${summary.cutCells === 1 ? 'was' : 'were'} cut; --format jsonl keeps every value whole.`);
+  }
+}
+
+/** What every format's run takes from the flags. */
+function runOptions(ctx: Context, flags: Flags) {
+  return {
     filters: filtersFrom(flags, ctx.timeZone),
-    timeZone: ctx.timeZone,
-    format,
-    out: flags.out,
     transcripts: flags.transcripts,
     recordingsDir: flags.recordings,
     sinceLast: flags.sinceLast,
     statePath: flags.state,
     concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY,
-  });
+  };
+}
 
-  const c = ctx.errColor;
-  const where = flags.out && flags.out !== '-' ? ` to ${flags.out}` : '';
-  const parts = [`Exported ${plural(summary.rows, 'call')}${where} in ${duration(summary.ms / 1000, { tenths: true })}`];
-  if (summary.held > 0) parts.push(`${summary.held} still in progress, left for the next run`);
-  if (summary.recordings) {
-    const r = summary.recordings;
+/** The closing lines: what was exported (`first`, then `more`), calls held, recordings, and where the next --since-last run starts. */
+function report(ctx: Context, flags: Flags, s: { held: number; recordings?: RecordingResult; state?: ExportState }, first: string, more: string[] = []): void {
+  const parts = [first, ...more];
+  if (s.held > 0) parts.push(`${s.held} still in progress, left for the next run`);
+  if (s.recordings) {
+    const r = s.recordings;
     parts.push(`${r.downloaded} ${noun(r.downloaded, 'recording')} downloaded${r.skipped ? `, ${r.skipped} already there` : ''}`);
   }
-  ctx.info(c.green(`${parts.join('; ')}.`));
-  if (summary.cutCells) {
-    ctx.warn(`${summary.cutCells} cell${summary.cutCells === 1 ? ' was' : 's were'} longer than Excel's 32,767 characters and ${summary.cutCells === 1 ? 'was' : 'were'} cut; --format jsonl keeps every value whole.`);
-  }
-  if (summary.state) ctx.info(c.dim(`Next --since-last run starts at ${isoInZone(summary.state.mark, ctx.timeZone)} ${ctx.timeZone} (${flags.state}).`));
+  ctx.info(ctx.errColor.green(`${parts.join('; ')}.`));
+  if (s.state) ctx.info(ctx.errColor.dim(`Next --since-last run starts at ${isoInZone(s.state.mark, ctx.timeZone)} ${ctx.timeZone} (${flags.state}).`));
 }
 
 /** --format parquet: a folder of files partitioned by day, each call once (src/export/parquet-run.ts). */
@@ -68,23 +75,7 @@ async function exportFolder(ctx: Context, flags: Flags): Promise<void> {
     throw new UsageError('--format parquet writes a folder of files: it needs --out DIR.', { hint: 'For example: voicectl call export --format parquet --out calls/' });
   }
   const { runFolderExport } = await import('../../export/parquet-run.js');
-  const s = await runFolderExport(ctx, {
-    filters: filtersFrom(flags, ctx.timeZone),
-    dir: flags.out,
-    transcripts: flags.transcripts,
-    recordingsDir: flags.recordings,
-    sinceLast: flags.sinceLast,
-    statePath: flags.state,
-    concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY,
-  });
-  const c = ctx.errColor;
-  const parts = [`Exported ${plural(s.rows, 'call')} to ${flags.out} in ${duration(s.ms / 1000, { tenths: true })}: ${plural(s.files.length, 'new file')} over ${plural(s.days, 'day')}`];
-  if (s.already > 0) parts.push(`${plural(s.already, 'call')} already in the folder, not written again`);
-  if (s.held > 0) parts.push(`${s.held} still in progress, left for the next run`);
-  if (s.recordings) {
-    const r = s.recordings;
-    parts.push(`${r.downloaded} ${noun(r.downloaded, 'recording')} downloaded${r.skipped ? `, ${r.skipped} already there` : ''}`);
-  }
-  ctx.info(c.green(`${parts.join('; ')}.`));
-  if (s.state) ctx.info(c.dim(`Next --since-last run starts at ${isoInZone(s.state.mark, ctx.timeZone)} ${ctx.timeZone} (${flags.state}).`));
+  const s = await runFolderExport(ctx, { ...runOptions(ctx, flags), dir: flags.out });
+  report(ctx, flags, s, `Exported ${plural(s.rows, 'call')} to ${flags.out} in ${duration(s.ms / 1000, { tenths: true })}: ${plural(s.files.length, 'new file')} over ${plural(s.days, 'day')}`,
+    s.already > 0 ? [`${plural(s.already, 'call')} already in the folder, not written again`] : []);
 }

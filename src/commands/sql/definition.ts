@@ -30,6 +30,6 @@ to install it.`],
 /** @internal */
 export function sqlOptions(cmd: Command) {
   return cmd
-    .requiredOption('--dir <dir>', 'the folder of Parquet files (DIR/date=YYYY-MM-DD/*.parquet)')
+    .option('--dir <dir>', 'the folder of Parquet files (DIR/date=YYYY-MM-DD/*.parquet); required')
     .addOption(new Option('--query <name>', 'a named query instead of SQL').choices(QUERY_NAMES));
 }

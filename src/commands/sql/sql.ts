@@ -11,13 +11,19 @@ import type { SqlFlags } from './definition.js';
 type Row = Record<string, unknown>;
 
 export default async function sql(ctx: Context, query: string | undefined, flags: SqlFlags): Promise<void> {
+  const dir = flags.dir ?? 'calls/';
   if (query !== undefined && flags.query) {
-    throw new UsageError('Give either SQL or --query NAME, not both.', { hint: `For example: voicectl sql --query ${flags.query} --dir ${flags.dir}` });
+    throw new UsageError('Give either SQL or --query NAME, not both.', { hint: `For example: voicectl sql --query ${flags.query} --dir ${dir}` });
+  }
+  if (!flags.dir) {
+    throw new UsageError('sql needs --dir DIR: the folder that call export --format parquet --out DIR wrote.', {
+      hint: `For example: voicectl call export --format parquet --out calls/, then voicectl sql ${flags.query ? `--query ${flags.query}` : '"SELECT count(*) FROM calls"'} --dir calls/`,
+    });
   }
   const text = flags.query ? namedQuery(flags.query, ctx.timeZone) : query;
   if (!text || text.trim() === '') {
     throw new UsageError('What should sql ask? Give SQL or --query NAME.', {
-      hint: `For example: voicectl sql "SELECT count(*) FROM calls" --dir ${flags.dir}, or voicectl sql --query funnel --dir ${flags.dir}`,
+      hint: `For example: voicectl sql "SELECT count(*) FROM calls" --dir ${dir}, or voicectl sql --query funnel --dir ${dir}`,
     });
   }
   const warehouse = await openWarehouse(flags.dir);

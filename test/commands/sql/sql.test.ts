@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import Papa from 'papaparse';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +19,9 @@ describe('voicectl sql over a folder the export wrote', { timeout: 120_000 }, ()
   beforeAll(async () => {
     seedCalls(h.sandbox.world, h.sandbox.world.keys.get(h.sandbox.apiKey)!.org, 1200, { campaignSize: 500 });
     campaigns.push((await givenFinishedCampaign(h.api, { contacts: 20 })).id);
+    // Numbers the seeded campaigns called too: the funnel counts each once over all campaigns, and once in each.
+    const again = Array.from({ length: 8 }, (_, i) => ({ phone_number: `+9198${String(i * 3).padStart(8, '0')}`, name: `Again ${i}` }));
+    campaigns.push((await givenFinishedCampaign(h.api, { contacts: again })).id);
     folder = join(h.dir, 'warehouse');
     const r = await h.run(['call', 'export', '--format', 'parquet', '--out', folder]);
     if (r.exitCode !== 0) throw new Error(r.stderr);
@@ -47,6 +50,7 @@ describe('voicectl sql over a folder the export wrote', { timeout: 120_000 }, ()
       };
     };
     const ids = [...new Set(calls.map((c) => c.campaign_id as string))];
+    expect(new Set(calls.map((c) => c.phone_number)).size).toBeLessThan(calls.length);
     expect(rows.map((x) => x.campaign_id).sort()).toEqual([...ids, '(all)'].sort());
     for (const id of ids) expect(rows.find((x) => x.campaign_id === id), id).toEqual({ campaign_id: id, ...expected(calls.filter((c) => c.campaign_id === id)) });
     expect(rows.at(-1)).toEqual({ campaign_id: '(all)', ...expected(calls) });
@@ -102,9 +106,24 @@ describe('voicectl sql over a folder the export wrote', { timeout: 120_000 }, ()
     const empty = await h.run(['sql', 'SELECT 1', '--dir', dir()]);
     expect(empty.exitCode).toBe(2);
     expect(empty.stderr).toContain('holds no exported calls (no date=YYYY-MM-DD/*.parquet files)');
+    // What the engine could have meant, and where: DuckDB's lines after the first are kept.
+    expect(column.stderr).toContain('Candidate bindings:');
+    expect(column.stderr).toContain('LINE 1: SELECT nope FROM calls');
+    expect(column.stderr).toContain(`voicectl sql "DESCRIBE calls" --dir ${folder} lists its columns`);
     const name = await sql('--query', 'by-day');
     expect(name.exitCode).toBe(2);
-    for (const r of [bad, column, both, neither, empty, name]) expect(r.stderr).not.toMatch(/\n\s+at /);
+    const noDir = await h.run(['sql', '--query', 'funnel']);
+    expect(noDir.exitCode).toBe(2);
+    expect(noDir.stderr).toContain('sql needs --dir DIR: the folder that call export --format parquet --out DIR wrote.');
+    expect(noDir.stderr).toContain('voicectl sql --query funnel --dir calls/');
+    const missing = await h.run(['sql', 'SELECT 1', '--dir', join(h.dir, 'nowhere')]);
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toContain(`${join(h.dir, 'nowhere')} does not exist.`);
+    writeFileSync(join(h.dir, 'a-file'), 'not a folder\n');
+    const aFile = await h.run(['sql', 'SELECT 1', '--dir', join(h.dir, 'a-file'), '--json']);
+    expect(aFile.exitCode).toBe(2);
+    expect(JSON.parse(aFile.stderr).error).toBe(`${join(h.dir, 'a-file')} is a file: --dir takes the folder of an export.`);
+    for (const r of [bad, column, both, neither, empty, name, noDir, missing, aFile]) expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
   it('without DuckDB installed, exits 2 with the install command, while the Parquet export still works', async () => {
