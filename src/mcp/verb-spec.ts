@@ -9,7 +9,9 @@
  * choices, bound a text or take a whole number), never restate it. A property's name is
  * the option's long name or the argument's name in snake_case (`--default-country` is
  * `default_country`); an argument named `id` or `ids` takes its group's name in front
- * (`campaign_id`), and a variadic argument is plural (`<path...>` is `paths`).
+ * (`campaign_id`), and a variadic argument is plural (`<path...>` is `paths`). Names clients
+ * sent before are kept where the rule spells them otherwise (Param.kept).
+ * test/mcp/spec.test.ts holds every tool to all of this.
  */
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { z } from './sdk.js';
