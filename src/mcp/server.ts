@@ -92,8 +92,12 @@ export function createServer(ctx: Context, options: ServerOptions): McpServer {
  */
 function verbViews(ctx: Context, build: ProgramBuilder, verbs: string[]): Map<string, VerbView> {
   const views = new Map<string, VerbView>();
+  const programs = new Map<string, ReturnType<ProgramBuilder>>();
   for (const verb of new Set(verbs)) {
-    const cmd = findCommand(build(ctx, verb.split(' ')), verb);
+    const group = verb.split(' ')[0]!;
+    let program = programs.get(group);
+    if (!program) programs.set(group, (program = build(ctx, [group])));
+    const cmd = findCommand(program, verb);
     if (!cmd) throw new Error(`voicectl has no verb "${verb}" for an MCP tool`);
     views.set(verb, readVerb(cmd, verb));
   }

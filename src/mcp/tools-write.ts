@@ -7,7 +7,6 @@ import { z } from './sdk.js';
 import {
   annotate, argument, asObject, id, object, option, pathText, rowsInput, text, ToolFailure, WRITE, type LaunchArgs, type Param, type ToolSpec,
 } from './tool-spec.js';
-import { redialPlan } from './redial-plan.js';
 
 /** The properties that set an agent's fields, shared by agent_create and agent_update. */
 function agentFields(required: boolean): Record<string, Param> {
@@ -104,7 +103,8 @@ export const WRITE_TOOLS: readonly ToolSpec[] = [
     },
     output: z.looseObject({}),
     call: async (args, deps) => {
-      if (args.at_requested_time === true) return redialPlan(args, deps);
+      // The run's planner and the follow-up reader load only for this call.
+      if (args.at_requested_time === true) return (await import('./redial-plan.js')).redialPlan(args, deps);
       for (const k of ['wave_size', 'calling_hours'] as const) {
         if (args[k] !== undefined) throw new ToolFailure(`error: ${k} goes with at_requested_time.`, 2);
       }

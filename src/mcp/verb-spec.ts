@@ -9,7 +9,9 @@
  * choices, bound a text or take a whole number), never restate it. A property's name is
  * the option's long name or the argument's name in snake_case (`--default-country` is
  * `default_country`); an argument named `id` or `ids` takes its group's name in front
- * (`campaign_id`), and a variadic argument is plural (`<path...>` is `paths`).
+ * (`campaign_id`), and a variadic argument is plural (`<path...>` is `paths`). Names clients
+ * sent before are kept where the rule spells them otherwise (Param.kept).
+ * test/mcp/spec.test.ts holds every tool to all of this.
  */
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { z } from './sdk.js';
@@ -23,8 +25,8 @@ export interface SpecOption {
   /** The value's name in the usage (`<file.yaml>`), or undefined for a flag without a value. */
   placeholder?: string;
   choices?: readonly string[];
-  /** Repeatable or comma-separated: several values. */
-  list: boolean;
+  /** Repeatable or comma-separated: several values. Asked only of an option whose tool gives no type of its own (it runs the option's parser). */
+  list(): boolean;
   /** The verb refuses to run without it. */
   required: boolean;
 }
@@ -91,7 +93,7 @@ export function readVerb(cmd: CommandUnknownOpts, verb: string): VerbView {
       description: o.description,
       ...(placeholder ? { placeholder } : {}),
       ...(o.argChoices ? { choices: o.argChoices } : {}),
-      list: o.variadic || keepsSeveral(o.parseArg),
+      list: () => o.variadic || keepsSeveral(o.parseArg),
       required: o.mandatory,
     });
   }
@@ -131,11 +133,10 @@ export function inputShape(tool: ToolSpec, view: VerbView): z.ZodRawShape {
     }
     const source = sourceOf(param, view);
     if (!source) throw new Error(`the ${tool.name} tool's ${key} names ${JSON.stringify(param.from)}, which \`voicectl ${view.verb}\` does not take`);
-    const list = 'list' in source ? source.list : source.variadic;
     const flag = 'list' in source && source.placeholder === undefined;
     const choices = param.only ?? source.choices;
     let type: z.ZodType = param.type ?? (flag ? z.boolean() : choices ? z.enum(choices as [string, ...string[]]) : z.string().min(1));
-    if (!param.type && list) type = z.array(choices ? z.enum(choices as [string, ...string[]]) : z.string().min(1)).min(1);
+    if (!param.type && !flag && ('list' in source ? source.list() : source.variadic)) type = z.array(choices ? z.enum(choices as [string, ...string[]]) : z.string().min(1)).min(1);
     const required = param.required ?? source.required;
     if (!required) type = type.optional();
     shape[key] = type.describe(describedAs(source.description, tool.paths?.includes(key) ?? false));
