@@ -47,16 +47,25 @@ const PLAIN: ChalkInstance = new Proxy(((...text: unknown[]) => text.join(' ')) 
 });
 
 export class IOStreams implements Streams {
-  readonly stdin: InStream;
-  readonly stdout: OutStream;
-  readonly stderr: OutStream;
   private chalkCache?: ChalkInstance;
 
-  /** `opts` is read at each question: the program sets the options after the streams exist. */
-  constructor(streams: Streams, private readonly env: Env, private readonly opts: () => TerminalOptions) {
-    this.stdin = streams.stdin;
-    this.stdout = streams.stdout;
-    this.stderr = streams.stderr;
+  /**
+   * `opts` is read at each question: the program sets the options after the streams exist.
+   * The streams are read from `streams` when used, so a getter there (main.ts's stdin,
+   * which costs a stream most commands never read) stays lazy.
+   */
+  constructor(private readonly streams: Streams, private readonly env: Env, private readonly opts: () => TerminalOptions) {}
+
+  get stdin(): InStream {
+    return this.streams.stdin;
+  }
+
+  get stdout(): OutStream {
+    return this.streams.stdout;
+  }
+
+  get stderr(): OutStream {
+    return this.streams.stderr;
   }
 
   /** Output format: -o wins, then --json, then a table. */
