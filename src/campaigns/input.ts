@@ -6,6 +6,7 @@
 import { basename } from 'node:path';
 import type { Report } from '../contacts/index.js';
 import { UsageError } from '../errors.js';
+import { readingArgs } from '../contacts/options.js';
 
 export interface InputContact {
   /** Spreadsheet row (header = row 1), or the JSON item's number from 1. */
@@ -31,6 +32,8 @@ export interface ContactsInput {
   countryColumn?: string;
   /** Rows of a spreadsheet with a name column but no name, in words (a warning). */
   unnamedWarning?: string;
+  /** The flags that read the file as this read did (readingArgs): every command a hint names carries them. */
+  reading: string[];
 }
 
 export interface InputFlags {
@@ -63,6 +66,7 @@ export async function readContactsInput(flags: InputFlags, defaultCountry: strin
     });
     return {
       kind: 'csv', path: flags.csv, fileName: basename(flags.csv), report: result.report, contacts: result.contacts, where: (row) => `row ${row}`,
+      reading: readingArgs({ ...flags, defaultCountry }),
       controlWarning: controlCharacterWarning(basename(flags.csv), result),
       styleWarnings: foreignStyleWarnings(basename(flags.csv), result),
       unnamedWarning: unnamedWarning(basename(flags.csv), result),
@@ -76,7 +80,10 @@ export async function readContactsInput(flags: InputFlags, defaultCountry: strin
     const { validateContactsJson } = await import('../contacts/json-contacts.js');
     const result = await validateContactsJson(flags.contacts, { defaultCountry, keepDuplicates: flags.keepDuplicates, signal });
     if (result.report.total_rows === 0) throw new UsageError(`${basename(flags.contacts)} holds no contacts.`);
-    return { kind: 'json', path: flags.contacts, fileName: basename(flags.contacts), report: result.report, contacts: result.contacts, where: (row) => `item ${row}` };
+    return {
+      kind: 'json', path: flags.contacts, fileName: basename(flags.contacts), report: result.report, contacts: result.contacts, where: (row) => `item ${row}`,
+      reading: readingArgs({ defaultCountry, keepDuplicates: flags.keepDuplicates }),
+    };
   }
   throw new UsageError('Say where the contacts are: --csv FILE (a spreadsheet: .csv or .xlsx) or --contacts FILE.json.');
 }

@@ -29,7 +29,7 @@ async function readRateCard(file: string): Promise<RateCard> {
   return parseRateCard(text, `--rate-card ${file}`);
 }
 
-const NEW_RUN_FLAGS = ['name', 'agent', 'csv', 'contacts', 'fromCampaign', 'callingHours', 'waveSize', 'dailyCap', 'attempts', 'retryAfter', 'retryOn', 'deadline', 'exclude', 'journal', 'policy', 'baselineConnectRate', 'rateCard'] as const;
+const NEW_RUN_FLAGS = ['name', 'agent', 'csv', 'contacts', 'fromCampaign', 'skipInvalid', 'strict', 'callingHours', 'waveSize', 'dailyCap', 'attempts', 'retryAfter', 'retryOn', 'deadline', 'exclude', 'journal', 'policy', 'baselineConnectRate', 'rateCard'] as const;
 
 export default async function campaignRun(ctx: Context, action: string | undefined, journalArg: string | undefined, flags: RunFlags): Promise<void> {
   if (action !== undefined && action !== 'status') {
