@@ -16,3 +16,11 @@ export function isTerminal(ctx: Context, which: 'stdin' | 'stdout' | 'stderr'): 
 export function lineWidth(ctx: Context, fallback?: number): number | undefined {
   return ctx.io.stdout.isTTY ? ctx.io.stdout.columns || fallback : undefined;
 }
+
+/**
+ * The width of lines a person reads on stderr (a forecast, a summary): its columns at a
+ * terminal, otherwise 80, so that the lines read well when pasted or logged too.
+ */
+export function readingWidth(ctx: Context): number {
+  return (ctx.io.stderr.isTTY && ctx.io.stderr.columns) || 80;
+}
