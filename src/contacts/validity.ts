@@ -153,14 +153,15 @@ export function compile(key: string): Plan | null {
   }
 }
 
-/** One national format of a plan, its patterns compiled once. */
+/** One national format of a plan, its patterns compiled when the format is first tried. */
 interface CompiledFormat {
-  /** The last leading-digits pattern, at the start of the number (the library's `search(...) === 0`). */
-  leading?: RegExp;
-  entire: RegExp;
-  pattern: RegExp;
+  view: FormatView;
+  /** The last leading-digits pattern, at the start of the number (the library's `search(...) === 0`); null: none. */
+  leading?: RegExp | null;
+  entire?: RegExp;
+  pattern?: RegExp;
   /** The replacement the library uses for the national format, its national prefix rule applied. */
-  replacement: string;
+  replacement?: string;
 }
 
 /** What this module reads of a format in libphonenumber's Metadata. */
@@ -175,7 +176,7 @@ const FIRST_GROUP = /(\$\d)/;
 
 /**
  * `PhoneNumber.formatNational()` of libphonenumber-js, with each plan's formats compiled
- * once. The library builds a `new RegExp` from a format's pattern text for each format it
+ * once (each when it is first tried). The library builds a `new RegExp` from a format's pattern text for each format it
  * tries and again for the replacement, on every call; the foreign-style guard
  * (foreign.ts) formats many rows of a file, and profiling a 10,000-row `contacts
  * validate` put two thirds of the guard's time there. This class picks the format as the
@@ -200,9 +201,17 @@ export class NationalFormats {
     const nn = phone.nationalNumber;
     if (!nn) return '';
     for (const f of formats) {
+      if (f.leading === undefined) {
+        const leading = f.view.leadingDigitsPatterns();
+        f.leading = leading.length > 0 ? new RegExp(`^(?:${leading[leading.length - 1]})`) : null;
+      }
       if (f.leading && !f.leading.test(nn)) continue;
-      if (!f.entire.test(nn)) continue;
-      return nn.replace(f.pattern, f.replacement);
+      if (!(f.entire ??= entire(f.view.pattern())).test(nn)) continue;
+      if (f.replacement === undefined) {
+        const rule = f.view.nationalPrefixFormattingRule();
+        f.replacement = rule ? f.view.format().replace(FIRST_GROUP, rule) : f.view.format();
+      }
+      return nn.replace((f.pattern ??= new RegExp(f.view.pattern())), f.replacement);
     }
     return nn;
   }
@@ -214,16 +223,8 @@ function compileFormats(key: string): CompiledFormat[] | null {
     const md = new Metadata(maxMetadata) as unknown as { selectNumberingPlan(k: string): void; formats(): FormatView[] };
     if (typeof md.selectNumberingPlan !== 'function' || typeof md.formats !== 'function') return null;
     md.selectNumberingPlan(key);
-    return md.formats().map((f) => {
-      const leading = f.leadingDigitsPatterns();
-      const rule = f.nationalPrefixFormattingRule();
-      return {
-        ...(leading.length > 0 ? { leading: new RegExp(`^(?:${leading[leading.length - 1]})`) } : {}),
-        entire: entire(f.pattern()),
-        pattern: new RegExp(f.pattern()),
-        replacement: rule ? f.format().replace(FIRST_GROUP, rule) : f.format(),
-      };
-    });
+    // Compiled as each is first tried (format()): most numbers of a list match one of a few.
+    return md.formats().map((view) => ({ view }));
   } catch {
     return null;
   }
