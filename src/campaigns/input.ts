@@ -7,6 +7,7 @@ import { basename } from 'node:path';
 import type { Report } from '../contacts/index.js';
 import { UsageError } from '../errors.js';
 import { isObject } from '../util/is-object.js';
+import { readingArgs } from '../contacts/options.js';
 
 export interface InputContact {
   /** Spreadsheet row (header = row 1), or the JSON item's number from 1. */
@@ -32,6 +33,8 @@ export interface ContactsInput {
   countryColumn?: string;
   /** Rows of a spreadsheet with a name column but no name, in words (a warning). */
   unnamedWarning?: string;
+  /** The flags that read the file as this read did (readingArgs): every command a hint names carries them. */
+  reading: string[];
 }
 
 /**
@@ -75,6 +78,7 @@ export async function readContactsInput(source: ContactsSource, defaultCountry: 
     });
     return {
       kind: 'csv', path: csv, fileName: basename(csv), report: result.report, contacts: result.contacts, where: (row) => `row ${row}`,
+      reading: readingArgs({ defaultCountry, phoneColumn: phone, nameColumn: name, countryColumn: country, sheet, keepDuplicates: source.keepDuplicates }),
       controlWarning: controlCharacterWarning(basename(csv), result),
       styleWarnings: foreignStyleWarnings(basename(csv), result),
       unnamedWarning: unnamedWarning(basename(csv), result),
@@ -88,7 +92,10 @@ export async function readContactsInput(source: ContactsSource, defaultCountry: 
     const { validateContactsJson } = await import('../contacts/json-contacts.js');
     const result = await validateContactsJson(json, { defaultCountry, keepDuplicates: source.keepDuplicates, signal });
     if (result.report.total_rows === 0) throw new UsageError(`${basename(json)} holds no contacts.`);
-    return { kind: 'json', path: json, fileName: basename(json), report: result.report, contacts: result.contacts, where: (row) => `item ${row}` };
+    return {
+      kind: 'json', path: json, fileName: basename(json), report: result.report, contacts: result.contacts, where: (row) => `item ${row}`,
+      reading: readingArgs({ defaultCountry, keepDuplicates: source.keepDuplicates }),
+    };
   }
   throw new UsageError('Say where the contacts are: --csv FILE (a spreadsheet: .csv or .xlsx) or --contacts FILE.json.');
 }

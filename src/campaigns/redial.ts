@@ -79,9 +79,16 @@ export async function planRedial(api: ApiClient, id: string, options: RedialOpti
   const byPhone = new Map<string, Call>();
   const refusedPhones = new Set<string>();
   const excluded = new Set(options.excludeOutcomes);
+  // A call's number, as the service returns it, is read with the country of the contact
+  // uploaded with that number (its extra's country), as the contact's own number is.
+  const checkOf = new Map<string, PhoneCheck>();
+  for (const c of contacts) {
+    const own = options.contactCheck?.(c.extra);
+    if (own && typeof c.phone_number === 'string') checkOf.set(c.phone_number, own);
+  }
   for await (const call of allCalls(api, { campaign_id: id }, { signal: options.signal })) {
     if (call.call_id) byId.set(String(call.call_id), call);
-    const phone = callPhone(options.check, call.phone_number);
+    const phone = callPhone((typeof call.phone_number === 'string' && checkOf.get(call.phone_number)) || options.check, call.phone_number);
     if (phone !== undefined) {
       const seen = byPhone.get(phone);
       if (!seen || (call.start_time ?? '') > (seen.start_time ?? '')) byPhone.set(phone, call);

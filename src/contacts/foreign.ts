@@ -18,7 +18,7 @@
  *   mobile, is "079 1112 3456" in India).
  */
 import type { CountryCode, PhoneNumber } from 'libphonenumber-js/max';
-import { lpn, type PlanValidity } from './validity.js';
+import { lpn, NationalFormats, type PlanValidity } from './validity.js';
 
 /** Countries whose national styles are watched besides North America's (the corpus of the differential test). */
 export const WATCHED: readonly CountryCode[] = ['IN', 'GB', 'AE'];
@@ -28,6 +28,9 @@ export const WATCHED: readonly CountryCode[] = ['IN', 'GB', 'AE'];
  * other defaults only the North American rule applies.
  */
 const WATCHED_HOMES = new Set(['1', '91', '44', '971']);
+
+/** The national formats, compiled once for every guard (the metadata does not change). */
+const formats = new NationalFormats();
 
 /** Longer cells are not one number in a national style. */
 const MAX_CELL = 40;
@@ -90,13 +93,11 @@ export class ForeignStyleGuard {
   }
 
   /**
-   * Before the cell is read: the North American style under a default country outside +1.
+   * Before the cell is read (`groups`: its digitGroups): the North American style under a default country outside +1.
    * Refused even when the default country would not read it, so the reason says what it is.
    */
-  northAmerican(raw: string): ForeignStyle | undefined {
-    if (this.homeCode === '1') return undefined;
-    const groups = digitGroups(raw);
-    if (!groups || !isNorthAmericanStyle(groups)) return undefined;
+  northAmerican(raw: string, groups: string[]): ForeignStyle | undefined {
+    if (this.homeCode === '1' || !isNorthAmericanStyle(groups)) return undefined;
     const home = lpn.parsePhoneNumberFromString(raw, { defaultCountry: this.home });
     if (home && this.validity.isValid(home) && this.writes(home, groups, 'same digits')) return undefined;
     const us = lpn.parsePhoneNumberFromString(raw, { defaultCountry: 'US' });
@@ -104,10 +105,8 @@ export class ForeignStyleGuard {
   }
 
   /** After the cell was read as a valid number of the default country: a watched country's style. */
-  watchedStyle(raw: string, home: PhoneNumber): ForeignStyle | undefined {
+  watchedStyle(raw: string, home: PhoneNumber, groups: string[]): ForeignStyle | undefined {
     if (this.watched.length === 0) return undefined;
-    const groups = digitGroups(raw);
-    if (!groups) return undefined;
     const digits = groups.join('');
     let homeWrites: boolean | undefined;
     for (const w of this.watched) {
@@ -134,7 +133,7 @@ export class ForeignStyleGuard {
    * count too ("022-23456789" is India's "022 2345 6789").
    */
   private writes(phone: PhoneNumber, groups: string[], how: 'exact' | 'same digits' | 'loose'): boolean {
-    const format = breaks(phone.formatNational().match(/\d+/g) ?? []);
+    const format = breaks(formats.format(phone).match(/\d+/g) ?? []);
     const written = breaks(groups);
     const shift = format.digits - written.digits;
     if (shift < 0 || shift > 3 || (how === 'same digits' && shift !== 0)) return false;

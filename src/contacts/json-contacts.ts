@@ -1,14 +1,16 @@
 /**
- * `--contacts FILE.json`: an array of {phone_number, name, extra} checked exactly like
- * a spreadsheet's rows (the same phone rules, duplicates, report), where the "row" of
- * item i is i + 1 and messages call it "item N".
+ * `--contacts FILE.json`: an array of {phone_number, name, country, extra} checked
+ * exactly like a spreadsheet's rows (the same phone rules, duplicates, report), where the
+ * "row" of item i is i + 1 and messages call it "item N". An item's `country` is read as
+ * a spreadsheet's country column is: that item's default country.
  */
 import { stat } from 'node:fs/promises';
 import { readUserText, userFileReason } from '../util/user-file.js';
 import { basename } from 'node:path';
 import { UsageError } from '../errors.js';
 import { JsonTooDeepError, parseJsonWithin } from '../util/json-depth.js';
-import { createPhoneCheck, isE164, resolveDefaultCountry, type Report, type RowError, type DuplicateRow } from './index.js';
+import { createRowCheck, isE164, resolveDefaultCountry, type Report, type RowError, type DuplicateRow } from './index.js';
+import { CountryCells } from './country-cell.js';
 import { isObject } from '../util/is-object.js';
 
 export interface JsonContact {
@@ -33,7 +35,9 @@ export interface JsonOptions {
 
 export async function validateContactsJson(path: string, options: JsonOptions = {}): Promise<JsonValidation> {
   const items = await readItems(path, options.signal);
-  const check = createPhoneCheck(resolveDefaultCountry(options.defaultCountry));
+  // An item's `country` is its own default country, read as a spreadsheet's country column is.
+  const check = createRowCheck(resolveDefaultCountry(options.defaultCountry));
+  const countries = new CountryCells();
   const errors: RowError[] = [];
   const duplicateRows: DuplicateRow[] = [];
   const contacts: JsonContact[] = [];
@@ -62,7 +66,20 @@ export async function validateContactsJson(path: string, options: JsonOptions = 
       fail('name', r.name, 'name must be a string');
       return;
     }
-    const result = check(String(raw));
+    let country: string | undefined;
+    if (r.country !== undefined && r.country !== null) {
+      if (typeof r.country !== 'string' && typeof r.country !== 'number') {
+        fail('country', r.country, 'country must be a string such as "US", "India" or "+91"');
+        return;
+      }
+      const read = countries.read(String(r.country));
+      if (read !== undefined && 'error' in read) {
+        fail('country', r.country, read.error);
+        return;
+      }
+      country = read?.country;
+    }
+    const result = check(String(raw), country);
     if (!isE164(result)) {
       fail('phone_number', raw, result);
       return;
@@ -77,6 +94,9 @@ export async function validateContactsJson(path: string, options: JsonOptions = 
     const contact: JsonContact = { row, phone_number: result };
     if (typeof r.name === 'string' && r.name.trim() !== '') contact.name = r.name.trim();
     if (r.extra !== undefined && r.extra !== null) contact.extra = r.extra;
+    // The country goes with the contact, as a spreadsheet's country column does (in extra),
+    // so that a redial reads a number the service returns as uploaded with it too.
+    if (country !== undefined) contact.extra = withCountry(contact.extra, r.country as string | number);
     contacts.push(contact);
   });
   const invalid = errors.length;
@@ -116,6 +136,14 @@ async function readItems(path: string, signal?: AbortSignal): Promise<unknown[]>
   throw new UsageError(`${name} does not hold an array of contacts.`, {
     hint: 'Write it as [{"phone_number": "+919876543210", "name": "Asha", "extra": {"city": "Pune"}}, ...], or use --csv for a spreadsheet.',
   });
+}
+
+/** `extra` with the item's country, unless it names one itself (or is not an object, which is sent as it is). */
+function withCountry(extra: unknown, country: string | number): unknown {
+  if (extra === undefined) return { country: String(country) };
+  if (typeof extra !== 'object' || extra === null || Array.isArray(extra)) return extra;
+  if (Object.keys(extra).some((k) => k.toLowerCase() === 'country')) return extra;
+  return { ...(extra as Record<string, unknown>), country: String(country) };
 }
 
 function shown(v: unknown): string {

@@ -12,7 +12,7 @@
 import type { CountryCode } from 'libphonenumber-js/max';
 import { commonRank, countryName } from './country-names.js';
 import type { Country } from './report.js';
-import { lpn, PlanValidity } from './validity.js';
+import { lpn, NationalFormats, PlanValidity } from './validity.js';
 
 /** Shapes learnt per file: a bound, so a file of ragged cells costs at most this many lookups. */
 const MAX_SHAPES = 200;
@@ -22,6 +22,7 @@ const MAX_CELL = 40;
 export class NationalStyle {
   private readonly shapes = new Map<string, CountryCode[]>();
   private readonly validity = new PlanValidity();
+  private readonly formats = new NationalFormats();
 
   constructor(private readonly home: CountryCode) {}
 
@@ -76,7 +77,7 @@ export class NationalStyle {
     if (found.length === 0) return undefined;
     if (found.length === 1) return found;
     // A country whose format is exactly the cell ("(646) 555-0143") first, then the countries contact files come from most.
-    const exact = (c: CountryCode) => lpn.parsePhoneNumberFromString(text, { defaultCountry: c })!.formatNational().replace(/\d/g, 'd').replace(/\s+/g, ' ') === shape;
+    const exact = (c: CountryCode) => this.formats.format(lpn.parsePhoneNumberFromString(text, { defaultCountry: c })!).replace(/\d/g, 'd').replace(/\s+/g, ' ') === shape;
     const rank = (c: CountryCode) => (exact(c) ? 0 : 1000) + commonRank(c);
     return found.sort((a, b) => rank(a) - rank(b));
   }
@@ -94,7 +95,7 @@ export class NationalStyle {
   private writes(country: CountryCode, text: string): boolean {
     const phone = lpn.parsePhoneNumberFromString(text, { defaultCountry: country });
     if (!phone || phone.country !== country || !this.validity.isValid(phone)) return false;
-    const format = breaks(phone.formatNational());
+    const format = breaks(this.formats.format(phone));
     const written = breaks(text);
     // The national prefix ("0" in India) may be written or left out.
     const shift = format.digits - written.digits;

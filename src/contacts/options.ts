@@ -24,3 +24,20 @@ export interface ValidateOptions {
    */
   workers?: number;
 }
+
+/**
+ * The flags that make another command read a list as this one did (the same default
+ * country, columns and sheet): a hint that names a command carries them, so that followed
+ * as written it finds the same rows. `defaultCountry` is the one in effect (the flag's, or
+ * the profile's), written out so that another profile cannot change it.
+ */
+export function readingArgs(how: { defaultCountry?: string; phoneColumn?: string; nameColumn?: string; countryColumn?: string; sheet?: string; keepDuplicates?: boolean }): string[] {
+  const args: string[] = [];
+  if (how.defaultCountry) args.push('--default-country', how.defaultCountry);
+  if (how.phoneColumn !== undefined) args.push('--phone-column', how.phoneColumn);
+  if (how.nameColumn !== undefined) args.push('--name-column', how.nameColumn);
+  if (how.countryColumn !== undefined) args.push('--country-column', how.countryColumn);
+  if (how.sheet !== undefined) args.push('--sheet', how.sheet);
+  if (how.keepDuplicates) args.push('--keep-duplicates');
+  return args;
+}

@@ -7,7 +7,7 @@ import type { CountryCode, PhoneNumber } from 'libphonenumber-js/max';
 import { countryName } from './country-names.js';
 import { normalizeCountry, unknownCountry } from './country.js';
 import type { PhoneCheck } from './e164.js';
-import { ForeignStyleGuard, type ForeignStyle } from './foreign.js';
+import { digitGroups, ForeignStyleGuard, type ForeignStyle } from './foreign.js';
 import { lpn, PlanValidity } from './validity.js';
 import { noun } from '../text/text.js';
 
@@ -103,7 +103,9 @@ export function checkPhone(raw: string, defaultCountry?: CountryCode, validity: 
   // The library would pick "98765 43210" out of "call 98765 43210 after 6pm"; a person
   // should decide what such a cell means.
   if (hasWords(text)) return wordsReason(text, defaultCountry);
-  const american = guard?.northAmerican(raw);
+  // The cell's groups of digits, found once for both of the guard's questions.
+  const groups = guard ? digitGroups(raw) : undefined;
+  const american = groups && guard!.northAmerican(raw, groups);
   if (american) return foreignReason(american, defaultCountry!);
   let phone: PhoneNumber;
   try {
@@ -116,7 +118,7 @@ export function checkPhone(raw: string, defaultCountry?: CountryCode, validity: 
   if (!validity.isValid(phone)) return unreadable(text) ?? invalidReason(text, phone, defaultCountry);
   if (phone.ext) return `has an extension (ext. ${phone.ext}), which a campaign cannot dial: remove it`;
   if (holdsTwoNumbers(text, defaultCountry, validity)) return TWO_NUMBERS_REASON;
-  const foreign = guard?.watchedStyle(raw, phone);
+  const foreign = groups && guard!.watchedStyle(raw, phone, groups);
   if (foreign) return foreignReason(foreign, defaultCountry!, phone.number);
   return phone.number;
 }

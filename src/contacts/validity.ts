@@ -152,3 +152,80 @@ export function compile(key: string): Plan | null {
     return null;
   }
 }
+
+/** One national format of a plan, its patterns compiled when the format is first tried. */
+interface CompiledFormat {
+  view: FormatView;
+  /** The last leading-digits pattern, at the start of the number (the library's `search(...) === 0`); null: none. */
+  leading?: RegExp | null;
+  entire?: RegExp;
+  pattern?: RegExp;
+  /** The replacement the library uses for the national format, its national prefix rule applied. */
+  replacement?: string;
+}
+
+/** What this module reads of a format in libphonenumber's Metadata. */
+interface FormatView {
+  pattern(): string;
+  format(): string;
+  leadingDigitsPatterns(): string[];
+  nationalPrefixFormattingRule(): string | undefined;
+}
+
+const FIRST_GROUP = /(\$\d)/;
+
+/**
+ * `PhoneNumber.formatNational()` of libphonenumber-js, with each plan's formats compiled
+ * once (each when it is first tried). The library builds a `new RegExp` from a format's pattern text for each format it
+ * tries and again for the replacement, on every call; the foreign-style guard
+ * (foreign.ts) formats many rows of a file, and profiling a 10,000-row `contacts
+ * validate` put two thirds of the guard's time there. This class picks the format as the
+ * library does (format.js, chooseFormatForNumber: the first whose last leading-digits
+ * pattern matches at the start and whose pattern matches the whole number) and replaces
+ * as it does (formatNationalNumberUsingFormat, with the national prefix rule), so the
+ * text is the library's; test/contacts/validity.test.ts compares the two over numbers of
+ * every country. A number with an extension, or metadata of a shape this code does not
+ * know, is formatted by the library itself.
+ */
+export class NationalFormats {
+  private plans = new Map<string, CompiledFormat[] | null>();
+
+  format(phone: PhoneNumber): string {
+    const key = phone.country && phone.country !== ('001' as CountryCode) ? phone.country : phone.countryCallingCode;
+    let formats = this.plans.get(key);
+    if (formats === undefined) {
+      formats = compileFormats(key);
+      this.plans.set(key, formats);
+    }
+    if (formats === null || phone.ext) return phone.formatNational();
+    const nn = phone.nationalNumber;
+    if (!nn) return '';
+    for (const f of formats) {
+      if (f.leading === undefined) {
+        const leading = f.view.leadingDigitsPatterns();
+        f.leading = leading.length > 0 ? new RegExp(`^(?:${leading[leading.length - 1]})`) : null;
+      }
+      if (f.leading && !f.leading.test(nn)) continue;
+      if (!(f.entire ??= entire(f.view.pattern())).test(nn)) continue;
+      if (f.replacement === undefined) {
+        const rule = f.view.nationalPrefixFormattingRule();
+        f.replacement = rule ? f.view.format().replace(FIRST_GROUP, rule) : f.view.format();
+      }
+      return nn.replace((f.pattern ??= new RegExp(f.view.pattern())), f.replacement);
+    }
+    return nn;
+  }
+}
+
+/** The national formats of one plan, compiled, or null when the metadata is not as expected. */
+function compileFormats(key: string): CompiledFormat[] | null {
+  try {
+    const md = new Metadata(maxMetadata) as unknown as { selectNumberingPlan(k: string): void; formats(): FormatView[] };
+    if (typeof md.selectNumberingPlan !== 'function' || typeof md.formats !== 'function') return null;
+    md.selectNumberingPlan(key);
+    // Compiled as each is first tried (format()): most numbers of a list match one of a few.
+    return md.formats().map((view) => ({ view }));
+  } catch {
+    return null;
+  }
+}

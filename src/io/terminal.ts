@@ -17,3 +17,11 @@ export function isTerminal(ctx: IoContext, which: 'stdin' | 'stdout' | 'stderr')
 export function lineWidth(ctx: IoContext, fallback?: number): number | undefined {
   return ctx.io.lineWidth(fallback);
 }
+
+/**
+ * The width of lines a person reads on stderr (a forecast, a summary): its columns at a
+ * terminal, otherwise 80, so that the lines read well when pasted or logged too.
+ */
+export function readingWidth(ctx: IoContext): number {
+  return ctx.io.helpWidth('stderr');
+}

@@ -40,6 +40,32 @@ export function truncate(text: string, max: number | undefined): string {
   return `${line.slice(0, Math.max(1, max - 1))}…`;
 }
 
+/**
+ * A line broken at spaces into lines of at most `width` characters, for a person reading
+ * at a terminal. The lines after the first are indented by the line's own indent plus
+ * two; a word longer than the width stands alone on its line.
+ */
+export function wrap(text: string, width: number): string[] {
+  if (text.length <= width) return [text];
+  const lead = /^ */.exec(text)![0].length;
+  const hang = ' '.repeat(Math.min(lead + 2, Math.floor(width / 4)));
+  const words = text.slice(lead).split(' ');
+  const lines: string[] = [];
+  let line = text.slice(0, lead);
+  let start = true;
+  for (const word of words) {
+    if (!start && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = hang + word;
+    } else {
+      line += start ? word : ` ${word}`;
+    }
+    start = false;
+  }
+  lines.push(line);
+  return lines;
+}
+
 export interface DurationOptions {
   /** What an unknown duration reads as (default: empty). */
   missing?: string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { getCountries, getCountryCallingCode, getExampleNumber, parsePhoneNumberWithError, type PhoneNumber } from 'libphonenumber-js/max';
 import examples from 'libphonenumber-js/mobile/examples';
-import { compile, PlanValidity } from '../../src/contacts/validity.js';
+import { compile, NationalFormats, PlanValidity } from '../../src/contacts/validity.js';
 
 /** A small deterministic generator, so a failure names numbers that can be checked again. */
 function rng(seed: number): () => number {
@@ -67,6 +67,44 @@ describe('PlanValidity', () => {
     for (const [text, country] of samples) {
       const phone = parsePhoneNumberWithError(text, country as never);
       expect(validity.isValid(phone), text).toBe(phone.isValid());
+    }
+  });
+});
+
+describe('NationalFormats', () => {
+  it('formats exactly as PhoneNumber.formatNational() for numbers from every country, valid or not', () => {
+    const random = rng(7);
+    const formats = new NationalFormats();
+    let compared = 0;
+    const mismatches: string[] = [];
+    for (const country of getCountries()) {
+      const cc = getCountryCallingCode(country);
+      const example = getExampleNumber(country, examples)?.nationalNumber ?? '2015550123';
+      for (let i = 0; i < 30; i++) {
+        const keep = Math.floor(random() * example.length);
+        let digits = example.slice(0, keep);
+        const len = example.length + Math.floor(random() * 5) - 2;
+        while (digits.length < len) digits += String(Math.floor(random() * 10));
+        // Read as the country's own national number half of the time, as an international one otherwise.
+        let phone: PhoneNumber;
+        try {
+          phone = i % 2 === 0 ? parsePhoneNumberWithError(`+${cc}${digits}`) : parsePhoneNumberWithError(digits, country);
+        } catch {
+          continue;
+        }
+        compared++;
+        if (formats.format(phone) !== phone.formatNational()) mismatches.push(`${phone.number} (${country}): ${formats.format(phone)} / ${phone.formatNational()}`);
+      }
+    }
+    expect(mismatches).toEqual([]);
+    expect(compared).toBeGreaterThan(5000);
+  });
+
+  it('formats the cells of a mixed list as the library does', () => {
+    const formats = new NationalFormats();
+    for (const [text, country] of [['098765 43210', 'IN'], ['0 80 2222 3333', 'IN'], ['(646) 555-0143', 'US'], ['07911 123456', 'GB'], ['050 123 4567', 'AE'], ['+800 1234 5678', undefined], ['+44 1624 756789', undefined]] as const) {
+      const phone = parsePhoneNumberWithError(text, country as never);
+      expect(formats.format(phone), text).toBe(phone.formatNational());
     }
   });
 });

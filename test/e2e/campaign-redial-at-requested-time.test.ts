@@ -78,7 +78,8 @@ describe('voicectl campaign redial --at-requested-time', () => {
     expect(plan.policy.windows).toEqual({ default: '10:00-19:00' });
     expect(h.sandbox.requests.filter((q) => q.method !== 'GET').length).toBe(before);
     expect(existsSync(join(tmp.dir, `campaign-${id}.callbacks.run.json`))).toBe(false);
-    expect(r.stderr).toContain('voicectl must keep running (or be resumed) to release each wave at its time, and a released wave cannot be stopped');
+    // The forecast wraps at 80 columns off a terminal: its lines joined.
+    expect(r.stderr.replace(/\n +/g, ' ')).toContain('voicectl must keep running (or be resumed) to release each wave at its time, and a released wave cannot be stopped');
   });
 
   it('--dry-run shows the waves and the held contacts in the user\'s zone', async () => {

@@ -1,6 +1,6 @@
 /** The one spelling of each small thing a person reads (src/io/text.ts). */
 import { describe, expect, it } from 'vitest';
-import { bytes, clock, duration, oneLine, plural, shellQuote, singleQuote, truncate } from '../../src/text/text.js';
+import { bytes, clock, duration, oneLine, plural, shellQuote, singleQuote, truncate, wrap } from '../../src/text/text.js';
 
 describe('plural', () => {
   it('counts with the noun, thousands separated', () => {
@@ -88,5 +88,18 @@ describe('shell quoting', () => {
 
   it('singleQuote quotes even a safe word', () => {
     expect(singleQuote('list')).toBe(`'list'`);
+  });
+});
+
+describe('wrap', () => {
+  it('leaves a short line alone and breaks a long one at spaces, the rest indented under it', () => {
+    expect(wrap('  Policy: short.', 80)).toEqual(['  Policy: short.']);
+    const lines = wrap('  Policy: waves of up to 7; each expected to last 5 min; at most 25 a day (America/Los_Angeles days).', 40);
+    expect(lines).toEqual(['  Policy: waves of up to 7; each', '    expected to last 5 min; at most 25 a', '    day (America/Los_Angeles days).']);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(40);
+  });
+
+  it('keeps a word longer than the width whole, on a line of its own', () => {
+    expect(wrap('see https://example.com/a/very/long/path/indeed now', 20)).toEqual(['see', '  https://example.com/a/very/long/path/indeed', '  now']);
   });
 });

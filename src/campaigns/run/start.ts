@@ -14,6 +14,7 @@ import { shellQuote } from '../../text/text.js';
 import { applyRules, buildRules, summarizeExclusions, type ExclusionChoice } from '../exclusions.js';
 import { callingWindow } from '../../hours/hours-gate.js';
 import { readContactsInput, type ContactsSource, type InputContact } from '../input.js';
+import { RUN_GOAL, settleContacts } from '../problems.js';
 import { readCampaign, readContacts } from '../read.js';
 import { agentHistory, type AgentHistory } from './history.js';
 import { newGuardrails, type GuardrailInput } from './guardrails.js';
@@ -50,6 +51,10 @@ export interface RunPlan {
   deadline: string | undefined;
   journal: string | undefined;
   dryRun: boolean;
+  /** Leave invalid rows out (listed with their rows) instead of stopping (--skip-invalid). */
+  skipInvalid: boolean;
+  /** Every warning about the list is an error (--strict; the profile's strict also counts). */
+  strict: boolean;
   exclusions: ExclusionChoice;
 }
 
@@ -129,11 +134,8 @@ export async function prepareRun(ctx: Context, flags: RunPlan, spanMs: (v: strin
   let source: Journal['source'];
   if (flags.fromCampaign === undefined) {
     const input = await readContactsInput(flags.contacts, defaultCountry, ctx.signal);
-    if (input.report.invalid > 0) {
-      throw new UsageError(`${input.report.invalid.toLocaleString('en-US')} ${input.kind === 'csv' ? 'row' : 'item'}${input.report.invalid === 1 ? '' : 's'} of ${input.fileName} ${input.report.invalid === 1 ? 'is' : 'are'} invalid, so nothing was sent.`, {
-        hint: input.kind === 'csv' ? `\`voicectl contacts validate ${shellQuote(input.path)}\` lists them.` : 'Fix them and run again.',
-      });
-    }
+    // As `campaign create` does: invalid rows stop the run (or are left out with --skip-invalid), and --strict makes any warning an error.
+    await settleContacts(ctx, input, { skipInvalid: flags.skipInvalid, keepDuplicates: flags.contacts.keepDuplicates, strict: flags.strict || ctx.settings().strict, goal: RUN_GOAL });
     contacts = input.contacts;
     source = { kind: input.kind, path: input.path };
   } else {
@@ -249,10 +251,15 @@ async function draftContacts(api: ApiClient, id: string, signal: AbortSignal): P
   });
 }
 
-/** The command that continues this run: the journal, and the same service and profile (never the key). */
+/**
+ * The command that continues this run: the journal, and the same service, profile and
+ * zone (--tz: the times it shows; never the key). The list is not read again: the
+ * journal holds the contacts as this run read them.
+ */
 export function resumeCommand(ctx: Context, path: string): string {
   const args = ['voicectl', 'campaign', 'run', '--resume', path];
   if (ctx.opts.baseUrl) args.push('--base-url', ctx.opts.baseUrl);
   if (ctx.opts.profile) args.push('--profile', ctx.opts.profile);
+  if (ctx.opts.tz) args.push('--tz', ctx.opts.tz);
   return args.map(shellQuote).join(' ');
 }

@@ -179,6 +179,7 @@ export function sharedResumeArgs(ctx: Context, flags: {
   if (flags.ignoreCallingHours) args.push('--ignore-calling-hours');
   if (ctx.opts.baseUrl) args.push('--base-url', ctx.opts.baseUrl);
   if (ctx.opts.profile) args.push('--profile', ctx.opts.profile);
+  if (ctx.opts.tz) args.push('--tz', ctx.opts.tz);
   return args;
 }
 

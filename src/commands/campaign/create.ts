@@ -6,11 +6,12 @@ import { assertCampaignSize, MAX_CONTACTS_PER_CAMPAIGN, partName, splitContacts,
 import { UsageError } from '../../errors.js';
 import { withSpinner } from '../../io/progress.js';
 import { plural, shellQuote } from '../../text/text.js';
+import { readingArgs } from '../../contacts/options.js';
 import { printDryRun } from './dry-run.js';
 import { commandLine, createAndLaunch, partsOf, sharedResumeArgs, type Part } from './create-flow.js';
-import { readContactsInput, type ContactsInput } from '../../campaigns/input.js';
+import { readContactsInput } from '../../campaigns/input.js';
 import { confirmLaunch } from '../../campaigns/launch-flow.js';
-import { printDuplicates, printProblems, printSkipped, summaryLine } from '../../campaigns/problems.js';
+import { CREATE_GOAL, settleContacts } from '../../campaigns/problems.js';
 import { render } from '../../io/render.js';
 import type { CreateFlags } from './definition.js';
 import { createContactsSource, exclusionChoice, hoursChoice } from './plans.js';
@@ -28,19 +29,8 @@ export default async function campaignCreate(ctx: Context, flags: CreateFlags): 
 
   // Everything local first: a bad file is exit 2 before any request.
   const input = await withSpinner(ctx, 'Checking contacts', () => readContactsInput(createContactsSource(flags), defaultCountry, ctx.signal));
-  if (input.report.invalid > 0 && !flags.skipInvalid) await rejectInvalid(ctx, input, flags.sheet);
-  ctx.info(summaryLine(input));
-  if (input.controlWarning) ctx.warn(input.controlWarning);
-  for (const w of input.styleWarnings ?? []) ctx.warn(w);
-  if (input.unnamedWarning) ctx.warn(input.unnamedWarning);
-  if (flags.skipInvalid) printSkipped(ctx, input);
-  printDuplicates(ctx, input, Boolean(flags.keepDuplicates));
-  if (input.contacts.length === 0) throw new UsageError(`${input.fileName} has no valid contacts to send.`);
-  // --strict: any warning about the file stops it here, before any request.
-  if (flags.strict || ctx.settings().strict) {
-    const problems = strictProblems(input);
-    if (problems.length > 0) throw strictError(input.fileName, problems);
-  }
+  // Invalid rows, warnings and --strict: exit 2 here, before any request.
+  await settleContacts(ctx, input, { skipInvalid: flags.skipInvalid, keepDuplicates: flags.keepDuplicates, strict: flags.strict || ctx.settings().strict, goal: CREATE_GOAL });
 
   // Exclude lists are local files (read before any request); only --exclude-called-within asks the service.
   const rules = await withSpinner(ctx, 'Reading exclude lists', () => buildRules(ctx, exclusionChoice(flags), { defaultCountry, api: () => ctx.api() }));
@@ -95,35 +85,6 @@ export default async function campaignCreate(ctx: Context, flags: CreateFlags): 
   });
 }
 
-/** What --strict refuses in contacts that are otherwise fine: every warning about them. */
-function strictProblems(input: ContactsInput): string[] {
-  const problems: string[] = [];
-  if (input.controlWarning) problems.push('rows with control characters');
-  const styled = input.styleWarnings?.length ?? 0;
-  if (styled > 0) problems.push('numbers read with --default-country that are written in another country\'s style');
-  const unnamed = input.contacts.filter((c) => c.name === undefined).length;
-  if (unnamed > 0) problems.push(`${plural(unnamed, 'contact')} without a name`);
-  if (input.report.duplicates > 0) problems.push(`${plural(input.report.duplicates, 'duplicate')} (rows repeating an earlier row's number)`);
-  return problems;
-}
-
-async function rejectInvalid(ctx: Context, input: ContactsInput, sheet: string | undefined): Promise<never> {
-  await render(ctx, { json: input.report });
-  printProblems(ctx, input);
-  const { invalid } = input.report;
-  const unit = input.kind === 'csv' ? 'row' : 'item';
-  // What --skip-invalid would really send: the valid rows, less the repeated numbers dropped.
-  const send = input.contacts.length;
-  const dropped = send < input.report.valid ? ` (the valid ${unit}s less ${plural(input.report.valid - send, 'repeated number')})` : '';
-  throw new UsageError(`${plural(invalid, unit)} of ${input.fileName} ${invalid === 1 ? 'is' : 'are'} invalid, so nothing was sent.`, {
-    code: 'invalid_rows',
-    details: { total_rows: input.report.total_rows, invalid, errors: input.report.errors },
-    hint: `Fix ${invalid === 1 ? 'it' : 'them'} and run the command again, or add --skip-invalid to create the campaign with the other ${plural(send, 'contact')}${dropped}.`
-      + (send > MAX_CONTACTS_PER_CAMPAIGN ? ' That is more than one campaign takes: add --split as well.' : '')
-      + (input.kind === 'csv' ? ` \`voicectl contacts validate ${shellQuote(input.path)}${sheet !== undefined ? ` --sheet ${shellQuote(sheet)}` : ''} --errors-out bad-rows.csv\` writes every bad row to a file to fix in a spreadsheet.` : ''),
-  });
-}
-
 /**
  * --dry-run with exclude lists, off a terminal: the bodies and who was left out, with
  * the contact's row in the file and the number's row in the list.
@@ -138,14 +99,11 @@ function resumeCommand(ctx: Context, flags: CreateFlags, agentId: string, defaul
   const args = ['voicectl', 'campaign', 'create', '--name', flags.name, '--agent', agentId];
   if (flags.csv !== undefined) args.push('--csv', flags.csv);
   if (flags.contacts !== undefined) args.push('--contacts', flags.contacts);
-  if (defaultCountry) args.push('--default-country', defaultCountry);
-  if (flags.phoneColumn !== undefined) args.push('--phone-column', flags.phoneColumn);
-  if (flags.nameColumn !== undefined) args.push('--name-column', flags.nameColumn);
-  if (flags.countryColumn !== undefined) args.push('--country-column', flags.countryColumn);
-  if (flags.sheet !== undefined) args.push('--sheet', flags.sheet);
+  args.push(...readingArgs({ ...flags, defaultCountry, keepDuplicates: false }));
   if (flags.campaignPrompt !== undefined) args.push('--campaign-prompt', flags.campaignPrompt);
   if (flags.kb !== undefined) args.push('--kb', flags.kb.join(','));
   if (flags.skipInvalid) args.push('--skip-invalid');
   if (flags.keepDuplicates) args.push('--keep-duplicates');
+  if (flags.strict) args.push('--strict');
   return commandLine([...args, ...sharedResumeArgs(ctx, flags, from)]);
 }

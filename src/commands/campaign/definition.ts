@@ -89,6 +89,8 @@ export function runOptions(cmd: Command<[string | undefined, string | undefined]
     .option('--name-column <header>', 'the name column\'s header')
     .option('--country-column <header>', 'the column with each row\'s country (US, India, +91 ...) (default: a column headed country, country code or ISO)')
     .option('--keep-duplicates', 'keep rows whose number repeats an earlier row\'s')
+    .option('--skip-invalid', 'run with the valid rows and list the skipped ones (default: start nothing if a row is invalid)')
+    .option('--strict', 'every warning about the contacts is an error (exit 2, nothing sent): duplicates, numbers read in another country\'s style, missing names (default: the profile\'s strict setting)')
     .option('--campaign-prompt <text>', 'extra instruction for the agent in every wave')
     .option('--kb <ids>', 'knowledge-base item ids for every wave, comma-separated', commaList)
     .option('--policy <file.yaml>', 'the policy (calling hours, wave size, cap, retries, deadline, exclusions) from a YAML file; the flags given here win over it (schema: voicectl schema --run-policy)')

@@ -60,6 +60,8 @@ export function runPlan(flags: RunFlags, file: PolicyFileValues = {}): RunPlan {
     deadline: flags.deadline ?? file.deadline,
     journal: flags.journal,
     dryRun: Boolean(flags.dryRun),
+    skipInvalid: Boolean(flags.skipInvalid),
+    strict: Boolean(flags.strict),
     exclusions: {
       files: [...(file.exclude ?? []), ...(flags.exclude ?? [])],
       calledWithinMs: flags.excludeCalledWithin ?? file.excludeCalledWithin,

@@ -9,7 +9,8 @@ import { FailureError, UsageError } from '../../errors.js';
 import { confirm } from '../../io/prompter.js';
 import { printList } from '../../io/output.js';
 import { render } from '../../io/render.js';
-import { plural } from '../../text/text.js';
+import { plural, wrap } from '../../text/text.js';
+import { readingWidth } from '../../io/terminal.js';
 import { countStates } from '../../campaigns/run/deps.js';
 import { orphansOf } from '../../campaigns/run/status.js';
 import { forecastLines, SMALL_WORDS, type Forecast } from '../../campaigns/run/forecast.js';
@@ -24,8 +25,10 @@ export function runScreen(ctx: Context): RunScreen {
   const zone = ctx.timeZone;
   return {
     async forecast(j, f, o) {
-      for (const line of forecastLines(f, j, zone)) ctx.info(line);
-      if (o.noHistory) ctx.info(ctx.errColor.dim(`  (With no history a wave is expected to last ${DEFAULT_WAVE_LENGTH_MS / 60_000} min.)`));
+      // Wrapped to the terminal (80 columns elsewhere): the zones and the reasons run long.
+      const width = readingWidth(ctx);
+      for (const line of forecastLines(f, j, zone)) for (const part of wrap(line, width)) ctx.info(part);
+      if (o.noHistory) for (const part of wrap(`  (With no history a wave is expected to last ${DEFAULT_WAVE_LENGTH_MS / 60_000} min.)`, width)) ctx.info(ctx.errColor.dim(part));
       const table = async () => {
         if (f.waves.length > 0) {
           const why = f.waves.some((w) => w.small);

@@ -19,7 +19,7 @@ import { runScreen } from './run-screen.js';
 import { chooseRateCard } from '../../campaigns/run/rate-card.js';
 import type { BreakerMode } from '../../campaigns/run/breaker.js';
 
-const NEW_RUN_FLAGS = ['name', 'agent', 'csv', 'contacts', 'fromCampaign', 'callingHours', 'waveSize', 'dailyCap', 'attempts', 'retryAfter', 'retryOn', 'deadline', 'exclude', 'journal', 'policy', 'breaker', 'baselineConnectRate', 'rateCard'] as const;
+const NEW_RUN_FLAGS = ['name', 'agent', 'csv', 'contacts', 'fromCampaign', 'skipInvalid', 'strict', 'callingHours', 'waveSize', 'dailyCap', 'attempts', 'retryAfter', 'retryOn', 'deadline', 'exclude', 'journal', 'policy', 'breaker', 'baselineConnectRate', 'rateCard'] as const;
 
 export default async function campaignRun(ctx: Context, action: string | undefined, journalArg: string | undefined, flags: RunFlags): Promise<void> {
   if (action !== undefined && action !== 'status') {

@@ -3,6 +3,7 @@ import type { Context } from '../../context.js';
 import { SilentExit } from '../../errors.js';
 // Not contacts/index.js: that loads libphonenumber, which a large file needs only in its worker threads.
 import { validateContactsFile } from '../../contacts/validate.js';
+import { readingArgs } from '../../contacts/options.js';
 import type { RowError } from '../../contacts/index.js';
 import { contactsToSend, controlCharacterWarning, foreignStyleWarnings, MAX_CONTACTS_PER_CAMPAIGN, splitParts, strictError, unnamedWarning, writeErrorsCsv, type ValidationResult } from '../../contacts/report.js';
 import { printFittedTable, type Column } from '../../io/output.js';
@@ -95,12 +96,7 @@ function splitAdvice(ctx: Context, file: string, result: ValidationResult, opts:
   const count = contactsToSend(result.report, opts.keepDuplicates);
   if (count <= MAX_CONTACTS_PER_CAMPAIGN) return false;
   const args = ['voicectl', 'campaign', 'create', '--name', 'NAME', '--agent', 'AGENT', '--csv', file];
-  if (opts.defaultCountry) args.push('--default-country', opts.defaultCountry);
-  if (opts.phoneColumn !== undefined) args.push('--phone-column', opts.phoneColumn);
-  if (opts.nameColumn !== undefined) args.push('--name-column', opts.nameColumn);
-  if (opts.countryColumn !== undefined) args.push('--country-column', opts.countryColumn);
-  if (opts.sheet !== undefined) args.push('--sheet', opts.sheet);
-  if (opts.keepDuplicates) args.push('--keep-duplicates');
+  args.push(...readingArgs({ ...opts, defaultCountry: opts.defaultCountry ?? ctx.settings().defaultCountry }));
   if (result.report.invalid > 0) args.push('--skip-invalid');
   args.push('--split');
   const parts = splitParts(count);

@@ -79,3 +79,36 @@ describe('campaign run flags', () => {
     expect(w.sandbox.requests.length).toBe(before);
   });
 });
+
+describe('the forecast fits the reader\'s width', () => {
+  /** A three-zone run whose forecast has long lines: windows per country, a cap, retries, a deadline, a long name. */
+  const args = (file: string) => ['campaign', 'run', '--name', 'Quarterly renewal reminders for the western region', '--agent', w.agentId, '--contacts', file,
+    '--wave-size', '7', '--daily-cap', '25', '--attempts', '3', '--retry-after', '3h', '--retry-on', 'no_answer,failed', '--deadline', '36h',
+    '--calling-hours', '10:00-19:00', '--calling-hours', 'US=08:00-20:00', '--calling-hours', 'GB=09:30-18:30', '--tz', 'America/Los_Angeles', '--dry-run'];
+  /** The forecast's text with its line breaks undone, to check that wrapping lost nothing. */
+  const unwrapped = (text: string) => text.replace(/\n +/g, ' ');
+
+  it('off a terminal every line of a three-zone forecast is at most 80 columns, and nothing is lost', async () => {
+    const file = writeContacts(w.dir, 'wide.json', threeZoneContacts(30));
+    const r = await w.run(args(file));
+    expect(r.exitCode, r.stderr).toBe(0);
+    const lines = [...r.stderr.split('\n'), ...r.stdout.split('\n')];
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
+    const text = unwrapped(r.stderr);
+    expect(text).toMatch(/Policy: waves of up to 7; each expected to last \d+ min; at most 25 a day \(America\/Los_Angeles days\); up to 3 attempts, 180 min apart, on no_answer, failed; nothing released after /);
+    // The UK's mobiles are shared with the Crown Dependencies: their line names the zones, the longest line of all.
+    for (const zone of ['Asia/Kolkata', 'America/New_York', 'one of 4 zones \\(Europe/Guernsey, Europe/Isle_of_Man …\\)']) expect(text).toMatch(new RegExp(`30  ${zone}  window [0-9:-]+: (open now|opens)`));
+    // Lines were long enough to need wrapping: some line goes on below it.
+    expect(r.stderr).toMatch(/\n {4,}\S/);
+    expect(r.stdout).toContain('fewer because');
+  });
+
+  it('at a narrower terminal, at its width', async () => {
+    const file = writeContacts(w.dir, 'narrow.json', threeZoneContacts(30));
+    const r = await w.run(args(file), { tty: { stdout: true, stderr: true, columns: 60 } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const forecast = r.stderr.split('\n').filter((l) => !l.includes('Dry run'));
+    for (const line of forecast) expect(line.length, line).toBeLessThanOrEqual(60);
+    expect(unwrapped(r.stderr)).toContain('Forecast for "Quarterly renewal reminders for the western region": 90 contacts to dial');
+  });
+});
