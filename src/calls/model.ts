@@ -37,7 +37,7 @@ export function callId(item: unknown): string | undefined {
  * A call has finished when it has an end time, or a status that is not an in-progress
  * one, or (with no status at all) an outcome or a duration.
  */
-export function isFinished(call: Record<string, unknown>): boolean {
+export function isFinished(call: { end_time?: unknown; status?: unknown; outcome?: unknown; end_reason?: unknown; duration_seconds?: unknown }): boolean {
   if (str(call.end_time)) return true;
   const status = str(call.status)?.toLowerCase();
   if (status) return !IN_PROGRESS.has(status);

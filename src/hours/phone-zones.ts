@@ -98,3 +98,20 @@ function isUniform(cc: string): boolean {
 function canonical(zone: string): string {
   return LEGACY_ZONES[zone] ?? zone;
 }
+
+/** A number's zones and country (the phone library's). */
+export interface Place {
+  zones: string[];
+  country?: string;
+}
+
+export function placeOf(e164: string): Place {
+  const zones = zonesForNumber(e164);
+  let country: string | undefined;
+  try {
+    country = lpn.parsePhoneNumberWithError(e164, {}).country as string | undefined;
+  } catch {
+    country = undefined;
+  }
+  return country ? { zones, country } : { zones };
+}

@@ -14,7 +14,7 @@ import { DEFAULT_EXCLUDED_OUTCOMES, planRedial } from '../campaigns/redial.js';
 import { prepareCallbackRun, type Unread } from '../campaigns/run/callbacks.js';
 import type { RunContact } from '../campaigns/run/journal.js';
 import { capDay, chooseWave, Planner } from '../campaigns/run/plan.js';
-import { placeOf } from '../campaigns/run/policy.js';
+import { placeOf } from '../hours/phone-zones.js';
 import { runExclusions } from '../campaigns/run/start.js';
 import { shellQuote } from '../text/text.js';
 import { isoIn } from '../reports/followups.js';

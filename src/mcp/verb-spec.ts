@@ -59,32 +59,10 @@ function keepsSeveral(parse: ((value: string, previous: unknown) => unknown) | u
   }
 }
 
-interface CommanderOption {
-  long?: string;
-  flags: string;
-  description: string;
-  required: boolean;
-  optional: boolean;
-  variadic: boolean;
-  mandatory: boolean;
-  negate: boolean;
-  hidden: boolean;
-  argChoices?: string[];
-  parseArg?: (value: string, previous: unknown) => unknown;
-}
-
-interface CommanderArgument {
-  name(): string;
-  description: string;
-  required: boolean;
-  variadic: boolean;
-  argChoices?: string[];
-}
-
 /** What the verb's spec declares: its own options (not the global ones) and its arguments. */
 export function readVerb(cmd: CommandUnknownOpts, verb: string): VerbView {
   const options = new Map<string, SpecOption>();
-  for (const o of cmd.options as unknown as CommanderOption[]) {
+  for (const o of cmd.options) {
     if (!o.long || o.hidden) continue;
     const long = o.long.replace(/^--/, '');
     const placeholder = /[<[][^>\]]*[>\]]/.exec(o.flags)?.[0];
@@ -97,7 +75,7 @@ export function readVerb(cmd: CommandUnknownOpts, verb: string): VerbView {
       required: o.mandatory,
     });
   }
-  const args = (cmd as unknown as { registeredArguments: CommanderArgument[] }).registeredArguments.map((a) => ({
+  const args = cmd.registeredArguments.map((a) => ({
     name: a.name(),
     description: a.description,
     ...(a.argChoices ? { choices: a.argChoices } : {}),

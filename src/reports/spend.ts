@@ -6,8 +6,8 @@
  * add one instead (NO_RATE_CARD).
  */
 import { isFinished } from '../calls/model.js';
-import { placeOf } from '../campaigns/run/policy.js';
-import { billedSeconds, callCost, money, type RateCard } from '../campaigns/run/rate-card.js';
+import { placeOf } from '../hours/phone-zones.js';
+import { billedSeconds, callCost, money, type RateCard } from './rate-card.js';
 import { plural } from '../text/text.js';
 
 /** What the spend reads of a call (a report's call: stats.ts's ReportCall). */
@@ -57,7 +57,7 @@ export function reportSpend(calls: PricedCall[], card: RateCard, o: { contactsLe
   let priced = 0;
   const unpriced: Record<string, number> = {};
   for (const c of calls) {
-    if (!isFinished(c as unknown as Record<string, unknown>)) continue;
+    if (!isFinished(c)) continue;
     const country = (c.phone_number ? placeOf(c.phone_number).country : undefined) ?? 'unknown';
     const rate = card.rates[country];
     const row = by.get(country) ?? { calls: 0, seconds: 0, minor: 0, priced: rate !== undefined };

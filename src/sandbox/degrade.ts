@@ -26,7 +26,8 @@ export function parseDegrade(spec: string): DegradeRule {
   for (const part of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
     const m = /^([a-z_]+)=(.+)$/.exec(part);
     if (!m) throw bad(`"${part}" is not key=value`);
-    const [, k, v] = m as unknown as [string, string, string];
+    const k = m[1]!;
+    const v = m[2]!;
     if (k === 'after') {
       if (!/^\d+$/.test(v)) throw bad('after must be a whole number of calls');
       rule.after = Number(v);

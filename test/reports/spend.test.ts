@@ -8,7 +8,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseRateCard } from '../../src/campaigns/run/rate-card.js';
+import { parseRateCard } from '../../src/reports/rate-card.js';
 import { campaignReport } from '../../src/reports/stats.js';
 import { NO_RATE_CARD, reportSpend } from '../../src/reports/spend.js';
 import type { Call } from '../../src/api/calls.js';

@@ -1,6 +1,6 @@
 /**
  * One spelling of each small thing, and the type escapes held under a ceiling: a count's
- * word (plural and noun in src/io/text.ts), a duration (duration there too) and the JSON
+ * word (plural and noun in src/text/text.ts), a duration (duration there too) and the JSON
  * object guard (isObject in src/util/is-object.ts) are written once; `as unknown as` and
  * `as Record<string, unknown>` may not grow past the counts below (lower them when a
  * change removes some: an escape the typing could have caught is a bug waiting).
@@ -49,7 +49,6 @@ const KEPT = {
   },
   plural: {
     'export/run.ts': 'the export layer was not changed in this round',
-    'campaigns/run/start.ts': 'the count names rows or items by the file\'s kind; changed with the run\'s --skip-invalid work',
   },
 } as const;
 
@@ -59,14 +58,14 @@ describe('one spelling', () => {
     expect(copies.sort()).toEqual(Object.keys(KEPT.isObject).sort());
   });
 
-  it('of a count\'s word: plural() and noun() in src/io/text.ts, not `n === 1 ? \'\' : \'s\'`', () => {
+  it('of a count\'s word: plural() and noun() in src/text/text.ts, not `n === 1 ? \'\' : \'s\'`', () => {
     const inline = [...occurrences(/===\s*1\s*\?\s*''\s*:\s*'s'|!==\s*1\s*\?\s*'s'\s*:\s*''/g).keys()];
     expect(inline.sort()).toEqual(Object.keys(KEPT.plural).sort());
   });
 
-  it('of a duration: duration() in src/io/text.ts', () => {
+  it('of a duration: duration() in src/text/text.ts', () => {
     const copies = [...occurrences(/\bfunction\s+duration\s*\(/g).keys()];
-    expect(copies).toEqual(['io/text.ts']);
+    expect(copies).toEqual(['text/text.ts']);
   });
 });
 

@@ -20,7 +20,8 @@ import { callingWindow } from '../../hours/hours-gate.js';
 import type { RedialContact } from '../redial.js';
 import { agentHistory } from './history.js';
 import type { Journal, RunContact } from './journal.js';
-import { DEFAULT_RETRY_AFTER_MS, DEFAULT_RETRY_ON, DEFAULT_WAVE_SIZE, parseWindows, placeOf, type RunPolicy } from './policy.js';
+import { DEFAULT_RETRY_AFTER_MS, DEFAULT_RETRY_ON, DEFAULT_WAVE_SIZE, parseWindows, type RunPolicy } from './policy.js';
+import { placeOf } from '../../hours/phone-zones.js';
 import { newJournal, refuseExisting, type NewRun } from './start.js';
 
 export const NO_TIME_RULE = 'no requested time';

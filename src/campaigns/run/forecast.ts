@@ -5,9 +5,9 @@
  */
 import { formatWindow, localTime, zoneLabel } from '../../hours/calling-hours.js';
 import type { AgentHistory } from './history.js';
-import { forecastCost, money } from './rate-card.js';
+import { forecastCost, money } from '../../reports/rate-card.js';
 import { breakerLine } from './guardrails.js';
-import { placeOf } from './policy.js';
+import { placeOf } from '../../hours/phone-zones.js';
 import type { Journal } from './journal.js';
 import { Planner, simulate, type SmallBecause } from './plan.js';
 

@@ -5,12 +5,12 @@
  */
 import { GuardrailError } from '../../errors.js';
 import { plural } from '../../text/text.js';
-import { placeOf } from './policy.js';
+import { placeOf } from '../../hours/phone-zones.js';
 import {
   acceptRates, baselineText, DEFAULT_BREAKER, dialResult, newBreakerState, observe, tripMessage,
   type Baseline, type BreakerMode, type BreakerSettings, type DialResult, type Trip,
 } from './breaker.js';
-import { addCall, emptySpend, money, type RateCard, type Spend } from './rate-card.js';
+import { addCall, emptySpend, money, type RateCard, type Spend } from '../../reports/rate-card.js';
 import type { AgentHistory } from './history.js';
 import type { Guardrails, Journal } from './journal.js';
 

@@ -13,7 +13,7 @@ import { writeFileAtomic } from '../../util/atomic-file.js';
 import { parseWindow } from '../../hours/calling-hours.js';
 import type { RunPolicy } from './policy.js';
 import type { BreakerSettings, BreakerState, Trip } from './breaker.js';
-import type { RateCard, Spend } from './rate-card.js';
+import type { RateCard, Spend } from '../../reports/rate-card.js';
 
 export const JOURNAL_FORMAT = 'voicectl-campaign-run';
 /**

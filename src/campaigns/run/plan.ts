@@ -10,7 +10,8 @@
  */
 import { insideAll, localMinute, nextOpening, type HoursWindow } from '../../hours/calling-hours.js';
 import type { RunContact } from './journal.js';
-import { placeOf, windowFor, type RunPolicy } from './policy.js';
+import { windowFor, type RunPolicy } from './policy.js';
+import { placeOf } from '../../hours/phone-zones.js';
 import { fromWallTime, wallClock } from '../../util/time.js';
 
 export interface Group {

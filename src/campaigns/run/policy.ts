@@ -5,9 +5,7 @@
  */
 import { UsageError } from '../../errors.js';
 import { parseTime } from '../../util/time.js';
-import { lpn } from '../../contacts/validity.js';
 import { formatWindow, parseWindow, WINDOW_HELP, type HoursWindow } from '../../hours/calling-hours.js';
-import { zonesForNumber } from '../../hours/phone-zones.js';
 
 export interface RunPolicy {
   /** "default" and ISO country codes (US, IN, GB) to HH:MM-HH:MM. */
@@ -88,22 +86,6 @@ export function deadlineNamesZone(text: string): boolean {
 }
 
 /** Where a number is, for the windows: its zones and its country. */
-export interface Place {
-  zones: string[];
-  country?: string;
-}
-
-export function placeOf(e164: string): Place {
-  const zones = zonesForNumber(e164);
-  let country: string | undefined;
-  try {
-    country = lpn.parsePhoneNumberWithError(e164, {}).country as string | undefined;
-  } catch {
-    country = undefined;
-  }
-  return country ? { zones, country } : { zones };
-}
-
 const parsed = new Map<string, HoursWindow>();
 
 /** The window for a number of `country` under the policy. */

@@ -20,8 +20,9 @@ import { agentHistory, type AgentHistory } from './history.js';
 import { newGuardrails, type GuardrailInput } from './guardrails.js';
 import { defaultJournalPath, JOURNAL_FORMAT, JOURNAL_VERSION, JOURNAL_VERSION_HELD, keyHash, newRunId, readJournal, type Journal, type RunContact } from './journal.js';
 import {
-  DEFAULT_RETRY_AFTER_MS, DEFAULT_WAVE_SIZE, parseDeadline, parseRetryOn, parseWindows, placeOf, type RunPolicy,
+  DEFAULT_RETRY_AFTER_MS, DEFAULT_WAVE_SIZE, parseDeadline, parseRetryOn, parseWindows, type RunPolicy,
 } from './policy.js';
+import { placeOf } from '../../hours/phone-zones.js';
 
 /**
  * A new run as the user asked for it. `campaign run` builds it from its flags and a

@@ -1,6 +1,6 @@
 /** `campaign run status JOURNAL`: the journal, with each unfinished wave read from the service. Releases nothing. */
 import { spendSummary } from './guardrails.js';
-import { spendJson } from './rate-card.js';
+import { spendJson } from '../../reports/rate-card.js';
 import type { Baseline, Trip } from './breaker.js';
 import type { ApiClient } from '../../api/client.js';
 import { getCampaign } from '../../api/campaigns.js';

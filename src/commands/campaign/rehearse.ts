@@ -24,7 +24,7 @@ import { forecast, type Forecast } from '../../campaigns/run/forecast.js';
 import { newGuardrails, type GuardrailInput } from '../../campaigns/run/guardrails.js';
 import { agentHistory, type AgentHistory } from '../../campaigns/run/history.js';
 import { defaultJournalPath, JOURNAL_FORMAT, type Journal } from '../../campaigns/run/journal.js';
-import { money } from '../../campaigns/run/rate-card.js';
+import { money } from '../../reports/rate-card.js';
 import { forecastVsActual, rehearsalJournalPath, rehearsalScale, rehearsalSpanMs, type Measure } from '../../campaigns/run/rehearse.js';
 import { startRun, type RunScreen } from '../../campaigns/run/session.js';
 import { account, prepareRun, type RunPlan } from '../../campaigns/run/start.js';

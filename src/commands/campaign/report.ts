@@ -12,7 +12,7 @@ import { ownFormat, printJson, render } from '../../io/render.js';
 import { Counter } from '../../io/progress.js';
 import type { ReportFlags } from './definition.js';
 import { lineWidth } from '../../io/terminal.js';
-import { chooseRateCard, type RateCard } from '../../campaigns/run/rate-card.js';
+import { chooseRateCard, type RateCard } from '../../reports/rate-card.js';
 import { reportSpend } from '../../reports/spend.js';
 import type { Journal } from '../../campaigns/run/journal.js';
 import { resolve } from 'node:path';

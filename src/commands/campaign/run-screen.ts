@@ -17,7 +17,7 @@ import { forecastLines, SMALL_WORDS, type Forecast } from '../../campaigns/run/f
 import { DEFAULT_WAVE_LENGTH_MS } from '../../campaigns/run/history.js';
 import type { Journal } from '../../campaigns/run/journal.js';
 import { guardrailsPlan } from '../../campaigns/run/guardrails.js';
-import { placeOf } from '../../campaigns/run/policy.js';
+import { placeOf } from '../../hours/phone-zones.js';
 import type { RunScreen } from '../../campaigns/run/session.js';
 import { when } from '../../campaigns/run/when.js';
 

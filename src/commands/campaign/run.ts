@@ -16,7 +16,7 @@ import type { RunFlags } from './definition.js';
 import { spanOrUndefined } from './span.js';
 import { runPlan } from './plans.js';
 import { runScreen } from './run-screen.js';
-import { chooseRateCard } from '../../campaigns/run/rate-card.js';
+import { chooseRateCard } from '../../reports/rate-card.js';
 import type { BreakerMode } from '../../campaigns/run/breaker.js';
 
 const NEW_RUN_FLAGS = ['name', 'agent', 'csv', 'contacts', 'fromCampaign', 'skipInvalid', 'strict', 'callingHours', 'waveSize', 'dailyCap', 'attempts', 'retryAfter', 'retryOn', 'deadline', 'exclude', 'journal', 'policy', 'breaker', 'baselineConnectRate', 'rateCard'] as const;

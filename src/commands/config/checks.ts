@@ -27,7 +27,7 @@ export const SETTING_CHECKS: SettingChecks = {
     if (value === '') throw new UsageError('The rate card path is empty.', { hint: 'For example: voicectl config set rate_card ~/rates.yaml (docs/campaign-run.md, "Guardrails").' });
     const { resolve } = await import('node:path');
     const path = resolve(value);
-    const { readRateCard } = await import('../../campaigns/run/rate-card.js');
+    const { readRateCard } = await import('../../reports/rate-card.js');
     await readRateCard(path, path);
     return path;
   },

@@ -16,9 +16,9 @@
  * integers. A country the card does not price is "unpriced", never 0.
  */
 import { parse as parseYaml } from 'yaml';
-import { UsageError } from '../../errors.js';
-import { readUserText, userFileReason } from '../../util/user-file.js';
-import { isObject } from '../../util/is-object.js';
+import { UsageError } from '../errors.js';
+import { readUserText, userFileReason } from '../util/user-file.js';
+import { isObject } from '../util/is-object.js';
 
 export interface Rate {
   /** Millionths of the currency's major unit, so 0.0125 per minute is exact. */
@@ -81,14 +81,15 @@ export function parseRateCard(text: string, source: string): RateCard {
   const currency = d.currency.toUpperCase();
   const exponent = currencyExponent(currency);
   if (exponent === undefined) throw fail(source, `currency "${d.currency}" is not an ISO 4217 code`);
-  if (!d.rates || typeof d.rates !== 'object' || Array.isArray(d.rates)) throw fail(source, 'rates must map country codes to {per_minute, connection, min_seconds}');
+  const table = d.rates;
+  if (!isObject(table)) throw fail(source, 'rates must map country codes to {per_minute, connection, min_seconds}');
   const rates: Record<string, Rate> = {};
-  for (const [cc, raw] of Object.entries(d.rates as Record<string, unknown>)) {
+  for (const [cc, raw] of Object.entries(table)) {
     if (!/^[A-Za-z]{2}$/.test(cc)) throw fail(source, `rates: "${cc}" is not a two-letter country code (IN, US, GB)`);
     const code = cc.toUpperCase();
     if (rates[code]) throw fail(source, `rates: ${code} appears twice`);
-    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw fail(source, `rates.${cc} must be {per_minute, connection?, min_seconds?}`);
-    const r = raw as Record<string, unknown>;
+    if (!isObject(raw)) throw fail(source, `rates.${cc} must be {per_minute, connection?, min_seconds?}`);
+    const r = raw;
     for (const k of Object.keys(r)) {
       if (!['per_minute', 'connection', 'min_seconds'].includes(k)) throw fail(source, `rates.${cc}: unknown field "${k}"`);
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addCall, callCost, emptySpend, forecastCost, money, parseRateCard, spendJson } from '../../../src/campaigns/run/rate-card.js';
+import { addCall, callCost, emptySpend, forecastCost, money, parseRateCard, spendJson } from '../../src/reports/rate-card.js';
 
 const CARD = `
 currency: INR
