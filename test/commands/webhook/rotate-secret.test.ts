@@ -2,16 +2,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sharedHarness } from '../../helpers/cli.js';
+import { webhookHarness } from './endpoints.js';
 
-const h = sharedHarness({ allowLocalWebhooks: true });
-
-async function endpoint(url = 'https://hooks.example.com/voice'): Promise<{ id: string; secret: string }> {
-  const local = url.startsWith('http://127.0.0.1') ? ['--allow-local'] : [];
-  const r = await h.run(['webhook', 'create', '--url', url, ...local, '--json']);
-  expect(r.exitCode, r.stderr).toBe(0);
-  return JSON.parse(r.stdout) as { id: string; secret: string };
-}
+const { h, endpoint } = webhookHarness();
 
 describe('webhook rotate-secret', () => {
   it('--help exits 0', async () => {
