@@ -162,7 +162,7 @@ export async function rehearse(ctx: Context, flags: RunFlags, plan: RunPlan, gua
       },
     });
     if (stopped) {
-      throw new GuardrailError(`In the rehearsal, ${stopped.message.replace(/^Paused/, 'the run was paused')}`, {
+      throw new GuardrailError(`In the rehearsal, ${stopped.message.replace(/^The answer-rate breaker paused the run/, 'the run was paused by the answer-rate breaker')}`, {
         code: stopped.code, details: stopped.details,
         hint: `A real run would pause here the same way (exit 7), to go on with --resume after a look. Check the baseline before the real run (--baseline-connect-rate, else the agent's history), or rehearse with --breaker warn to see the whole run. The rehearsal's journal: ${path}.`,
       });
