@@ -78,14 +78,19 @@ export function mapColumns(rawHeaders: string[], options: ColumnOptions, fileNam
     }
   }
 
+  /** The column a flag names: exit 2 when there is none, or when it is the phone column. */
+  const named = (flag: string, value: string): number => {
+    const i = findNamed(headers, norm, value);
+    if (i === -1) throw new UsageError(`${fileName} has no column "${value}" (from ${flag}). Headers found: ${listed}.`);
+    if (i === phone) throw new UsageError(`${flag} "${value}" is the phone column.`);
+    return i;
+  };
+
   let name: number | undefined;
   let firstName: number | undefined;
   let lastName: number | undefined;
   if (options.nameColumn !== undefined) {
-    const i = findNamed(headers, norm, options.nameColumn);
-    if (i === -1) throw new UsageError(`${fileName} has no column "${options.nameColumn}" (from --name-column). Headers found: ${listed}.`);
-    if (i === phone) throw new UsageError(`--name-column "${options.nameColumn}" is the phone column.`);
-    name = i;
+    name = named('--name-column', options.nameColumn);
   } else if (fromExport) {
     const i = headers.indexOf('contact_name');
     if (i !== -1 && i !== phone) name = i;
@@ -102,10 +107,7 @@ export function mapColumns(rawHeaders: string[], options: ColumnOptions, fileNam
 
   let country: number | undefined;
   if (options.countryColumn !== undefined) {
-    const i = findNamed(headers, norm, options.countryColumn);
-    if (i === -1) throw new UsageError(`${fileName} has no column "${options.countryColumn}" (from --country-column). Headers found: ${listed}.`);
-    if (i === phone) throw new UsageError(`--country-column "${options.countryColumn}" is the phone column.`);
-    country = i;
+    country = named('--country-column', options.countryColumn);
   } else if (!fromExport) {
     const i = findFirst(norm, COUNTRY_HEADERS, phone);
     if (i !== -1 && i !== name && i !== firstName && i !== lastName) country = i;

@@ -11,7 +11,7 @@
  */
 import { applyRules, buildRules, type ExclusionChoice } from '../campaigns/exclusions.js';
 import { DEFAULT_EXCLUDED_OUTCOMES, planRedial } from '../campaigns/redial.js';
-import { prepareCallbackRun, type Unread } from '../campaigns/run/callbacks.js';
+import { e164OrRaw, prepareCallbackRun, type Unread } from '../campaigns/run/callbacks.js';
 import type { RunContact } from '../campaigns/run/journal.js';
 import { capDay, chooseWave, Planner } from '../campaigns/run/plan.js';
 import { placeOf } from '../hours/phone-zones.js';
@@ -71,14 +71,8 @@ export async function redialPlan(args: Record<string, unknown>, deps: ToolDeps):
     const { kept, excluded } = applyRules(plan.contacts, rules);
     const run = await prepareCallbackRun(ctx, api, {
       id, campaign: plan.campaign, kept, excluded, outcomes: flags.outcome, dryRun: true,
-      normalize: (raw) => {
-        const r = check(raw);
-        return r.startsWith('+') ? r : raw;
-      },
-      ...(flags.name !== undefined ? { name: flags.name } : {}),
-      ...(flags.agent !== undefined ? { agent: flags.agent } : {}),
-      ...(flags.callingHours !== undefined ? { callingHours: flags.callingHours } : {}),
-      ...(flags.waveSize !== undefined ? { waveSize: flags.waveSize } : {}),
+      normalize: e164OrRaw(check),
+      name: flags.name, agent: flags.agent, callingHours: flags.callingHours, waveSize: flags.waveSize,
       exclusions: runExclusions(ctx, exclusion, defaultCountry),
     });
     const j = run.journal;

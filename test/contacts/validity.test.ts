@@ -12,6 +12,15 @@ function rng(seed: number): () => number {
   };
 }
 
+/** The example's head with a random tail, from two digits shorter to two longer, so both valid and invalid numbers come up. */
+function mutated(example: string, random: () => number): string {
+  const keep = Math.floor(random() * example.length);
+  let digits = example.slice(0, keep);
+  const len = example.length + Math.floor(random() * 5) - 2;
+  while (digits.length < len) digits += String(Math.floor(random() * 10));
+  return digits;
+}
+
 describe('PlanValidity', () => {
   it('compiles the plans itself (a silent fall-back to the library would be correct but twice as slow)', () => {
     for (const key of ['IN', 'GB', 'US', 'AE', '800']) {
@@ -32,11 +41,7 @@ describe('PlanValidity', () => {
       const cc = getCountryCallingCode(country);
       const example = getExampleNumber(country, examples)?.nationalNumber ?? '2015550123';
       for (let i = 0; i < 40; i++) {
-        // Mutate the example's tail, and vary its length, so both valid and invalid numbers come up.
-        const keep = Math.floor(random() * example.length);
-        let digits = example.slice(0, keep);
-        const len = example.length + Math.floor(random() * 5) - 2;
-        while (digits.length < len) digits += String(Math.floor(random() * 10));
+        const digits = mutated(example, random);
         let phone: PhoneNumber;
         try {
           phone = parsePhoneNumberWithError(`+${cc}${digits}`);
@@ -81,10 +86,7 @@ describe('NationalFormats', () => {
       const cc = getCountryCallingCode(country);
       const example = getExampleNumber(country, examples)?.nationalNumber ?? '2015550123';
       for (let i = 0; i < 30; i++) {
-        const keep = Math.floor(random() * example.length);
-        let digits = example.slice(0, keep);
-        const len = example.length + Math.floor(random() * 5) - 2;
-        while (digits.length < len) digits += String(Math.floor(random() * 10));
+        const digits = mutated(example, random);
         // Read as the country's own national number half of the time, as an international one otherwise.
         let phone: PhoneNumber;
         try {

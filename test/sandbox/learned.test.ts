@@ -1,17 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rng } from '../helpers/rng.js';
 import { learn, LearnError } from '../../src/sandbox/learned.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { allCalls, campaignDone, givenAgent, givenCampaign, sandbox, type Client } from './helpers.js';
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const FIRST = ['Aarav', 'Priya', 'Rohan', 'Meera', 'John', 'Emily', 'Carlos', 'Sana'];
 const LAST = ['Sharma', 'Iyer', 'Nair', 'Smith', 'Garcia', 'Khan', 'Patel', 'Brown'];

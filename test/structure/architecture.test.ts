@@ -6,22 +6,15 @@
  * the modules together for a reader all the same). Imports are read from the source with
  * comments removed: import and export declarations with a `from`, and import() calls.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { tsFilesUnder } from './source-files.js';
 
 const SRC = fileURLToPath(new URL('../../src', import.meta.url));
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return sourceFiles(path);
-    return path.endsWith('.ts') ? [path] : [];
-  });
-}
-
-const files = sourceFiles(SRC);
+const files = tsFilesUnder(SRC);
 const text = new Map(files.map((f) => [f, readFileSync(f, 'utf8')]));
 
 /** Each file's imports of other files under src/ (static, type-only, re-exports and import()). */

@@ -6,24 +6,15 @@
  * renamed flag through, and its value would be dropped without a word.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tsFilesUnder, withoutComments } from './source-files.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SRC = join(ROOT, 'src');
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return filesUnder(path);
-    return path.endsWith('.ts') ? [path] : [];
-  });
-}
-
-const withoutComments = (code: string) => code.replace(/\/\*[^]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '').replace(/\s\/\/ .*$/gm, '');
 
 /** Declarations of a type, interface, class or enum whose name ends in Flags. */
 export function flagsTypes(code: string): string[] {
@@ -37,7 +28,7 @@ describe('flags types', () => {
   });
 
   it('are declared only under src/commands (each from its verb spec)', () => {
-    const outside = filesUnder(SRC)
+    const outside = tsFilesUnder(SRC)
       .map((f) => relative(SRC, f))
       .filter((f) => !f.startsWith('commands/'))
       .flatMap((f) => flagsTypes(readFileSync(join(SRC, f), 'utf8')).map((name) => `src/${f}: ${name}`));

@@ -3,20 +3,13 @@
  * flags type: the spec loads the action only when the verb runs, and what both need (a
  * parser, a list of values) lives in a small module of its own.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { tsFilesUnder } from './source-files.js';
 
 const COMMANDS_DIR = fileURLToPath(new URL('../../src/commands', import.meta.url));
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return filesUnder(path);
-    return path.endsWith('.ts') ? [path] : [];
-  });
-}
 
 const withoutComments = (code: string) => code.replace(/\/\*[^]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
 
@@ -46,7 +39,7 @@ describe('verb actions', () => {
   });
 
   it('take only types from their spec: no action file imports values from definition.ts', () => {
-    const offending = filesUnder(COMMANDS_DIR)
+    const offending = tsFilesUnder(COMMANDS_DIR)
       .filter((f) => !f.endsWith('/definition.ts'))
       .flatMap((f) => valuesFromSpec(readFileSync(f, 'utf8')).map((name) => `src/commands/${relative(COMMANDS_DIR, f)}: ${name}`));
     expect(offending).toEqual([]);

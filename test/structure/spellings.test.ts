@@ -5,23 +5,15 @@
  * `as Record<string, unknown>` may not grow past the counts below (lower them when a
  * change removes some: an escape the typing could have caught is a bug waiting).
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { tsFilesUnder, withoutComments } from './source-files.js';
 
 const SRC = fileURLToPath(new URL('../../src', import.meta.url));
 
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return filesUnder(path);
-    return path.endsWith('.ts') ? [path] : [];
-  });
-}
-
-const withoutComments = (code: string) => code.replace(/\/\*[^]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '').replace(/\s\/\/ .*$/gm, '');
-const code = new Map(filesUnder(SRC).map((f) => [relative(SRC, f), withoutComments(readFileSync(f, 'utf8'))]));
+const code = new Map(tsFilesUnder(SRC).map((f) => [relative(SRC, f), withoutComments(readFileSync(f, 'utf8'))]));
 
 /** How often `pattern` occurs in src/, per file. */
 function occurrences(pattern: RegExp): Map<string, number> {

@@ -30,7 +30,7 @@ export const NEEDS_PERSON_RULE = 'two requested times, for a person';
 export interface Unread {
   row: number;
   phone_number: string;
-  name?: string;
+  name?: string | undefined;
   /** The words that ask for the callback, or null when the call held none. */
   requested_as: string | null;
   outcome?: string;
@@ -82,6 +82,14 @@ export function callbackContacts(kept: RedialContact[], excluded: Excluded[], fo
   return { contacts, unread };
 }
 
+/** A number as the service wrote it, in E.164 where `check` reads it so, else as written. */
+export function e164OrRaw(check: (raw: string) => string): (raw: string) => string {
+  return (raw) => {
+    const r = check(raw);
+    return r.startsWith('+') ? r : raw;
+  };
+}
+
 export interface CallbackRunInput {
   /** The finished campaign whose callbacks are called back. */
   id: string;
@@ -93,10 +101,10 @@ export interface CallbackRunInput {
   outcomes?: string[];
   name?: string;
   /** The agent (id or name); default: the campaign's. */
-  agent?: string;
-  callingHours?: string;
-  waveSize?: number;
-  journal?: string;
+  agent?: string | undefined;
+  callingHours?: string | undefined;
+  waveSize?: number | undefined;
+  journal?: string | undefined;
   exclusions: NonNullable<Journal['exclusions']>;
   dryRun: boolean;
 }

@@ -13,7 +13,7 @@ import { plural } from '../../text/text.js';
 import { render } from '../../io/render.js';
 import type { RedialFlags } from './definition.js';
 import { exclusionChoice, hoursChoice } from './plans.js';
-import { NEEDS_PERSON_RULE, NO_TIME_RULE, prepareCallbackRun, type Unread } from '../../campaigns/run/callbacks.js';
+import { NEEDS_PERSON_RULE, NO_TIME_RULE, e164OrRaw, prepareCallbackRun, type Unread } from '../../campaigns/run/callbacks.js';
 import { startRun } from '../../campaigns/run/session.js';
 import { runExclusions } from '../../campaigns/run/start.js';
 import { runScreen } from './run-screen.js';
@@ -66,15 +66,9 @@ export default async function campaignRedial(ctx: Context, id: string, flags: Re
   if (flags.atRequestedTime) {
     const run = await withSpinner(ctx, 'Reading the requested times', () => prepareCallbackRun(ctx, api, {
       id, campaign: plan.campaign, kept, excluded, outcomes: flags.outcome, dryRun: Boolean(flags.dryRun),
-      normalize: (raw) => {
-        const r = check(raw);
-        return r.startsWith('+') ? r : raw;
-      },
-      ...(flags.name !== undefined ? { name: flags.name } : {}),
-      ...(flags.agent !== undefined ? { agent: flags.agent } : {}),
-      ...(flags.callingHours !== undefined ? { callingHours: flags.callingHours } : {}),
-      ...(flags.waveSize !== undefined ? { waveSize: flags.waveSize } : {}),
-      ...(flags.journal !== undefined ? { journal: flags.journal } : {}),
+      normalize: e164OrRaw(check),
+      name: flags.name, agent: flags.agent, callingHours: flags.callingHours, waveSize: flags.waveSize,
+      journal: flags.journal,
       exclusions: runExclusions(ctx, exclusionChoice(flags), defaultCountry),
     }));
     warnUnread(ctx, run.unread);

@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { rng } from '../../helpers/rng.js';
 import { acceptRates, DEFAULT_BREAKER, newBreakerState, observe, tripMessage, type Baseline, type DialResult } from '../../../src/campaigns/run/breaker.js';
 import { plural as count } from '../../../src/text/text.js';
-
-/** A small seeded generator (mulberry32), so the simulation repeats exactly. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function dial(r: () => number, connect: number, failed = 0.12): DialResult {
   const x = r();

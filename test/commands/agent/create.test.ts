@@ -1,14 +1,13 @@
 /** `voicectl agent create`, the built binary against the sandbox. */
 import { describe, expect, it } from 'vitest';
+import { itShowsHelp } from '../../helpers/verb-home.js';
 import { sharedHarness } from '../../helpers/cli.js';
 
 const h = sharedHarness();
 const posts = () => h.sandbox.requests.filter((q) => q.method === 'POST' && q.path === '/agents');
 
 describe('agent create', () => {
-  it('--help exits 0', async () => {
-    expect((await h.run(['agent', 'create', '--help'])).exitCode).toBe(0);
-  });
+  itShowsHelp((args) => h.run(args), ['agent', 'create']);
 
   it('creates an agent from flags, the language taken from the voice', async () => {
     const r = await h.run(['agent', 'create', '--name', 'Created Priya', '--voice', 'Priya', '--greeting', 'Namaste!',

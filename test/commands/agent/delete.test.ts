@@ -1,5 +1,6 @@
 /** `voicectl agent delete`, the built binary against the sandbox. */
 import { describe, expect, it } from 'vitest';
+import { itShowsHelp } from '../../helpers/verb-home.js';
 import { sharedHarness } from '../../helpers/cli.js';
 import { givenAgent } from '../../helpers/given.js';
 
@@ -7,9 +8,7 @@ const h = sharedHarness();
 const deletes = (id: string) => h.sandbox.requests.filter((q) => q.method === 'DELETE' && q.path === `/agents/${id}`).length;
 
 describe('agent delete', () => {
-  it('--help exits 0', async () => {
-    expect((await h.run(['agent', 'delete', '--help'])).exitCode).toBe(0);
-  });
+  itShowsHelp((args) => h.run(args), ['agent', 'delete']);
 
   it('asks first: off a terminal it needs --yes; with it the agent is gone', async () => {
     const a = await givenAgent(h.api, { name: 'Deleted Meera' });

@@ -1,14 +1,13 @@
 /** `voicectl agent get`, the built binary against the sandbox. */
 import { describe, expect, it } from 'vitest';
+import { itShowsHelp } from '../../helpers/verb-home.js';
 import { sharedHarness } from '../../helpers/cli.js';
 import { givenAgent } from '../../helpers/given.js';
 
 const h = sharedHarness();
 
 describe('agent get', () => {
-  it('--help exits 0', async () => {
-    expect((await h.run(['agent', 'get', '--help'])).exitCode).toBe(0);
-  });
+  itShowsHelp((args) => h.run(args), ['agent', 'get']);
 
   it('finds an agent by id or by exact name', async () => {
     const a = await givenAgent(h.api, { name: 'Gotten Kabir' });

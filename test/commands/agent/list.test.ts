@@ -1,14 +1,13 @@
 /** `voicectl agent list`, the built binary against the sandbox. */
 import { describe, expect, it } from 'vitest';
+import { itShowsHelp } from '../../helpers/verb-home.js';
 import { sharedHarness } from '../../helpers/cli.js';
 import { givenAgent } from '../../helpers/given.js';
 
 const h = sharedHarness();
 
 describe('agent list', () => {
-  it('--help exits 0', async () => {
-    expect((await h.run(['agent', 'list', '--help'])).exitCode).toBe(0);
-  });
+  itShowsHelp((args) => h.run(args), ['agent', 'list']);
 
   it('lists the agents the service holds, by name and id', async () => {
     const a = await givenAgent(h.api, { name: 'Listed Priya' });

@@ -1,5 +1,6 @@
 /** `voicectl approve HASH`: a person at a terminal approves one launch plan that `voicectl mcp` made. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { itShowsHelp } from '../../helpers/verb-home.js';
 import { harness, type Harness } from '../../helpers/cli.js';
 import { givenAgent, givenCampaign } from '../../helpers/given.js';
 import { run } from '../../helpers/run.js';
@@ -17,9 +18,7 @@ afterAll(async () => {
 });
 
 describe('approve', () => {
-  it('--help exits 0', async () => {
-    expect((await h.run(['approve', '--help'])).exitCode).toBe(0);
-  });
+  itShowsHelp((args) => h.run(args), ['approve']);
 
   it('shows the plan at a terminal and, answered yes, lets the launch go ahead once', async () => {
     const agent = await givenAgent(h.api, { name: 'Approved Priya' });

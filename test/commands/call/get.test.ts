@@ -1,14 +1,13 @@
 /** `voicectl call get`, the built binary against the sandbox. */
 import { describe, expect, it } from 'vitest';
+import { itShowsHelp } from '../../helpers/verb-home.js';
 import { sharedHarness } from '../../helpers/cli.js';
 import { allCalls, givenFinishedCampaign } from '../../helpers/given.js';
 
 const h = sharedHarness();
 
 describe('call get', () => {
-  it('--help exits 0', async () => {
-    expect((await h.run(['call', 'get', '--help'])).exitCode).toBe(0);
-  });
+  itShowsHelp((args) => h.run(args), ['call', 'get']);
 
   it('shows one call of a finished campaign: its number, status and outcome', async () => {
     const campaign = await givenFinishedCampaign(h.api, { contacts: 2 });

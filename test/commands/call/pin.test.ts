@@ -2,15 +2,14 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { itShowsHelp } from '../../helpers/verb-home.js';
 import { sharedHarness } from '../../helpers/cli.js';
 import { allCalls, givenFinishedCampaign } from '../../helpers/given.js';
 
 const h = sharedHarness();
 
 describe('call pin', () => {
-  it('--help exits 0', async () => {
-    expect((await h.run(['call', 'pin', '--help'])).exitCode).toBe(0);
-  });
+  itShowsHelp((args) => h.run(args), ['call', 'pin']);
 
   it('writes each call into the folder, names and numbers replaced with --redact', async () => {
     const campaign = await givenFinishedCampaign(h.api, { contacts: 2 });

@@ -1,14 +1,13 @@
 /** `voicectl campaign contacts`, the built binary against the sandbox. */
 import { describe, expect, it } from 'vitest';
+import { itShowsHelp } from '../../helpers/verb-home.js';
 import { sharedHarness } from '../../helpers/cli.js';
 import { givenAgent, givenCampaign } from '../../helpers/given.js';
 
 const h = sharedHarness();
 
 describe('campaign contacts', () => {
-  it('--help exits 0', async () => {
-    expect((await h.run(['campaign', 'contacts', '--help'])).exitCode).toBe(0);
-  });
+  itShowsHelp((args) => h.run(args), ['campaign', 'contacts']);
 
   it('lists a campaign\'s contacts with their status', async () => {
     const agent = await givenAgent(h.api);

@@ -1,14 +1,13 @@
 /** `voicectl campaign list`, the built binary against the sandbox. */
 import { describe, expect, it } from 'vitest';
+import { itShowsHelp } from '../../helpers/verb-home.js';
 import { sharedHarness } from '../../helpers/cli.js';
 import { givenAgent, givenCampaign } from '../../helpers/given.js';
 
 const h = sharedHarness();
 
 describe('campaign list', () => {
-  it('--help exits 0', async () => {
-    expect((await h.run(['campaign', 'list', '--help'])).exitCode).toBe(0);
-  });
+  itShowsHelp((args) => h.run(args), ['campaign', 'list']);
 
   it('lists campaigns, and only drafts with --status draft', async () => {
     const agent = await givenAgent(h.api);

@@ -1,15 +1,14 @@
 /** `voicectl config get KEY`: one setting's value on stdout, alone; in process. */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { itShowsHelp } from '../../helpers/verb-home.js';
 import { tempDirs } from '../../helpers/temp.js';
 import { run } from '../../helpers/run.js';
 
 const dir = tempDirs('voicectl-config-get-');
 
 describe('config get', () => {
-  it('--help exits 0', async () => {
-    expect((await run(['config', 'get', '--help'])).exitCode).toBe(0);
-  });
+  itShowsHelp((args) => run(args), ['config', 'get']);
 
   it('prints the value alone, for a script', async () => {
     const env = { VOICECTL_CONFIG_DIR: join(dir(), 'cfg') };

@@ -1,6 +1,7 @@
 /** `voicectl config set KEY VALUE`: checked, normalized and saved in the profile; in process. */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { itShowsHelp } from '../../helpers/verb-home.js';
 import { readProfile } from '../../../src/config/profiles.js';
 import { tempDirs } from '../../helpers/temp.js';
 import { run } from '../../helpers/run.js';
@@ -8,9 +9,7 @@ import { run } from '../../helpers/run.js';
 const dir = tempDirs('voicectl-config-set-');
 
 describe('config set', () => {
-  it('--help exits 0', async () => {
-    expect((await run(['config', 'set', '--help'])).exitCode).toBe(0);
-  });
+  itShowsHelp((args) => run(args), ['config', 'set']);
 
   it('saves a normalized value in the profile and says where', async () => {
     const env = { VOICECTL_CONFIG_DIR: join(dir(), 'cfg') };

@@ -1,6 +1,7 @@
 /** `voicectl config unset KEY`: the setting leaves the profile; in process. */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { itShowsHelp } from '../../helpers/verb-home.js';
 import { readProfile } from '../../../src/config/profiles.js';
 import { tempDirs } from '../../helpers/temp.js';
 import { run } from '../../helpers/run.js';
@@ -8,9 +9,7 @@ import { run } from '../../helpers/run.js';
 const dir = tempDirs('voicectl-config-unset-');
 
 describe('config unset', () => {
-  it('--help exits 0', async () => {
-    expect((await run(['config', 'unset', '--help'])).exitCode).toBe(0);
-  });
+  itShowsHelp((args) => run(args), ['config', 'unset']);
 
   it('removes the one setting and keeps the others', async () => {
     const env = { VOICECTL_CONFIG_DIR: join(dir(), 'cfg') };

@@ -1,14 +1,13 @@
 /** `voicectl kb delete`, the built binary against the sandbox. */
 import { describe, expect, it } from 'vitest';
+import { itShowsHelp } from '../../helpers/verb-home.js';
 import { sharedHarness } from '../../helpers/cli.js';
 import { givenKbItem } from '../../helpers/given.js';
 
 const h = sharedHarness();
 
 describe('kb delete', () => {
-  it('--help exits 0', async () => {
-    expect((await h.run(['kb', 'delete', '--help'])).exitCode).toBe(0);
-  });
+  itShowsHelp((args) => h.run(args), ['kb', 'delete']);
 
   it('deletes an item with --yes; it is gone from the list', async () => {
     const { item } = await givenKbItem(h.sandbox, h.sandbox.apiKey);

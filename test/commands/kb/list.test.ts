@@ -1,14 +1,13 @@
 /** `voicectl kb list`, the built binary against the sandbox. */
 import { describe, expect, it } from 'vitest';
+import { itShowsHelp } from '../../helpers/verb-home.js';
 import { sharedHarness } from '../../helpers/cli.js';
 import { givenKbItem } from '../../helpers/given.js';
 
 const h = sharedHarness();
 
 describe('kb list', () => {
-  it('--help exits 0', async () => {
-    expect((await h.run(['kb', 'list', '--help'])).exitCode).toBe(0);
-  });
+  itShowsHelp((args) => h.run(args), ['kb', 'list']);
 
   it('lists the items, and only a folder\'s with --folder', async () => {
     const top = await givenKbItem(h.sandbox, h.sandbox.apiKey);

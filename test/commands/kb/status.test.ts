@@ -1,14 +1,13 @@
 /** `voicectl kb status JOB`, the built binary against the sandbox. */
 import { describe, expect, it } from 'vitest';
+import { itShowsHelp } from '../../helpers/verb-home.js';
 import { sharedHarness } from '../../helpers/cli.js';
 import { givenKbItem } from '../../helpers/given.js';
 
 const h = sharedHarness();
 
 describe('kb status', () => {
-  it('--help exits 0', async () => {
-    expect((await h.run(['kb', 'status', '--help'])).exitCode).toBe(0);
-  });
+  itShowsHelp((args) => h.run(args), ['kb', 'status']);
 
   it('--wait follows an indexing job until it is completed', async () => {
     const { job_id } = await givenKbItem(h.sandbox, h.sandbox.apiKey);

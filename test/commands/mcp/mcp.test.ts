@@ -1,5 +1,6 @@
 /** `voicectl mcp`: the MCP server over stdio, as a client sees it. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { itShowsHelp } from '../../helpers/verb-home.js';
 import { harness, type Harness } from '../../helpers/cli.js';
 import { startMcp } from '../../mcp/client.js';
 
@@ -10,9 +11,7 @@ beforeAll(async () => {
 afterAll(async () => h?.close());
 
 describe('mcp', () => {
-  it('--help exits 0', async () => {
-    expect((await h.run(['mcp', '--help'])).exitCode).toBe(0);
-  });
+  itShowsHelp((args) => h.run(args), ['mcp']);
 
   it('offers the read tools, and the write tools only with --allow-write', async () => {
     const read = await startMcp([], h.env);

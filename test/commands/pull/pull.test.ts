@@ -2,15 +2,14 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { itShowsHelp } from '../../helpers/verb-home.js';
 import { sharedHarness } from '../../helpers/cli.js';
 import { givenAgent } from '../../helpers/given.js';
 
 const h = sharedHarness();
 
 describe('pull', () => {
-  it('--help exits 0', async () => {
-    expect((await h.run(['pull', '--help'])).exitCode).toBe(0);
-  });
+  itShowsHelp((args) => h.run(args), ['pull']);
 
   it('writes voicectl.yaml with the account\'s agents, its schema and the lock', async () => {
     await givenAgent(h.api, { name: 'Pulled Priya' });

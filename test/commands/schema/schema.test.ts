@@ -1,11 +1,10 @@
 /** `voicectl schema`: the JSON Schemas of voicectl.yaml and of a run policy, printed whole; in process. */
 import { describe, expect, it } from 'vitest';
+import { itShowsHelp } from '../../helpers/verb-home.js';
 import { run } from '../../helpers/run.js';
 
 describe('schema', () => {
-  it('--help exits 0', async () => {
-    expect((await run(['schema', '--help'])).exitCode).toBe(0);
-  });
+  itShowsHelp((args) => run(args), ['schema']);
 
   it('prints the schema of voicectl.yaml, and with --run-policy that of a policy file', async () => {
     const account = await run(['schema']);

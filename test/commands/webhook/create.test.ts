@@ -1,13 +1,12 @@
 /** `voicectl webhook create`, the built binary against the sandbox. */
 import { describe, expect, it } from 'vitest';
+import { itShowsHelp } from '../../helpers/verb-home.js';
 import { webhookHarness } from './endpoints.js';
 
 const { h } = webhookHarness();
 
 describe('webhook create', () => {
-  it('--help exits 0', async () => {
-    expect((await h.run(['webhook', 'create', '--help'])).exitCode).toBe(0);
-  });
+  itShowsHelp((args) => h.run(args), ['webhook', 'create']);
 
   it('creates an endpoint for the events named and shows its secret once', async () => {
     const r = await h.run(['webhook', 'create', '--url', 'https://hooks.example.com/created', '--events', 'call.ended,ping', '--json']);

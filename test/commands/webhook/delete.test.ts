@@ -1,13 +1,12 @@
 /** `voicectl webhook delete`, the built binary against the sandbox. */
 import { describe, expect, it } from 'vitest';
+import { itShowsHelp } from '../../helpers/verb-home.js';
 import { webhookHarness } from './endpoints.js';
 
 const { h, endpoint } = webhookHarness();
 
 describe('webhook delete', () => {
-  it('--help exits 0', async () => {
-    expect((await h.run(['webhook', 'delete', '--help'])).exitCode).toBe(0);
-  });
+  itShowsHelp((args) => h.run(args), ['webhook', 'delete']);
 
   it('asks first: under --no-input it needs --yes; with it the endpoint is gone', async () => {
     const ep = await endpoint();

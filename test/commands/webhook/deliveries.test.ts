@@ -1,13 +1,12 @@
 /** `voicectl webhook deliveries`, the built binary against the sandbox. */
 import { describe, expect, it } from 'vitest';
+import { itShowsHelp } from '../../helpers/verb-home.js';
 import { webhookHarness } from './endpoints.js';
 
 const { h, endpoint } = webhookHarness();
 
 describe('webhook deliveries', () => {
-  it('--help exits 0', async () => {
-    expect((await h.run(['webhook', 'deliveries', '--help'])).exitCode).toBe(0);
-  });
+  itShowsHelp((args) => h.run(args), ['webhook', 'deliveries']);
 
   it('shows each delivery with its event and status', async () => {
     const ep = await endpoint('http://127.0.0.1:9/deliveries-target');

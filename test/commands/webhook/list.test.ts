@@ -1,13 +1,12 @@
 /** `voicectl webhook list`, the built binary against the sandbox. */
 import { describe, expect, it } from 'vitest';
+import { itShowsHelp } from '../../helpers/verb-home.js';
 import { webhookHarness } from './endpoints.js';
 
 const { h, endpoint } = webhookHarness();
 
 describe('webhook list', () => {
-  it('--help exits 0', async () => {
-    expect((await h.run(['webhook', 'list', '--help'])).exitCode).toBe(0);
-  });
+  itShowsHelp((args) => h.run(args), ['webhook', 'list']);
 
   it('lists the endpoints, never their secrets', async () => {
     const ep = await endpoint('https://hooks.example.com/listed');

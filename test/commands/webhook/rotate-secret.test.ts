@@ -2,14 +2,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { itShowsHelp } from '../../helpers/verb-home.js';
 import { webhookHarness } from './endpoints.js';
 
 const { h, endpoint } = webhookHarness();
 
 describe('webhook rotate-secret', () => {
-  it('--help exits 0', async () => {
-    expect((await h.run(['webhook', 'rotate-secret', '--help'])).exitCode).toBe(0);
-  });
+  itShowsHelp((args) => h.run(args), ['webhook', 'rotate-secret']);
 
   it('shows a new secret, not the old one, and --save-secret keeps it in the profile', async () => {
     const ep = await endpoint();

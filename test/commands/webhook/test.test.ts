@@ -1,13 +1,12 @@
 /** `voicectl webhook test`: the service sends a ping to the endpoint; the built binary against the sandbox. */
 import { describe, expect, it } from 'vitest';
+import { itShowsHelp } from '../../helpers/verb-home.js';
 import { webhookHarness } from './endpoints.js';
 
 const { h, endpoint } = webhookHarness();
 
 describe('webhook test', () => {
-  it('--help exits 0', async () => {
-    expect((await h.run(['webhook', 'test', '--help'])).exitCode).toBe(0);
-  });
+  itShowsHelp((args) => h.run(args), ['webhook', 'test']);
 
   it('asks the service to send a ping, and a delivery is recorded', async () => {
     const ep = await endpoint('http://127.0.0.1:9/ping-target');

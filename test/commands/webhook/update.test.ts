@@ -1,13 +1,12 @@
 /** `voicectl webhook update`, the built binary against the sandbox. */
 import { describe, expect, it } from 'vitest';
+import { itShowsHelp } from '../../helpers/verb-home.js';
 import { webhookHarness } from './endpoints.js';
 
 const { h, endpoint } = webhookHarness();
 
 describe('webhook update', () => {
-  it('--help exits 0', async () => {
-    expect((await h.run(['webhook', 'update', '--help'])).exitCode).toBe(0);
-  });
+  itShowsHelp((args) => h.run(args), ['webhook', 'update']);
 
   it('sends only the fields given: --disable pauses deliveries', async () => {
     const ep = await endpoint();
