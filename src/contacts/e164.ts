@@ -15,5 +15,5 @@ const FOREIGN_STYLE = /^(?:looks like a US\/Canada number|is written the way )/;
 
 /** True when a check refused the cell for being written in another country's style (foreign.ts). */
 export function isForeignStyleReason(result: string): boolean {
-  return FOREIGN_STYLE.test(result);
+  return !isE164(result) && FOREIGN_STYLE.test(result);
 }

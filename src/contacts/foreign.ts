@@ -18,6 +18,7 @@
  *   mobile, is "079 1112 3456" in India).
  */
 import type { CountryCode, PhoneNumber } from 'libphonenumber-js/max';
+import { parseNumber } from './quick-parse.js';
 import { lpn, NationalFormats, type PlanValidity } from './validity.js';
 
 /** Countries whose national styles are watched besides North America's (the corpus of the differential test). */
@@ -98,9 +99,9 @@ export class ForeignStyleGuard {
    */
   northAmerican(raw: string, groups: string[]): ForeignStyle | undefined {
     if (this.homeCode === '1' || !isNorthAmericanStyle(groups)) return undefined;
-    const home = lpn.parsePhoneNumberFromString(raw, { defaultCountry: this.home });
+    const home = parseNumber(raw, this.home);
     if (home && this.validity.isValid(home) && this.writes(home, groups, 'same digits')) return undefined;
-    const us = lpn.parsePhoneNumberFromString(raw, { defaultCountry: 'US' });
+    const us = parseNumber(raw, 'US');
     return { country: 'US', e164: us && this.validity.isValid(us) ? us.number : undefined };
   }
 
@@ -118,7 +119,7 @@ export class ForeignStyleGuard {
       // before another country's parse (most cells that get here are the default's own).
       homeWrites ??= this.writes(home, groups, 'loose');
       if (homeWrites) return undefined;
-      const there = lpn.parsePhoneNumberFromString(raw, { defaultCountry: w.country });
+      const there = parseNumber(raw, w.country);
       if (!there || there.countryCallingCode !== w.code || !this.validity.isValid(there) || !this.writes(there, groups, 'exact')) continue;
       return { country: w.country, e164: there.number };
     }

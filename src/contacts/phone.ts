@@ -8,6 +8,7 @@ import { countryName } from './country-names.js';
 import { normalizeCountry, unknownCountry } from './country.js';
 import type { PhoneCheck } from './e164.js';
 import { digitGroups, ForeignStyleGuard, type ForeignStyle } from './foreign.js';
+import { quickParse } from './quick-parse.js';
 import { lpn, PlanValidity } from './validity.js';
 import { noun } from '../text/text.js';
 
@@ -107,17 +108,21 @@ export function checkPhone(raw: string, defaultCountry?: CountryCode, validity: 
   const groups = guard ? digitGroups(raw) : undefined;
   const american = groups && guard!.northAmerican(raw, groups);
   if (american) return foreignReason(american, defaultCountry!);
-  let phone: PhoneNumber;
-  try {
-    // The raw cell, as the library is given it: its own extraction decides where the number starts and ends.
-    phone = lpn.parsePhoneNumberWithError(raw, { defaultCountry });
-  } catch (err) {
-    if (err instanceof lpn.ParseError) return unreadable(text) ?? parseFailure(err.message, text, defaultCountry);
-    throw err;
+  // A plain cell of a valid number, read as the library reads it (quick-parse.ts): no
+  // extension, one number.
+  let phone = quickParse(raw, defaultCountry);
+  if (phone === undefined) {
+    try {
+      // The raw cell, as the library is given it: its own extraction decides where the number starts and ends.
+      phone = lpn.parsePhoneNumberWithError(raw, { defaultCountry });
+    } catch (err) {
+      if (err instanceof lpn.ParseError) return unreadable(text) ?? parseFailure(err.message, text, defaultCountry);
+      throw err;
+    }
+    if (!validity.isValid(phone)) return unreadable(text) ?? invalidReason(text, phone, defaultCountry);
+    if (phone.ext) return `has an extension (ext. ${phone.ext}), which a campaign cannot dial: remove it`;
+    if (holdsTwoNumbers(text, defaultCountry, validity)) return TWO_NUMBERS_REASON;
   }
-  if (!validity.isValid(phone)) return unreadable(text) ?? invalidReason(text, phone, defaultCountry);
-  if (phone.ext) return `has an extension (ext. ${phone.ext}), which a campaign cannot dial: remove it`;
-  if (holdsTwoNumbers(text, defaultCountry, validity)) return TWO_NUMBERS_REASON;
   const foreign = groups && guard!.watchedStyle(raw, phone, groups);
   if (foreign) return foreignReason(foreign, defaultCountry!, phone.number);
   return phone.number;

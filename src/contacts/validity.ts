@@ -24,6 +24,7 @@ import {
   validatePhoneNumberLength,
   type CountryCode,
   type MetadataJson,
+  type NumberingPlan,
   type PhoneNumber,
 } from 'libphonenumber-js/core';
 
@@ -34,7 +35,7 @@ import {
  * every worker thread), and the metadata is read as JSON, which parses several times
  * faster than the same data as a JavaScript module.
  */
-const maxMetadata = JSON.parse(
+export const maxMetadata = JSON.parse(
   readFileSync(createRequire(import.meta.url).resolve('libphonenumber-js/metadata.max.json'), 'utf8'),
 ) as MetadataJson;
 
@@ -51,11 +52,7 @@ export const lpn = {
   /** Every country the metadata has. */
   countries: () => Object.keys(maxMetadata.countries) as CountryCode[],
   /** The country's national (trunk) prefix, "0" in India, or undefined. */
-  nationalPrefix: (country: CountryCode): string | undefined => {
-    const md = new Metadata(maxMetadata) as unknown as { selectNumberingPlan(c: string): void; numberingPlan?: { nationalPrefix(): string | undefined } };
-    md.selectNumberingPlan(country);
-    return md.numberingPlan?.nationalPrefix() || undefined;
-  },
+  nationalPrefix: (country: CountryCode): string | undefined => planMetadata(country)?.numberingPlan.nationalPrefix() || undefined,
   /** The main country of a calling code ("1": US, "44": GB), or undefined when the code does not exist. */
   mainCountryOf: (code: string): CountryCode | undefined => (maxMetadata.country_calling_codes[code]?.[0] as CountryCode | undefined),
   /** Every country of a calling code, the main one first. */
@@ -79,12 +76,43 @@ export interface Plan {
   types: TypeRule[] | null;
 }
 
-/** What this module reads from libphonenumber's Metadata (a numbering plan selected). */
-interface MetadataView {
+/**
+ * What voicectl reads of libphonenumber's Metadata with a numbering plan selected: the
+ * library's own methods, most of which its typings leave out.
+ */
+export interface PlanMetadata {
   selectNumberingPlan(key: string): void;
   hasTypes(): boolean;
   nationalNumberPattern(): string;
   type(name: string): { pattern(): string; possibleLengths(): number[] | undefined } | undefined;
+  formats(): FormatView[];
+  IDDPrefix(): string | undefined;
+  /** The national prefix for parsing, or the national prefix when the plan has none of its own. */
+  nationalPrefixForParsing(): string | undefined;
+  possibleLengths(): number[] | undefined;
+  leadingDigits(): string | undefined;
+  numberingPlan: NumberingPlan & { callingCode(): string; nationalPrefix(): string | undefined };
+}
+
+const PLAN_METHODS = ['hasTypes', 'nationalNumberPattern', 'type', 'formats', 'IDDPrefix', 'nationalPrefixForParsing', 'possibleLengths', 'leadingDigits'] as const;
+
+/**
+ * The metadata with the plan of `key` (a country, or a calling code) selected; undefined
+ * when there is no such plan, or the library's Metadata is not of the shape this module
+ * knows (its callers then leave the question to the library itself).
+ */
+export function planMetadata(key: string): PlanMetadata | undefined {
+  try {
+    const md = new Metadata(maxMetadata) as PlanMetadata;
+    if (typeof md.selectNumberingPlan !== 'function') return undefined;
+    md.selectNumberingPlan(key);
+    for (const m of PLAN_METHODS) if (typeof md[m] !== 'function') return undefined;
+    const plan = md.numberingPlan as Partial<PlanMetadata['numberingPlan']> | undefined;
+    if (typeof plan?.callingCode !== 'function' || typeof plan.nationalPrefix !== 'function') return undefined;
+    return md;
+  } catch {
+    return undefined;
+  }
 }
 
 export class PlanValidity {
@@ -104,6 +132,15 @@ export class PlanValidity {
   isValidNational(country: CountryCode, nn: string): boolean {
     const plan = this.plan(country);
     return plan === null ? true : matches(plan, nn);
+  }
+
+  /**
+   * The library's verdict on `nn` as a national number of `country` (getNumberType() gives
+   * it a type), or undefined when the plan could not be compiled or has no per-type patterns.
+   */
+  validNational(country: CountryCode, nn: string): boolean | undefined {
+    const plan = this.plan(country);
+    return plan === null || plan.types === null ? undefined : matches(plan, nn);
   }
 
   private plan(key: string): Plan | null {
@@ -133,11 +170,8 @@ function entire(pattern: string): RegExp {
 /** The compiled patterns of one numbering plan, or null when the metadata is not as expected. Exported for tests. */
 export function compile(key: string): Plan | null {
   try {
-    const md = new Metadata(maxMetadata) as MetadataView;
-    for (const m of ['selectNumberingPlan', 'hasTypes', 'nationalNumberPattern', 'type'] as const) {
-      if (typeof md[m] !== 'function') return null;
-    }
-    md.selectNumberingPlan(key);
+    const md = planMetadata(key);
+    if (md === undefined) return null;
     const general = entire(md.nationalNumberPattern());
     if (!md.hasTypes()) return { general, types: null };
     const types: TypeRule[] = [];
@@ -220,11 +254,8 @@ export class NationalFormats {
 /** The national formats of one plan, compiled, or null when the metadata is not as expected. */
 function compileFormats(key: string): CompiledFormat[] | null {
   try {
-    const md = new Metadata(maxMetadata) as unknown as { selectNumberingPlan(k: string): void; formats(): FormatView[] };
-    if (typeof md.selectNumberingPlan !== 'function' || typeof md.formats !== 'function') return null;
-    md.selectNumberingPlan(key);
     // Compiled as each is first tried (format()): most numbers of a list match one of a few.
-    return md.formats().map((view) => ({ view }));
+    return planMetadata(key)?.formats().map((view) => ({ view })) ?? null;
   } catch {
     return null;
   }

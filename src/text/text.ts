@@ -10,7 +10,19 @@ import { terminalLine } from './terminal-text.js';
 
 /** "1 contact", "2 contacts", "12,000 contacts"; `many` for nouns that do not take an s. */
 export function plural(n: number, word: string, many = `${word}s`): string {
-  return `${n.toLocaleString('en-US')} ${noun(n, word, many)}`;
+  return `${grouped(n)} ${noun(n, word, many)}`;
+}
+
+/**
+ * `n.toLocaleString('en-US')` ("12,000"), with whole numbers grouped here: the first
+ * Intl call of a process costs ~20 ms, a twentieth of a 10,000-row `contacts validate`.
+ */
+export function grouped(n: number): string {
+  if (!Number.isSafeInteger(n) || Object.is(n, -0)) return n.toLocaleString('en-US');
+  const digits = String(Math.abs(n));
+  let out = digits.slice(0, ((digits.length - 1) % 3) + 1);
+  for (let i = out.length; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
+  return n < 0 ? `-${out}` : out;
 }
 
 /** The word alone, for a count written another way: noun(1, 'call') is "call", noun(3, 'call') "calls". */

@@ -1,6 +1,19 @@
 /** The one spelling of each small thing a person reads (src/io/text.ts). */
 import { describe, expect, it } from 'vitest';
-import { bytes, clock, duration, oneLine, plural, shellQuote, singleQuote, truncate, wrap } from '../../src/text/text.js';
+import { bytes, clock, duration, grouped, oneLine, plural, shellQuote, singleQuote, truncate, wrap } from '../../src/text/text.js';
+import { rng } from '../helpers/rng.js';
+
+describe('grouped', () => {
+  it('writes every number as toLocaleString(\'en-US\') does', () => {
+    const random = rng(11);
+    const numbers = [0, -0, 1, -1, 999, 1000, -1000, 999_999, 1_000_000, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 2 ** 60, 1.5, -2.25, 0.0001, NaN, Infinity, -Infinity];
+    for (let i = 0; i < 5000; i++) {
+      const magnitude = 10 ** Math.floor(random() * 16);
+      numbers.push(Math.floor((random() - 0.3) * magnitude));
+    }
+    for (const n of numbers) expect(grouped(n), String(n)).toBe(n.toLocaleString('en-US'));
+  });
+});
 
 describe('plural', () => {
   it('counts with the noun, thousands separated', () => {

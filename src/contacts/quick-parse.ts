@@ -1,0 +1,196 @@
+/**
+ * `parsePhoneNumberWithError(cell, { defaultCountry })` of libphonenumber-js for the cells
+ * most lists are made of ("98765 43210", "+91 98765 43210", "098765-43210"), without the
+ * library's text machinery.
+ *
+ * Why: profiling `contacts validate` put most of a row's time in the library's parse (its
+ * character-by-character reading, option objects and regular expressions built per call),
+ * for cells whose reading needs none of it. This class reads only a cell made of digits in
+ * groups split by single spaces or dashes, optionally after "+", and follows the library's
+ * steps for it (parse.js: the calling code after "+", else the default country; the
+ * national prefix; the possible lengths; for a calling code of several countries, +1 or
+ * +44, the country by leading digits or number type), with the same metadata. It answers
+ * only for a number that is valid, and only where no rule it does not follow could apply:
+ * an international dialing prefix ("00"), digits starting with the default country's own
+ * calling code, or a national prefix rule that captures or rewrites digits. Every other
+ * cell, and every invalid number, goes to the library, which gives the reasons.
+ *
+ * test/contacts/quick-parse.test.ts compares it with the library, field by field, over
+ * numbers of every country written in many styles; the differential test
+ * (scripts/phone-cells.js, `npm run differential`) compares the whole check.
+ */
+import { PhoneNumber, type CountryCode } from 'libphonenumber-js/core';
+import { lpn, maxMetadata, planMetadata, PlanValidity } from './validity.js';
+
+/** What the library would ask of one country's numbering plan, compiled once. */
+interface PlanFacts {
+  country: CountryCode;
+  code: string;
+  /** Every country of the calling code, the main one first: the library picks the number's among them. */
+  siblings: CountryCode[];
+  /** The plan's leading digits at the start (a country sharing its calling code), or null. */
+  leading: RegExp | null;
+  /** The international dialing prefix at the start ("00" in India), or null. */
+  idd: RegExp | null;
+  /** The national prefix for parsing at the start ("0" in India), or null when the plan has none. */
+  prefix: RegExp | null;
+  /** The plan's possible lengths of a national number, or undefined when it lists none. */
+  lengths: number[] | undefined;
+}
+
+/** The longest run of digits read here: longer cells may be Excel's cut numbers (phone.ts), which the library path names. */
+const MAX_DIGITS = 15;
+
+export class QuickParse {
+  private readonly plans = new Map<string, PlanFacts | null>();
+  private readonly validity = new PlanValidity();
+
+  /**
+   * The PhoneNumber the library's parse returns for `raw`, when the cell is plain and its
+   * number valid; undefined when the library must read it.
+   */
+  parse(raw: string, defaultCountry: CountryCode | undefined): PhoneNumber | undefined {
+    const digits = plainDigits(raw);
+    if (digits === undefined) return undefined;
+    const plus = digits.charCodeAt(0) === 43;
+    // The numbering plan the library selects: the calling code's main country after "+",
+    // the default country otherwise.
+    let facts: PlanFacts | null;
+    let rest: string;
+    if (plus) {
+      // The library: calling codes never start with 0; the first 1 to 3 digits that are a calling code are it.
+      if (digits.charCodeAt(1) === 48) return undefined;
+      let i = 1;
+      while (i <= 3 && maxMetadata.country_calling_codes[digits.slice(1, i + 1)] === undefined) i++;
+      if (i > 3) return undefined;
+      facts = this.facts(maxMetadata.country_calling_codes[digits.slice(1, i + 1)]![0] as CountryCode);
+      rest = digits.slice(i + 1);
+    } else {
+      if (defaultCountry === undefined) return undefined;
+      facts = this.facts(defaultCountry);
+      // An international dialing prefix, or the country's own calling code without "+": rules of the library's not followed here.
+      if (facts === null || facts.idd?.test(digits) || digits.startsWith(facts.code)) return undefined;
+      rest = digits;
+    }
+    if (facts === null) return undefined;
+    let nn = rest;
+    if (facts.prefix !== null) {
+      const m = facts.prefix.exec(rest);
+      if (m !== null) {
+        // A prefix rule with groups keeps a carrier code or rewrites the digits.
+        if (m.length > 1) return undefined;
+        nn = rest.slice(m[0].length);
+        // The library keeps the prefix when the number without it is not of a possible
+        // length in the country it belongs to.
+        const owner = this.countryOf(facts, nn);
+        const lengths = owner === undefined ? undefined : this.facts(owner)?.lengths;
+        if (owner === undefined || (lengths !== undefined && !lengths.includes(nn.length))) return undefined;
+      }
+    }
+    if (nn.length < 2) return undefined;
+    const country = this.countryOf(facts, nn);
+    if (country === undefined || this.validity.validNational(country, nn) !== true) return undefined;
+    const phone = new PhoneNumber(`+${facts.code}${nn}`, maxMetadata);
+    phone.country = country;
+    return phone;
+  }
+
+  /**
+   * The country of national number `nn` among those of the plan's calling code, as the
+   * library's getCountryByNationalNumber picks it: the first, main one first, whose leading
+   * digits start the number or, without leading digits, of whose number types it is one.
+   * Undefined when none is (the library would keep the default country or none) or when a
+   * plan has no per-type patterns: the library decides those.
+   */
+  private countryOf(facts: PlanFacts, nn: string): CountryCode | undefined {
+    if (facts.siblings.length === 1) return facts.country;
+    for (const country of facts.siblings) {
+      const sibling = this.facts(country);
+      if (sibling === null) return undefined;
+      if (sibling.leading !== null) {
+        if (sibling.leading.test(nn)) return country;
+        continue;
+      }
+      const typed = this.validity.validNational(country, nn);
+      if (typed === undefined) return undefined;
+      if (typed) return country;
+    }
+    return undefined;
+  }
+
+  private facts(country: CountryCode): PlanFacts | null {
+    let facts = this.plans.get(country);
+    if (facts === undefined) {
+      facts = compileFacts(country);
+      this.plans.set(country, facts);
+    }
+    return facts;
+  }
+}
+
+/** One for the process: its caches hold only the metadata's compiled rules. */
+const shared = new QuickParse();
+
+/** The library's valid reading of a plain cell (QuickParse), or undefined when the library must read it. */
+export function quickParse(raw: string, defaultCountry: CountryCode | undefined): PhoneNumber | undefined {
+  return shared.parse(raw, defaultCountry);
+}
+
+/** `parsePhoneNumberFromString(text, { defaultCountry })` of the library, quicker for a plain cell of a valid number. */
+export function parseNumber(text: string, defaultCountry: CountryCode | undefined): PhoneNumber | undefined {
+  return shared.parse(text, defaultCountry) ?? lpn.parsePhoneNumberFromString(text, { defaultCountry });
+}
+
+/**
+ * The cell's digits, with its "+" when it starts with one, when it is plain: digits in
+ * groups split by one space or one dash, spaces around. Undefined otherwise.
+ */
+function plainDigits(raw: string): string | undefined {
+  let start = 0;
+  let end = raw.length;
+  while (start < end && raw.charCodeAt(start) === 32) start++;
+  while (end > start && raw.charCodeAt(end - 1) === 32) end--;
+  let out = '';
+  if (raw.charCodeAt(start) === 43) {
+    out = '+';
+    start++;
+  }
+  let separated = true;
+  let count = 0;
+  for (let k = start; k < end; k++) {
+    const c = raw.charCodeAt(k);
+    if (c >= 48 && c <= 57) {
+      out += raw[k];
+      count++;
+      separated = false;
+    } else if ((c === 32 || c === 45) && !separated) {
+      separated = true;
+    } else {
+      return undefined;
+    }
+  }
+  if (separated || count < 4 || count > MAX_DIGITS) return undefined;
+  return out;
+}
+
+function compileFacts(country: CountryCode): PlanFacts | null {
+  const md = planMetadata(country);
+  if (md === undefined) return null;
+  try {
+    const code = md.numberingPlan.callingCode();
+    const idd = md.IDDPrefix();
+    const prefix = md.nationalPrefixForParsing();
+    const leading = md.leadingDigits();
+    return {
+      country,
+      code,
+      siblings: (maxMetadata.country_calling_codes[code] ?? [country]) as CountryCode[],
+      idd: idd ? new RegExp(`^(?:${idd})`) : null,
+      prefix: prefix ? new RegExp(`^(?:${prefix})`) : null,
+      leading: leading ? new RegExp(`^(?:${leading})`) : null,
+      lengths: md.possibleLengths(),
+    };
+  } catch {
+    return null;
+  }
+}
