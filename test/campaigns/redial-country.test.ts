@@ -3,16 +3,12 @@
  * and its call's number are read with the country the contact's extra names (the country
  * column it was uploaded with), so a call's do_not_call outcome still reaches the contact.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { run } from '../helpers/run.js';
-import { fakeServer, type FakeServer } from '../commands/campaign/fake-server.js';
+import { fakeServerPerTest } from '../commands/campaign/fake-server.js';
 
 const ID = '11111111-2222-4333-8444-555555555555';
-let server: FakeServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const fake = fakeServerPerTest();
 
 describe('campaign redial and the contact\'s country', () => {
   it('a call read back in the US style under IN still matches its US contact, whose do_not_call keeps it out', async () => {
@@ -24,7 +20,7 @@ describe('campaign redial and the contact\'s country', () => {
       { call_id: 'c1', campaign_id: ID, status: 'completed', outcome: 'do_not_call', phone_number: '(646) 555-0143', start_time: '2026-05-01T10:15:00Z' },
       { call_id: 'c2', campaign_id: ID, status: 'no_answer', outcome: null, phone_number: '98765 43210', start_time: '2026-05-01T10:16:00Z' },
     ];
-    server = await fakeServer({
+    const server = await fake.start({
       [`GET /campaigns/${ID}`]: () => ({ status: 200, body: { id: ID, name: 'Mixed', status: 'completed', agent_id: '00000000-0000-4000-8000-000000000000' } }),
       [`GET /campaigns/${ID}/contacts`]: () => ({ status: 200, body: contacts }),
       'GET /calls': () => ({ status: 200, body: { calls, total: calls.length, limit: 100, offset: 0 } }),

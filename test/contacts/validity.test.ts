@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { getCountries, getCountryCallingCode, getExampleNumber, parsePhoneNumberWithError, type PhoneNumber } from 'libphonenumber-js/max';
+import { getCountries, getCountryCallingCode, getExampleNumber, parsePhoneNumberWithError, type CountryCode, type PhoneNumber } from 'libphonenumber-js/max';
 import examples from 'libphonenumber-js/mobile/examples';
 import { compile, NationalFormats, PlanValidity } from '../../src/contacts/validity.js';
 
@@ -21,6 +21,28 @@ function mutated(example: string, random: () => number): string {
   return digits;
 }
 
+/**
+ * For every country, `perCountry` numbers made from its example by `mutated`, each read by
+ * `read` (the country, its calling code, the digits, and which of the country's numbers it
+ * is); a number the library cannot read is passed over.
+ */
+function* mutatedNumbers(random: () => number, perCountry: number, read: (country: CountryCode, cc: string, digits: string, i: number) => PhoneNumber): Generator<{ phone: PhoneNumber; country: CountryCode; cc: string; digits: string }> {
+  for (const country of getCountries()) {
+    const cc = getCountryCallingCode(country);
+    const example = getExampleNumber(country, examples)?.nationalNumber ?? '2015550123';
+    for (let i = 0; i < perCountry; i++) {
+      const digits = mutated(example, random);
+      let phone: PhoneNumber;
+      try {
+        phone = read(country, cc, digits, i);
+      } catch {
+        continue;
+      }
+      yield { phone, country, cc, digits };
+    }
+  }
+}
+
 describe('PlanValidity', () => {
   it('compiles the plans itself (a silent fall-back to the library would be correct but twice as slow)', () => {
     for (const key of ['IN', 'GB', 'US', 'AE', '800']) {
@@ -37,22 +59,11 @@ describe('PlanValidity', () => {
     let compared = 0;
     let valid = 0;
     const mismatches: string[] = [];
-    for (const country of getCountries()) {
-      const cc = getCountryCallingCode(country);
-      const example = getExampleNumber(country, examples)?.nationalNumber ?? '2015550123';
-      for (let i = 0; i < 40; i++) {
-        const digits = mutated(example, random);
-        let phone: PhoneNumber;
-        try {
-          phone = parsePhoneNumberWithError(`+${cc}${digits}`);
-        } catch {
-          continue;
-        }
-        compared++;
-        const expected = phone.isValid();
-        if (expected) valid++;
-        if (validity.isValid(phone) !== expected) mismatches.push(`+${cc}${digits}`);
-      }
+    for (const { phone, cc, digits } of mutatedNumbers(random, 40, (_, cc, digits) => parsePhoneNumberWithError(`+${cc}${digits}`))) {
+      compared++;
+      const expected = phone.isValid();
+      if (expected) valid++;
+      if (validity.isValid(phone) !== expected) mismatches.push(`+${cc}${digits}`);
     }
     expect(mismatches).toEqual([]);
     expect(compared).toBeGreaterThan(5000);
@@ -82,21 +93,11 @@ describe('NationalFormats', () => {
     const formats = new NationalFormats();
     let compared = 0;
     const mismatches: string[] = [];
-    for (const country of getCountries()) {
-      const cc = getCountryCallingCode(country);
-      const example = getExampleNumber(country, examples)?.nationalNumber ?? '2015550123';
-      for (let i = 0; i < 30; i++) {
-        const digits = mutated(example, random);
-        // Read as the country's own national number half of the time, as an international one otherwise.
-        let phone: PhoneNumber;
-        try {
-          phone = i % 2 === 0 ? parsePhoneNumberWithError(`+${cc}${digits}`) : parsePhoneNumberWithError(digits, country);
-        } catch {
-          continue;
-        }
-        compared++;
-        if (formats.format(phone) !== phone.formatNational()) mismatches.push(`${phone.number} (${country}): ${formats.format(phone)} / ${phone.formatNational()}`);
-      }
+    // Read as an international number half of the time, as the country's own national one otherwise.
+    const read = (country: CountryCode, cc: string, digits: string, i: number) => (i % 2 === 0 ? parsePhoneNumberWithError(`+${cc}${digits}`) : parsePhoneNumberWithError(digits, country));
+    for (const { phone, country } of mutatedNumbers(random, 30, read)) {
+      compared++;
+      if (formats.format(phone) !== phone.formatNational()) mismatches.push(`${phone.number} (${country}): ${formats.format(phone)} / ${phone.formatNational()}`);
     }
     expect(mismatches).toEqual([]);
     expect(compared).toBeGreaterThan(5000);

@@ -3,21 +3,17 @@
  * the sandbox's simulated clock (util/sandbox-clock.ts), and no other host can move it.
  */
 import { MockAgent } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { isLoopbackHost, parseSandboxClock, parseSandboxClockEnv, sandboxClockEnvValue } from '../../src/util/sandbox-clock.js';
-import { harness, type Harness } from '../helpers/cli.js';
+import { sharedHarness } from '../helpers/cli.js';
 import { givenAgent, givenCampaign } from '../helpers/given.js';
 
 /** 08:00 in India on a Tuesday: the Indian calling window (09:00-21:00) opens in an hour of simulated time. */
 const INDIA_8AM = '2026-12-01T02:30:00.000Z';
 
 describe('a sandbox at 3600x that starts at 08:00 in India', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await harness({ timeScale: 3600, startAt: INDIA_8AM });
-  });
-  afterAll(() => h?.close());
+  const h = sharedHarness({ timeScale: 3600, startAt: INDIA_8AM });
 
   it('tells its clock in every answer', async () => {
     const res = await h.api('GET', '/voices', undefined, null);
@@ -35,15 +31,11 @@ function indiaOpenNow(): boolean {
 }
 
 describe('a sandbox at 60x whose simulated hour is the opposite of the real one', () => {
-  let h: Harness;
   // Closed in simulated time (07:00 IST) while it is open for real, and the other way round
   // (12:00 IST) at night: only a voicectl on the sandbox's clock gets both right.
   const simOpen = !indiaOpenNow();
-  beforeAll(async () => {
-    // 60x: two simulated hours before the window opens are two real minutes, room for a slow machine.
-    h = await harness({ timeScale: 60, startAt: simOpen ? '2026-12-01T06:30:00.000Z' : '2026-12-01T01:30:00.000Z' });
-  });
-  afterAll(() => h?.close());
+  // 60x: two simulated hours before the window opens are two real minutes, room for a slow machine.
+  const h = sharedHarness({ timeScale: 60, startAt: simOpen ? '2026-12-01T06:30:00.000Z' : '2026-12-01T01:30:00.000Z' });
 
   it('launches or holds by the calling window in simulated time, whatever the real hour', async () => {
     const agent = await givenAgent(h.api);
@@ -61,11 +53,7 @@ describe('a sandbox at 60x whose simulated hour is the opposite of the real one'
 });
 
 describe('a sandbox at 3600x, read before it answers', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await harness({ timeScale: 3600, startAt: INDIA_8AM });
-  });
-  afterAll(() => h?.close());
+  const h = sharedHarness({ timeScale: 3600, startAt: INDIA_8AM });
 
   it('reads a relative --since on the sandbox clock from VOICECTL_SANDBOX_CLOCK', async () => {
     const a = h.sandbox.world.clock.anchors();

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa, type Options } from 'execa';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { clientFor, type Client } from './given.js';
 import type { RunResult } from './run.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
@@ -85,6 +85,19 @@ export function limitedHarness(): Promise<Harness> {
       { key: 'sk_readonly', org: 'org_a', scopes: ['agents:read'] },
     ],
   });
+}
+
+/**
+ * Runs `args`, which voicectl must refuse with exit `exitCode` (saying `says` on stderr,
+ * when given) before it sends the sandbox any request: the result, for further checks.
+ */
+export async function refusedBeforeRequest(h: Pick<Harness, 'run' | 'sandbox'>, args: string[], exitCode: number, says?: string): Promise<RunResult> {
+  const before = h.sandbox.requests.length;
+  const r = await h.run(args);
+  expect(r.exitCode).toBe(exitCode);
+  if (says !== undefined) expect(r.stderr).toContain(says);
+  expect(h.sandbox.requests.length).toBe(before);
+  return r;
 }
 
 /**

@@ -141,22 +141,10 @@ export async function listedIds(api: Client, query: Record<string, string> = {})
 
 /** Finished calls at the given real times (ms), stored as the simulation would have left them. */
 export function plantCalls(sb: Sandbox, starts: number[], prefix = 'call_planted_'): string[] {
-  const key = sb.world.keys.get(sb.apiKey)!;
-  const org = sb.world.org(key.org);
-  const index = sb.world.calls(org);
-  return starts.map((start, i) => {
-    const id = `${prefix}${i}`;
-    const c: SandboxCall = {
-      call_id: id, campaign_id: null, agent_id: null, agent_name: 'Planted', direction: 'outbound',
-      phone_number: `+9199${String(10_000_000 + i).slice(-8)}`, status: 'completed', end_reason: 'completed', outcome: 'callback_requested',
-      summary: 'Planted for a time filter.', error: null, duration_seconds: 30, start_time: new Date(start).toISOString(),
-      end_time: new Date(start + 30_000).toISOString(), has_recording: false, contact: { name: `Planted ${i}`, extra: {} },
-      _start: start, _seed: 1, _script: 'none', _ci: -1,
-    };
-    org.calls[id] = c;
-    index.add(c);
-    return id;
-  });
+  return plant(sb, starts.map((start, i) => ({
+    call_id: `${prefix}${i}`, campaign_id: null, phone_number: `+9199${String(10_000_000 + i).slice(-8)}`, outcome: 'callback_requested',
+    summary: 'Planted for a time filter.', start, seconds: 30, contact: { name: `Planted ${i}`, extra: {} },
+  })));
 }
 
 export interface PlantedCallback {
@@ -170,20 +158,40 @@ export interface PlantedCallback {
 
 /** Finished calls of campaign `campaignId` with the summaries given, as the simulation would have left them (no endpoint makes a call's words). */
 export function plantCallbacks(sb: Sandbox, campaignId: string, calls: PlantedCallback[], prefix = 'call_cb_'): string[] {
+  return plant(sb, calls.map((p, i) => ({
+    call_id: `${prefix}${i}`, campaign_id: campaignId, phone_number: p.phone_number, outcome: p.outcome ?? 'callback_scheduled',
+    summary: p.summary, start: p.end - 90_000, seconds: 90, contact: { name: `Callback ${i}`, extra: p.extra ?? {} },
+  })));
+}
+
+/** What differs between planted calls; the rest is a completed outbound call with no agent and no recording. */
+interface Planted {
+  call_id: string;
+  campaign_id: string | null;
+  phone_number: string;
+  outcome: string;
+  summary: string;
+  /** When it started (ms), and how long it lasted. */
+  start: number;
+  seconds: number;
+  contact: SandboxCall['contact'];
+}
+
+/** Writes the calls into the store of the sandbox key's organisation, and its index: their ids. */
+function plant(sb: Sandbox, calls: Planted[]): string[] {
   const key = sb.world.keys.get(sb.apiKey)!;
   const org = sb.world.org(key.org);
   const index = sb.world.calls(org);
-  return calls.map((p, i) => {
-    const id = `${prefix}${i}`;
+  return calls.map(({ start, seconds, ...p }) => {
     const c: SandboxCall = {
-      call_id: id, campaign_id: campaignId, agent_id: null, agent_name: 'Planted', direction: 'outbound',
-      phone_number: p.phone_number, status: 'completed', end_reason: 'completed', outcome: p.outcome ?? 'callback_scheduled',
-      summary: p.summary, error: null, duration_seconds: 90, start_time: new Date(p.end - 90_000).toISOString(),
-      end_time: new Date(p.end).toISOString(), has_recording: false, contact: { name: `Callback ${i}`, extra: p.extra ?? {} },
-      _start: p.end - 90_000, _seed: 1, _script: 'none', _ci: -1,
+      call_id: p.call_id, campaign_id: p.campaign_id, agent_id: null, agent_name: 'Planted', direction: 'outbound',
+      phone_number: p.phone_number, status: 'completed', end_reason: 'completed', outcome: p.outcome,
+      summary: p.summary, error: null, duration_seconds: seconds, start_time: new Date(start).toISOString(),
+      end_time: new Date(start + seconds * 1000).toISOString(), has_recording: false, contact: p.contact,
+      _start: start, _seed: 1, _script: 'none', _ci: -1,
     };
-    org.calls[id] = c;
+    org.calls[c.call_id] = c;
     index.add(c);
-    return id;
+    return c.call_id;
   });
 }

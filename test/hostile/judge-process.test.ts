@@ -60,30 +60,34 @@ function verdict(stdout: string): { verdict: string; message?: string } {
 }
 
 describe('a judge that does not simply exit', () => {
-  it('sleeps far past its timeout: the check ends, the judge fails, its child is gone', async () => {
-    const dir = given('sleep 1000 &\necho $! > child.pid\nwait');
-    const r = await runCli(args(dir), env(dir), { timeout: HANG, cwd: dir });
-    expect(r.exitCode, r.stderr).toBe(1);
-    expect(verdict(r.stdout)).toMatchObject({ verdict: 'fail', message: expect.stringContaining('took over 1s and was stopped') });
-    await until(() => !running(pidIn(join(dir, 'child.pid'))));
-  }, 60_000);
-
-  it('exits at once but leaves a background child holding stdout: its verdict counts, the child is ended', async () => {
-    const dir = given('sleep 1000 &\necho $! > child.pid\necho "polite enough"\nexit 0', 600);
-    const r = await runCli(args(dir), env(dir), { timeout: HANG, cwd: dir });
-    expect(r.exitCode, r.stderr).toBe(0);
-    expect(verdict(r.stdout)).toMatchObject({ verdict: 'pass' });
-    await until(() => !running(pidIn(join(dir, 'child.pid'))));
-  }, 60_000);
-
-  it('ignores TERM: at its timeout the group is killed', async () => {
-    // The shell that runs the command ignores TERM too, and so does all it starts.
-    const dir = given('sleep 1000 &\necho $! > child.pid\nwhile :; do wait; done', 1, 'trap "" TERM; ./judge.sh');
-    const r = await runCli(args(dir), env(dir), { timeout: HANG, cwd: dir });
-    expect(r.exitCode, r.stderr).toBe(1);
-    expect(verdict(r.stdout)).toMatchObject({ verdict: 'fail', message: expect.stringContaining('ignored SIGTERM and was killed') });
-    await until(() => !running(pidIn(join(dir, 'child.pid'))));
-  }, 60_000);
+  // Each judge leaves a child (its pid in child.pid); the check must end with the verdict and the child gone.
+  const cases: Array<{ title: string; script: string; timeout: number; command?: string; exitCode: number; verdict: object }> = [
+    {
+      title: 'sleeps far past its timeout: the check ends, the judge fails, its child is gone',
+      script: 'sleep 1000 &\necho $! > child.pid\nwait', timeout: 1,
+      exitCode: 1, verdict: { verdict: 'fail', message: expect.stringContaining('took over 1s and was stopped') },
+    },
+    {
+      title: 'exits at once but leaves a background child holding stdout: its verdict counts, the child is ended',
+      script: 'sleep 1000 &\necho $! > child.pid\necho "polite enough"\nexit 0', timeout: 600,
+      exitCode: 0, verdict: { verdict: 'pass' },
+    },
+    {
+      // The shell that runs the command ignores TERM too, and so does all it starts.
+      title: 'ignores TERM: at its timeout the group is killed',
+      script: 'sleep 1000 &\necho $! > child.pid\nwhile :; do wait; done', timeout: 1, command: 'trap "" TERM; ./judge.sh',
+      exitCode: 1, verdict: { verdict: 'fail', message: expect.stringContaining('ignored SIGTERM and was killed') },
+    },
+  ];
+  for (const c of cases) {
+    it(c.title, async () => {
+      const dir = given(c.script, c.timeout, c.command);
+      const r = await runCli(args(dir), env(dir), { timeout: HANG, cwd: dir });
+      expect(r.exitCode, r.stderr).toBe(c.exitCode);
+      expect(verdict(r.stdout)).toMatchObject(c.verdict);
+      await until(() => !running(pidIn(join(dir, 'child.pid'))));
+    }, 60_000);
+  }
 
   it('SIGINT to voicectl alone (a CI cancel) ends the check and the judge\'s whole group', async () => {
     const dir = given('sleep 1000 &\necho $! > child.pid\nwait', 600);

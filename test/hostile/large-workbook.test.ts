@@ -22,13 +22,19 @@ function rows(n: number): string[][] {
   return out;
 }
 
+/** A server that answers nothing (nothing may reach it), and a workbook of `n` rows, header included, in a folder removed after the test. */
+async function givenWorkbook(name: string, n: number) {
+  const h = await start(() => {});
+  const t = tempDir();
+  closeAfter({ close: async () => t.remove() });
+  const file = join(t.dir, name);
+  writeFileSync(file, workbook(rows(n)));
+  return { h, file };
+}
+
 describe('a workbook with more rows than a campaign can use', () => {
   it('800,000 rows: refused with exit 2 naming the bound and --split, not a heap crash', async () => {
-    const h = await start(() => {});
-    const t = tempDir();
-    closeAfter({ close: async () => t.remove() });
-    const file = join(t.dir, 'big.xlsx');
-    writeFileSync(file, workbook(rows(800_000)));
+    const { h, file } = await givenWorkbook('big.xlsx', 800_000);
     for (const args of [['contacts', 'validate', file], ['campaign', 'create', '--csv', file, '--agent', 'Desk', '--name', 'Big', '--split', '--dry-run']]) {
       const r = await h.run(args);
       expect(r.stderr).not.toMatch(/heap out of memory|FATAL ERROR|\n\s+at /);
@@ -40,11 +46,7 @@ describe('a workbook with more rows than a campaign can use', () => {
   }, 120_000);
 
   it('a sheet under the bound is still read', async () => {
-    const h = await start(() => {});
-    const t = tempDir();
-    closeAfter({ close: async () => t.remove() });
-    const file = join(t.dir, 'edge.xlsx');
-    writeFileSync(file, workbook(rows(12_001)));
+    const { h, file } = await givenWorkbook('edge.xlsx', 12_001);
     const r = await h.run(['contacts', 'validate', file, '--json']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ total_rows: 12_000 });

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { BIN, harness, type Harness } from '../helpers/cli.js';
+import { run } from '../helpers/run.js';
 
 export interface McpSession {
   client: Client;
@@ -35,6 +36,23 @@ export async function startMcp(flags: string[], env: Record<string, string>, cwd
 export function textOf(result: unknown): string {
   const content = (result as { content?: Array<{ type: string; text?: string }> }).content ?? [];
   return content.map((c) => c.text ?? '').join('\n');
+}
+
+/** The `campaign_launch` tool for campaign `id`, calling hours ignored: the tool's answer. */
+export function launchTool(session: McpSession, id: string): Promise<any> {
+  return session.client.callTool({ name: 'campaign_launch', arguments: { campaign_id: id, ignore_calling_hours: true } });
+}
+
+/** `voicectl approve HASH` in process at a terminal, on the config folder `configDir`, with the question answered. */
+export function approveAtTerminal(configDir: string, hash: string, answer: 'y' | 'n' = 'y') {
+  return run(['approve', hash], {
+    env: { VOICECTL_CONFIG_DIR: configDir },
+    tty: true,
+    answer: async ({ stdin, stderr }) => {
+      for (let i = 0; i < 500 && !/Approve this launch/.test(stderr()); i++) await new Promise((r) => setTimeout(r, 10));
+      stdin.write(`${answer}\n`);
+    },
+  });
 }
 
 export interface McpWorld {

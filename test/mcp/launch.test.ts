@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, type Harness } from '../helpers/cli.js';
 import { clientFor, givenAgent, givenCampaign, type Client } from '../helpers/given.js';
 import { run } from '../helpers/run.js';
-import { startMcp, textOf, type McpSession } from './client.js';
+import { approveAtTerminal, launchTool, startMcp, textOf, type McpSession } from './client.js';
 
 let h: Harness;
 let api: Client;
@@ -19,20 +19,12 @@ let agentId: string;
 
 const launches = (id: string) => h.sandbox.requests.filter((r) => r.method === 'POST' && r.path === `/campaigns/${id}/launch`).length;
 
-async function launch(id: string, session = mcp): Promise<any> {
-  return session.client.callTool({ name: 'campaign_launch', arguments: { campaign_id: id, ignore_calling_hours: true } });
+function launch(id: string, session = mcp): Promise<any> {
+  return launchTool(session, id);
 }
 
-/** `voicectl approve HASH` at a terminal, with the question answered. */
 function approve(hash: string, answer: 'y' | 'n' = 'y') {
-  return run(['approve', hash], {
-    env: { VOICECTL_CONFIG_DIR: h.configDir },
-    tty: true,
-    answer: async ({ stdin, stderr }) => {
-      for (let i = 0; i < 500 && !/Approve this launch/.test(stderr()); i++) await new Promise((r) => setTimeout(r, 10));
-      stdin.write(`${answer}\n`);
-    },
-  });
+  return approveAtTerminal(h.configDir, hash, answer);
 }
 
 beforeAll(async () => {

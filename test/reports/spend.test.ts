@@ -7,12 +7,12 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseRateCard } from '../../src/reports/rate-card.js';
 import { campaignReport } from '../../src/reports/stats.js';
 import { NO_RATE_CARD, reportSpend } from '../../src/reports/spend.js';
 import type { Call } from '../../src/api/calls.js';
-import { fakeServer, type FakeServer } from '../commands/campaign/fake-server.js';
+import { fakeServerPerTest } from '../commands/campaign/fake-server.js';
 import { run } from '../helpers/run.js';
 import { sharedDir } from '../helpers/temp.js';
 
@@ -78,22 +78,18 @@ describe('the spend of a campaign report', () => {
 
 describe('campaign report with a rate card', () => {
   const files = sharedDir('voicectl-report-spend-');
-  let server: FakeServer | undefined;
-  afterEach(async () => {
-    await server?.close();
-    server = undefined;
-  });
+  const fake = fakeServerPerTest();
 
   async function serve() {
     const calls = fixture();
-    server = await fakeServer({
+    await fake.start({
       [`GET /campaigns/${ID}`]: () => ({ status: 200, body: { id: ID, name: 'Spring renewals', status: 'completed' } }),
       [`GET /campaigns/${ID}/contacts`]: () => ({ status: 200, body: calls.map((c) => ({ phone_number: c.phone_number, status: c.status })) }),
       'GET /calls': () => ({ status: 200, body: { calls, total: calls.length, limit: 100, offset: 0 } }),
     });
   }
 
-  const env = (config = files.dir) => ({ VOICECTL_BASE_URL: server!.url, VOICECTL_API_KEY: 'sk_fake', VOICECTL_CONFIG_DIR: config });
+  const env = (config = files.dir) => ({ VOICECTL_BASE_URL: fake.server.url, VOICECTL_API_KEY: 'sk_fake', VOICECTL_CONFIG_DIR: config });
   const card = () => {
     const path = join(files.dir, 'rates.yaml');
     writeFileSync(path, CARD);
@@ -170,6 +166,6 @@ describe('campaign report with a rate card', () => {
     const r = await run(['campaign', 'report', ID, '--rate-card', bad], { env: env() });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain(`--rate-card ${bad}: rates: "India" is not a two-letter country code`);
-    expect(server!.requests).toHaveLength(0);
+    expect(fake.server.requests).toHaveLength(0);
   });
 });

@@ -10,15 +10,14 @@ import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { tsFilesUnder } from './source-files.js';
+import { loops } from './loops.js';
+import { IMPORT, tsFilesUnder } from './source-files.js';
 
 const SRC = fileURLToPath(new URL('../../src', import.meta.url));
 
 const files = tsFilesUnder(SRC);
 const text = new Map(files.map((f) => [f, readFileSync(f, 'utf8')]));
 
-/** Each file's imports of other files under src/ (static, type-only, re-exports and import()). */
-const IMPORT = /\b(?:import|export)\s+(?:type\s+)?(?:[\w*{}\s,$]+?\s+from\s+)?['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
 const withoutComments = (code: string) => code.replace(/\/\*[^]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
 
 const importsOf = (file: string, which: (m: RegExpMatchArray) => string | undefined) =>
@@ -34,40 +33,7 @@ const rel = (f: string) => relative(SRC, f);
 const group = (f: string) => /^commands\/([^/]+)\//.exec(rel(f))?.[1];
 
 /** Import circles: the strongly connected components of more than one file, or a file importing itself. */
-export function circles(graph: Map<string, readonly string[]>): string[][] {
-  let next = 0;
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  const found: string[][] = [];
-  const visit = (v: string) => {
-    index.set(v, next);
-    low.set(v, next++);
-    stack.push(v);
-    onStack.add(v);
-    for (const w of graph.get(v) ?? []) {
-      if (!index.has(w)) {
-        visit(w);
-        low.set(v, Math.min(low.get(v)!, low.get(w)!));
-      } else if (onStack.has(w)) {
-        low.set(v, Math.min(low.get(v)!, index.get(w)!));
-      }
-    }
-    if (low.get(v) === index.get(v)) {
-      const component: string[] = [];
-      let w: string;
-      do {
-        w = stack.pop()!;
-        onStack.delete(w);
-        component.push(w);
-      } while (w !== v);
-      if (component.length > 1 || graph.get(v)?.includes(v)) found.push(component.sort());
-    }
-  };
-  for (const v of graph.keys()) if (!index.has(v)) visit(v);
-  return found;
-}
+export const circles = (graph: Map<string, readonly string[]>): string[][] => loops(graph);
 
 describe('structure of src/', () => {
   it('finds circles (the checker itself)', () => {

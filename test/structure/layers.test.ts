@@ -10,6 +10,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { loops } from './loops.js';
+import { IMPORT, withoutComments } from './source-files.js';
 import { DECISIONS, DOMAINS, FACTORY, FETCH_EXCEPTIONS, IMPORT_EXCEPTIONS, LAYERS, OUTPUT_PATTERNS, PATTERN_EXCEPTIONS, REPEATS, VIEWS } from './layers.js';
 
 const SRC = fileURLToPath(new URL('../../src', import.meta.url));
@@ -23,8 +25,6 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-const withoutComments = (code: string) => code.replace(/\/\*[^]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '').replace(/\s\/\/ .*$/gm, '');
-const IMPORT = /\b(?:import|export)\s+(?:type\s+)?(?:[\w*{}\s,$]+?\s+from\s+)?['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
 
 const srcFiles = filesUnder(SRC).map((f) => relative(SRC, f));
 const code = new Map(srcFiles.map((f) => [f, withoutComments(readFileSync(join(SRC, f), 'utf8'))]));
@@ -63,40 +63,9 @@ function allowed(from: string, to: string): boolean {
 
 const excepted = (from: string, to: string) => IMPORT_EXCEPTIONS.filter((e) => covers(e.from, from) && covers(e.to, to));
 
-/**
- * The loops of a graph of names: each group of nodes that reach one another (a strongly
- * connected component of two or more, or one that points at itself), its names sorted,
- * the groups sorted. Tarjan's algorithm, so every loop is in some group.
- */
+/** The loops of a graph of names, each group's names joined by " <-> ", the groups sorted. */
 export function loopsIn(graph: Map<string, string[]>): string[] {
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  const groups: string[] = [];
-  const visit = (node: string) => {
-    index.set(node, index.size);
-    low.set(node, index.get(node)!);
-    stack.push(node);
-    onStack.add(node);
-    for (const next of graph.get(node) ?? []) {
-      if (!index.has(next)) {
-        visit(next);
-        low.set(node, Math.min(low.get(node)!, low.get(next)!));
-      } else if (onStack.has(next)) low.set(node, Math.min(low.get(node)!, index.get(next)!));
-    }
-    if (low.get(node) !== index.get(node)) return;
-    const group: string[] = [];
-    let top: string;
-    do {
-      top = stack.pop()!;
-      onStack.delete(top);
-      group.push(top);
-    } while (top !== node);
-    if (group.length > 1 || (graph.get(node) ?? []).includes(node)) groups.push(group.sort().join(' <-> '));
-  };
-  for (const node of graph.keys()) if (!index.has(node)) visit(node);
-  return groups.sort();
+  return loops(graph).map((group) => group.join(' <-> ')).sort();
 }
 
 /** The layers each layer's files import, as the code has it. */

@@ -13,3 +13,6 @@ export function tsFilesUnder(dir: string): string[] {
 
 /** The code without its block and line comments, so that prose never counts as code. */
 export const withoutComments = (code: string) => code.replace(/\/\*[^]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '').replace(/\s\/\/ .*$/gm, '');
+
+/** An import of another file: static, type-only, a re-export (the path in group 1) or import() (group 2). */
+export const IMPORT = /\b(?:import|export)\s+(?:type\s+)?(?:[\w*{}\s,$]+?\s+from\s+)?['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;

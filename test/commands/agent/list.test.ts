@@ -1,7 +1,7 @@
 /** `voicectl agent list`, the built binary against the sandbox. */
 import { describe, expect, it } from 'vitest';
 import { itShowsHelp } from '../../helpers/verb-home.js';
-import { sharedHarness } from '../../helpers/cli.js';
+import { refusedBeforeRequest, sharedHarness } from '../../helpers/cli.js';
 import { givenAgent } from '../../helpers/given.js';
 
 const h = sharedHarness();
@@ -20,9 +20,6 @@ describe('agent list', () => {
   });
 
   it('a page size out of range is exit 2, before any request', async () => {
-    const before = h.sandbox.requests.length;
-    const r = await h.run(['agent', 'list', '--limit', '500']);
-    expect(r.exitCode).toBe(2);
-    expect(h.sandbox.requests.length).toBe(before);
+    await refusedBeforeRequest(h, ['agent', 'list', '--limit', '500'], 2);
   });
 });

@@ -1,13 +1,13 @@
 /** `campaign create -o csv` prints the rows the table shows: the contacts column included. */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../../src/sandbox/index.js';
 import { clientFor, givenAgent, ok, waitFor } from '../../helpers/given.js';
 import { run } from '../../helpers/run.js';
 import { sharedDir, tempDir, writeIn } from '../../helpers/temp.js';
 import { baseEnv, BIN, harness, type Harness, runCli } from '../../helpers/cli.js';
-import { AGENT_ID, agentRoute, fakeServer, type FakeServer } from './fake-server.js';
+import { AGENT_ID, agentRoute, fakeServerPerTest } from './fake-server.js';
 import { execa } from 'execa';
 
 describe('-o csv', () => {
@@ -334,14 +334,10 @@ describe('against servers that answer otherwise', () => {
    * empty launch response. Each against a small node:http fake.
    */
   const files = sharedDir('voicectl-campaign-fake-');
-  let server: FakeServer | undefined;
-  afterEach(async () => {
-    await server?.close();
-    server = undefined;
-  });
+  const fake = fakeServerPerTest();
 
   function run(args: string[]) {
-    return runCli(args, { ...baseEnv(files.dir), VOICECTL_BASE_URL: server!.url, VOICECTL_API_KEY: 'sk_fake' });
+    return runCli(args, { ...baseEnv(files.dir), VOICECTL_BASE_URL: fake.server.url, VOICECTL_API_KEY: 'sk_fake' });
   }
 
   const CAMPAIGN = { id: 'c0ffee00-0000-4000-8000-000000000001', name: 'Fake', status: 'draft', contacts_by_status: { pending: 3 } };
@@ -351,7 +347,7 @@ describe('against servers that answer otherwise', () => {
       // Row 4 is blank and row 5 invalid (skipped), so contacts[3] is row 7, not row 5.
       const file = join(files.dir, 'rows.csv');
       writeFileSync(file, 'name,phone\nA,+919876543210\nB,+919988776655\n\nC,12345\nD,+442079460958\nE,+14155552671\n');
-      server = await fakeServer({
+      const server = await fake.start({
         ...agentRoute,
         'POST /campaigns/json': () => ({ status: 422, body: { error: 'contacts[3].phone_number: this number is on the national do-not-call registry', status_code: 422 } }),
       });
@@ -362,7 +358,7 @@ describe('against servers that answer otherwise', () => {
     });
 
     it('a rejection that names no row keeps the service\'s own error', async () => {
-      server = await fakeServer({
+      const server = await fake.start({
         ...agentRoute,
         'POST /campaigns/json': () => ({ status: 400, body: { error: 'campaign name already taken', status_code: 400 } }),
       });
@@ -379,7 +375,7 @@ describe('against servers that answer otherwise', () => {
       for (let i = 0; i < 20_001; i++) lines.push(`Lead ${i},+91 97${String(i).padStart(8, '0')}`);
       writeFileSync(file, `${lines.join('\n')}\n`);
       let fail = true;
-      server = await fakeServer({
+      const server = await fake.start({
         ...agentRoute,
         'POST /campaigns/json': (req) => {
           const name = (req.body as { name: string }).name;
@@ -389,7 +385,7 @@ describe('against servers that answer otherwise', () => {
       });
       const r = await run(['campaign', 'create', '--name', 'Diwali offer', '--agent', AGENT_ID, '--csv', file, '--split', '--json']);
       expect(r.exitCode).toBe(1);
-      const posted = () => server!.requests.filter((q) => q.method === 'POST').map((q) => (q.body as { name: string }).name);
+      const posted = () => server.requests.filter((q) => q.method === 'POST').map((q) => (q.body as { name: string }).name);
       // Sequential: the third part is never attempted once the second fails.
       expect(posted()).toEqual(['Diwali offer (1/3)', 'Diwali offer (2/3)']);
       expect(r.stderr).toContain('Part 2 of 3 ("Diwali offer (2/3)") was not created');
@@ -411,7 +407,7 @@ describe('against servers that answer otherwise', () => {
 
   describe('a service without GET /campaigns', () => {
     it('says plainly that it does not list campaigns and points at `campaign get`', async () => {
-      server = await fakeServer({ 'GET /campaigns': () => ({ status: 405, body: { error: 'Method Not Allowed', status_code: 405 } }) });
+      const server = await fake.start({ 'GET /campaigns': () => ({ status: 405, body: { error: 'Method Not Allowed', status_code: 405 } }) });
       const r = await run(['campaign', 'list']);
       expect(r.exitCode).toBe(1);
       expect(r.stderr).toContain('This service does not list campaigns');
@@ -419,7 +415,7 @@ describe('against servers that answer otherwise', () => {
     });
 
     it('404 on the path means the same', async () => {
-      server = await fakeServer({});
+      const server = await fake.start({});
       const r = await run(['campaign', 'list', '--all']);
       expect(r.exitCode).toBe(1);
       expect(r.stderr).toContain('This service does not list campaigns (GET /campaigns answered HTTP 404)');
@@ -428,7 +424,7 @@ describe('against servers that answer otherwise', () => {
 
   describe('launch against other servers', () => {
     it('a 409 from the service is a clear "not a draft" message, exit 1', async () => {
-      server = await fakeServer({
+      const server = await fake.start({
         'GET /campaigns/:id': () => ({ status: 200, body: { id: CAMPAIGN.id, name: 'Fake' } }),
         'GET /campaigns/:id/contacts': () => ({ status: 200, body: [{ phone_number: '+919876543210', status: 'pending' }] }),
         'POST /campaigns/:id/launch': () => ({ status: 409, body: { error: 'campaign already launched', status_code: 409 } }),
@@ -439,7 +435,7 @@ describe('against servers that answer otherwise', () => {
     });
 
     it('an empty launch response is fine: the next step is printed', async () => {
-      server = await fakeServer({
+      const server = await fake.start({
         'GET /campaigns/:id': () => ({ status: 200, body: CAMPAIGN }),
         'POST /campaigns/:id/launch': () => ({ status: 204 }),
       });

@@ -3,6 +3,7 @@
  * each test scripts the answers by method and path, and reads the requests it got.
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { afterEach } from 'vitest';
 import { listenOnLoopback } from '../../helpers/loopback.js';
 
 export interface FakeRequest {
@@ -44,6 +45,29 @@ export async function fakeServer(routes: Record<string, Handler>): Promise<FakeS
   });
   const { url, close } = await listenOnLoopback(server);
   return { url, requests, close };
+}
+
+/**
+ * For the tests of a file (or of the describe it is called in) that each start their own
+ * fake server: `start(routes)` starts it, `server` is the one the test started, and it is
+ * closed after the test.
+ */
+export function fakeServerPerTest(): { start(routes: Record<string, Handler>): Promise<FakeServer>; readonly server: FakeServer } {
+  let current: FakeServer | undefined;
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  return {
+    async start(routes) {
+      current = await fakeServer(routes);
+      return current;
+    },
+    get server() {
+      if (!current) throw new Error('this test has started no fake server');
+      return current;
+    },
+  };
 }
 
 /** "GET /campaigns/:id" matches "GET /campaigns/abc". */

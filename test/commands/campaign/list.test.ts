@@ -1,7 +1,7 @@
 /** `voicectl campaign list`, the built binary against the sandbox. */
 import { describe, expect, it } from 'vitest';
 import { itShowsHelp } from '../../helpers/verb-home.js';
-import { sharedHarness } from '../../helpers/cli.js';
+import { refusedBeforeRequest, sharedHarness } from '../../helpers/cli.js';
 import { givenAgent, givenCampaign } from '../../helpers/given.js';
 
 const h = sharedHarness();
@@ -20,10 +20,6 @@ describe('campaign list', () => {
   });
 
   it('a page size out of range is exit 2, before any request', async () => {
-    const before = h.sandbox.requests.length;
-    const r = await h.run(['campaign', 'list', '--limit', '0']);
-    expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain('1 to 200');
-    expect(h.sandbox.requests.length).toBe(before);
+    await refusedBeforeRequest(h, ['campaign', 'list', '--limit', '0'], 2, '1 to 200');
   });
 });

@@ -6,8 +6,8 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { fakeServer, type FakeServer } from './fake-server.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fakeServer, fakeServerPerTest, type FakeServer } from './fake-server.js';
 import { run } from '../../helpers/run.js';
 import { sharedDir } from '../../helpers/temp.js';
 import { campaignReport } from '../../../src/reports/stats.js';
@@ -27,16 +27,12 @@ describe('against a server with other shapes', () => {
   const TITLE = 'Renewals\u001b]0;pwned\u0007\u001b[2J';
 
   const files = sharedDir('voicectl-report-');
-  let server: FakeServer | undefined;
-  afterEach(async () => {
-    await server?.close();
-    server = undefined;
-  });
+  const fake = fakeServerPerTest();
 
   const call = (id: string, o: Record<string, unknown>) => ({ call_id: id, campaign_id: ID, status: 'completed', start_time: '2026-05-01T10:15:00Z', end_time: '2026-05-01T10:17:00Z', duration_seconds: 60, summary: 'ok', phone_number: '+919800000001', ...o });
 
   async function serve(calls: unknown[], campaign: Record<string, unknown> = {}, contacts: unknown[] = [], more: Parameters<typeof fakeServer>[0] = {}) {
-    server = await fakeServer({
+    await fake.start({
       ...more,
       [`GET /campaigns/${ID}`]: () => ({ status: 200, body: { id: ID, name: TITLE, status: 'completed', ...campaign } }),
       [`GET /campaigns/${ID}/contacts`]: () => ({ status: 200, body: contacts }),
@@ -46,7 +42,7 @@ describe('against a server with other shapes', () => {
   }
 
   const report = (args: string[], tty = false) => run(['campaign', 'report', ID, ...args], {
-    env: { VOICECTL_BASE_URL: server!.url, VOICECTL_API_KEY: 'sk_fake', VOICECTL_CONFIG_DIR: files.dir },
+    env: { VOICECTL_BASE_URL: fake.server.url, VOICECTL_API_KEY: 'sk_fake', VOICECTL_CONFIG_DIR: files.dir },
     tty,
   });
 

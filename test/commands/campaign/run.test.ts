@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sharedHarness } from '../../helpers/cli.js';
+import { refusedBeforeRequest, sharedHarness } from '../../helpers/cli.js';
 import { givenAgent } from '../../helpers/given.js';
 
 const h = sharedHarness();
@@ -27,10 +27,6 @@ describe('campaign run', () => {
   });
 
   it('refuses a run without an agent (exit 2), before any request', async () => {
-    const before = h.sandbox.requests.length;
-    const r = await h.run(['campaign', 'run', '--name', 'No agent', '--csv', join(h.dir, 'none.csv')]);
-    expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain('--agent is required');
-    expect(h.sandbox.requests.length).toBe(before);
+    await refusedBeforeRequest(h, ['campaign', 'run', '--name', 'No agent', '--csv', join(h.dir, 'none.csv')], 2, '--agent is required');
   });
 });

@@ -1,24 +1,22 @@
 /** `voicectl config get KEY`: one setting's value on stdout, alone; in process. */
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { itShowsHelp } from '../../helpers/verb-home.js';
-import { tempDirs } from '../../helpers/temp.js';
 import { run } from '../../helpers/run.js';
+import { configFolders } from './folders.js';
 
-const dir = tempDirs('voicectl-config-get-');
+const folders = configFolders('voicectl-config-get-');
 
 describe('config get', () => {
   itShowsHelp((args) => run(args), ['config', 'get']);
 
   it('prints the value alone, for a script', async () => {
-    const env = { VOICECTL_CONFIG_DIR: join(dir(), 'cfg') };
-    await run(['config', 'set', 'calling_hours', '10:00-19:00'], { env });
+    const env = await folders.holding({ calling_hours: '10:00-19:00' });
     const r = await run(['config', 'get', 'calling_hours'], { env });
     expect(r).toMatchObject({ exitCode: 0, stdout: '10:00-19:00\n' });
   });
 
   it('an unknown key is exit 2, listing the valid ones', async () => {
-    const r = await run(['config', 'get', 'colour'], { env: { VOICECTL_CONFIG_DIR: join(dir(), 'cfg') } });
+    const r = await run(['config', 'get', 'colour'], { env: folders.fresh() });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('Unknown setting "colour"');
     expect(r.stderr).toContain('default_country');

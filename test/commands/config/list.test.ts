@@ -1,10 +1,9 @@
 /** `voicectl config list`: the profile's settings, the key masked; in process. */
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDirs } from '../../helpers/temp.js';
 import { run } from '../../helpers/run.js';
+import { configFolders } from './folders.js';
 
-const dir = tempDirs('voicectl-config-list-');
+const folders = configFolders('voicectl-config-list-');
 
 describe('config list', () => {
   it('--help exits 0', async () => {
@@ -14,9 +13,7 @@ describe('config list', () => {
   });
 
   it('lists what was set, the API key masked, and says which profile and file', async () => {
-    const env = { VOICECTL_CONFIG_DIR: join(dir(), 'cfg') };
-    expect((await run(['config', 'set', 'default_country', 'IN'], { env })).exitCode).toBe(0);
-    expect((await run(['config', 'set', 'api_key', 'sk_live_Listed_abcd1234'], { env })).exitCode).toBe(0);
+    const env = await folders.holding({ default_country: 'IN', api_key: 'sk_live_Listed_abcd1234' });
     const r = await run(['config', 'list', '--json'], { env });
     expect(r.exitCode, r.stderr).toBe(0);
     const shown = JSON.parse(r.stdout) as Record<string, string>;
@@ -26,7 +23,7 @@ describe('config list', () => {
   });
 
   it('an option it does not take is exit 2', async () => {
-    const r = await run(['config', 'list', '--all'], { env: { VOICECTL_CONFIG_DIR: join(dir(), 'cfg') } });
+    const r = await run(['config', 'list', '--all'], { env: folders.fresh() });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain("unknown option '--all'");
   });

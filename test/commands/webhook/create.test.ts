@@ -1,6 +1,7 @@
 /** `voicectl webhook create`, the built binary against the sandbox. */
 import { describe, expect, it } from 'vitest';
 import { itShowsHelp } from '../../helpers/verb-home.js';
+import { refusedBeforeRequest } from '../../helpers/cli.js';
 import { webhookHarness } from './endpoints.js';
 
 const { h } = webhookHarness();
@@ -18,10 +19,6 @@ describe('webhook create', () => {
   });
 
   it('plain HTTP is exit 2 and nothing is sent', async () => {
-    const before = h.sandbox.requests.length;
-    const r = await h.run(['webhook', 'create', '--url', 'http://hooks.example.com/plain']);
-    expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain('plain HTTP is not accepted');
-    expect(h.sandbox.requests.length).toBe(before);
+    await refusedBeforeRequest(h, ['webhook', 'create', '--url', 'http://hooks.example.com/plain'], 2, 'plain HTTP is not accepted');
   });
 });
