@@ -20,6 +20,7 @@
  * (scripts/phone-cells.js, `npm run differential`) compares the whole check.
  */
 import { PhoneNumber, type CountryCode } from 'libphonenumber-js/core';
+import { remembered } from '../util/memo.js';
 import { lpn, maxMetadata, planMetadata, PlanValidity } from './validity.js';
 
 /** What the library would ask of one country's numbering plan, compiled once. */
@@ -42,7 +43,7 @@ interface PlanFacts {
 const MAX_DIGITS = 15;
 
 export class QuickParse {
-  private readonly plans = new Map<string, PlanFacts | null>();
+  private readonly plans = new Map<CountryCode, PlanFacts | null>();
   private readonly validity = new PlanValidity();
 
   /**
@@ -119,12 +120,7 @@ export class QuickParse {
   }
 
   private facts(country: CountryCode): PlanFacts | null {
-    let facts = this.plans.get(country);
-    if (facts === undefined) {
-      facts = compileFacts(country);
-      this.plans.set(country, facts);
-    }
-    return facts;
+    return remembered(this.plans, country, compileFacts);
   }
 }
 

@@ -27,6 +27,7 @@ import {
   type NumberingPlan,
   type PhoneNumber,
 } from 'libphonenumber-js/core';
+import { remembered } from '../util/memo.js';
 
 /**
  * libphonenumber-js with its full ("max") metadata, as `libphonenumber-js/max` binds it.
@@ -144,12 +145,7 @@ export class PlanValidity {
   }
 
   private plan(key: string): Plan | null {
-    let plan = this.plans.get(key);
-    if (plan === undefined) {
-      plan = compile(key);
-      this.plans.set(key, plan);
-    }
-    return plan;
+    return remembered(this.plans, key, compile);
   }
 }
 
@@ -226,11 +222,7 @@ export class NationalFormats {
 
   format(phone: PhoneNumber): string {
     const key = phone.country && phone.country !== ('001' as CountryCode) ? phone.country : phone.countryCallingCode;
-    let formats = this.plans.get(key);
-    if (formats === undefined) {
-      formats = compileFormats(key);
-      this.plans.set(key, formats);
-    }
+    const formats = remembered(this.plans, key, compileFormats);
     if (formats === null || phone.ext) return phone.formatNational();
     const nn = phone.nationalNumber;
     if (!nn) return '';
