@@ -1,9 +1,12 @@
 // What the benches share: the built CLI's path, medians, a child's peak RSS and CPU time,
-// the environment that points voicectl at a sandbox, a sandbox seeded in this process or
-// started in a child of its own, and the load average printed beside the figures.
+// the environment that points voicectl at a sandbox (or at none), a sandbox seeded in this
+// process or started in a child of its own, contacts in three zones in a folder of their
+// own, a child that reports its figures on fd 3, and the load average printed beside the
+// figures.
 import { fork, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../bin/voicectl.js', import.meta.url));
@@ -39,9 +42,52 @@ export function peakOf(stderr) {
   };
 }
 
-/** The environment of a voicectl child against `sb` ({ url, apiKey }): nothing inherited but PATH, no colours, CI. */
-export function cliEnv(sb, { home = tmpdir(), configDir = tmpdir(), ...extra } = {}) {
-  return { PATH: process.env.PATH ?? '', HOME: home, CI: 'true', FORCE_COLOR: '0', VOICECTL_BASE_URL: sb.url, VOICECTL_API_KEY: sb.apiKey, VOICECTL_CONFIG_DIR: configDir, ...extra };
+/** The environment of a voicectl child with no account (no base URL, no key): nothing inherited but PATH, no colours, CI. */
+export function offlineEnv({ home = tmpdir(), configDir = tmpdir(), ...extra } = {}) {
+  return { PATH: process.env.PATH ?? '', HOME: home, CI: 'true', FORCE_COLOR: '0', VOICECTL_CONFIG_DIR: configDir, ...extra };
+}
+
+/** The environment of a voicectl child against `sb` ({ url, apiKey }): offlineEnv's, with the sandbox's URL and key. */
+export function cliEnv(sb, options = {}) {
+  return offlineEnv({ VOICECTL_BASE_URL: sb.url, VOICECTL_API_KEY: sb.apiKey, ...options });
+}
+
+/** `n` contacts, in turn from India, New York and London, as a contacts JSON file holds them. */
+export function threeZoneContacts(n) {
+  const contacts = [];
+  for (let i = 0; contacts.length < n; i++) {
+    contacts.push({ phone_number: `+9198${String(10_000_000 + i).slice(-8)}`, name: `India ${i}` });
+    contacts.push({ phone_number: `+1212${String(2_000_000 + i).slice(-7)}`, name: `New York ${i}` });
+    contacts.push({ phone_number: `+447911${String(100_000 + i).slice(-6)}`, name: `London ${i}` });
+  }
+  contacts.length = n;
+  return contacts;
+}
+
+/** A new folder in the temp folder (its name starts with `prefix`) holding `contacts` as list.json: `dir`, `file`, and `remove()`. */
+export function contactsFolder(prefix, contacts) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const file = join(dir, 'list.json');
+  writeFileSync(file, JSON.stringify(contacts));
+  return { dir, file, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * `node ...args` with its stdout, stderr and fd 3 piped (the child writes its own figures
+ * to fd 3 as it exits), timed from spawn to close: its exit code, the three texts
+ * (`stdout`, `stderr`, `report`) and the wall time in ms (`wallMs`).
+ */
+export async function spawnReporting(args, { env, cwd }) {
+  const t0 = process.hrtime.bigint();
+  const child = spawn(process.execPath, args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  let report = '';
+  child.stdout.on('data', (c) => (stdout += c));
+  child.stderr.on('data', (c) => (stderr += c));
+  child.stdio[3].on('data', (c) => (report += c));
+  const code = await new Promise((resolve) => child.on('close', resolve));
+  return { code, stdout, stderr, report, wallMs: Number(process.hrtime.bigint() - t0) / 1e6 };
 }
 
 /**

@@ -3,50 +3,29 @@
 // it (no key, no account: a stand-in agent and the sandbox's rates), from the real now.
 // Wall time and peak memory, medians of RUNS runs. Budget: under 60 s and 300 MB.
 // Run `npm run build` first (npm run bench does).   node bench/rehearse.js [--runs N]
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { contactsFolder, offlineEnv, requireDist, spawnReporting, threeZoneContacts } from './lib.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-if (!existsSync(join(root, 'dist', 'main.js'))) {
-  console.error('dist/ is missing: run `npm run build` first.');
-  process.exit(1);
-}
+requireDist();
 const r = process.argv.indexOf('--runs');
 const RUNS = r === -1 ? 3 : Number(process.argv[r + 1]);
 const N = 5_000;
 const CAP = 1_700;
 
-const contacts = [];
-for (let i = 0; contacts.length < N; i++) {
-  contacts.push({ phone_number: `+9198${String(10_000_000 + i).slice(-8)}`, name: `India ${i}` });
-  contacts.push({ phone_number: `+1212${String(2_000_000 + i).slice(-7)}`, name: `New York ${i}` });
-  contacts.push({ phone_number: `+447911${String(100_000 + i).slice(-6)}`, name: `London ${i}` });
-}
-contacts.length = N;
+const contacts = threeZoneContacts(N);
 
 // The CLI as bin/voicectl.js starts it, reporting its peak memory on fd 3 as it exits.
 const START = `process.on('exit', () => { try { require('node:fs').writeSync(3, JSON.stringify({ maxRssKb: process.resourceUsage().maxRSS })); } catch {} });
 require(${JSON.stringify(join(root, 'dist', 'start.cjs'))}).start(process.argv.slice(1));`;
 
 async function once() {
-  const dir = mkdtempSync(join(tmpdir(), 'voicectl-bench-rehearse-'));
-  const file = join(dir, 'list.json');
-  writeFileSync(file, JSON.stringify(contacts));
-  const env = { PATH: process.env.PATH, HOME: dir, FORCE_COLOR: '0', CI: 'true', VOICECTL_CONFIG_DIR: dir, TZ: 'UTC' };
-  const t0 = process.hrtime.bigint();
-  const child = spawn(process.execPath, ['-e', START, '--', 'campaign', 'run', '--name', 'Bench', '--agent', 'Sales desk', '--contacts', file,
-    '--daily-cap', String(CAP), '--tz', 'Asia/Kolkata', '--rehearse', '--json'], { env, cwd: dir, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  let rss = '';
-  child.stdout.on('data', (c) => (stdout += c));
-  child.stderr.on('data', (c) => (stderr += c));
-  child.stdio[3].on('data', (c) => (rss += c));
-  const code = await new Promise((resolve) => child.on('close', resolve));
-  const wallMs = Number(process.hrtime.bigint() - t0) / 1e6;
+  const { dir, file, remove } = contactsFolder('voicectl-bench-rehearse-', contacts);
+  const env = offlineEnv({ home: dir, configDir: dir, TZ: 'UTC' });
+  const { code, stdout, stderr, report: rss, wallMs } = await spawnReporting(['-e', START, '--', 'campaign', 'run', '--name', 'Bench', '--agent', 'Sales desk', '--contacts', file,
+    '--daily-cap', String(CAP), '--tz', 'Asia/Kolkata', '--rehearse', '--json'], { env, cwd: dir });
   try {
     if (code !== 0) throw new Error(`campaign run --rehearse exited ${code}:\n${stderr.slice(-3000)}`);
     const out = JSON.parse(stdout);
@@ -55,7 +34,7 @@ async function once() {
     const days = out.forecast_vs_actual.find((m) => m.measure === 'calling days')?.actual;
     return { wallMs, mb: JSON.parse(rss).maxRssKb / 1024, dialed, days, waves: journal.waves.length, scale: out.rehearsal.time_scale, simHours: (Date.parse(out.rehearsal.ended_at) - Date.parse(out.rehearsal.started_at)) / 3_600_000 };
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    remove();
   }
 }
 

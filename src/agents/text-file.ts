@@ -3,12 +3,7 @@ import { UsageError } from '../errors.js';
 
 export async function readTextFile(path: string, what: string, stdin?: NodeJS.ReadableStream, signal?: AbortSignal): Promise<string> {
   // Loaded here: `agent list` and `get` load this module (through their fields), and node:fs costs them a few ms.
-  const { readUserText, userFileReason } = await import('../util/user-file.js');
-  try {
-    // "-" is standard input: `voicectl agent get X --json | voicectl agent create --file -`.
-    return await readUserText(path, { stdin, signal });
-  } catch (err) {
-    if (signal?.aborted) throw err;
-    throw new UsageError(`Cannot read ${what} "${path}": ${userFileReason(err)}.`);
-  }
+  const { readUserTextOr } = await import('../util/user-file.js');
+  // "-" is standard input: `voicectl agent get X --json | voicectl agent create --file -`.
+  return readUserTextOr(path, { stdin, signal }, (reason) => new UsageError(`Cannot read ${what} "${path}": ${reason}.`));
 }

@@ -99,7 +99,7 @@ function asEndpoint(body: unknown): WebhookEndpoint | undefined {
   if ('id' in o) return o as WebhookEndpoint;
   for (const k of ['endpoint', 'webhook', 'webhook_endpoint', 'data', 'result']) {
     const inner = o[k];
-    if (inner && typeof inner === 'object' && !Array.isArray(inner) && 'id' in inner) return inner as WebhookEndpoint;
+    if (isObject(inner) && 'id' in inner) return inner as WebhookEndpoint;
   }
   return undefined;
 }

@@ -138,6 +138,48 @@ function callPhone(check: PhoneCheck, raw: unknown): string | undefined {
   return 'e164' in normal ? normal.e164 : undefined;
 }
 
+/** What a redial chooses by, as `campaign redial` and the MCP redial plan take it from the verb's options. */
+export interface RedialSelection {
+  statuses?: string[];
+  outcomes?: string[];
+  /** undefined: DEFAULT_EXCLUDED_OUTCOMES. */
+  excludeOutcomes?: string[];
+  /** The country of numbers written without +<country code>. */
+  defaultCountry?: string;
+  signal?: AbortSignal;
+}
+
+/**
+ * The contacts a redial calls again (planRedial), every number read with the default
+ * country, or with the country a contact was uploaded with (its extra's country column), as
+ * `campaign create` read it; `check` is the default country's, for the numbers read later.
+ * `reading` wraps the requests (a spinner); the checks are made before it.
+ */
+export async function chooseRedial(
+  api: ApiClient,
+  id: string,
+  selection: RedialSelection,
+  reading: (work: () => Promise<RedialPlan>) => Promise<RedialPlan> = (work) => work(),
+): Promise<{ plan: RedialPlan; check: PhoneCheck }> {
+  const [{ createPhoneCheck, createRowCheck, resolveDefaultCountry }, { CountryCells, countryInExtra }] = await Promise.all([import('../contacts/index.js'), import('../contacts/country-cell.js')]);
+  const check = createPhoneCheck(resolveDefaultCountry(selection.defaultCountry));
+  const rowCheck = createRowCheck(resolveDefaultCountry(selection.defaultCountry));
+  const cells = new CountryCells();
+  const contactCheck = (extra: unknown) => {
+    const country = countryInExtra(extra, cells);
+    return country === undefined ? undefined : (raw: string) => rowCheck(raw, country);
+  };
+  const plan = await reading(() => planRedial(api, id, {
+    statuses: selection.statuses,
+    outcomes: selection.outcomes,
+    excludeOutcomes: selection.excludeOutcomes ?? DEFAULT_EXCLUDED_OUTCOMES,
+    check,
+    contactCheck,
+    signal: selection.signal,
+  }));
+  return { plan, check };
+}
+
 async function notFoundAs<T>(id: string, read: () => Promise<T>): Promise<T> {
   try {
     return await read();

@@ -7,6 +7,7 @@
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
+import { isObject } from '../util/is-object.js';
 import { openInside, RefusedFile } from './files.js';
 import { LOCK_NAME } from './model.js';
 
@@ -90,7 +91,7 @@ export async function readLock(path: string): Promise<Lock | undefined> {
   }
   const d = data as Partial<Lock> | null;
   if (!d || typeof d !== 'object' || d.version !== 1) throw new UsageError(`${path}: not a voicectl lock file of version 1.`);
-  const section = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, never>) : {});
+  const section = (v: unknown) => (isObject(v) ? (v as Record<string, never>) : {});
   return { version: 1, base_url: typeof d.base_url === 'string' ? accountUrl(d.base_url) : undefined, agents: section(d.agents), documents: section(d.documents), webhooks: section(d.webhooks) };
 }
 

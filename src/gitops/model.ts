@@ -2,6 +2,7 @@
  * The account as files: what voicectl.yaml declares, once loaded and resolved. Names of
  * the file's keys live here so the loader, the schema, pull and plan agree on them.
  */
+import { isObject } from '../util/is-object.js';
 
 export const CONFIG_NAMES = ['voicectl.yaml', 'voicectl.yml', 'voicectl.json'] as const;
 export const LOCK_NAME = 'voicectl.lock.json';
@@ -75,8 +76,8 @@ export function normalizeFolder(folder: string | undefined): string {
 /** JSON with object keys sorted: equal values give equal text whatever the key order. */
 export function canonical(value: unknown): string {
   return JSON.stringify(value, (_k, v: unknown) => {
-    if (v && typeof v === 'object' && !Array.isArray(v)) {
-      return Object.fromEntries(Object.keys(v).sort().map((k) => [k, (v as Record<string, unknown>)[k]]));
+    if (isObject(v)) {
+      return Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]]));
     }
     return v;
   });

@@ -13,6 +13,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { FailureError } from '../errors.js';
 import { fsErrorReason } from '../util/fs-error.js';
+import { isRunning } from '../util/atomic-file.js';
 
 const STALE_MS = 10_000;
 const OWNER = 'owner.json';
@@ -36,12 +37,9 @@ async function holderGone(lockDir: string): Promise<boolean> {
     return false;
   }
   if (owner.host !== hostname() || typeof owner.pid !== 'number' || owner.pid === process.pid) return false;
-  try {
-    process.kill(owner.pid, 0);
-    return false;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ESRCH';
-  }
+  // Not a pid process.kill takes (it throws a TypeError for one outside 32-bit integers): assume it runs.
+  if (owner.pid !== (owner.pid | 0)) return false;
+  return !isRunning(owner.pid);
 }
 
 /** Takes the lock of `lockFile` for this run or throws "another … is running" (exit 1). */

@@ -5,12 +5,12 @@
  * written: the answer is the waves by time with their contacts, the callbacks without a
  * readable time, and the exact `voicectl campaign redial … --at-requested-time` command.
  *
- * The selection, the follow-up reader and the schedule are the verb's own: planRedial,
+ * The selection, the follow-up reader and the schedule are the verb's own: chooseRedial,
  * the exclude lists, prepareCallbackRun (which reads each requested time as `campaign
  * followups` does), and the run's planner (chooseWave), waves numbered from 1.
  */
 import { applyRules, buildRules, type ExclusionChoice } from '../campaigns/exclusions.js';
-import { DEFAULT_EXCLUDED_OUTCOMES, planRedial } from '../campaigns/redial.js';
+import { chooseRedial } from '../campaigns/redial.js';
 import { e164OrRaw, prepareCallbackRun, type Unread } from '../campaigns/run/callbacks.js';
 import type { RunContact } from '../campaigns/run/journal.js';
 import { capDay, chooseWave, Planner } from '../campaigns/run/plan.js';
@@ -52,22 +52,7 @@ export async function redialPlan(args: Record<string, unknown>, deps: ToolDeps):
     // The verb's exclusion options, as the campaigns layer takes them (commands/campaign/plans.ts maps them the same way).
     const exclusion: ExclusionChoice = { files: flags.exclude ?? [], calledWithinMs: flags.excludeCalledWithin, profileList: flags.defaultExclude !== false };
     const rules = await buildRules(ctx, exclusion, { defaultCountry, api: async () => api, ignoreCampaignId: id });
-    const { createPhoneCheck, createRowCheck, resolveDefaultCountry } = await import('../contacts/index.js');
-    const { CountryCells, countryInExtra } = await import('../contacts/country-cell.js');
-    const check = createPhoneCheck(resolveDefaultCountry(defaultCountry));
-    const rowCheck = createRowCheck(resolveDefaultCountry(defaultCountry));
-    const cells = new CountryCells();
-    const plan = await planRedial(api, id, {
-      statuses: flags.status,
-      outcomes: flags.outcome,
-      excludeOutcomes: flags.excludeOutcome ?? DEFAULT_EXCLUDED_OUTCOMES,
-      check,
-      contactCheck: (extra) => {
-        const country = countryInExtra(extra, cells);
-        return country === undefined ? undefined : (raw: string) => rowCheck(raw, country);
-      },
-      signal: ctx.signal,
-    });
+    const { plan, check } = await chooseRedial(api, id, { statuses: flags.status, outcomes: flags.outcome, excludeOutcomes: flags.excludeOutcome, defaultCountry, signal: ctx.signal });
     const { kept, excluded } = applyRules(plan.contacts, rules);
     const run = await prepareCallbackRun(ctx, api, {
       id, campaign: plan.campaign, kept, excluded, outcomes: flags.outcome, dryRun: true,

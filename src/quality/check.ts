@@ -6,7 +6,7 @@
  * so ten thousand calls fit in little memory.
  */
 import { readdir, stat } from 'node:fs/promises';
-import { readUserText, userFileReason } from '../util/user-file.js';
+import { readUserTextOr } from '../util/user-file.js';
 import { join, resolve } from 'node:path';
 import type { ApiClient } from '../api/client.js';
 import { allCalls, getCall, type Call, type TranscriptTurn } from '../api/calls.js';
@@ -283,22 +283,12 @@ async function readCallsFile(path: string): Promise<Call[]> {
     if (names.length === 0) throw new UsageError(`--from-file ${path}: the folder holds no .json call fixtures.`, { hint: 'Write some with: voicectl calls pin CALL_ID --to DIR' });
     const calls: Call[] = [];
     for (const n of names) {
-      let text: string;
-      try {
-        text = await readUserText(join(path, n));
-      } catch (err) {
-        throw new UsageError(`--from-file ${join(path, n)}: ${userFileReason(err)}.`);
-      }
+      const text = await readUserTextOr(join(path, n), {}, (reason) => new UsageError(`--from-file ${join(path, n)}: ${reason}.`));
       calls.push(...asCalls(parseJson(text, join(path, n)), join(path, n)));
     }
     return calls;
   }
-  let text: string;
-  try {
-    text = (await readUserText(path)).replace(/^\uFEFF/, '');
-  } catch (err) {
-    throw new UsageError(`--from-file ${path}: ${userFileReason(err)}.`);
-  }
+  const text = (await readUserTextOr(path, {}, (reason) => new UsageError(`--from-file ${path}: ${reason}.`))).replace(/^\uFEFF/, '');
   if (/^\s*\[/.test(text) || (/^\s*\{/.test(text) && !path.endsWith('.jsonl') && !path.endsWith('.ndjson'))) {
     try {
       return asCalls(JSON.parse(text), path);

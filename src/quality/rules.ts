@@ -312,13 +312,7 @@ function parseRules(text: string, file: string): Rule[] {
 
 /** Reads and checks a rules file; a missing or bad file is exit 2 before any request. */
 export async function loadRules(path: string, signal?: AbortSignal): Promise<Rule[]> {
-  const { readUserText, userFileReason } = await import('../util/user-file.js');
-  let text: string;
-  try {
-    text = await readUserText(path, { signal });
-  } catch (err) {
-    if (signal?.aborted) throw err;
-    throw new UsageError(`--rules ${path}: ${userFileReason(err)}.`);
-  }
+  const { readUserTextOr } = await import('../util/user-file.js');
+  const text = await readUserTextOr(path, { signal }, (reason) => new UsageError(`--rules ${path}: ${reason}.`));
   return parseRules(text, path);
 }

@@ -5,7 +5,7 @@
  * waited for, and each call is checked against its scenario's rules, as `calls check`
  * does. The suite file is checked whole before any request.
  */
-import { readUserText, userFileReason } from '../util/user-file.js';
+import { readUserTextOr } from '../util/user-file.js';
 import { basename, dirname } from 'node:path';
 import { isMap, isSeq, type Node } from 'yaml';
 import type { ApiClient } from '../api/client.js';
@@ -41,12 +41,7 @@ export interface Suite {
 }
 
 export async function loadSuite(path: string): Promise<Suite> {
-  let text: string;
-  try {
-    text = await readUserText(path);
-  } catch (err) {
-    throw new UsageError(`${path}: ${userFileReason(err)}.`);
-  }
+  const text = await readUserTextOr(path, {}, (reason) => new UsageError(`${path}: ${reason}.`));
   return parseSuite(text, path);
 }
 

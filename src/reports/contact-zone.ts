@@ -1,12 +1,11 @@
 /** The zone a contact's times are read in: what its contact file says, else its number's. */
 import { zonesForNumber } from '../hours/phone-zones.js';
 import { canonicalZone } from '../util/time.js';
-
-const plain = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isObject } from '../util/is-object.js';
 
 /** The zone a contact's extra fields name (timezone, time_zone or tz), when it is a real one. */
 export function extraZone(extra: unknown): string | undefined {
-  if (!plain(extra)) return undefined;
+  if (!isObject(extra)) return undefined;
   for (const key of ['timezone', 'time_zone', 'tz']) {
     const z = typeof extra[key] === 'string' ? canonicalZone(extra[key] as string) : undefined;
     if (z) return z;

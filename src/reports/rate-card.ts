@@ -17,7 +17,7 @@
  */
 import { parse as parseYaml } from 'yaml';
 import { UsageError } from '../errors.js';
-import { readUserText, userFileReason } from '../util/user-file.js';
+import { readUserTextOr } from '../util/user-file.js';
 import { isObject } from '../util/is-object.js';
 
 export interface Rate {
@@ -116,12 +116,7 @@ export function parseRateCard(text: string, source: string): RateCard {
  * in run.yaml, line 4)", "/home/me/rates.yaml (the profile's rate_card)".
  */
 export async function readRateCard(path: string, label: string): Promise<RateCard> {
-  let text: string;
-  try {
-    text = await readUserText(path, { maxBytes: 1024 * 1024 });
-  } catch (err) {
-    throw fail(label, userFileReason(err));
-  }
+  const text = await readUserTextOr(path, { maxBytes: 1024 * 1024 }, (reason) => fail(label, reason));
   return parseRateCard(text, label);
 }
 

@@ -5,6 +5,7 @@
  * requests with 500s. Fields added in later versions may be missing (they get their
  * defaults on load); fields that are present must have the type the sandbox relies on.
  */
+import { isObject } from '../util/is-object.js';
 
 type Check = (v: unknown, at: string) => string | undefined;
 
@@ -27,8 +28,6 @@ const arrayOf = (c: Check, length?: number): Check => (v, at) => {
   }
   return undefined;
 };
-
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** An object with these fields; `?` after a name makes it optional. */
 const object = (fields: Record<string, Check>): Check => (v, at) => {

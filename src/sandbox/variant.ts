@@ -5,6 +5,7 @@
  */
 import type { Reply, Route, SandboxRequest } from './router.js';
 import type { World } from './world.js';
+import { isObject } from '../util/is-object.js';
 
 export interface SandboxVariant {
   /** No GET /agents/{id}: the spec shows no single-agent read (the path then answers 405). */
@@ -30,10 +31,6 @@ export interface SandboxVariant {
    * returned everywhere an agent is, and a POST or PATCH may set them.
    */
   agentExtras?: Record<string, unknown>;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 const SPEC_SHAPED_LISTS = new Set(['/agents', '/calls']);

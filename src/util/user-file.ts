@@ -76,6 +76,20 @@ export async function readUserText(path: string, options: UserFileOptions = {}):
   return (await readUserFile(path, options)).toString('utf8');
 }
 
+/**
+ * readUserText for a caller that refuses an unreadable file with its own words: `refuse`
+ * gets userFileReason's and returns the error to throw (a usage error naming the flag). A
+ * read stopped through `options.signal` (Ctrl-C) rejects with the signal's reason instead.
+ */
+export async function readUserTextOr(path: string, options: UserFileOptions, refuse: (reason: string) => Error): Promise<string> {
+  try {
+    return await readUserText(path, options);
+  } catch (err) {
+    if (options.signal?.aborted) throw err;
+    throw refuse(userFileReason(err));
+  }
+}
+
 /** "no such file", "it is a folder", the refusal's own words, or the error's message: for a caller's "Cannot read X: …". */
 export function userFileReason(err: unknown): string {
   if (err instanceof UserFileError) return err.message;

@@ -4,7 +4,7 @@
  * a warning, and `--secret-file FILE`, `--secret-stdin` and VOICECTL_WEBHOOK_SECRET keep
  * it out of there, as `--api-key` and VOICECTL_API_KEY do for the key.
  */
-import { readUserText, userFileReason } from '../util/user-file.js';
+import { readUserTextOr } from '../util/user-file.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 
@@ -33,19 +33,9 @@ export async function secretFromSource(ctx: Context, o: SecretSource): Promise<s
   }
   let text: string;
   if (o.file !== undefined) {
-    try {
-      text = await readUserText(o.file, { signal: ctx.signal, maxBytes: SECRET_MAX_BYTES });
-    } catch (err) {
-      if (ctx.signal.aborted) throw err;
-      throw new UsageError(`Cannot read the secret from ${o.file}: ${userFileReason(err)}.`);
-    }
+    text = await readUserTextOr(o.file, { signal: ctx.signal, maxBytes: SECRET_MAX_BYTES }, (reason) => new UsageError(`Cannot read the secret from ${o.file}: ${reason}.`));
   } else if (o.stdin) {
-    try {
-      text = await readUserText('-', { stdin: ctx.io.stdin, signal: ctx.signal, maxBytes: SECRET_MAX_BYTES });
-    } catch (err) {
-      if (ctx.signal.aborted) throw err;
-      throw new UsageError(`Cannot read the secret from standard input: ${userFileReason(err)}.`);
-    }
+    text = await readUserTextOr('-', { stdin: ctx.io.stdin, signal: ctx.signal, maxBytes: SECRET_MAX_BYTES }, (reason) => new UsageError(`Cannot read the secret from standard input: ${reason}.`));
   } else {
     return undefined;
   }

@@ -110,7 +110,7 @@ export const LAYERS: Layer[] = [
     role: 'what every group shares: the verb spec and the one function that makes it a command, global options, argument parsers',
     may: ['context', 'util'],
   },
-  folder('mcp', 'the MCP server: each tool runs the matching verb in process and answers what its --json prints', ['approvals', 'campaigns', 'reports', 'gitops', 'hours', 'contacts', 'outcome', 'context', 'text', 'errors', 'support'], {
+  folder('mcp', 'the MCP server: each tool runs the matching verb in process and answers what its --json prints', ['approvals', 'campaigns', 'reports', 'gitops', 'hours', 'outcome', 'context', 'text', 'errors', 'support'], {
     note: 'each tool\'s input is read from its verb\'s spec through the program builder the `mcp` verb hands the server, not by importing commands/: that verb imports this server, so a grant would make the two layers a loop',
   }),
   folder('doctor', 'the checks `voicectl doctor` runs, each with its fix; reads only', ['campaigns', 'hours', 'context', 'config', 'api', 'text', 'errors']),

@@ -28,7 +28,7 @@ function occurrences(pattern: RegExp): Map<string, number> {
 const total = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
 
 /** The ceilings: at most this many of each escape in src/. */
-export const ESCAPES = { 'as unknown as': 16, 'as Record<string, unknown>': 36 } as const;
+export const ESCAPES = { 'as unknown as': 16, 'as Record<string, unknown>': 35 } as const;
 
 /**
  * Copies that stay for now, each with why. The list only shrinks: a copy gone from a file
@@ -36,7 +36,6 @@ export const ESCAPES = { 'as unknown as': 16, 'as Record<string, unknown>': 36 }
  */
 const KEPT = {
   isObject: {
-    'sandbox/variant.ts': 'the emulator is kept apart from the client\'s code; not changed in this round',
     'export/csv.ts': 'isPlainObject, exported to the export layer\'s sinks; the export layer was not changed in this round',
   },
   plural: {

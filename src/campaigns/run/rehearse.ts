@@ -16,6 +16,12 @@ const MIN_SCALE = 60;
 /** At most this fast: above it a call's few simulated seconds fall under the timers' resolution. */
 const MAX_SCALE = 20_000;
 
+/** What a rehearsal takes beside the run's plan (RunPlan): where it writes its report as a page, if anywhere. */
+export interface RehearsalChoice {
+  /** The HTML report's path (--html). */
+  html?: string;
+}
+
 /** leads.run.json → leads.rehearsal.run.json: never the real run's journal. */
 export function rehearsalJournalPath(realPath: string): string {
   const name = basename(realPath);

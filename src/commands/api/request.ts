@@ -120,13 +120,8 @@ function queryOf(fields: Field[]): Query {
 
 async function readText(ctx: Context, file: string): Promise<string> {
   // Loaded here, not at start-up: node:fs brings more than `api GET` needs.
-  const { readUserText, userFileReason } = await import('../../util/user-file.js');
-  try {
-    return await readUserText(file === '-' ? file : resolve(ctx.cwd, file), { stdin: ctx.io.stdin, signal: ctx.signal });
-  } catch (err) {
-    if (ctx.signal.aborted) throw err;
-    throw new UsageError(`Cannot read ${file === '-' ? 'standard input' : file}: ${userFileReason(err)}.`);
-  }
+  const { readUserTextOr } = await import('../../util/user-file.js');
+  return readUserTextOr(file === '-' ? file : resolve(ctx.cwd, file), { stdin: ctx.io.stdin, signal: ctx.signal }, (reason) => new UsageError(`Cannot read ${file === '-' ? 'standard input' : file}: ${reason}.`));
 }
 
 async function readBody(ctx: Context, file: string): Promise<unknown> {

@@ -17,6 +17,7 @@ import type { Context } from '../../context.js';
 import { printList, printObject, type Column } from '../../io/output.js';
 import { render } from '../../io/render.js';
 import { withSpinner } from '../../io/progress.js';
+import { isObject } from '../../util/is-object.js';
 
 export interface Part {
   /** 0-based position in the split. */
@@ -161,7 +162,7 @@ async function printCreated(ctx: Context, results: CampaignResult[], partOf: Map
 }
 
 function isCampaign(v: unknown): v is Record<string, unknown> & { id: string } {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) && typeof (v as { id?: unknown }).id === 'string';
+  return isObject(v) && typeof v.id === 'string';
 }
 
 /** The flags of a resume command that create and redial share: exclusions, launch and hours, service and profile (never the key). */

@@ -14,6 +14,7 @@ import { readCampaign, readContacts } from '../../campaigns/read.js';
 import { render } from '../../io/render.js';
 import type { LaunchFlags } from './definition.js';
 import { hoursChoice } from './plans.js';
+import { isObject } from '../../util/is-object.js';
 
 export default async function campaignLaunch(ctx: Context, id: string, flags: LaunchFlags = {}): Promise<void> {
   const api = await ctx.api();
@@ -89,5 +90,5 @@ async function countPending(ctx: Context, api: ApiClient, id: string): Promise<n
 }
 
 function isCampaign(v: unknown): v is Campaign {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) && typeof (v as { id?: unknown }).id === 'string';
+  return isObject(v) && typeof v.id === 'string';
 }

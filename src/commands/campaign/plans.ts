@@ -3,12 +3,13 @@
  * key written out: an option renamed or removed in a spec (definition.ts) then fails to
  * compile at the line that reads it, instead of being dropped on the way. The domain
  * types name what they need in their own words (HoursChoice, ExclusionChoice,
- * ContactsSource, RunPlan); none of them mirrors a verb's flags.
+ * ContactsSource, RunPlan, RehearsalChoice); none of them mirrors a verb's flags.
  */
 import type { ExclusionChoice } from '../../campaigns/exclusions.js';
 import type { HoursChoice } from '../../hours/hours-gate.js';
 import type { ContactsSource } from '../../campaigns/input.js';
 import type { PolicyFileValues } from '../../campaigns/run/policy-file.js';
+import type { RehearsalChoice } from '../../campaigns/run/rehearse.js';
 import type { RunPlan } from '../../campaigns/run/start.js';
 import type { CreateFlags, ExclusionOptionFlags, LaunchFlags, RunFlags } from './definition.js';
 
@@ -68,4 +69,9 @@ export function runPlan(flags: RunFlags, file: PolicyFileValues = {}): RunPlan {
       profileList: flags.defaultExclude !== false,
     },
   };
+}
+
+/** `campaign run --rehearse`: what the rehearsal takes beside the run's plan (--html). */
+export function rehearsalChoice(flags: RunFlags): RehearsalChoice {
+  return { html: flags.html };
 }

@@ -2,7 +2,7 @@ import type { Context } from '../../context.js';
 import { resolveAgent } from '../../api/agents.js';
 import { applyRules, buildRules, summarizeExclusions } from '../../campaigns/exclusions.js';
 import { checkHoursChoice, gateCallingHours } from '../../hours/hours-gate.js';
-import { DEFAULT_EXCLUDED_OUTCOMES, planRedial, type RedialContact, type RedialPlan } from '../../campaigns/redial.js';
+import { chooseRedial, type RedialContact, type RedialPlan } from '../../campaigns/redial.js';
 import { MAX_CONTACTS_PER_CAMPAIGN, splitContacts } from '../../contacts/report.js';
 import { UsageError } from '../../errors.js';
 import { withSpinner } from '../../io/progress.js';
@@ -40,23 +40,7 @@ export default async function campaignRedial(ctx: Context, id: string, flags: Re
   // The lists are local files: a bad one is exit 2 before any request.
   const rules = await withSpinner(ctx, 'Reading exclude lists', () => buildRules(ctx, exclusionChoice(flags), { defaultCountry, api: async () => api, ignoreCampaignId: id }));
   // The service may return numbers as uploaded: every one is normalized as `campaign create` does before any list compares it.
-  const [{ createPhoneCheck, createRowCheck, resolveDefaultCountry }, { CountryCells, countryInExtra }] = await Promise.all([import('../../contacts/index.js'), import('../../contacts/country-cell.js')]);
-  const check = createPhoneCheck(resolveDefaultCountry(defaultCountry));
-  // A contact uploaded with a country column keeps it in extra: its number is read with that country, as it was at upload.
-  const rowCheck = createRowCheck(resolveDefaultCountry(defaultCountry));
-  const cells = new CountryCells();
-  const contactCheck = (extra: unknown) => {
-    const country = countryInExtra(extra, cells);
-    return country === undefined ? undefined : (raw: string) => rowCheck(raw, country);
-  };
-  const plan = await withSpinner(ctx, 'Reading the campaign, its contacts and calls', () => planRedial(api, id, {
-    statuses: flags.status,
-    outcomes: flags.outcome,
-    excludeOutcomes: flags.excludeOutcome ?? DEFAULT_EXCLUDED_OUTCOMES,
-    check,
-    contactCheck,
-    signal: ctx.signal,
-  }));
+  const { plan, check } = await chooseRedial(api, id, { statuses: flags.status, outcomes: flags.outcome, excludeOutcomes: flags.excludeOutcome, defaultCountry, signal: ctx.signal }, (work) => withSpinner(ctx, 'Reading the campaign, its contacts and calls', work));
   const { kept, excluded, counts } = applyRules(plan.contacts, rules);
   const original = plan.campaign.name ?? id;
   const name = flags.name?.trim() ?? `${original} (redial)`;

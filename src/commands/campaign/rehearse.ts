@@ -25,12 +25,11 @@ import { newGuardrails, type GuardrailInput } from '../../campaigns/run/guardrai
 import { agentHistory, type AgentHistory } from '../../campaigns/run/history.js';
 import { defaultJournalPath, JOURNAL_FORMAT, type Journal } from '../../campaigns/run/journal.js';
 import { money } from '../../reports/rate-card.js';
-import { forecastVsActual, rehearsalJournalPath, rehearsalScale, rehearsalSpanMs, type Measure } from '../../campaigns/run/rehearse.js';
+import { forecastVsActual, rehearsalJournalPath, rehearsalScale, rehearsalSpanMs, type Measure, type RehearsalChoice } from '../../campaigns/run/rehearse.js';
 import { startRun, type RunScreen } from '../../campaigns/run/session.js';
 import { account, prepareRun, type RunPlan } from '../../campaigns/run/start.js';
 import { when } from '../../campaigns/run/when.js';
 import { isLoopbackHost } from '../../util/sandbox-clock.js';
-import type { RunFlags } from './definition.js';
 import { spanOrUndefined } from './span.js';
 import { runReportData, present, writeHtmlReport } from './report.js';
 import { runScreen } from './run-screen.js';
@@ -52,13 +51,13 @@ interface FromAccount {
   ratesNote: string;
 }
 
-/** `flags`: where the real run would keep its journal, --html, and what a person named; `plan`: the run as it would start. */
-export async function rehearse(ctx: Context, flags: RunFlags, plan: RunPlan, guard: GuardrailInput): Promise<void> {
-  const realJournal = flags.journal ?? defaultJournalPath(flags.csv ?? flags.contacts, flags.fromCampaign);
+/** `plan`: the run as it would start (where the real run would keep its journal, what a person named); `choice`: --html. */
+export async function rehearse(ctx: Context, plan: RunPlan, guard: GuardrailInput, choice: RehearsalChoice): Promise<void> {
+  const realJournal = plan.journal ?? defaultJournalPath(plan.contacts.csv ?? plan.contacts.json, plan.fromCampaign);
   const path = rehearsalJournalPath(realJournal);
   clearEarlierRehearsal(path, realJournal);
   const started = Date.now();
-  const real = await withSpinner(ctx, 'Reading the account (reads only)', () => readAccount(ctx, flags));
+  const real = await withSpinner(ctx, 'Reading the account (reads only)', () => readAccount(ctx, plan));
 
   // The emulator is loaded only for a rehearsal.
   const { startSandbox } = await import('../../sandbox/index.js');
@@ -77,8 +76,8 @@ export async function rehearse(ctx: Context, flags: RunFlags, plan: RunPlan, gua
   const sim = rehearsalContext(ctx, sandbox.url, sandbox.apiKey, clock);
   try {
     const api = await sim.api();
-    const agent = await copyAgent(sim, api, flags.agent, real);
-    let fromCampaign = flags.fromCampaign;
+    const agent = await copyAgent(sim, api, plan.agent, real);
+    let fromCampaign = plan.fromCampaign;
     if (real.fromCampaign && agent) {
       const draft = await createCampaign(api, { name: real.fromCampaign.name, agent_id: agent.id, contacts: real.fromCampaign.contacts }, { signal: sim.signal });
       fromCampaign = draft.id;
@@ -132,7 +131,7 @@ export async function rehearse(ctx: Context, flags: RunFlags, plan: RunPlan, gua
     }
     const journal = run.journal;
     const report = await withSpinner(ctx, 'Reading the rehearsal\'s report', () => runReportData(sim, path));
-    if (flags.html !== undefined) await writeHtmlReport(sim, flags.html, report.shown);
+    if (choice.html !== undefined) await writeHtmlReport(sim, choice.html, report.shown);
     const rows = shown ? forecastVsActual(shown, journal, ctx.timeZone) : [];
     const realSeconds = Math.round((Date.now() - started) / 100) / 10;
     const facts = {
@@ -142,7 +141,7 @@ export async function rehearse(ctx: Context, flags: RunFlags, plan: RunPlan, gua
       started_at: new Date(startAt).toISOString(),
       ended_at: sim.now().toISOString(),
       real_seconds: realSeconds,
-      agent: { source: real.agent ? 'account' : 'stand-in', id: journal.agent_id, name: journal.agent_name ?? flags.agent },
+      agent: { source: real.agent ? 'account' : 'stand-in', id: journal.agent_id, name: journal.agent_name ?? plan.agent },
       rates: real.learned ? { source: 'account', calls: real.learned.calls, connect_rate: Math.round(real.learned.overall.connect * 1000) / 1000 } : { source: 'sandbox defaults' },
       ...(stopped ? { stopped_by: { code: stopped.code, message: stopped.message } } : {}),
       notes: [...intro, PIPELINE_NOT_PROMPT],
@@ -256,10 +255,10 @@ function unreachable(err: unknown): string | undefined {
 }
 
 /** The agent, its history and the account's rates, by GET only; a stand-in when there is no account to read. */
-async function readAccount(ctx: Context, flags: RunFlags): Promise<FromAccount> {
-  const name = flags.agent ?? '';
+async function readAccount(ctx: Context, plan: RunPlan): Promise<FromAccount> {
+  const name = plan.agent ?? '';
   const standIn = (why: string): FromAccount => {
-    if (flags.fromCampaign !== undefined) {
+    if (plan.fromCampaign !== undefined) {
       throw new UsageError(`--from-campaign reads a draft of your account, and ${why}.`, { hint: 'Rehearse with the contacts file instead: --csv FILE or --contacts FILE.json.' });
     }
     return {
@@ -269,11 +268,11 @@ async function readAccount(ctx: Context, flags: RunFlags): Promise<FromAccount> 
   };
   const acc = account(ctx);
   if (!acc) return standIn(ctx.settings().baseUrl ? 'no API key is set' : 'no account is configured');
-  if (!flags.agent) return standIn('no --agent was given');
+  if (!plan.agent) return standIn('no --agent was given');
   const api = await ctx.api();
   let agent: Agent;
   try {
-    agent = await resolveAgent(api, flags.agent);
+    agent = await resolveAgent(api, plan.agent);
   } catch (err) {
     const why = unreachable(err);
     if (why === undefined) throw err;
@@ -296,16 +295,16 @@ async function readAccount(ctx: Context, flags: RunFlags): Promise<FromAccount> 
     if (why === undefined) throw err;
     out.ratesNote = `Rates: the sandbox's defaults (the account's calls could not be read: ${why}).`;
   }
-  if (flags.fromCampaign !== undefined) {
-    const draft = await readCampaign(api, flags.fromCampaign, ctx.signal);
+  if (plan.fromCampaign !== undefined) {
+    const draft = await readCampaign(api, plan.fromCampaign, ctx.signal);
     if (draft.status !== undefined && draft.status !== 'draft') {
-      throw new FailureError(`Campaign ${flags.fromCampaign} is ${draft.status}, not a draft: its contacts have been dialed.`, {
-        hint: `To call its unanswered contacts again: voicectl campaign redial ${shellQuote(flags.fromCampaign)}.`,
+      throw new FailureError(`Campaign ${plan.fromCampaign} is ${draft.status}, not a draft: its contacts have been dialed.`, {
+        hint: `To call its unanswered contacts again: voicectl campaign redial ${shellQuote(plan.fromCampaign)}.`,
       });
     }
-    const contacts = await readContacts(api, flags.fromCampaign, ctx.signal);
+    const contacts = await readContacts(api, plan.fromCampaign, ctx.signal);
     out.fromCampaign = {
-      name: typeof draft.name === 'string' ? draft.name : flags.fromCampaign,
+      name: typeof draft.name === 'string' ? draft.name : plan.fromCampaign,
       contacts: contacts.map((c) => ({ phone_number: c.phone_number, ...(c.name !== undefined ? { name: c.name } : {}), ...(c.extra !== undefined ? { extra: c.extra } : {}) })),
     };
   }

@@ -14,7 +14,7 @@ import { readInside, RefusedFile } from '../../gitops/files.js';
 import { fsErrorReason, isFsError } from '../../util/fs-error.js';
 import type { RunFlags } from './definition.js';
 import { spanOrUndefined } from './span.js';
-import { runPlan } from './plans.js';
+import { rehearsalChoice, runPlan } from './plans.js';
 import { runScreen } from './run-screen.js';
 import { chooseRateCard } from '../../reports/rate-card.js';
 import type { BreakerMode } from '../../campaigns/run/breaker.js';
@@ -63,7 +63,7 @@ export default async function campaignRun(ctx: Context, action: string | undefin
   if (flags.rehearse) {
     // The sandbox is loaded only for a rehearsal.
     const { rehearse } = await import('./rehearse.js');
-    return rehearse(ctx, flags, plan, guard);
+    return rehearse(ctx, plan, guard, rehearsalChoice(flags));
   }
   const run = await withSpinner(ctx, 'Planning the run', () => prepareRun(ctx, plan, spanOrUndefined, guard));
   await startRun(ctx, run, runScreen(ctx), { dryRun: Boolean(flags.dryRun) });

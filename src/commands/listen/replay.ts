@@ -3,7 +3,7 @@
  * each signed afresh with the current time, so an app can be re-run against real traffic
  * (the original signatures would be past the 5-minute tolerance).
  */
-import { readUserText, userFileReason } from '../../util/user-file.js';
+import { readUserTextOr } from '../../util/user-file.js';
 import type { Context } from '../../context.js';
 import { FailureError, InterruptedError, UsageError } from '../../errors.js';
 import { EventPoster } from '../../webhooks/forward.js';
@@ -19,13 +19,7 @@ import { isObject } from '../../util/is-object.js';
  * records in `<log>.forwards`), and each one it acknowledges now is recorded there.
  */
 export async function replay(ctx: Context, o: { file: string; target: string; secret: string; events?: string[]; unforwarded?: boolean }): Promise<void> {
-  let text: string;
-  try {
-    text = await readUserText(o.file, { signal: ctx.signal });
-  } catch (err) {
-    if (ctx.signal.aborted) throw err;
-    throw new UsageError(`Cannot read ${o.file}: ${userFileReason(err)}.`);
-  }
+  const text = await readUserTextOr(o.file, { signal: ctx.signal }, (reason) => new UsageError(`Cannot read ${o.file}: ${reason}.`));
   let ledger: Ledger | undefined;
   if (o.unforwarded) {
     ledger = new Ledger(o.file, (why) => ctx.warn(`Cannot write the forward ledger ${ledger!.path} (${why}): the app's acknowledgements of this replay are not recorded, so another --unforwarded replay would send them again.`));

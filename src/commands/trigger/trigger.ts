@@ -1,4 +1,4 @@
-import { readUserText, userFileReason } from '../../util/user-file.js';
+import { readUserTextOr } from '../../util/user-file.js';
 import type { Context } from '../../context.js';
 import { FailureError, UsageError } from '../../errors.js';
 import { JsonTooDeepError, parseJsonWithin } from '../../util/json-depth.js';
@@ -71,13 +71,7 @@ async function signingSecret(ctx: Context, opts: Opts): Promise<string> {
 }
 
 async function readData(ctx: Context, file: string): Promise<Record<string, unknown>> {
-  let text: string;
-  try {
-    text = await readUserText(file, { stdin: ctx.io.stdin, signal: ctx.signal });
-  } catch (err) {
-    if (ctx.signal.aborted) throw err;
-    throw new UsageError(`Cannot read --data ${file}: ${userFileReason(err)}.`);
-  }
+  const text = await readUserTextOr(file, { stdin: ctx.io.stdin, signal: ctx.signal }, (reason) => new UsageError(`Cannot read --data ${file}: ${reason}.`));
   let parsed: unknown;
   try {
     parsed = parseJsonWithin(text.replace(/^\uFEFF/, ''));
