@@ -18,7 +18,7 @@
  *   mobile, is "079 1112 3456" in India).
  */
 import type { CountryCode, PhoneNumber } from 'libphonenumber-js/max';
-import { parseNumber } from './quick-parse.js';
+import { validNumber } from './quick-parse.js';
 import { lpn, NationalFormats, type PlanValidity } from './validity.js';
 
 /** Countries whose national styles are watched besides North America's (the corpus of the differential test). */
@@ -99,9 +99,9 @@ export class ForeignStyleGuard {
    */
   northAmerican(raw: string, groups: string[]): ForeignStyle | undefined {
     if (this.homeCode === '1' || !isNorthAmericanStyle(groups)) return undefined;
-    const home = parseNumber(raw, this.home);
+    const home = validNumber(raw, this.home);
     if (home && this.validity.isValid(home) && this.writes(home, groups, 'same digits')) return undefined;
-    const us = parseNumber(raw, 'US');
+    const us = validNumber(raw, 'US');
     return { country: 'US', e164: us && this.validity.isValid(us) ? us.number : undefined };
   }
 
@@ -119,7 +119,7 @@ export class ForeignStyleGuard {
       // before another country's parse (most cells that get here are the default's own).
       homeWrites ??= this.writes(home, groups, 'loose');
       if (homeWrites) return undefined;
-      const there = parseNumber(raw, w.country);
+      const there = validNumber(raw, w.country);
       if (!there || there.countryCallingCode !== w.code || !this.validity.isValid(there) || !this.writes(there, groups, 'exact')) continue;
       return { country: w.country, e164: there.number };
     }

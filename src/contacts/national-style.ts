@@ -12,7 +12,7 @@
 import type { CountryCode } from 'libphonenumber-js/max';
 import { commonRank, countryName } from './country-names.js';
 import type { Country } from './report.js';
-import { parseNumber } from './quick-parse.js';
+import { validNumber } from './quick-parse.js';
 import { lpn, NationalFormats, PlanValidity } from './validity.js';
 
 /** Shapes learnt per file: a bound, so a file of ragged cells costs at most this many lookups. */
@@ -78,7 +78,7 @@ export class NationalStyle {
     if (found.length === 0) return undefined;
     if (found.length === 1) return found;
     // A country whose format is exactly the cell ("(646) 555-0143") first, then the countries contact files come from most.
-    const exact = (c: CountryCode) => this.formats.format(parseNumber(text, c)!).replace(/\d/g, 'd').replace(/\s+/g, ' ') === shape;
+    const exact = (c: CountryCode) => this.formats.format(validNumber(text, c)!).replace(/\d/g, 'd').replace(/\s+/g, ' ') === shape;
     const rank = (c: CountryCode) => (exact(c) ? 0 : 1000) + commonRank(c);
     return found.sort((a, b) => rank(a) - rank(b));
   }
@@ -94,7 +94,7 @@ export class NationalStyle {
    * ("022-23456789" is India's "022 2345 6789").
    */
   private writes(country: CountryCode, text: string): boolean {
-    const phone = parseNumber(text, country);
+    const phone = validNumber(text, country);
     if (!phone || phone.country !== country || !this.validity.isValid(phone)) return false;
     const format = breaks(this.formats.format(phone));
     const written = breaks(text);

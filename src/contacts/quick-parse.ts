@@ -48,9 +48,10 @@ export class QuickParse {
 
   /**
    * The PhoneNumber the library's parse returns for `raw`, when the cell is plain and its
-   * number valid; undefined when the library must read it.
+   * number valid; null when the library reads it as a number that is not valid (or no
+   * number); undefined when the library must read it.
    */
-  parse(raw: string, defaultCountry: CountryCode | undefined): PhoneNumber | undefined {
+  parse(raw: string, defaultCountry: CountryCode | undefined): PhoneNumber | null | undefined {
     const digits = plainDigits(raw);
     if (digits === undefined) return undefined;
     const plus = digits.charCodeAt(0) === 43;
@@ -77,43 +78,67 @@ export class QuickParse {
     let nn = rest;
     if (facts.prefix !== null) {
       const m = facts.prefix.exec(rest);
-      if (m !== null) {
+      if (m !== null && m[0] !== '') {
         // A prefix rule with groups keeps a carrier code or rewrites the digits.
         if (m.length > 1) return undefined;
-        nn = rest.slice(m[0].length);
-        // The library keeps the prefix when the number without it is not of a possible
-        // length in the country it belongs to.
-        const owner = this.countryOf(facts, nn);
-        const lengths = owner === undefined ? undefined : this.facts(owner)?.lengths;
-        if (owner === undefined || (lengths !== undefined && !lengths.includes(nn.length))) return undefined;
+        const without = rest.slice(m[0].length);
+        const keep = this.keepsPrefix(facts, rest, without);
+        if (keep === undefined) return undefined;
+        nn = keep ? rest : without;
       }
     }
-    if (nn.length < 2) return undefined;
-    const country = this.countryOf(facts, nn);
-    if (country === undefined || this.validity.validNational(country, nn) !== true) return undefined;
+    // The library: too short for a number.
+    if (nn.length < 2) return null;
+    // The number's country: one of the calling code's by its digits, else (national) the default country.
+    const found = this.countryOf(facts, nn);
+    const country = found === null ? undefined : found ?? (plus ? undefined : defaultCountry);
+    if (country === undefined) return undefined;
+    const valid = this.validity.validNational(country, nn);
+    if (valid === undefined) return undefined;
+    if (!valid) return null;
     const phone = new PhoneNumber(`+${facts.code}${nn}`, maxMetadata);
     phone.country = country;
     return phone;
   }
 
   /**
+   * Whether the library keeps a national prefix it found (extractNationalNumber): when the
+   * number matches the plan's general pattern with it and not without it, or when the
+   * number without it is too short or of an impossible length in the country it belongs
+   * to. Undefined when this class cannot tell.
+   */
+  private keepsPrefix(facts: PlanFacts, withPrefix: string, without: string): boolean | undefined {
+    const before = this.validity.matchesGeneral(facts.country, withPrefix);
+    const after = this.validity.matchesGeneral(facts.country, without);
+    if (before === undefined || after === undefined) return undefined;
+    if (before && !after) return true;
+    if (facts.lengths === undefined) return false;
+    const owner = this.countryOf(facts, without);
+    if (owner === null) return undefined;
+    const lengths = this.facts(owner ?? facts.country)?.lengths;
+    if (lengths === undefined) return false;
+    const n = without.length;
+    return n < lengths[0]! || (n <= lengths[lengths.length - 1]! && !lengths.includes(n));
+  }
+
+  /**
    * The country of national number `nn` among those of the plan's calling code, as the
    * library's getCountryByNationalNumber picks it: the first, main one first, whose leading
    * digits start the number or, without leading digits, of whose number types it is one.
-   * Undefined when none is (the library would keep the default country or none) or when a
-   * plan has no per-type patterns: the library decides those.
+   * Undefined when none is (the library then keeps the default country, or none after
+   * "+"); null when a plan has no per-type patterns or could not be read: the library decides those.
    */
-  private countryOf(facts: PlanFacts, nn: string): CountryCode | undefined {
+  private countryOf(facts: PlanFacts, nn: string): CountryCode | undefined | null {
     if (facts.siblings.length === 1) return facts.country;
     for (const country of facts.siblings) {
       const sibling = this.facts(country);
-      if (sibling === null) return undefined;
+      if (sibling === null) return null;
       if (sibling.leading !== null) {
         if (sibling.leading.test(nn)) return country;
         continue;
       }
       const typed = this.validity.validNational(country, nn);
-      if (typed === undefined) return undefined;
+      if (typed === undefined) return null;
       if (typed) return country;
     }
     return undefined;
@@ -126,15 +151,22 @@ export class QuickParse {
 
 /** One for the process: its caches hold only the metadata's compiled rules. */
 const shared = new QuickParse();
+const validity = new PlanValidity();
 
 /** The library's valid reading of a plain cell (QuickParse), or undefined when the library must read it. */
 export function quickParse(raw: string, defaultCountry: CountryCode | undefined): PhoneNumber | undefined {
-  return shared.parse(raw, defaultCountry);
+  return shared.parse(raw, defaultCountry) ?? undefined;
 }
 
-/** `parsePhoneNumberFromString(text, { defaultCountry })` of the library, quicker for a plain cell of a valid number. */
-export function parseNumber(text: string, defaultCountry: CountryCode | undefined): PhoneNumber | undefined {
-  return shared.parse(text, defaultCountry) ?? lpn.parsePhoneNumberFromString(text, { defaultCountry });
+/**
+ * `parsePhoneNumberFromString(text, { defaultCountry })` of the library when it reads a
+ * valid number, undefined otherwise; without the library for a plain cell.
+ */
+export function validNumber(text: string, defaultCountry: CountryCode | undefined): PhoneNumber | undefined {
+  const quick = shared.parse(text, defaultCountry);
+  if (quick !== undefined) return quick ?? undefined;
+  const phone = lpn.parsePhoneNumberFromString(text, { defaultCountry });
+  return phone && validity.isValid(phone) ? phone : undefined;
 }
 
 /**

@@ -67,12 +67,22 @@ const TYPES = [
 ] as const;
 
 interface TypeRule {
-  re: RegExp;
+  /** The type's pattern, compiled when a number first gets this far (most are refused by the general pattern or a length). */
+  pattern: string;
+  re?: RegExp;
   lengths: number[] | undefined;
 }
 
 export interface Plan {
-  general: RegExp;
+  /** The general pattern, compiled when a number of a possible length first comes. */
+  generalPattern: string;
+  general?: RegExp;
+  /**
+   * Every length a number of any of the plan's types has, when each type lists its own:
+   * a number of another length is of no type, and no pattern is tried (a list with 245
+   * countries' plans, such as the national-style scan, compiles few of them).
+   */
+  lengths: number[] | undefined;
   /** null: the plan has no per-type patterns, and the general pattern decides. */
   types: TypeRule[] | null;
 }
@@ -144,19 +154,30 @@ export class PlanValidity {
     return plan === null || plan.types === null ? undefined : matches(plan, nn);
   }
 
+  /** Whether `nn` matches the plan's general pattern (the library's nationalNumberPattern()), or undefined when the plan could not be compiled. */
+  matchesGeneral(country: CountryCode, nn: string): boolean | undefined {
+    const plan = this.plan(country);
+    return plan === null ? undefined : general(plan).test(nn);
+  }
+
   private plan(key: string): Plan | null {
     return remembered(this.plans, key, compile);
   }
 }
 
 function matches(plan: Plan, nn: string): boolean {
-  if (!plan.general.test(nn)) return false;
+  if (plan.lengths !== undefined && !plan.lengths.includes(nn.length)) return false;
+  if (!general(plan).test(nn)) return false;
   if (plan.types === null) return true;
   for (const t of plan.types) {
     if (t.lengths && !t.lengths.includes(nn.length)) continue;
-    if (t.re.test(nn)) return true;
+    if ((t.re ??= entire(t.pattern)).test(nn)) return true;
   }
   return false;
+}
+
+function general(plan: Plan): RegExp {
+  return (plan.general ??= entire(plan.generalPattern));
 }
 
 function entire(pattern: string): RegExp {
@@ -168,16 +189,17 @@ export function compile(key: string): Plan | null {
   try {
     const md = planMetadata(key);
     if (md === undefined) return null;
-    const general = entire(md.nationalNumberPattern());
-    if (!md.hasTypes()) return { general, types: null };
+    const generalPattern = md.nationalNumberPattern();
+    if (!md.hasTypes()) return { generalPattern, lengths: undefined, types: null };
     const types: TypeRule[] = [];
     for (const name of TYPES) {
       const t = md.type(name);
       const pattern = t?.pattern();
       if (!t || !pattern) continue;
-      types.push({ re: entire(pattern), lengths: t.possibleLengths() });
+      types.push({ pattern, lengths: t.possibleLengths() });
     }
-    return { general, types };
+    const lengths = new Set(types.flatMap((t) => t.lengths ?? []));
+    return { generalPattern, lengths: types.every((t) => t.lengths !== undefined) ? [...lengths] : undefined, types };
   } catch {
     return null;
   }
