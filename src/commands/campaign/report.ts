@@ -4,7 +4,6 @@ import { writeFileAtomic } from '../../util/atomic-file.js';
 import { printFittedTable } from '../../io/output.js';
 import { noun, truncate } from '../../text/text.js';
 import { isoInZone } from '../../util/time.js';
-import { openRun } from '../../campaigns/run/start.js';
 import { campaignIds, collectReport } from '../../reports/collect.js';
 import { collectRunReport } from '../../reports/run.js';
 import type { CampaignReport } from '../../reports/stats.js';
@@ -69,6 +68,8 @@ async function runReport(ctx: Context, ids: string[], opts: Opts): Promise<void>
  * the JSON. `card` chooses the rate card for the spend (none: the spend says how to add one).
  */
 export async function runReportData(ctx: Context, journalPath: string, card: (journal: Journal) => Promise<RateCard | undefined> = async () => undefined): Promise<{ shown: CampaignReport[]; json: Record<string, unknown> }> {
+  // The run's module (contacts, exclusions, the journal) only for --run.
+  const { openRun } = await import('../../campaigns/run/start.js');
   const { journal, api } = await openRun(ctx, journalPath);
   const rates = await card(journal);
   const r = await collectRunReport(api, journal, ctx.signal);
