@@ -39,6 +39,13 @@ interface PlanFacts {
   lengths: number[] | undefined;
 }
 
+/** A valid number as the library reads it: its country, calling code and national number. */
+export interface QuickNumber {
+  country: CountryCode;
+  countryCallingCode: string;
+  nationalNumber: string;
+}
+
 /** The longest run of digits read here: longer cells may be Excel's cut numbers (phone.ts), which the library path names. */
 const MAX_DIGITS = 15;
 
@@ -52,6 +59,15 @@ export class QuickParse {
    * number); undefined when the library must read it.
    */
   parse(raw: string, defaultCountry: CountryCode | undefined): PhoneNumber | null | undefined {
+    const read = this.read(raw, defaultCountry);
+    if (!read) return read;
+    const phone = new PhoneNumber(`+${read.countryCallingCode}${read.nationalNumber}`, maxMetadata);
+    phone.country = read.country;
+    return phone;
+  }
+
+  /** What parse() says, without building the library's PhoneNumber. */
+  read(raw: string, defaultCountry: CountryCode | undefined): QuickNumber | null | undefined {
     const digits = plainDigits(raw);
     if (digits === undefined) return undefined;
     const plus = digits.charCodeAt(0) === 43;
@@ -96,9 +112,7 @@ export class QuickParse {
     const valid = this.validity.validNational(country, nn);
     if (valid === undefined) return undefined;
     if (!valid) return null;
-    const phone = new PhoneNumber(`+${facts.code}${nn}`, maxMetadata);
-    phone.country = country;
-    return phone;
+    return { country, countryCallingCode: facts.code, nationalNumber: nn };
   }
 
   /**
@@ -156,6 +170,11 @@ const validity = new PlanValidity();
 /** The library's valid reading of a plain cell (QuickParse), or undefined when the library must read it. */
 export function quickParse(raw: string, defaultCountry: CountryCode | undefined): PhoneNumber | undefined {
   return shared.parse(raw, defaultCountry) ?? undefined;
+}
+
+/** quickParse() without the library's PhoneNumber, for callers that need only its parts. */
+export function quickRead(raw: string, defaultCountry: CountryCode | undefined): QuickNumber | undefined {
+  return shared.read(raw, defaultCountry) ?? undefined;
 }
 
 /**

