@@ -10,10 +10,11 @@
  * steps for it (parse.js: the calling code after "+", else the default country; the
  * national prefix; the possible lengths; for a calling code of several countries, +1 or
  * +44, the country by leading digits or number type), with the same metadata. It answers
- * only for a number that is valid, and only where no rule it does not follow could apply:
- * an international dialing prefix ("00"), digits starting with the default country's own
- * calling code, or a national prefix rule that captures or rewrites digits. Every other
- * cell, and every invalid number, goes to the library, which gives the reasons.
+ * (a valid number, or that the library's number would not be valid) only where no rule it
+ * does not follow could apply: an international dialing prefix ("00"), digits starting
+ * with the default country's own calling code, or a national prefix rule that captures or
+ * rewrites digits. Every other cell goes to the library; so does every number that is not
+ * valid where a reason must be given (phone.ts).
  *
  * test/contacts/quick-parse.test.ts compares it with the library, field by field, over
  * numbers of every country written in many styles; the differential test
