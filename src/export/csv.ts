@@ -8,6 +8,7 @@
  */
 import type { Call } from '../api/calls.js';
 import { csvCell } from '../io/csv.js';
+import { isObject } from '../util/is-object.js';
 import { transcriptText } from './transcript.js';
 
 export const CALL_FIELDS = [
@@ -40,7 +41,7 @@ export function planColumns(sample: Call[], options: { transcripts?: boolean } =
   for (const call of sample) {
     for (const k of Object.keys(call)) if (!known.has(k)) other.add(k);
     const ex = call.contact?.extra;
-    if (isPlainObject(ex)) for (const k of Object.keys(ex)) extra.add(k);
+    if (isObject(ex)) for (const k of Object.keys(ex)) extra.add(k);
   }
   return { otherFields: [...other], extraKeys: [...extra], transcripts: options.transcripts ?? false };
 }
@@ -62,10 +63,10 @@ export function csvRow(call: Call, plan: CsvPlan): string {
   let row = safeCell(call[CALL_FIELDS[0]]);
   for (let i = 1; i < CALL_FIELDS.length; i++) row += `,${safeCell(call[CALL_FIELDS[i]!])}`;
   for (const f of plan.otherFields) row += `,${safeCell(call[f])}`;
-  const contact = isPlainObject(call.contact) ? call.contact : undefined;
+  const contact = isObject(call.contact) ? call.contact : undefined;
   row += `,${safeCell(contact?.name)}`;
   const ex = contact?.extra;
-  if (isPlainObject(ex)) {
+  if (isObject(ex)) {
     for (const k of plan.extraKeys) row += `,${safeCell(ex[k])}`;
     const fitted = extraKeySet(plan);
     let rest: Record<string, unknown> | undefined;
@@ -85,6 +86,3 @@ export function csvRow(call: Call, plan: CsvPlan): string {
 /** A cell of the export: the one escaper of src/io/csv.ts. */
 export const safeCell = (value: unknown): string => csvCell(value);
 
-export function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}

@@ -6,7 +6,8 @@
  */
 import type { Call } from '../api/calls.js';
 import { version } from '../version.js';
-import { CALL_FIELDS, isPlainObject } from './csv.js';
+import { CALL_FIELDS } from './csv.js';
+import { isObject } from '../util/is-object.js';
 
 /** Bumped when a column changes its name, its type or its meaning; a column added at the end keeps it. */
 export const SCHEMA_VERSION = 1;
@@ -32,7 +33,7 @@ const text = (v: unknown): string | null => {
   return JSON.stringify(v);
 };
 const json = (v: unknown): string | null => (v === undefined || v === null ? null : JSON.stringify(v));
-const contactOf = (c: Call) => (isPlainObject(c.contact) ? c.contact : undefined);
+const contactOf = (c: Call) => (isObject(c.contact) ? c.contact : undefined);
 
 /** The fields of a call that have a column (or a treatment) of their own. */
 const OWN = new Set<string>([...CALL_FIELDS, 'contact', 'transcript']);

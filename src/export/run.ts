@@ -4,6 +4,7 @@
  * and the incremental state saved last. Memory holds a few pages, never the export.
  */
 import type { Context } from '../context.js';
+import { noun } from '../text/text.js';
 import type { ApiClient } from '../api/client.js';
 import { getCall, type Call, type CallFilters } from '../api/calls.js';
 import { FailureError, InterruptedError } from '../errors.js';
@@ -129,7 +130,7 @@ export async function runExport(ctx: Context, opts: ExportOptions): Promise<Expo
     if (recResult && recResult.failed.length > 0) {
       const first = recResult.failed[0]!;
       throw new FailureError(
-        `${recResult.failed.length} recording${recResult.failed.length === 1 ? '' : 's'} could not be downloaded (first: ${first.callId}: ${first.message}).`,
+        `${recResult.failed.length} ${noun(recResult.failed.length, 'recording')} could not be downloaded (first: ${first.callId}: ${first.message}).`,
         { hint: 'The export itself is complete. Run it again to retry: recordings already saved are skipped.' },
       );
     }

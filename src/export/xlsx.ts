@@ -10,7 +10,8 @@
 import { PassThrough } from 'node:stream';
 import type { Workbook, Worksheet } from 'exceljs';
 import type { Call } from '../api/calls.js';
-import { CALL_FIELDS, headerCells, isPlainObject, type CsvPlan } from './csv.js';
+import { CALL_FIELDS, headerCells, type CsvPlan } from './csv.js';
+import { isObject } from '../util/is-object.js';
 import { transcriptText } from './transcript.js';
 import { wallDate } from '../util/time.js';
 
@@ -151,10 +152,10 @@ function cellsOf(call: Call, plan: CsvPlan): unknown[] {
   const values: unknown[] = [];
   for (const f of CALL_FIELDS) values.push(call[f]);
   for (const f of plan.otherFields) values.push(call[f]);
-  const contact = isPlainObject(call.contact) ? call.contact : undefined;
+  const contact = isObject(call.contact) ? call.contact : undefined;
   values.push(contact?.name);
   const ex = contact?.extra;
-  if (isPlainObject(ex)) {
+  if (isObject(ex)) {
     for (const k of plan.extraKeys) values.push(ex[k]);
     const fitted = new Set(plan.extraKeys);
     const rest = Object.keys(ex).filter((k) => !fitted.has(k));

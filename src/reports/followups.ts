@@ -9,6 +9,7 @@ import { allCalls, getCall, type Call } from '../api/calls.js';
 import { getCampaign } from '../api/campaigns.js';
 import { localMinute, type HoursWindow } from '../hours/calling-hours.js';
 import { isFinished } from '../calls/model.js';
+import { isObject } from '../util/is-object.js';
 import { offsetText, wallClock } from '../util/time.js';
 import { isCallback } from './classes.js';
 import { contactZone, extraZone } from './contact-zone.js';
@@ -67,7 +68,6 @@ function kindOf(outcome: string, outcomes: string[] | undefined): FollowupKind |
 }
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : v == null ? '' : String(v));
-const plain = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** An instant as ISO 8601 with the offset of `zone` ("2026-11-27T16:00:00+05:30"; "Z" for UTC). */
 export const isoIn = (ms: number, zone: string): string => {
@@ -140,7 +140,7 @@ function followupOf(call: Call, kind: FollowupKind, userZone: string, window: Ho
     kind,
     phone_number: str(call.phone_number),
     name: str(call.contact?.name),
-    extra: plain(call.contact?.extra) ? call.contact.extra : {},
+    extra: isObject(call.contact?.extra) ? call.contact.extra : {},
     outcome: str(call.outcome) || str(call.status),
     requested_time: requested?.at !== undefined ? isoIn(requested.at, zone) : null,
     requested_as: requested ? requested.phrase || null : null,
@@ -255,7 +255,7 @@ const EARLY_BATCH = 25;
 
 /** A transcript's turns: the customer's, and the agent's. */
 export function turnsOf(transcript: unknown): { customer: string[]; agent: string[] } {
-  const turns = Array.isArray(transcript) ? transcript.filter((t): t is Record<string, unknown> => plain(t)) : [];
+  const turns = Array.isArray(transcript) ? transcript.filter(isObject) : [];
   return {
     customer: turns.filter((t) => t.role !== 'agent').map((t) => str(t.text)),
     agent: turns.filter((t) => t.role === 'agent').map((t) => str(t.text)),
