@@ -28,7 +28,7 @@ function occurrences(pattern: RegExp): Map<string, number> {
 const total = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
 
 /** The ceilings: at most this many of each escape in src/. */
-export const ESCAPES = { 'as unknown as': 16, 'as Record<string, unknown>': 35 } as const;
+export const ESCAPES = { 'as unknown as': 14, 'as Record<string, unknown>': 34 } as const;
 
 /**
  * Copies that stay for now, each with why. The list only shrinks: a copy gone from a file
