@@ -60,11 +60,23 @@ export function nextRetryOf(row: WebhookDelivery): unknown {
 }
 
 /** "2026-11-26 15:05:00 IST (in 5m)" in `zone`, for people; without a zone, UTC ISO 8601 (CSV). */
+/**
+ * The time as ISO 8601 in UTC, for CSV: the same text at every read (no "in 5m", which
+ * changes between two reads of the same delivery); empty when there is none, the value
+ * as given when it is not a time.
+ */
+export function instant(value: unknown): string {
+  if (typeof value !== 'string' && typeof value !== 'number') return '';
+  const t = typeof value === 'number' ? (value < 1e12 ? value * 1000 : value) : Date.parse(value);
+  if (!Number.isFinite(t)) return String(value);
+  return new Date(t).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
 export function when(value: unknown, now: Date, zone?: string): string {
   if (typeof value !== 'string' && typeof value !== 'number') return '';
   const t = typeof value === 'number' ? (value < 1e12 ? value * 1000 : value) : Date.parse(value);
   if (!Number.isFinite(t)) return String(value);
-  const iso = zone ? `${formatDateTime(t, zone)} ${zoneAbbreviation(zone, t)}` : new Date(t).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const iso = zone ? `${formatDateTime(t, zone)} ${zoneAbbreviation(zone, t)}` : instant(t);
   const s = Math.round((t - now.getTime()) / 1000);
   const rel = Math.abs(s) < 60 ? `${Math.abs(s)}s` : Math.abs(s) < 3600 ? `${Math.round(Math.abs(s) / 60)}m` : `${(Math.abs(s) / 3600).toFixed(1)}h`;
   return `${iso} (${s >= 0 ? `in ${rel}` : `${rel} ago`})`;

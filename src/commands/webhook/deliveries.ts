@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import { allDeliveries, listDeliveries, type WebhookDelivery } from '../../api/webhooks.js';
 import { collectAll, type IncompleteListError } from '../../api/pagination.js';
-import { attemptsOf, failureOf, lastCodeOf, nextRetryOf, pick, when } from '../../webhooks/delivery-fields.js';
+import { attemptsOf, failureOf, instant, lastCodeOf, nextRetryOf, pick, when } from '../../webhooks/delivery-fields.js';
 import { printList, type Column } from '../../io/output.js';
 import { withSpinner } from '../../io/progress.js';
 import { note } from '../../io/render.js';
@@ -27,7 +27,7 @@ export default async function webhookDeliveries(ctx: Context, id: string, opts: 
     { header: 'STATUS', get: (r) => pick(r, ['status', 'state', 'delivery_status']) },
     { header: 'ATTEMPTS', get: attemptsOf, drop: 3 },
     { header: 'LAST CODE', get: lastCodeOf, drop: 1 },
-    { header: 'NEXT RETRY', get: (r) => when(nextRetryOf(r), now, zone), drop: 5, csv: { get: (r) => when(nextRetryOf(r), now) } },
+    { header: 'NEXT RETRY', get: (r) => when(nextRetryOf(r), now, zone), drop: 5, csv: { get: (r) => instant(nextRetryOf(r)) } },
     { header: 'WHY IT FAILED', csv: 'failure', get: failureOf, max: 40 },
   ];
   await printList(ctx, rows, columns, { empty: `No deliveries for endpoint ${id} yet.` });
