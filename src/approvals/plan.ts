@@ -13,7 +13,7 @@ import { callingWindow, checkHoursChoice } from '../hours/hours-gate.js';
 import { notDraft } from '../campaigns/launch-flow.js';
 import { readCampaign, readContacts } from '../campaigns/read.js';
 import { FailureError } from '../errors.js';
-import { oneLine, plural } from '../text/text.js';
+import { grouped, plural, oneLine } from '../text/text.js';
 import { formatDateTime, zoneAbbreviation } from '../util/time.js';
 
 export interface LaunchOptions {
@@ -131,7 +131,7 @@ export function describePlan(record: PlanRecord, zone = 'UTC', shown = 20): stri
   }
   lines.push(`Dials:    ${plural(plan.contacts.length, 'contact')}`);
   for (const c of plan.contacts.slice(0, shown)) lines.push(`  ${c.phone_number}${c.name ? `  ${oneLine(c.name, 60)}` : ''}`);
-  if (plan.contacts.length > shown) lines.push(`  … and ${(plan.contacts.length - shown).toLocaleString('en-US')} more`);
+  if (plan.contacts.length > shown) lines.push(`  … and ${grouped(plan.contacts.length - shown)} more`);
   if (!findings.checked) lines.push('Calling hours: not checked (ignore_calling_hours).');
   else {
     const outside = findings.outside.reduce((n, g) => n + g.count, 0);

@@ -6,7 +6,7 @@
  */
 import type { Source } from '../contacts/source.js';
 import { UsageError } from '../errors.js';
-import { plural } from '../text/text.js';
+import { grouped, plural } from '../text/text.js';
 
 export interface ExcludeList {
   path: string;
@@ -47,7 +47,7 @@ export async function readExcludeList(path: string, defaultCountry: string | und
     const check = createPhoneCheck(country);
     for await (const { text, number, length, cut } of lines(source, signal)) {
       if (cut) {
-        throw new UsageError(`${source.name}: line ${number.toLocaleString('en-US')} is ${chars(length)} long; an exclude list holds one phone number a line (voicectl reads lines of up to ${chars(MAX_LINE_CHARS)}).`, {
+        throw new UsageError(`${source.name}: line ${grouped(number)} is ${chars(length)} long; an exclude list holds one phone number a line (voicectl reads lines of up to ${chars(MAX_LINE_CHARS)}).`, {
           hint: 'Check that this is the list you meant; a CSV or .xlsx with a phone column is read as a spreadsheet.',
         });
       }
@@ -146,7 +146,7 @@ async function* lines(source: Extract<Source, { kind: 'text' }>, signal?: AbortS
 
 /** "10.0 MB", "1,024 characters". */
 function chars(n: number): string {
-  return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${n.toLocaleString('en-US')} characters`;
+  return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${grouped(n)} characters`;
 }
 
 /** A value quoted in a warning: enough to recognise it. */

@@ -10,6 +10,7 @@ import { allCalls } from '../api/calls.js';
 import type { Context } from '../context.js';
 import { normalizeReadBack } from '../contacts/read-back.js';
 import { readExcludeList } from './exclude-file.js';
+import { grouped } from '../text/text.js';
 
 /**
  * Who to leave out. A verb maps its flags onto it with every key written out, so a flag
@@ -91,7 +92,7 @@ export async function buildRules(ctx: Context, choice: ExclusionChoice, options:
     const list = await readExcludeList(f.path, options.defaultCountry, ctx.signal);
     if (list.invalid.length > 0) {
       const first = list.invalid[0]!;
-      ctx.warn(`${list.name}: ${list.invalid.length.toLocaleString('en-US')} ${list.invalid.length === 1 ? 'entry is' : 'entries are'} not a valid phone number and can match no contact (row ${first.row}: "${first.value}" ${first.message}).`);
+      ctx.warn(`${list.name}: ${grouped(list.invalid.length)} ${list.invalid.length === 1 ? 'entry is' : 'entries are'} not a valid phone number and can match no contact (row ${first.row}: "${first.value}" ${first.message}).`);
     }
     rules.push({
       label: f.profile ? `${list.name} (the profile's do_not_call_file)` : list.name,
@@ -149,7 +150,7 @@ export function applyRules<T extends Candidate>(contacts: T[], rules: Rule[]): E
 /** "Left out: 3 by do-not-call.csv (…), 1 called within 7d." on stderr; nothing when no rule is in force. */
 export function summarizeExclusions(ctx: Context, counts: RuleCount[]): void {
   if (counts.length === 0) return;
-  const parts = counts.map((c) => `${c.removed.toLocaleString('en-US')} by ${c.rule}`);
+  const parts = counts.map((c) => `${grouped(c.removed)} by ${c.rule}`);
   const total = counts.reduce((n, c) => n + c.removed, 0);
-  ctx.info(`Excluded ${total.toLocaleString('en-US')} ${total === 1 ? 'contact' : 'contacts'}: ${parts.join(', ')}.`);
+  ctx.info(`Excluded ${grouped(total)} ${total === 1 ? 'contact' : 'contacts'}: ${parts.join(', ')}.`);
 }

@@ -9,7 +9,7 @@ import { MAX_CONTACTS_PER_CAMPAIGN, strictError } from '../contacts/report.js';
 import { UsageError } from '../errors.js';
 import { render } from '../io/render.js';
 import type { ContactsInput } from './input.js';
-import { plural, shellQuote, truncate } from '../text/text.js';
+import { grouped, plural, truncate, shellQuote } from '../text/text.js';
 
 const FIRST_PROBLEMS = 20;
 const MAX_LISTED = 100;
@@ -17,7 +17,7 @@ const MAX_LISTED = 100;
 export function summaryLine(input: ContactsInput): string {
   const r = input.report;
   const unit = input.kind === 'csv' ? 'row' : 'item';
-  const parts = [`${plural(r.total_rows, unit)}`, `${r.valid.toLocaleString('en-US')} valid`, `${r.invalid.toLocaleString('en-US')} invalid`];
+  const parts = [`${plural(r.total_rows, unit)}`, `${grouped(r.valid)} valid`, `${grouped(r.invalid)} invalid`];
   if (r.duplicates > 0) parts.push(`${plural(r.duplicates, 'duplicate')}`);
   return `${input.fileName}: ${parts.join(', ')}${input.countryColumn !== undefined ? ` (country column "${input.countryColumn}")` : ''}`;
 }
@@ -35,7 +35,7 @@ export function printProblems(ctx: Context, input: ContactsInput): void {
   ctx.info('');
   ctx.info(c.bold(head.map((h, i) => (i < head.length - 1 ? h.padEnd(widths[i]!) : h)).join('  ')));
   for (const r of rows) ctx.info(r.map((cell, i) => (i < r.length - 1 ? cell.padEnd(widths[i]!) : cell)).join('  '));
-  if (errors.length > shown.length) ctx.info(c.dim(`… and ${(errors.length - shown.length).toLocaleString('en-US')} more.`));
+  if (errors.length > shown.length) ctx.info(c.dim(`… and ${grouped(errors.length - shown.length)} more.`));
 }
 
 /** --skip-invalid: every row left out, with its reason (the first hundred, then a count). */
@@ -45,7 +45,7 @@ export function printSkipped(ctx: Context, input: ContactsInput): void {
   ctx.warn(`skipping ${plural(errors.length, input.kind === 'csv' ? 'invalid row' : 'invalid item')} of ${input.fileName} (--skip-invalid):`);
   for (const e of errors.slice(0, MAX_LISTED)) ctx.info(`  ${skippedLine(input, e)}`);
   if (errors.length > MAX_LISTED) {
-    ctx.info(ctx.errColor.dim(`  … and ${(errors.length - MAX_LISTED).toLocaleString('en-US')} more; ${input.kind === 'csv' ? `\`${validateCommand(input)}\` writes them all` : '--json lists them all'}.`));
+    ctx.info(ctx.errColor.dim(`  … and ${grouped(errors.length - MAX_LISTED)} more; ${input.kind === 'csv' ? `\`${validateCommand(input)}\` writes them all` : '--json lists them all'}.`));
   }
 }
 

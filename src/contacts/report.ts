@@ -6,6 +6,7 @@
 import { FailureError, UsageError } from '../errors.js';
 import { csvCell } from '../io/csv.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
+import { grouped } from '../text/text.js';
 
 export interface RowError {
   /** Spreadsheet row number: the header is row 1. */
@@ -90,7 +91,7 @@ export function controlCharacterWarning(file: string, result: Pick<ValidationRes
   const n = result.controlRowCount;
   if (n === 0) return undefined;
   const rows = result.controlRows;
-  const listed = rows.length < n ? `${rows.join(', ')} and ${(n - rows.length).toLocaleString('en-US')} more` : rows.join(', ');
+  const listed = rows.length < n ? `${rows.join(', ')} and ${grouped(n - rows.length)} more` : rows.join(', ');
   return `${file}: ${n === 1 ? 'row' : 'rows'} ${listed} ${n === 1 ? 'has' : 'have'} control characters (such as terminal escape sequences) in a cell. `
     + 'They are kept in what is sent; voicectl shows them escaped, as \\x1b, at a terminal.';
 }
@@ -100,7 +101,7 @@ export function unnamedWarning(file: string, result: Pick<ValidationResult, 'unn
   const n = result.unnamedRowCount ?? 0;
   if (n === 0) return undefined;
   const rows = result.unnamedRows ?? [];
-  const listed = rows.length < n ? `${rows.join(', ')} and ${(n - rows.length).toLocaleString('en-US')} more` : rows.join(', ');
+  const listed = rows.length < n ? `${rows.join(', ')} and ${grouped(n - rows.length)} more` : rows.join(', ');
   return `${file}: ${n === 1 ? 'row' : 'rows'} ${listed} ${n === 1 ? 'has' : 'have'} no name, so ${n === 1 ? 'that contact is' : 'those contacts are'} sent without one.`;
 }
 
@@ -143,16 +144,16 @@ export function foreignStyleWarnings(file: string, result: Pick<ValidationResult
   return (result.foreignStyle ?? []).map((f) => {
     const label = (c: Country) => `${c.name} (+${c.calling_code})`;
     const where = f.countries.slice(0, 3).map(label).join(' or ');
-    const rows = `${f.count === 1 ? 'row' : 'rows'} ${f.rows.join(', ')}${f.count > f.rows.length ? ` and ${(f.count - f.rows.length).toLocaleString('en-US')} more` : ''}`;
+    const rows = `${f.count === 1 ? 'row' : 'rows'} ${f.rows.join(', ')}${f.count > f.rows.length ? ` and ${grouped(f.count - f.rows.length)} more` : ''}`;
     const home = label(f.home);
     const n = f.count;
     const read = f.valid === n
       ? `${n === 1 ? 'it was read as a number' : 'they were read as numbers'} of ${home}`
       : f.valid === 0 ? `${n === 1 ? 'it is not a valid number' : 'they are not valid numbers'} of ${home}`
-        : `${f.valid.toLocaleString('en-US')} of them were read as numbers of ${home}`;
+        : `${grouped(f.valid)} of them were read as numbers of ${home}`;
     const first = f.countries[0]!;
     const them = n === 1 ? 'it' : 'them';
-    return `${file}: ${n.toLocaleString('en-US')} ${n === 1 ? 'number is' : 'numbers are'} written the way ${where} writes its own (such as "${f.example}", ${rows}), and ${read}. `
+    return `${file}: ${grouped(n)} ${n === 1 ? 'number is' : 'numbers are'} written the way ${where} writes its own (such as "${f.example}", ${rows}), and ${read}. `
       + `If ${n === 1 ? 'it is a number' : 'they are numbers'} of ${first.name}, pass --default-country ${first.code} to read ${them} so, or write ${them} with +${first.calling_code} in front.`;
   });
 }
@@ -173,7 +174,7 @@ export function splitParts(count: number, max = MAX_CONTACTS_PER_CAMPAIGN): numb
 /** Throws when there are more contacts than one campaign takes, pointing at --split. */
 export function assertCampaignSize(count: number, max = MAX_CONTACTS_PER_CAMPAIGN): void {
   if (count > max) {
-    throw new UsageError(`The file has ${count.toLocaleString('en-US')} valid contacts; a campaign takes at most ${max.toLocaleString('en-US')}.`, {
+    throw new UsageError(`The file has ${grouped(count)} valid contacts; a campaign takes at most ${grouped(max)}.`, {
       hint: `Pass --split to create ${Math.ceil(count / max)} campaigns named "NAME (1/${Math.ceil(count / max)})" and so on, or split the file.`,
     });
   }

@@ -18,6 +18,7 @@ import type { Entry, Options, ZipFile } from 'yauzl';
 import { UsageError } from '../errors.js';
 import { firstEvent } from '../util/first-event.js';
 import { MAX_CONTACTS_PER_CAMPAIGN } from './report.js';
+import { grouped } from '../text/text.js';
 
 /**
  * Inflated size of a workbook's XML parts that voicectl reads: a 10,000-row sheet is a few
@@ -118,8 +119,8 @@ function countRows(xml: Buffer, fileName: string): void {
     // `<row ` or `<row>`, not `<rowBreaks`.
     if (next !== 0x20 && next !== 0x3e && next !== 0x09 && next !== 0x0a && next !== 0x0d) continue;
     if (++rows > MAX_WORKBOOK_ROWS) {
-      throw new UsageError(`${fileName} has a sheet of more than ${MAX_WORKBOOK_ROWS.toLocaleString('en-US')} rows, more than voicectl reads from a workbook (a campaign takes ${MAX_CONTACTS_PER_CAMPAIGN.toLocaleString('en-US')} contacts; --split makes several).`, {
-        hint: `Save the sheet as "CSV UTF-8" (read as a stream, with no such bound) and pass it with --split, or split the workbook into files of at most ${MAX_WORKBOOK_ROWS.toLocaleString('en-US')} rows.`,
+      throw new UsageError(`${fileName} has a sheet of more than ${grouped(MAX_WORKBOOK_ROWS)} rows, more than voicectl reads from a workbook (a campaign takes ${grouped(MAX_CONTACTS_PER_CAMPAIGN)} contacts; --split makes several).`, {
+        hint: `Save the sheet as "CSV UTF-8" (read as a stream, with no such bound) and pass it with --split, or split the workbook into files of at most ${grouped(MAX_WORKBOOK_ROWS)} rows.`,
       });
     }
   }

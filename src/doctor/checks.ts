@@ -6,7 +6,7 @@ import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Context } from '../context.js';
-import { duration, noun } from '../text/text.js';
+import { duration, grouped, noun } from '../text/text.js';
 import type { ApiClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { listDeliveries, listEndpoints } from '../api/webhooks.js';
@@ -287,7 +287,7 @@ async function doNotCallCheck(ctx: Context): Promise<CheckResult> {
   if (days > 30) {
     return { check: 'do_not_call', status: 'warn', message: `${path} was last changed ${days} days ago`, fix: 'Refresh it from your do-not-call source before the next campaign; numbers opted out since then would be called.', details };
   }
-  return { check: 'do_not_call', status: 'ok', message: `${path}, ${numbers.toLocaleString('en-US')} ${noun(numbers, 'number')}, changed ${days === 0 ? 'today' : `${days} ${noun(days, 'day')} ago`}`, details };
+  return { check: 'do_not_call', status: 'ok', message: `${path}, ${grouped(numbers)} ${noun(numbers, 'number')}, changed ${days === 0 ? 'today' : `${days} ${noun(days, 'day')} ago`}`, details };
 }
 
 function callingHoursCheck(ctx: Context): CheckResult {

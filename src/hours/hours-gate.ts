@@ -7,7 +7,7 @@
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { countdown } from '../io/progress.js';
-import { duration, plural } from '../text/text.js';
+import { duration, grouped, plural } from '../text/text.js';
 import {
   checkCallingHours, DEFAULT_WINDOW, formatWindow, parseWindow, WINDOW_HELP, zoneLabel, type HoursCheck, type HoursWindow, type ZoneGroup,
 } from './calling-hours.js';
@@ -103,7 +103,7 @@ export function gateCallingHours(ctx: Context, numbers: string[], choice: HoursC
  */
 function describe(check: HoursCheck, now: number, nothing: string, zone: string): string[] {
   const outside = check.outside.reduce((n, g) => n + g.count, 0) + check.unknown;
-  const lines = [`${plural(outside, 'contact')} of ${check.total.toLocaleString('en-US')} ${outside === 1 ? 'is' : 'are'} outside calling hours (${formatWindow(check.window)} local time), so ${nothing}:`];
+  const lines = [`${plural(outside, 'contact')} of ${grouped(check.total)} ${outside === 1 ? 'is' : 'are'} outside calling hours (${formatWindow(check.window)} local time), so ${nothing}:`];
   const row = (state: string, text: string) => `  ${state.padEnd(7)} ${text}`;
   for (const g of check.outside) {
     const opens = g.opensAt !== undefined ? `; opens ${opensAt(g.zones, g.opensAt, now, zone)}` : '; never open in all of them at once';

@@ -15,7 +15,7 @@
  * line instead, after the same delay.
  */
 import type { IoContext } from './streams.js';
-import { bytes, clock } from '../text/text.js';
+import { bytes, clock, grouped } from '../text/text.js';
 
 export interface DrawRule {
   /** Where the command's data goes while the indicator draws (default: stdout, after it). */
@@ -144,6 +144,12 @@ export interface CounterOptions extends DrawRule {
   now?: () => number;
 }
 
+/**
+ * Milliseconds on a clock that only moves forward. Not performance.now(): on Node 20 the
+ * `performance` global loads perf_hooks (a dozen modules) into every command that counts.
+ */
+const monotonicMs = (): number => Number(process.hrtime.bigint()) / 1e6;
+
 /** A count redrawn as it grows: "Checked 120,000 rows…", "Transcripts 3/10". */
 export class Counter {
   private readonly line: ProgressLine;
@@ -153,7 +159,7 @@ export class Counter {
 
   constructor(ctx: IoContext, private readonly text: (n: number) => string, private readonly options: CounterOptions = {}) {
     this.line = new ProgressLine(ctx, options);
-    this.now = options.now ?? (() => performance.now());
+    this.now = options.now ?? monotonicMs;
     this.started = this.now();
   }
 
@@ -203,7 +209,7 @@ export class ProgressBar {
   constructor(ctx: IoContext, private readonly opts: BarOptions) {
     this.out = new ProgressLine(ctx, opts);
     this.total = opts.total;
-    this.now = opts.now ?? (() => performance.now());
+    this.now = opts.now ?? monotonicMs;
     this.started = this.now();
   }
 
@@ -245,7 +251,7 @@ export class ProgressBar {
   }
 
   private amount(n: number): string {
-    return this.opts.unit === 'bytes' ? bytes(n) : n.toLocaleString('en-US');
+    return this.opts.unit === 'bytes' ? bytes(n) : grouped(n);
   }
 
   /** A line that stays above the bar. */

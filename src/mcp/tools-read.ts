@@ -4,6 +4,7 @@ import {
   annotate, argument, asArray, asObject, cutTranscript, decodeCursor, DEFAULT_LIMIT, encodeCursor, id, listPage, object, option, page,
   paging, parseJson, pathText, rowsInput, text, ToolFailure, TRANSCRIPT_CHARS, type ToolSpec,
 } from './tool-spec.js';
+import { grouped } from '../text/text.js';
 
 export const READ_TOOLS: readonly ToolSpec[] = [
   {
@@ -82,7 +83,7 @@ export const READ_TOOLS: readonly ToolSpec[] = [
     name: 'call_get',
     verb: 'call get',
     kind: 'read',
-    description: `One call with its transcript (as \`voicectl call get --json\`). A transcript over ${TRANSCRIPT_CHARS.toLocaleString('en-US')} characters is cut, and transcript_note says so.`,
+    description: `One call with its transcript (as \`voicectl call get --json\`). A transcript over ${grouped(TRANSCRIPT_CHARS)} characters is cut, and transcript_note says so.`,
     annotations: annotate('Get a call with its transcript'),
     input: { call_id: argument('call_id', id()) },
     output: z.looseObject({ transcript_note: z.string().optional() }),

@@ -6,6 +6,7 @@
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type YAMLMap } from 'yaml';
 import { UsageError } from '../errors.js';
 import { parseWindow, WINDOW_HELP, type HoursWindow } from '../hours/calling-hours.js';
+import { grouped } from '../text/text.js';
 
 const RULE_KINDS = [
   'first_agent_turn_matches', 'never_says', 'opt_out_honoured', 'max_duration', 'outcome_in',
@@ -77,7 +78,7 @@ export const MAX_RULES_BYTES = 1024 * 1024;
 export function readRules(seq: Node | null | undefined, at: Located, what = 'rules'): Rule[] {
   if (!isSeq(seq)) throw refuse(at, seq, `${what} must be a list of rules`);
   if (seq.items.length > MAX_RULES) {
-    throw refuse(at, seq, `${what} holds ${seq.items.length.toLocaleString('en-US')} rules; at most ${MAX_RULES.toLocaleString('en-US')} are read`,
+    throw refuse(at, seq, `${what} holds ${grouped(seq.items.length)} rules; at most ${grouped(MAX_RULES)} are read`,
       'Split the rules into several files and run calls check once for each. Nothing was sent.');
   }
   const rules: Rule[] = [];
@@ -297,7 +298,7 @@ function parseRules(text: string, file: string): Rule[] {
   // Checked before the YAML is parsed: a parser's work and memory grow with the text.
   if (text.length > MAX_RULES_BYTES) {
     throw new UsageError(`${file}: ${(Buffer.byteLength(text) / 1024 / 1024).toFixed(1)} MB is over the ${MAX_RULES_BYTES / 1024 / 1024} MB a rules file may be.`, {
-      hint: `A rules file holds at most ${MAX_RULES.toLocaleString('en-US')} rules; split them into several files. Nothing was sent.`,
+      hint: `A rules file holds at most ${grouped(MAX_RULES)} rules; split them into several files. Nothing was sent.`,
     });
   }
   const { doc, at } = parseYaml(text, file);

@@ -1,6 +1,7 @@
 /**
  * One spelling of each small thing, and the type escapes held under a ceiling: a count's
- * word (plural and noun in src/text/text.ts), a duration (duration there too) and the JSON
+ * word (plural and noun in src/text/text.ts), a whole number's digits (grouped there, without
+ * Intl, whose first call costs a command ~20 ms), a duration (duration there too) and the JSON
  * object guard (isObject in src/util/is-object.ts) are written once; `as unknown as` and
  * `as Record<string, unknown>` may not grow past the counts below (lower them when a
  * change removes some: an escape the typing could have caught is a bug waiting).
@@ -48,6 +49,12 @@ describe('one spelling', () => {
   it('of a count\'s word: plural() and noun() in src/text/text.ts, not `n === 1 ? \'\' : \'s\'`', () => {
     const inline = [...occurrences(/===\s*1\s*\?\s*''\s*:\s*'s'|!==\s*1\s*\?\s*'s'\s*:\s*''/g).keys()];
     expect(inline.sort()).toEqual(Object.keys(KEPT.plural).sort());
+  });
+
+  it('of a whole number for people: grouped() in src/text/text.ts ("12,000"), not toLocaleString(\'en-US\')', () => {
+    // The sandbox (an emulator, not voicectl's output) and a money amount with its decimals are not whole-number counts.
+    const copies = [...occurrences(/\.toLocaleString\('en-US'\)/g).keys()].filter((f) => f !== 'text/text.ts' && !f.startsWith('sandbox/'));
+    expect(copies).toEqual([]);
   });
 
   it('of a duration: duration() in src/text/text.ts', () => {

@@ -19,7 +19,7 @@ export const SMALL_WORDS: Record<SmallBecause, string> = {
   windows: 'the rest not yet open',
 };
 import { when } from './when.js';
-import { noun } from '../../text/text.js';
+import { grouped, noun } from '../../text/text.js';
 
 export interface ZoneForecast {
   zone: string;
@@ -121,7 +121,7 @@ export function forecast(j: Journal, history: AgentHistory | undefined, now: num
 export function forecastLines(f: Forecast, j: Journal, zone: string): string[] {
   const at = (text: string) => when(Date.parse(text), zone);
   const p = j.policy;
-  const lines = [`Forecast for "${j.name}": ${f.contacts.toLocaleString('en-US')} contacts ${f.history ? 'to dial' : 'left to dial'}${f.excluded ? ` (${f.excluded.toLocaleString('en-US')} excluded)` : ''}${f.no_zone ? `, ${f.no_zone} whose time zone is unknown (never dialed)` : ''}.`];
+  const lines = [`Forecast for "${j.name}": ${grouped(f.contacts)} contacts ${f.history ? 'to dial' : 'left to dial'}${f.excluded ? ` (${grouped(f.excluded)} excluded)` : ''}${f.no_zone ? `, ${f.no_zone} whose time zone is unknown (never dialed)` : ''}.`];
   for (const z of f.zones) {
     const when = !z.opens
       ? 'no opening within eight days'
@@ -133,7 +133,7 @@ export function forecastLines(f: Forecast, j: Journal, zone: string): string[] {
   const h = f.history;
   if (h) {
     lines.push(h.connect_rate !== undefined
-      ? `  This agent's last ${h.calls.toLocaleString('en-US')} calls: ${Math.round(h.connect_rate * 100)}% connected; expect about ${h.expected_connected} conversations${h.expected_talk_minutes !== undefined ? `, ${h.expected_talk_minutes} talk minutes` : ''}.`
+      ? `  This agent's last ${grouped(h.calls)} calls: ${Math.round(h.connect_rate * 100)}% connected; expect about ${h.expected_connected} conversations${h.expected_talk_minutes !== undefined ? `, ${h.expected_talk_minutes} talk minutes` : ''}.`
       : '  This agent has no call history: connect rate and talk time unknown.');
   }
   const policy = [`waves of up to ${p.wave_size}`, `each expected to last ${f.wave_length_minutes} min`];
@@ -145,15 +145,15 @@ export function forecastLines(f: Forecast, j: Journal, zone: string): string[] {
     ? `  ${f.waves.length} ${noun(f.waves.length, 'wave')} of first attempts, the first at ${at(f.waves[0]!.at)}; expected finish ${at(f.expected_finish!)}${p.attempts > 1 ? ' before retries' : ''}.`
     : '  No wave can be released.');
   const held = j.contacts.filter((c) => c.state === 'waiting' && c.not_before !== undefined).length;
-  if (held > 0) lines.push(`  ${held.toLocaleString('en-US')} contact${held === 1 ? ' is' : 's are'} held until the time ${held === 1 ? 'it' : 'they'} asked to be called: voicectl must keep running (or be resumed) to release each wave at its time, and a released wave cannot be stopped.`);
+  if (held > 0) lines.push(`  ${grouped(held)} contact${held === 1 ? ' is' : 's are'} held until the time ${held === 1 ? 'it' : 'they'} asked to be called: voicectl must keep running (or be resumed) to release each wave at its time, and a released wave cannot be stopped.`);
   if (f.cost) {
     const c = f.cost;
     const exp = c.low.includes('.') ? c.low.split('.')[1]!.length : 0;
-    const unpriced = Object.entries(c.unpriced).map(([cc, n]) => `${n.toLocaleString('en-US')} to ${cc}`).join(', ');
+    const unpriced = Object.entries(c.unpriced).map(([cc, n]) => `${grouped(n)} to ${cc}`).join(', ');
     lines.push(`  Cost of first attempts (${j.guardrails?.rate_card?.source ?? 'your rate card'}): ${money(c.low_minor_units, c.currency, exp)} to ${money(c.high_minor_units, c.currency, exp)}${c.assumed ? ` (${c.assumed})` : ''}${unpriced ? `; unpriced, not counted: ${unpriced}` : ''}.`);
   }
   const breaker = breakerLine(j);
   if (breaker) lines.push(breaker);
-  if (f.would_expire > 0) lines.push(`  ${f.would_expire.toLocaleString('en-US')} contacts cannot be reached ${p.deadline ? 'before the deadline' : 'in any window'}: they would expire.`);
+  if (f.would_expire > 0) lines.push(`  ${grouped(f.would_expire)} contacts cannot be reached ${p.deadline ? 'before the deadline' : 'in any window'}: they would expire.`);
   return lines;
 }

@@ -14,6 +14,7 @@ import { JournalFile, readJournal, type Journal } from './journal.js';
 import { lockJournal } from './lock.js';
 import { account, openRun, reapplyExclusions, refuseExisting, resumeCommand, type NewRun } from './start.js';
 import { runView } from './view.js';
+import { grouped } from '../../text/text.js';
 
 export interface RunScreen {
   /** The forecast and the wave plan: the result of a dry run, information before a real one. */
@@ -66,7 +67,7 @@ export async function resumeRun(ctx: Context, path: string, screen: RunScreen, o
 
 async function resumeLocked(ctx: Context, path: string, { journal, api }: { journal: Journal; api: ApiClient }, screen: RunScreen, o: { dryRun: boolean; acceptRates?: boolean }): Promise<void> {
   const newlyExcluded = await reapplyExclusions(ctx, journal);
-  if (newlyExcluded > 0) screen.note(`${newlyExcluded.toLocaleString('en-US')} waiting contact${newlyExcluded === 1 ? ' now on an exclude list is' : 's now on an exclude list are'} left out.`);
+  if (newlyExcluded > 0) screen.note(`${grouped(newlyExcluded)} waiting contact${newlyExcluded === 1 ? ' now on an exclude list is' : 's now on an exclude list are'} left out.`);
   if (journal.state === 'finished') {
     await screen.summary(journal, path);
     screen.note('This run has finished; nothing is left to release.');

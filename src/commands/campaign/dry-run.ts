@@ -7,7 +7,7 @@ import type { Context } from '../../context.js';
 import { printTable } from '../../io/output.js';
 import type { Part } from './create-flow.js';
 import { extraText } from './fields.js';
-import { plural, truncate } from '../../text/text.js';
+import { grouped, plural, truncate } from '../../text/text.js';
 import { render } from '../../io/render.js';
 
 const SAMPLE = 10;
@@ -25,7 +25,7 @@ async function summary(ctx: Context, parts: Part[], agentLabel: string, where: (
   if (first.kb_item_ids?.length) ctx.out(`  knowledge base: ${first.kb_item_ids.join(', ')}`);
   ctx.out('');
   await printTable(ctx, ['NAME', 'CONTACTS', 'FROM', 'TO'], parts.map((p) => [
-    p.draft.name, p.contacts.length.toLocaleString('en-US'), where(p.contacts[0]!.row), where(p.contacts.at(-1)!.row),
+    p.draft.name, grouped(p.contacts.length), where(p.contacts[0]!.row), where(p.contacts.at(-1)!.row),
   ]));
   ctx.out('');
   const sample = parts[0]!.contacts.slice(0, SAMPLE);

@@ -9,7 +9,7 @@ import { withSpinner } from '../../io/progress.js';
 import { commandLine, createAndLaunch, partsOf, sharedResumeArgs, type Part } from './create-flow.js';
 import { printDryRun } from './dry-run.js';
 import { confirmLaunch } from '../../campaigns/launch-flow.js';
-import { plural } from '../../text/text.js';
+import { grouped, plural } from '../../text/text.js';
 import { render } from '../../io/render.js';
 import type { RedialFlags } from './definition.js';
 import { exclusionChoice, hoursChoice } from './plans.js';
@@ -67,7 +67,7 @@ export default async function campaignRedial(ctx: Context, id: string, flags: Re
 
   if (kept.length > MAX_CONTACTS_PER_CAMPAIGN && !flags.split) {
     const parts = Math.ceil(kept.length / MAX_CONTACTS_PER_CAMPAIGN);
-    throw new UsageError(`The redial has ${kept.length.toLocaleString('en-US')} contacts; a campaign takes at most ${MAX_CONTACTS_PER_CAMPAIGN.toLocaleString('en-US')}.`, {
+    throw new UsageError(`The redial has ${grouped(kept.length)} contacts; a campaign takes at most ${grouped(MAX_CONTACTS_PER_CAMPAIGN)}.`, {
       hint: `Pass --split to create ${parts} campaigns named "${name} (1/${parts})" and so on.`,
     });
   }
@@ -112,8 +112,8 @@ export default async function campaignRedial(ctx: Context, id: string, flags: Re
 
 function summarize(ctx: Context, plan: RedialPlan, keptAfterRules: number): void {
   const label = plan.campaign.name ? `"${plan.campaign.name}" (${plan.campaign.id ?? ''})` : plan.campaign.id;
-  const kept = Object.entries(plan.kept).map(([k, n]) => `${n.toLocaleString('en-US')} ${k}`).join(', ');
-  const left = Object.entries(plan.leftOut).map(([k, n]) => `${n.toLocaleString('en-US')} ${k}`).join(', ');
+  const kept = Object.entries(plan.kept).map(([k, n]) => `${grouped(n)} ${k}`).join(', ');
+  const left = Object.entries(plan.leftOut).map(([k, n]) => `${grouped(n)} ${k}`).join(', ');
   ctx.info(`Campaign ${label}: ${plural(plan.total, 'contact')}.`);
   ctx.info(`Redial: ${plural(plan.contacts.length, 'contact')}${kept ? ` (${kept})` : ''}.`);
   if (left) ctx.info(`Left out: ${left}.`);
@@ -128,7 +128,7 @@ function warnUnreadable(ctx: Context, plan: RedialPlan, defaultCountry: string |
   const n = plan.unreadable.length;
   if (n === 0) return;
   const shown = plan.unreadable.slice(0, 10).map((u) => `  contact ${u.row}${u.name ? ` (${u.name})` : ''}: ${JSON.stringify(u.phone_number) ?? String(u.phone_number)} ${u.reason}`);
-  if (n > 10) shown.push(`  … and ${(n - 10).toLocaleString('en-US')} more (--dry-run --json lists them all under "unreadable")`);
+  if (n > 10) shown.push(`  … and ${grouped(n - 10)} more (--dry-run --json lists them all under "unreadable")`);
   const noCountry = !defaultCountry && plan.unreadable.some((u) => /no country code/.test(u.reason));
   ctx.warn(`${plural(n, 'contact')} of the campaign ${n === 1 ? 'has a number' : 'have numbers'} that voicectl cannot read as a phone number${defaultCountry ? ` (default country ${defaultCountry.toUpperCase()})` : ''}, so ${n === 1 ? 'it is' : 'they are'} left out of the redial: no do-not-call list can be checked for ${n === 1 ? 'it' : 'them'}.\n${shown.join('\n')}`
     + (noCountry ? '\nPass --default-country (for example --default-country IN) to read numbers written without +<country code>.' : ''));
@@ -170,7 +170,7 @@ function resumeCommand(ctx: Context, id: string, flags: RedialFlags, agentId: st
 function warnUnread(ctx: Context, unread: Unread[]): void {
   if (unread.length === 0) return;
   const shown = unread.slice(0, 10).map((c) => `  ${c.phone_number}${c.name ? ` (${c.name})` : ''}: ${c.requested_as ? `"${c.requested_as}"` : c.outcome ?? 'no callback found'}${c.conflict ? ' (two times said)' : ''}`);
-  if (unread.length > 10) shown.push(`  … and ${(unread.length - 10).toLocaleString('en-US')} more (the journal lists them all: state "excluded", rule "${NO_TIME_RULE}" or "${NEEDS_PERSON_RULE}")`);
+  if (unread.length > 10) shown.push(`  … and ${grouped(unread.length - 10)} more (the journal lists them all: state "excluded", rule "${NO_TIME_RULE}" or "${NEEDS_PERSON_RULE}")`);
   ctx.warn(`${plural(unread.length, 'callback')} without a requested time voicectl could read ${unread.length === 1 ? 'is' : 'are'} not dialed: voicectl does not choose a time for them.\n${shown.join('\n')}\n`
     + 'Call them by hand, or with `voicectl campaign followups` for the list.');
 }

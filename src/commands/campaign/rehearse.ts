@@ -18,7 +18,7 @@ import { FailureError, GuardrailError, UsageError } from '../../errors.js';
 import { printList } from '../../io/output.js';
 import { withSpinner } from '../../io/progress.js';
 import { forPeople, note, render } from '../../io/render.js';
-import { duration, plural, shellQuote } from '../../text/text.js';
+import { duration, grouped, plural, shellQuote } from '../../text/text.js';
 import { readCampaign, readContacts } from '../../campaigns/read.js';
 import { forecast, type Forecast } from '../../campaigns/run/forecast.js';
 import { newGuardrails, type GuardrailInput } from '../../campaigns/run/guardrails.js';
@@ -96,7 +96,7 @@ export async function rehearse(ctx: Context, plan: RunPlan, guard: GuardrailInpu
 
     const acc = account(ctx);
     const intro = [
-      `Rehearsal on a sandbox inside voicectl at ${scale.toLocaleString('en-US')}x (a day of waiting in ${waitText(86_400 / scale)}), its clock starting at ${when(startAt, ctx.timeZone)}: no call is placed${acc ? `, and nothing but reads was sent to ${acc.baseUrl}` : ''}.`,
+      `Rehearsal on a sandbox inside voicectl at ${grouped(scale)}x (a day of waiting in ${waitText(86_400 / scale)}), its clock starting at ${when(startAt, ctx.timeZone)}: no call is placed${acc ? `, and nothing but reads was sent to ${acc.baseUrl}` : ''}.`,
       real.agentNote,
       real.ratesNote,
       ...(plan.exclusions.calledWithinMs !== undefined ? ['--exclude-called-within reads the sandbox\'s calls here, which are none: in a rehearsal it excludes no one.'] : []),
@@ -369,5 +369,5 @@ function shownValue(r: Measure, side: 'forecast' | 'actual', zone: string): stri
     const m = (n: number) => money(n, r.currency!, r.exponent!);
     return side === 'forecast' && r.forecast_high !== undefined ? `${m(Number(v))} to ${m(r.forecast_high)}` : m(Number(v));
   }
-  return typeof v === 'number' ? v.toLocaleString('en-US') : v;
+  return typeof v === 'number' ? grouped(v) : v;
 }
