@@ -18,7 +18,7 @@
  *   mobile, is "079 1112 3456" in India).
  */
 import type { CountryCode, PhoneNumber } from 'libphonenumber-js/max';
-import { validNumber } from './quick-parse.js';
+import { phoneNumberOf, validNumber, type QuickNumber } from './quick-parse.js';
 import { lpn, NationalFormats, type PlanValidity } from './validity.js';
 
 /** Countries whose national styles are watched besides North America's (the corpus of the differential test). */
@@ -55,19 +55,19 @@ export function digitGroups(raw: string): string[] | undefined {
   // "00" starts an international number: not read with the default country.
   if (raw.charCodeAt(start) === 48 && raw.charCodeAt(start + 1) === 48) return undefined;
   const groups: string[] = [];
-  let current = '';
+  let from = -1; // where the current group of digits starts
   for (let k = start; k < end; k++) {
     const c = raw.charCodeAt(k);
     if (c >= 48 && c <= 57) {
-      current += raw[k];
+      if (from === -1) from = k;
       continue;
     }
     // Spaces, brackets, dash, dot, slash; anything else ("+", "#", letters) is not a national style.
     if (c !== 32 && c !== 9 && c !== 160 && c !== 40 && c !== 41 && c !== 45 && c !== 46 && c !== 47) return undefined;
-    if (current !== '') groups.push(current);
-    current = '';
+    if (from !== -1) groups.push(raw.slice(from, k));
+    from = -1;
   }
-  if (current !== '') groups.push(current);
+  if (from !== -1) groups.push(raw.slice(from, end));
   return groups.length >= 2 ? groups : undefined;
 }
 
@@ -89,7 +89,11 @@ export class ForeignStyleGuard {
       const code = lpn.getCountryCallingCode(country);
       // Every plan of the calling code: "07911 123456" is Guernsey's to the library, a UK style to people.
       const plans = lpn.countriesOfCode(code);
-      return { country, code, prefix: lpn.nationalPrefix(country) ?? '', maybe: (nn: string) => plans.some((c) => validity.isValidNational(c, nn)) };
+      const maybe = (nn: string) => {
+        for (let i = 0; i < plans.length; i++) if (validity.isValidNational(plans[i]!, nn)) return true;
+        return false;
+      };
+      return { country, code, prefix: lpn.nationalPrefix(country) ?? '', maybe };
     });
   }
 
@@ -105,19 +109,24 @@ export class ForeignStyleGuard {
     return { country: 'US', e164: us && this.validity.isValid(us) ? us.number : undefined };
   }
 
-  /** After the cell was read as a valid number of the default country: a watched country's style. */
-  watchedStyle(raw: string, home: PhoneNumber, groups: string[]): ForeignStyle | undefined {
-    if (this.watched.length === 0) return undefined;
-    const digits = groups.join('');
+  /**
+   * After the cell was read as a valid number of the default country (`home`; the quick
+   * reading's, whose PhoneNumber is made only when needed): a watched country's style.
+   */
+  watchedStyle(raw: string, home: PhoneNumber | QuickNumber, groups: string[]): ForeignStyle | undefined {
+    const watched = this.watched;
+    if (watched.length === 0) return undefined;
+    const digits = groups.length === 2 ? groups[0]! + groups[1]! : groups.join('');
     let homeWrites: boolean | undefined;
-    for (const w of this.watched) {
+    for (let i = 0; i < watched.length; i++) {
+      const w = watched[i]!;
       // Cheap first: could the digits be a valid national number there at all?
       if (!w.maybe(digits)
         && !(w.prefix !== '' && digits.startsWith(w.prefix) && w.maybe(digits.slice(w.prefix.length)))
         && !(digits.startsWith(w.code) && w.maybe(digits.slice(w.code.length)))) continue;
       // What the default country writes so is its own, whoever else does too: asked once,
       // before another country's parse (most cells that get here are the default's own).
-      homeWrites ??= this.writes(home, groups, 'loose');
+      homeWrites ??= this.writes('number' in home ? home : phoneNumberOf(home), groups, 'loose');
       if (homeWrites) return undefined;
       const there = validNumber(raw, w.country);
       if (!there || there.countryCallingCode !== w.code || !this.validity.isValid(there) || !this.writes(there, groups, 'exact')) continue;

@@ -15,6 +15,9 @@ import type { Country } from './report.js';
 import { validNumber } from './quick-parse.js';
 import { lpn, NationalFormats, PlanValidity } from './validity.js';
 
+const ANY_DIGIT = /[0-9]/g;
+const SPACE_RUN = /[ \t\u00a0]+/g;
+
 /** Shapes learnt per file: a bound, so a file of ragged cells costs at most this many lookups. */
 const MAX_SHAPES = 200;
 /** Longer cells are not one number in a national style. */
@@ -42,38 +45,42 @@ export class NationalStyle {
     if (end - start > MAX_CELL || end - start < 2) return undefined;
     // "00" starts an international number: not read with the default country.
     if (raw.charCodeAt(start) === 48 && raw.charCodeAt(start + 1) === 48) return undefined;
-    let shape = '';
     let groups = 0;
     let inDigits = false;
     let inSpace = false;
+    // Spaces other than one plain space between groups (a tab, a no-break space, two spaces), which the shape writes as one space.
+    let oddSpaces = false;
     for (let k = start; k < end; k++) {
       const c = raw.charCodeAt(k);
       if (c >= 48 && c <= 57) {
         if (!inDigits) groups++;
         inDigits = true;
         inSpace = false;
-        shape += 'd';
         continue;
       }
       inDigits = false;
       if (c === 32 || c === 9 || c === 160) {
-        if (!inSpace) shape += ' ';
+        if (inSpace || c !== 32) oddSpaces = true;
         inSpace = true;
         continue;
       }
       inSpace = false;
       // Brackets, dash, dot, slash; anything else ("+", letters) is not a national style.
       if (c !== 40 && c !== 41 && c !== 45 && c !== 46 && c !== 47) return undefined;
-      shape += raw[k];
     }
     if (groups < 2) return undefined;
     const text = raw.slice(start, end);
+    // Each digit a "d", each run of spaces one space: "(646) 555-0143" is "(ddd) ddd-dddd".
+    // Two strings made, not one a character (every row of a file comes here).
+    const digitsOut = text.replace(ANY_DIGIT, 'd');
+    const shape = oddSpaces ? digitsOut.replace(SPACE_RUN, ' ') : digitsOut;
     let candidates = this.shapes.get(shape);
     if (candidates === undefined) {
       if (this.shapes.size >= MAX_SHAPES) return undefined;
       candidates = this.writes(this.home, text) ? [] : lpn.countries().filter((c) => c !== this.home && this.writes(c, text));
       this.shapes.set(shape, candidates);
     }
+    if (candidates.length === 0) return undefined;
     const found = candidates.filter((c) => this.writes(c, text));
     if (found.length === 0) return undefined;
     if (found.length === 1) return found;

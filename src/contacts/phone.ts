@@ -8,7 +8,7 @@ import { countryName } from './country-names.js';
 import { normalizeCountry, unknownCountry } from './country.js';
 import type { PhoneCheck } from './e164.js';
 import { digitGroups, ForeignStyleGuard, type ForeignStyle } from './foreign.js';
-import { quickParse } from './quick-parse.js';
+import { quickRead } from './quick-parse.js';
 import { lpn, PlanValidity } from './validity.js';
 import { noun } from '../text/text.js';
 
@@ -109,9 +109,10 @@ export function checkPhone(raw: string, defaultCountry?: CountryCode, validity: 
   const american = groups && guard!.northAmerican(raw, groups);
   if (american) return foreignReason(american, defaultCountry!);
   // A plain cell of a valid number, read as the library reads it (quick-parse.ts): no
-  // extension, one number.
-  let phone = quickParse(raw, defaultCountry);
-  if (phone === undefined) {
+  // extension, one number. Its PhoneNumber is made only if the guard needs it.
+  const quick = quickRead(raw, defaultCountry);
+  let phone: PhoneNumber | undefined;
+  if (quick === undefined) {
     try {
       // The raw cell, as the library is given it: its own extraction decides where the number starts and ends.
       phone = lpn.parsePhoneNumberWithError(raw, { defaultCountry });
@@ -123,9 +124,10 @@ export function checkPhone(raw: string, defaultCountry?: CountryCode, validity: 
     if (phone.ext) return `has an extension (ext. ${phone.ext}), which a campaign cannot dial: remove it`;
     if (holdsTwoNumbers(text, defaultCountry, validity)) return TWO_NUMBERS_REASON;
   }
-  const foreign = groups && guard!.watchedStyle(raw, phone, groups);
-  if (foreign) return foreignReason(foreign, defaultCountry!, phone.number);
-  return phone.number;
+  const number = phone ? phone.number : `+${quick!.countryCallingCode}${quick!.nationalNumber}`;
+  const foreign = groups && guard!.watchedStyle(raw, phone ?? quick!, groups);
+  if (foreign) return foreignReason(foreign, defaultCountry!, number);
+  return number;
 }
 
 /**

@@ -61,10 +61,7 @@ export class QuickParse {
    */
   parse(raw: string, defaultCountry: CountryCode | undefined): PhoneNumber | null | undefined {
     const read = this.read(raw, defaultCountry);
-    if (!read) return read;
-    const phone = new PhoneNumber(`+${read.countryCallingCode}${read.nationalNumber}`, maxMetadata);
-    phone.country = read.country;
-    return phone;
+    return read ? phoneNumberOf(read) : read;
   }
 
   /** What parse() says, without building the library's PhoneNumber. */
@@ -144,8 +141,10 @@ export class QuickParse {
    * "+"); null when a plan has no per-type patterns or could not be read: the library decides those.
    */
   private countryOf(facts: PlanFacts, nn: string): CountryCode | undefined | null {
-    if (facts.siblings.length === 1) return facts.country;
-    for (const country of facts.siblings) {
+    const siblings = facts.siblings;
+    if (siblings.length === 1) return facts.country;
+    for (let i = 0; i < siblings.length; i++) {
+      const country = siblings[i]!;
       const sibling = this.facts(country);
       if (sibling === null) return null;
       if (sibling.leading !== null) {
@@ -162,6 +161,13 @@ export class QuickParse {
   private facts(country: CountryCode): PlanFacts | null {
     return remembered(this.plans, country, compileFacts);
   }
+}
+
+/** The library's PhoneNumber of a number read here. */
+export function phoneNumberOf(read: QuickNumber): PhoneNumber {
+  const phone = new PhoneNumber(`+${read.countryCallingCode}${read.nationalNumber}`, maxMetadata);
+  phone.country = read.country;
+  return phone;
 }
 
 /** One for the process: its caches hold only the metadata's compiled rules. */
@@ -198,28 +204,31 @@ function plainDigits(raw: string): string | undefined {
   let end = raw.length;
   while (start < end && raw.charCodeAt(start) === 32) start++;
   while (end > start && raw.charCodeAt(end - 1) === 32) end--;
-  let out = '';
-  if (raw.charCodeAt(start) === 43) {
-    out = '+';
-    start++;
-  }
+  const first = start;
+  if (raw.charCodeAt(start) === 43) start++;
   let separated = true;
+  let separators = 0;
   let count = 0;
   for (let k = start; k < end; k++) {
     const c = raw.charCodeAt(k);
     if (c >= 48 && c <= 57) {
-      out += raw[k];
       count++;
       separated = false;
     } else if ((c === 32 || c === 45) && !separated) {
       separated = true;
+      separators++;
     } else {
       return undefined;
     }
   }
   if (separated || count < 4 || count > MAX_DIGITS) return undefined;
-  return out;
+  // One string made (every row of a file comes here), not one a digit.
+  const text = raw.slice(first, end);
+  return separators === 0 ? text : text.replace(SEPARATOR, '');
 }
+
+/** The separators plainDigits() allows between groups. */
+const SEPARATOR = /[ -]/g;
 
 function compileFacts(country: CountryCode): PlanFacts | null {
   const md = planMetadata(country);

@@ -14,13 +14,11 @@ import { isE164, isForeignStyleReason } from './e164.js';
 import type { CountryCells } from './country-cell.js';
 import type { RowCheck } from './phone.js';
 import { PhoneSet } from './phone-set.js';
-import { defaultPoolSize, PhonePool } from './pool.js';
+import type { PhonePool } from './pool.js';
 import type { Contact, DuplicateRow, ForeignStyle, InvalidRow, RowError, ValidationResult } from './report.js';
-import { EngineOutOfMemory, validateInWorker } from './remote.js';
 import { emptyFile, openSource, type Source } from './source.js';
 import { workerFile } from './worker-file.js';
 import { hasControlCharacters } from '../text/terminal-text.js';
-import { readXlsx } from './xlsx.js';
 
 export type { ValidateOptions } from './options.js';
 
@@ -46,9 +44,12 @@ export async function validateContactsFile(path: string, options: ValidateOption
   if (options.sheet !== undefined && source.kind !== 'xlsx') {
     throw new UsageError(`--sheet applies to .xlsx workbooks, and ${source.name} is a text (CSV) file, which has one sheet.`, { hint: 'Leave out --sheet.' });
   }
-  const helpers = options.workers ?? (source.size >= HELPERS_MIN_BYTES ? defaultPoolSize() : 0);
+  // The worker threads' modules (and node:worker_threads) load only for a file large enough to use them.
+  const pool = options.workers !== undefined || source.size >= HELPERS_MIN_BYTES ? await import('./pool.js') : undefined;
+  const helpers = options.workers ?? (pool ? pool.defaultPoolSize() : 0);
   const engine = workerFile('engine-worker');
   if (options.workers === undefined && helpers > 0 && source.size >= ENGINE_MIN_BYTES && engine) {
+    const { EngineOutOfMemory, validateInWorker } = await import('./remote.js');
     try {
       return await validateInWorker(engine, path, options, helpers);
     } catch (err) {
@@ -56,22 +57,23 @@ export async function validateContactsFile(path: string, options: ValidateOption
       // So many bad rows that the bounded heap could not hold them: correctness first.
     }
   }
-  return validateHere(source, options, helpers);
+  return validateHere(source, options, helpers, pool?.PhonePool);
 }
 
-async function validateHere(source: Source, options: ValidateOptions, workers: number): Promise<ValidationResult> {
+async function validateHere(source: Source, options: ValidateOptions, workers: number, Pool: typeof PhonePool | undefined): Promise<ValidationResult> {
   // libphonenumber loads here, not on a thread that hands the file to the engine worker.
   const [{ createRowCheck, resolveDefaultCountry }, { CountryCells }] = await Promise.all([import('./phone.js'), import('./country-cell.js')]);
   const defaultCountry = resolveDefaultCountry(options.defaultCountry);
   // This thread checks numbers too (always for small files; for large ones whenever the
   // workers are busy), so the workers plus this thread use every core.
   const check = createRowCheck(defaultCountry);
-  const pool = workers > 0 ? new PhonePool(workers, defaultCountry) : undefined;
+  const pool = workers > 0 && Pool ? new Pool(workers, defaultCountry) : undefined;
   const style = defaultCountry ? new (await import('./national-style.js')).NationalStyle(defaultCountry as CountryCode) : undefined;
   const run = new Run(source.name, options, check, new CountryCells(), pool, style);
   try {
     let delimiter: Delimiter = ',';
-    if (source.kind === 'xlsx') await readXlsx(source, run, { sheet: options.sheet, phoneColumn: options.phoneColumn });
+    // The workbook reader (and node:zlib) loads only for a workbook.
+    if (source.kind === 'xlsx') await (await import('./xlsx.js')).readXlsx(source, run, { sheet: options.sheet, phoneColumn: options.phoneColumn });
     else ({ delimiter } = await readCsv(source, run, options.signal));
     return await run.finish(delimiter);
   } finally {
@@ -368,6 +370,6 @@ const MAX_STYLE_ROWS = 10;
 const MAX_CONTROL_ROWS = 100;
 
 function isBlank(cells: string[]): boolean {
-  for (const c of cells) if (c.trim() !== '') return false;
+  for (let i = 0; i < cells.length; i++) if (cells[i]!.trim() !== '') return false;
   return true;
 }

@@ -126,9 +126,16 @@ export function planMetadata(key: string): PlanMetadata | undefined {
   }
 }
 
+/**
+ * Compiled plans, keyed like the library selects plans: country, or calling code when there
+ * is none. One cache for the process (the metadata never changes), shared by every
+ * PlanValidity: the quick reading, the guard, the national-style warning and the time zones
+ * each keep one, and each used to compile the same plans again.
+ */
+const PLANS = new Map<string, Plan | null>();
+
 export class PlanValidity {
-  /** Keyed like the library selects plans: country, or calling code when there is none. */
-  private plans = new Map<string, Plan | null>();
+  private plans = PLANS;
 
   isValid(phone: PhoneNumber): boolean {
     const plan = this.plan(phone.country || phone.countryCallingCode);
@@ -169,7 +176,9 @@ function matches(plan: Plan, nn: string): boolean {
   if (plan.lengths !== undefined && !plan.lengths.includes(nn.length)) return false;
   if (!general(plan).test(nn)) return false;
   if (plan.types === null) return true;
-  for (const t of plan.types) {
+  const types = plan.types;
+  for (let i = 0; i < types.length; i++) {
+    const t = types[i]!;
     if (t.lengths && !t.lengths.includes(nn.length)) continue;
     if ((t.re ??= entire(t.pattern)).test(nn)) return true;
   }
@@ -239,8 +248,11 @@ const FIRST_GROUP = /(\$\d)/;
  * every country. A number with an extension, or metadata of a shape this code does not
  * know, is formatted by the library itself.
  */
+/** Compiled national formats, one cache for the process like PLANS. */
+const FORMATS = new Map<string, CompiledFormat[] | null>();
+
 export class NationalFormats {
-  private plans = new Map<string, CompiledFormat[] | null>();
+  private plans = FORMATS;
 
   format(phone: PhoneNumber): string {
     const key = phone.country && phone.country !== ('001' as CountryCode) ? phone.country : phone.countryCallingCode;

@@ -38,8 +38,10 @@ export function terminalLine(text: string): string {
 
 /** Whether `text` holds a control character other than TAB, LF and CR (what `contacts validate` warns about). */
 export function hasControlCharacters(text: string): boolean {
-  return /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/.test(text);
+  return CONTROL_IN_CELL.test(text);
 }
+/** Compiled once: a literal in the function would make a RegExp object at every call (every cell of a file). */
+const CONTROL_IN_CELL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 
 function hex(ch: string): string {
   return `\\x${ch.charCodeAt(0).toString(16).padStart(2, '0')}`;

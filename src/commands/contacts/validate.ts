@@ -9,7 +9,7 @@ import { contactsToSend, controlCharacterWarning, foreignStyleWarnings, MAX_CONT
 import { printFittedTable, type Column } from '../../io/output.js';
 import { render } from '../../io/render.js';
 import { Counter } from '../../io/progress.js';
-import { plural, shellQuote } from '../../text/text.js';
+import { grouped, plural, shellQuote } from '../../text/text.js';
 import type { ValidateFlags } from './definition.js';
 
 type Options = ValidateFlags;
@@ -25,7 +25,7 @@ const PROBLEM_TABLE = [{ header: 'ROW' }, { header: 'COLUMN', max: 20 }, { heade
 
 export default async function contactsValidate(ctx: Context, file: string, opts: Options): Promise<void> {
   // Large files take a while: "Checked 120,000 rows…" on a terminal, after half a second.
-  const progress = new Counter(ctx, (rows) => ctx.errColor.dim(`Checked ${fmt(rows)} rows…`), { quietMs: 500, everyMs: 100 });
+  const progress = new Counter(ctx, (rows) => ctx.errColor.dim(`Checked ${grouped(rows)} rows…`), { quietMs: 500, everyMs: 100 });
   let result: ValidationResult;
   try {
     result = await validateContactsFile(resolve(ctx.cwd, file), {
@@ -71,7 +71,7 @@ export default async function contactsValidate(ctx: Context, file: string, opts:
     csv: { columns: ERROR_COLUMNS, rows: report.errors },
     human: () => printSummary(ctx, file, result, opts),
   });
-  if (splitAdvice(ctx, file, result, opts)) problems.push(`more contacts than one campaign holds (${fmt(contactsToSend(report, opts.keepDuplicates))}, at most ${fmt(MAX_CONTACTS_PER_CAMPAIGN)})`);
+  if (splitAdvice(ctx, file, result, opts)) problems.push(`more contacts than one campaign holds (${grouped(contactsToSend(report, opts.keepDuplicates))}, at most ${grouped(MAX_CONTACTS_PER_CAMPAIGN)})`);
   if (report.invalid > 0) {
     throw new SilentExit(2, {
       code: 'invalid_rows',
@@ -100,7 +100,7 @@ function splitAdvice(ctx: Context, file: string, result: ValidationResult, opts:
   if (result.report.invalid > 0) args.push('--skip-invalid');
   args.push('--split');
   const parts = splitParts(count);
-  ctx.warn(`${file} has ${fmt(count)} contacts to send, and the service takes at most ${fmt(MAX_CONTACTS_PER_CAMPAIGN)} contacts per campaign, so they do not fit in one. `
+  ctx.warn(`${file} has ${grouped(count)} contacts to send, and the service takes at most ${grouped(MAX_CONTACTS_PER_CAMPAIGN)} contacts per campaign, so they do not fit in one. `
     + `--split creates ${parts} campaigns, "NAME (1/${parts})" to "NAME (${parts}/${parts})":`);
   ctx.info(`  ${args.map((a) => (a === 'NAME' || a === 'AGENT' ? a : shellQuote(a))).join(' ')}`);
   return true;
@@ -111,8 +111,8 @@ async function printSummary(ctx: Context, file: string, result: ValidationResult
   const c = ctx.color;
   const parts = [
     `${plural(report.total_rows, 'row')}`,
-    c.green(`${fmt(report.valid)} valid`),
-    report.invalid > 0 ? c.red(`${fmt(report.invalid)} invalid`) : `0 invalid`,
+    c.green(`${grouped(report.valid)} valid`),
+    report.invalid > 0 ? c.red(`${grouped(report.invalid)} invalid`) : `0 invalid`,
     report.duplicates > 0
       ? c.yellow(`${plural(report.duplicates, 'duplicate')} ${opts.keepDuplicates ? 'kept' : 'dropped'}`)
       : '0 duplicates',
@@ -135,7 +135,7 @@ async function printSummary(ctx: Context, file: string, result: ValidationResult
     ctx.out();
     const shown = report.duplicate_rows.slice(0, 5).map((d) => `row ${d.row} repeats row ${d.first_row} (${d.phone_number})`);
     const rest = report.duplicate_rows.length - shown.length;
-    ctx.out(`${c.yellow('Duplicates')}${opts.keepDuplicates ? ' (kept)' : ' (dropped)'}: ${shown.join('; ')}${rest > 0 ? `; and ${fmt(rest)} more` : ''}.`);
+    ctx.out(`${c.yellow('Duplicates')}${opts.keepDuplicates ? ' (kept)' : ' (dropped)'}: ${shown.join('; ')}${rest > 0 ? `; and ${grouped(rest)} more` : ''}.`);
   }
   if (report.invalid > 0) {
     const send = contactsToSend(report, opts.keepDuplicates);
@@ -144,6 +144,3 @@ async function printSummary(ctx: Context, file: string, result: ValidationResult
   }
 }
 
-function fmt(n: number): string {
-  return n.toLocaleString('en-US');
-}
