@@ -85,6 +85,8 @@ export interface Plan {
   lengths: number[] | undefined;
   /** null: the plan has no per-type patterns, and the general pattern decides. */
   types: TypeRule[] | null;
+  /** The type that matched last, tried first next time. */
+  lastHit?: number;
 }
 
 /**
@@ -176,13 +178,23 @@ function matches(plan: Plan, nn: string): boolean {
   if (plan.lengths !== undefined && !plan.lengths.includes(nn.length)) return false;
   if (!general(plan).test(nn)) return false;
   if (plan.types === null) return true;
+  // Whether any type matches (the answer does not depend on the order): the type that
+  // matched last first, since a list's numbers are mostly of one type (mobiles), and a
+  // mobile would otherwise be tried against the fixed-line pattern, India's kilobytes long, first.
   const types = plan.types;
+  const last = plan.lastHit;
+  if (last !== undefined && tryType(types[last]!, nn)) return true;
   for (let i = 0; i < types.length; i++) {
-    const t = types[i]!;
-    if (t.lengths && !t.lengths.includes(nn.length)) continue;
-    if ((t.re ??= entire(t.pattern)).test(nn)) return true;
+    if (i === last || !tryType(types[i]!, nn)) continue;
+    plan.lastHit = i;
+    return true;
   }
   return false;
+}
+
+function tryType(t: TypeRule, nn: string): boolean {
+  if (t.lengths && !t.lengths.includes(nn.length)) return false;
+  return (t.re ??= entire(t.pattern)).test(nn);
 }
 
 function general(plan: Plan): RegExp {
