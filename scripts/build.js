@@ -207,6 +207,38 @@ const mcpSdkFile = {
     }));
   },
 };
+/**
+ * The English reader of callback times (src/reports/requested-time/english.ts) needs
+ * chrono-node: as published, some 270 files. dist/chrono.cjs is the parts it uses
+ * (src/reports/requested-time/chrono.ts) as one file, loaded like dist/mcp-sdk.cjs. Names
+ * are kept: english.ts leaves two of chrono's parsers out by their class names.
+ */
+const chronoFile = {
+  name: 'chrono-file',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/chrono\.js$/ }, (args) => (/\/src\/reports\/requested-time\/english\.ts$/.test(args.importer) ? { path: 'chrono', namespace: 'voicectl-chrono' } : undefined));
+    b.onResolve({ filter: /^\.\/start\.cjs$/, namespace: 'voicectl-chrono' }, () => ({ path: './start.cjs', external: true }));
+    b.onLoad({ filter: /.*/, namespace: 'voicectl-chrono' }, () => ({
+      loader: 'js',
+      contents: "const loaded = require('./start.cjs').load(require('node:path').join(__dirname, 'chrono.cjs'));\n"
+        + "process.once('exit', () => loaded.save());\nmodule.exports = loaded.exports;",
+    }));
+  },
+};
+await build({
+  entryPoints: { chrono: 'src/reports/requested-time/chrono.ts' },
+  outdir: 'dist',
+  outExtension: { '.js': '.cjs' },
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20.18',
+  minifyWhitespace: true,
+  minifySyntax: true,
+  keepNames: true,
+  logLevel: 'warning',
+  legalComments: 'none',
+});
 await build({
   entryPoints: { 'mcp-sdk': 'src/mcp/sdk.ts' },
   outdir: 'dist',
@@ -228,7 +260,7 @@ await build({
   platform: 'node',
   target: 'node20.18',
   external,
-  plugins: [lazyChildProcess, noHttp2, lazyUndiciBuiltins, versionConstant, mcpSdkFile],
+  plugins: [lazyChildProcess, noHttp2, lazyUndiciBuiltins, versionConstant, mcpSdkFile, chronoFile],
   // Whitespace only (names stay, for --debug stacks): a smaller file to read and hash at every start.
   minifyWhitespace: true,
   define: { __VOICECTL_VERSION__: JSON.stringify(pkg.version), 'import.meta.url': '__voicectlUrl' },
@@ -249,7 +281,7 @@ await build({
 function asciiOnly(code) {
   return code.replace(/[^\x00-\x7f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
-for (const file of ['dist/help.cjs', 'dist/mcp-sdk.cjs']) writeFileSync(file, asciiOnly(readFileSync(file, 'utf8')));
+for (const file of ['dist/help.cjs', 'dist/mcp-sdk.cjs', 'dist/chrono.cjs']) writeFileSync(file, asciiOnly(readFileSync(file, 'utf8')));
 
 // Node compiles dist/main.cjs from a code cache through vm.Script (src/code-cache.ts), and
 // import() in functions restored from a cache has no loader to call. The packages that

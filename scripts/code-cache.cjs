@@ -60,10 +60,31 @@ async function warmMcpSdk() {
   writeFileSync(buildCacheFile(file), script.createCachedData());
 }
 
+/**
+ * dist/chrono.cjs, after reading callback times as the English reader does
+ * (src/reports/requested-time/english.ts): both parsers, the two left-out parsers and
+ * refiners removed, over clauses of the kinds agents' summaries hold.
+ */
+function warmChrono() {
+  const file = join(__dirname, '..', 'dist', 'chrono.cjs');
+  const { exports: chrono, script } = load(file, { userCache: false });
+  const clauses = ['asked to be called back tomorrow at 4 pm.', 'call me on Friday afternoon', 'in two days at 11 am', 'next week', 'this evening after 6', 'between 4 and 5 on 12 March', 'in 2 hours'];
+  for (const us of [true, false]) {
+    const conf = chrono.configuration.createCasualConfiguration(!us);
+    const parser = new chrono.Chrono({
+      parsers: conf.parsers.filter((x) => !/^ENTimeUnit(Ago|Later)FormatParser$/.test(x.constructor.name)),
+      refiners: conf.refiners.filter((x) => !/Timezone/.test(x.constructor.name)),
+    });
+    for (const clause of clauses) for (const r of parser.parse(clause, { instant: new Date(Date.UTC(2026, 2, 9, 10)), timezone: 0 })) r.start.date();
+  }
+  writeFileSync(buildCacheFile(file), script.createCachedData());
+}
+
 (async () => {
   await warmHelp();
   await warmMain();
   await warmMcpSdk();
+  warmChrono();
   process.exit(0);
 })().catch((err) => {
   console.error(err);

@@ -5,7 +5,7 @@
  * callback means them ("between 4 and 5", "the day after tomorrow", "this evening", "not
  * today"), and its readings kept per clause and day.
  */
-import * as chronoEn from 'chrono-node/en';
+import * as chronoEn from './chrono.js';
 import { BEFORE, negated, nextMonday, nextWeekday, PART_PATTERNS, UNTIL, type Mentions, type Reference } from './core.js';
 
 const chronoParsers = new Map<boolean, chronoEn.Chrono>();
