@@ -199,6 +199,9 @@ export async function printListing<T>(ctx: IoContext, items: AsyncIterable<T>, c
   await printList(ctx, rows, columns, options);
 }
 
+/** Items of an in-memory list written by one JSON.stringify: few enough that the text stays small. */
+const JSON_SLICE = 64;
+
 /**
  * JSON, JSON lines or CSV, written a piece at a time at the reader's pace: a list may
  * hold two million calls, whose JSON is more than one string can hold.
@@ -211,12 +214,23 @@ async function printForScripts(ctx: IoContext, items: Iterable<unknown> | AsyncI
   const paced = new PacedWriter(ctx.io.stdout as Writable);
   switch (ctx.io.format) {
     case 'json': {
-      // The bytes of JSON.stringify(list, null, 2), an item at a time. JSON text has no raw
-      // newline inside a string: every newline starts a line to indent.
+      // The bytes of JSON.stringify(list, null, 2). A list in memory is written a slice of
+      // items at a time, each slice one JSON.stringify (its brackets left off); a listing
+      // still being read, an item at a time. JSON text has no raw newline inside a string:
+      // every newline of an item starts a line to indent.
       let first = true;
-      for await (const r of items) {
-        await paced.add(`${first ? '[\n  ' : ',\n  '}${(JSON.stringify(r, null, 2) ?? 'null').replaceAll('\n', '\n  ')}`);
-        first = false;
+      if (Array.isArray(items)) {
+        for (let i = 0; i < items.length; i += JSON_SLICE) {
+          const text = JSON.stringify(items.slice(i, i + JSON_SLICE), null, 2);
+          // "[\n" + the items, each indented by two + "\n]".
+          await paced.add(`${first ? '[\n' : ',\n'}${text.slice(2, -2)}`);
+          first = false;
+        }
+      } else {
+        for await (const r of items) {
+          await paced.add(`${first ? '[\n  ' : ',\n  '}${(JSON.stringify(r, null, 2) ?? 'null').replaceAll('\n', '\n  ')}`);
+          first = false;
+        }
       }
       await paced.add(first ? '[]\n' : '\n]\n');
       break;

@@ -60,6 +60,16 @@ describe('printList for scripts', () => {
     });
   }
 
+  it('--json of lists in memory written a slice at a time: the bytes of JSON.stringify at every slice boundary and for any item', async () => {
+    const odd = (i: number): unknown => [call(i), undefined, null, i, `line\n${i}`, [], {}, { toJSON: () => undefined }, { toJSON: () => ({ at: i }) }, [undefined, () => 1]][i % 10];
+    for (const n of [63, 64, 65, 127, 128, 129, 300]) {
+      const rows = Array.from({ length: n }, (_, i) => odd(i));
+      const s = recordingStdout();
+      await printList(context('json', s.stdout), rows as Record<string, unknown>[], columns);
+      expect(s.text(), `${n} items`).toBe(`${JSON.stringify(rows, null, 2)}\n`);
+    }
+  });
+
   it('-o jsonl and -o csv: the same lines as before', async () => {
     const rows = Array.from({ length: 3000 }, (_, i) => call(i));
     const jsonl = recordingStdout();
