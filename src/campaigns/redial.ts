@@ -160,15 +160,8 @@ export async function chooseRedial(
   id: string,
   selection: RedialSelection,
   reading: (work: () => Promise<RedialPlan>) => Promise<RedialPlan> = (work) => work(),
-): Promise<{ plan: RedialPlan; check: PhoneCheck }> {
-  const [{ createPhoneCheck, createRowCheck, resolveDefaultCountry }, { CountryCells, countryInExtra }] = await Promise.all([import('../contacts/index.js'), import('../contacts/country-cell.js')]);
-  const check = createPhoneCheck(resolveDefaultCountry(selection.defaultCountry));
-  const rowCheck = createRowCheck(resolveDefaultCountry(selection.defaultCountry));
-  const cells = new CountryCells();
-  const contactCheck = (extra: unknown) => {
-    const country = countryInExtra(extra, cells);
-    return country === undefined ? undefined : (raw: string) => rowCheck(raw, country);
-  };
+): Promise<{ plan: RedialPlan; check: PhoneCheck; readBack: ReadBack }> {
+  const { check, contactCheck, readBack } = await numberReaders(selection.defaultCountry);
   const plan = await reading(() => planRedial(api, id, {
     statuses: selection.statuses,
     outcomes: selection.outcomes,
@@ -177,8 +170,33 @@ export async function chooseRedial(
     contactCheck,
     signal: selection.signal,
   }));
-  return { plan, check };
+  return { plan, check, readBack };
 }
+
+/**
+ * How a redial reads the numbers the service returns: `check` with the default country;
+ * `contactCheck`, a contact's own country from its extra (the country column it was uploaded
+ * with), when it has one; `readBack`, either, E.164 where it reads, else the number as written
+ * (a follow-up carries its contact's extra).
+ */
+export async function numberReaders(defaultCountry: string | undefined): Promise<{ check: PhoneCheck; contactCheck: (extra: unknown) => PhoneCheck | undefined; readBack: ReadBack }> {
+  const [{ createPhoneCheck, createRowCheck, resolveDefaultCountry }, { CountryCells, countryInExtra }] = await Promise.all([import('../contacts/index.js'), import('../contacts/country-cell.js')]);
+  const check = createPhoneCheck(resolveDefaultCountry(defaultCountry));
+  const rowCheck = createRowCheck(resolveDefaultCountry(defaultCountry));
+  const cells = new CountryCells();
+  const contactCheck = (extra: unknown): PhoneCheck | undefined => {
+    const country = countryInExtra(extra, cells);
+    return country === undefined ? undefined : (raw: string) => rowCheck(raw, country);
+  };
+  const readBack: ReadBack = (raw, extra) => {
+    const read = (contactCheck(extra) ?? check)(raw);
+    return read.startsWith('+') ? read : raw;
+  };
+  return { check, contactCheck, readBack };
+}
+
+/** A number as the service wrote it, in E.164 where its contact's country (from `extra`) or the default reads it so, else as written. */
+export type ReadBack = (raw: string, extra: unknown) => string;
 
 async function notFoundAs<T>(id: string, read: () => Promise<T>): Promise<T> {
   try {

@@ -11,7 +11,7 @@
  */
 import { applyRules, buildRules, type ExclusionChoice } from '../campaigns/exclusions.js';
 import { chooseRedial } from '../campaigns/redial.js';
-import { e164OrRaw, prepareCallbackRun, type Unread } from '../campaigns/run/callbacks.js';
+import { prepareCallbackRun, type Unread } from '../campaigns/run/callbacks.js';
 import type { RunContact } from '../campaigns/run/journal.js';
 import { capDay, chooseWave, Planner } from '../campaigns/run/plan.js';
 import { placeOf } from '../hours/phone-zones.js';
@@ -52,11 +52,11 @@ export async function redialPlan(args: Record<string, unknown>, deps: ToolDeps):
     // The verb's exclusion options, as the campaigns layer takes them (commands/campaign/plans.ts maps them the same way).
     const exclusion: ExclusionChoice = { files: flags.exclude ?? [], calledWithinMs: flags.excludeCalledWithin, profileList: flags.defaultExclude !== false };
     const rules = await buildRules(ctx, exclusion, { defaultCountry, api: async () => api, ignoreCampaignId: id });
-    const { plan, check } = await chooseRedial(api, id, { statuses: flags.status, outcomes: flags.outcome, excludeOutcomes: flags.excludeOutcome, defaultCountry, signal: ctx.signal });
+    const { plan, readBack } = await chooseRedial(api, id, { statuses: flags.status, outcomes: flags.outcome, excludeOutcomes: flags.excludeOutcome, defaultCountry, signal: ctx.signal });
     const { kept, excluded } = applyRules(plan.contacts, rules);
     const run = await prepareCallbackRun(ctx, api, {
       id, campaign: plan.campaign, kept, excluded, outcomes: flags.outcome, dryRun: true,
-      normalize: e164OrRaw(check),
+      normalize: readBack,
       name: flags.name, agent: flags.agent, callingHours: flags.callingHours, waveSize: flags.waveSize,
       exclusions: runExclusions(ctx, exclusion, defaultCountry),
     });

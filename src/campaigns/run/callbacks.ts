@@ -17,7 +17,7 @@ import { UsageError } from '../../errors.js';
 import { collectFollowups, extraZone, type Followup } from '../../reports/followups.js';
 import type { Excluded } from '../exclusions.js';
 import { callingWindow } from '../../hours/hours-gate.js';
-import type { RedialContact } from '../redial.js';
+import type { ReadBack, RedialContact } from '../redial.js';
 import { agentHistory } from './history.js';
 import type { Journal, RunContact } from './journal.js';
 import { DEFAULT_RETRY_AFTER_MS, DEFAULT_RETRY_ON, DEFAULT_WAVE_SIZE, parseWindows, type RunPolicy } from './policy.js';
@@ -46,11 +46,13 @@ export interface CallbackContacts {
 
 /**
  * The run's contacts: the redial's selection (`kept`, and `excluded` by the lists), each
- * matched by normalized number to its follow-up. `normalize` reads a number the service returned.
+ * matched by normalized number to its follow-up. `normalize` reads a number the service returned,
+ * with the country of its contact's upload when it had one (chooseRedial's readBack), as the
+ * contacts' own numbers were read: a US number in a list read with --default-country IN matches.
  */
-export function callbackContacts(kept: RedialContact[], excluded: Excluded[], followups: Followup[], normalize: (raw: string) => string): CallbackContacts {
+export function callbackContacts(kept: RedialContact[], excluded: Excluded[], followups: Followup[], normalize: ReadBack): CallbackContacts {
   const byPhone = new Map<string, Followup>();
-  for (const f of followups) byPhone.set(normalize(f.phone_number), f);
+  for (const f of followups) byPhone.set(normalize(f.phone_number, f.extra), f);
   const rules = new Map(excluded.map((e) => [e.row, e.rule]));
   const all = [...kept, ...excluded.map((e) => ({ ...e, status: 'excluded' }) as RedialContact)].sort((a, b) => a.row - b.row);
   const contacts: RunContact[] = [];
@@ -82,14 +84,6 @@ export function callbackContacts(kept: RedialContact[], excluded: Excluded[], fo
   return { contacts, unread };
 }
 
-/** A number as the service wrote it, in E.164 where `check` reads it so, else as written. */
-export function e164OrRaw(check: (raw: string) => string): (raw: string) => string {
-  return (raw) => {
-    const r = check(raw);
-    return r.startsWith('+') ? r : raw;
-  };
-}
-
 export interface CallbackRunInput {
   /** The finished campaign whose callbacks are called back. */
   id: string;
@@ -97,7 +91,7 @@ export interface CallbackRunInput {
   /** The redial's selection, and the contacts the exclude lists left out. */
   kept: RedialContact[];
   excluded: Excluded[];
-  normalize: (raw: string) => string;
+  normalize: ReadBack;
   outcomes?: string[];
   name?: string;
   /** The agent (id or name); default: the campaign's. */

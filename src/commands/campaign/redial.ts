@@ -13,7 +13,7 @@ import { grouped, plural } from '../../text/text.js';
 import { render } from '../../io/render.js';
 import type { RedialFlags } from './definition.js';
 import { exclusionChoice, hoursChoice } from './plans.js';
-import { NEEDS_PERSON_RULE, NO_TIME_RULE, e164OrRaw, prepareCallbackRun, type Unread } from '../../campaigns/run/callbacks.js';
+import { NEEDS_PERSON_RULE, NO_TIME_RULE, prepareCallbackRun, type Unread } from '../../campaigns/run/callbacks.js';
 import { startRun } from '../../campaigns/run/session.js';
 import { runExclusions } from '../../campaigns/run/start.js';
 import { runScreen } from './run-screen.js';
@@ -40,7 +40,7 @@ export default async function campaignRedial(ctx: Context, id: string, flags: Re
   // The lists are local files: a bad one is exit 2 before any request.
   const rules = await withSpinner(ctx, 'Reading exclude lists', () => buildRules(ctx, exclusionChoice(flags), { defaultCountry, api: async () => api, ignoreCampaignId: id }));
   // The service may return numbers as uploaded: every one is normalized as `campaign create` does before any list compares it.
-  const { plan, check } = await chooseRedial(api, id, { statuses: flags.status, outcomes: flags.outcome, excludeOutcomes: flags.excludeOutcome, defaultCountry, signal: ctx.signal }, (work) => withSpinner(ctx, 'Reading the campaign, its contacts and calls', work));
+  const { plan, readBack } = await chooseRedial(api, id, { statuses: flags.status, outcomes: flags.outcome, excludeOutcomes: flags.excludeOutcome, defaultCountry, signal: ctx.signal }, (work) => withSpinner(ctx, 'Reading the campaign, its contacts and calls', work));
   const { kept, excluded, counts } = applyRules(plan.contacts, rules);
   const original = plan.campaign.name ?? id;
   const name = flags.name?.trim() ?? `${original} (redial)`;
@@ -50,7 +50,7 @@ export default async function campaignRedial(ctx: Context, id: string, flags: Re
   if (flags.atRequestedTime) {
     const run = await withSpinner(ctx, 'Reading the requested times', () => prepareCallbackRun(ctx, api, {
       id, campaign: plan.campaign, kept, excluded, outcomes: flags.outcome, dryRun: Boolean(flags.dryRun),
-      normalize: e164OrRaw(check),
+      normalize: readBack,
       name: flags.name, agent: flags.agent, callingHours: flags.callingHours, waveSize: flags.waveSize,
       journal: flags.journal,
       exclusions: runExclusions(ctx, exclusionChoice(flags), defaultCountry),

@@ -4,6 +4,7 @@
  * is due at once; a callback whose time could not be read is never dialed and is listed.
  */
 import { describe, expect, it } from 'vitest';
+import { numberReaders } from '../../../src/campaigns/redial.js';
 import { callbackContacts } from '../../../src/campaigns/run/callbacks.js';
 import type { RunContact } from '../../../src/campaigns/run/journal.js';
 import { chooseWave, Planner, simulate } from '../../../src/campaigns/run/plan.js';
@@ -25,6 +26,21 @@ const waiting = (phone: string, notBefore?: string, zone?: string): RunContact =
 });
 
 describe('callbackContacts', () => {
+  it('matches a follow-up whose number the service returned as uploaded, read with its contact\'s own country, not the default', async () => {
+    // A mixed list read with --default-country IN: John's row said US. The service returns his
+    // number as uploaded; read with IN it would be +916465550143, match no one, and his
+    // callback would be left out as one without a time.
+    const { readBack } = await numberReaders('IN');
+    const john = followup('(646) 555-0143', '2026-11-27T10:00:00-05:00', 'tomorrow at 10', { country: 'US' });
+    const asha = followup('98765 43210', TOMORROW_4PM);
+    const { contacts, unread } = callbackContacts([contact(1, '+16465550143', { country: 'US' }), contact(2, '+919876543210')], [], [john, asha], readBack);
+    expect(contacts.map((c) => [c.row, c.state, c.not_before])).toEqual([[1, 'waiting', '2026-11-27T15:00:00.000Z'], [2, 'waiting', '2026-11-27T10:30:00.000Z']]);
+    expect(unread).toEqual([]);
+    // Read with the default country alone, John's callback is lost.
+    const defaultOnly = callbackContacts([contact(1, '+16465550143', { country: 'US' })], [], [john], (raw) => readBack(raw, {}));
+    expect(defaultOnly.contacts[0]!.state).toBe('excluded');
+  });
+
   it('holds each callback until its requested time, keeps the contact\'s own zone, and lists the unread', () => {
     const { contacts, unread } = callbackContacts(
       [contact(1, '+919800000001'), contact(2, '+919800000002'), contact(4, '+12125550100', { timezone: 'America/Chicago' })],
