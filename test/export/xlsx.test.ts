@@ -106,6 +106,8 @@ describe('call export --format xlsx', () => {
     const r = await run(['call', 'export', '--out', out], { env: envFor(s) });
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toContain('1 cell was longer than Excel\'s 32,767 characters');
+    // Said before the closing line, which ends the output.
+    expect(r.stderr.indexOf('longer than Excel')).toBeLessThan(r.stderr.indexOf('Exported 1 call'));
     expect(String((await records(out))[0]!.summary)).toHaveLength(32_767);
   });
 

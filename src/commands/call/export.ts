@@ -39,10 +39,12 @@ export default async function callExport(ctx: Context, flags: Flags): Promise<vo
   }
   const summary = await runExport(ctx, { ...runOptions(ctx, flags), timeZone: ctx.timeZone, format, out: flags.out });
   const where = flags.out && flags.out !== '-' ? ` to ${flags.out}` : '';
-  report(ctx, flags, summary, `Exported ${plural(summary.rows, 'call')}${where} in ${duration(summary.ms / 1000, { tenths: true })}`);
+  // The warning before the closing lines, which end the command's output.
   if (summary.cutCells) {
-    ctx.warn(`${summary.cutCells} cell${summary.cutCells === 1 ? ' was' : 's were'} longer than Excel's 32,767 characters and ${summary.cutCells === 1 ? 'was' : 'were'} cut; --format jsonl keeps every value whole.`);
+    const n = summary.cutCells;
+    ctx.warn(`${plural(n, 'cell')} ${n === 1 ? 'was' : 'were'} longer than Excel's 32,767 characters and ${n === 1 ? 'was' : 'were'} cut; --format jsonl keeps every value whole.`);
   }
+  report(ctx, flags, summary, `Exported ${plural(summary.rows, 'call')}${where} in ${duration(summary.ms / 1000, { tenths: true })}`);
 }
 
 /** What every format's run takes from the flags. */
