@@ -12,9 +12,12 @@ import type { ValidateOptions } from './options.js';
 /**
  * The reading thread keeps the counts, the duplicate set (in array buffers, outside
  * these limits) and the bad rows; a small young generation and a capped old one make V8
- * collect early instead of growing to hundreds of megabytes first.
+ * collect early instead of growing to hundreds of megabytes first. 6 MB, not 8: with less
+ * garbage a row, more of the young generation survives each collection, V8 grows it to its
+ * cap, and 8 MB took a 1,000,000-row run to 145-149 MB (budget 150); 6 MB keeps it at
+ * 142-144 MB for about a sixth more time (still some 160,000 rows/s; docs/performance.md).
  */
-const ENGINE_LIMITS = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 32 };
+const ENGINE_LIMITS = { maxYoungGenerationSizeMb: 6, maxOldGenerationSizeMb: 32 };
 
 /** Thrown when the capped heap was not enough (a file with a great many bad rows): the caller runs it unbounded. */
 export class EngineOutOfMemory extends Error {}
