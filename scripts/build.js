@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { builtinModules } from 'node:module';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -165,14 +165,11 @@ const verbsLeftOut = {
     }));
   },
 };
+/** What every CommonJS file of dist/ is built as: one bundle for the Node versions voicectl supports. */
+const CJS = { outdir: 'dist', outExtension: { '.js': '.cjs' }, bundle: true, format: 'cjs', platform: 'node', target: 'node20.18' };
 await build({
   entryPoints: { start: 'src/start.ts', help: 'src/help.ts' },
-  outdir: 'dist',
-  outExtension: { '.js': '.cjs' },
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20.18',
+  ...CJS,
   external: [...external, './help.cjs'],
   minifyWhitespace: true,
   plugins: [lazyChildProcess, versionConstant, verbsLeftOut],
@@ -182,6 +179,48 @@ await build({
 });
 
 /**
+ * A package of many files that one part of voicectl needs, bundled into one file of its own
+ * (dist/NAME.cjs), which dist/main.cjs loads when that part first runs, through the start
+ * path's code cache like itself: the entry, imported by its neighbours ("./sdk.js") from a
+ * file whose path matches `importer`, is that file. `minify` is esbuild's options for it.
+ */
+async function packageFile(name, entry, importer, minify) {
+  await build({
+    entryPoints: { [name]: entry },
+    ...CJS,
+    ...minify,
+    logLevel: 'warning',
+    legalComments: 'none',
+  });
+  const namespace = `voicectl-${name}`;
+  // The entry as its neighbours import it: src/mcp/sdk.ts is "./sdk.js".
+  const spec = new RegExp(`^\\./${basename(entry, '.ts')}\\.js$`);
+  return {
+    name: `${name}-file`,
+    setup(b) {
+      b.onResolve({ filter: spec }, (args) => (importer.test(args.importer) ? { path: name, namespace } : undefined));
+      b.onResolve({ filter: /^\.\/start\.cjs$/, namespace }, () => ({ path: './start.cjs', external: true }));
+      b.onLoad({ filter: /.*/, namespace }, () => ({
+        loader: 'js',
+        contents: `const loaded = require('./start.cjs').load(require('node:path').join(__dirname, '${name}.cjs'));\n`
+          + "process.once('exit', () => loaded.save());\nmodule.exports = loaded.exports;",
+      }));
+    },
+  };
+}
+/**
+ * `voicectl mcp` needs the MCP SDK and zod: as published, hundreds of files that take
+ * several times a whole start to load; src/mcp/sdk.ts is the parts voicectl uses.
+ */
+const mcpSdkFile = await packageFile('mcp-sdk', 'src/mcp/sdk.ts', /\/src\/mcp\/[^/]+\.ts$/, { minify: true });
+/**
+ * The English reader of callback times (src/reports/requested-time/english.ts) needs
+ * chrono-node: as published, some 270 files; src/reports/requested-time/chrono.ts is the
+ * parts it uses. Names are kept: english.ts leaves two of chrono's parsers out by their
+ * class names.
+ */
+const chronoFile = await packageFile('chrono', 'src/reports/requested-time/chrono.ts', /\/src\/reports\/requested-time\/english\.ts$/, { minifyWhitespace: true, minifySyntax: true, keepNames: true });
+/**
  * Every other command line runs dist/main.cjs: the whole program as one CommonJS file,
  * every lazy load inlined as a function that runs when first called. Node loads it as
  * one file, compiled from a code cache (src/start.ts), where the ES build costs a module
@@ -189,76 +228,9 @@ await build({
  * a command that reads from the service. The ES build stays for the package's exports,
  * the sandbox and worker threads.
  */
-/**
- * `voicectl mcp` needs the MCP SDK and zod: as published, hundreds of files that take
- * several times a whole start to load. dist/mcp-sdk.cjs is the parts voicectl uses
- * (src/mcp/sdk.ts) as one file, which dist/main.cjs loads, when `voicectl mcp` runs,
- * through the start path's code cache like itself.
- */
-const mcpSdkFile = {
-  name: 'mcp-sdk-file',
-  setup(b) {
-    b.onResolve({ filter: /^\.\/sdk\.js$/ }, (args) => (/\/src\/mcp\/[^/]+\.ts$/.test(args.importer) ? { path: 'mcp-sdk', namespace: 'voicectl-mcp-sdk' } : undefined));
-    b.onResolve({ filter: /^\.\/start\.cjs$/, namespace: 'voicectl-mcp-sdk' }, () => ({ path: './start.cjs', external: true }));
-    b.onLoad({ filter: /.*/, namespace: 'voicectl-mcp-sdk' }, () => ({
-      loader: 'js',
-      contents: "const loaded = require('./start.cjs').load(require('node:path').join(__dirname, 'mcp-sdk.cjs'));\n"
-        + "process.once('exit', () => loaded.save());\nmodule.exports = loaded.exports;",
-    }));
-  },
-};
-/**
- * The English reader of callback times (src/reports/requested-time/english.ts) needs
- * chrono-node: as published, some 270 files. dist/chrono.cjs is the parts it uses
- * (src/reports/requested-time/chrono.ts) as one file, loaded like dist/mcp-sdk.cjs. Names
- * are kept: english.ts leaves two of chrono's parsers out by their class names.
- */
-const chronoFile = {
-  name: 'chrono-file',
-  setup(b) {
-    b.onResolve({ filter: /^\.\/chrono\.js$/ }, (args) => (/\/src\/reports\/requested-time\/english\.ts$/.test(args.importer) ? { path: 'chrono', namespace: 'voicectl-chrono' } : undefined));
-    b.onResolve({ filter: /^\.\/start\.cjs$/, namespace: 'voicectl-chrono' }, () => ({ path: './start.cjs', external: true }));
-    b.onLoad({ filter: /.*/, namespace: 'voicectl-chrono' }, () => ({
-      loader: 'js',
-      contents: "const loaded = require('./start.cjs').load(require('node:path').join(__dirname, 'chrono.cjs'));\n"
-        + "process.once('exit', () => loaded.save());\nmodule.exports = loaded.exports;",
-    }));
-  },
-};
-await build({
-  entryPoints: { chrono: 'src/reports/requested-time/chrono.ts' },
-  outdir: 'dist',
-  outExtension: { '.js': '.cjs' },
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20.18',
-  minifyWhitespace: true,
-  minifySyntax: true,
-  keepNames: true,
-  logLevel: 'warning',
-  legalComments: 'none',
-});
-await build({
-  entryPoints: { 'mcp-sdk': 'src/mcp/sdk.ts' },
-  outdir: 'dist',
-  outExtension: { '.js': '.cjs' },
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20.18',
-  minify: true,
-  logLevel: 'warning',
-  legalComments: 'none',
-});
 await build({
   entryPoints: { main: 'src/main.ts' },
-  outdir: 'dist',
-  outExtension: { '.js': '.cjs' },
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20.18',
+  ...CJS,
   external,
   plugins: [lazyChildProcess, noHttp2, lazyUndiciBuiltins, versionConstant, mcpSdkFile, chronoFile],
   // Whitespace only (names stay, for --debug stacks): a smaller file to read and hash at every start.
