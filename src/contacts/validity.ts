@@ -5,8 +5,9 @@
  * Why: the library builds a `new RegExp` from the metadata's pattern text on every
  * check (helpers/matchesEntirely.js), and India's patterns run to kilobytes; profiling a
  * 1,000,000-row import put ~40% of the time there. This class asks the same questions of
- * the same metadata in the same way (getNumberType: the general pattern, then fixed line
- * and each other type, with their possible lengths), so the answers are the library's;
+ * the same metadata in the same way (getNumberType: the general pattern, then each type,
+ * with their possible lengths; only whether one matches is asked, so the type that matched
+ * last is tried first), so the answers are the library's;
  * test/contacts/validity.test.ts and the differential test (scripts/phone-cells.js,
  * `npm run differential`) compare the two over numbers from every country. It costs
  * ~10 ms per 50,000 numbers where isValid() costs ~700 ms (more than the parsing).
