@@ -116,7 +116,7 @@ export class ForeignStyleGuard {
   watchedStyle(raw: string, home: PhoneNumber | QuickNumber, groups: string[]): ForeignStyle | undefined {
     const watched = this.watched;
     if (watched.length === 0) return undefined;
-    const digits = groups.length === 2 ? groups[0]! + groups[1]! : groups.join('');
+    const digits = groups.join('');
     let homeWrites: boolean | undefined;
     for (let i = 0; i < watched.length; i++) {
       const w = watched[i]!;

@@ -66,15 +66,21 @@ export function nextRetryOf(row: WebhookDelivery): unknown {
  * as given when it is not a time.
  */
 export function instant(value: unknown): string {
-  if (typeof value !== 'string' && typeof value !== 'number') return '';
-  const t = typeof value === 'number' ? (value < 1e12 ? value * 1000 : value) : Date.parse(value);
+  const t = msOf(value);
+  if (t === undefined) return '';
   if (!Number.isFinite(t)) return String(value);
   return new Date(t).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
+/** A time given as text, seconds or milliseconds, in milliseconds (NaN when it is not a time); undefined when there is none. */
+function msOf(value: unknown): number | undefined {
+  if (typeof value === 'number') return value < 1e12 ? value * 1000 : value;
+  return typeof value === 'string' ? Date.parse(value) : undefined;
+}
+
 export function when(value: unknown, now: Date, zone?: string): string {
-  if (typeof value !== 'string' && typeof value !== 'number') return '';
-  const t = typeof value === 'number' ? (value < 1e12 ? value * 1000 : value) : Date.parse(value);
+  const t = msOf(value);
+  if (t === undefined) return '';
   if (!Number.isFinite(t)) return String(value);
   const iso = zone ? `${formatDateTime(t, zone)} ${zoneAbbreviation(zone, t)}` : instant(t);
   const s = Math.round((t - now.getTime()) / 1000);
