@@ -19,6 +19,7 @@ import type { Contact, DuplicateRow, ForeignStyle, InvalidRow, RowError, Validat
 import { emptyFile, openSource, type Source } from './source.js';
 import { workerFile } from './worker-file.js';
 import { hasControlCharacters } from '../text/terminal-text.js';
+import { withoutOptimizingCompiler } from '../util/short-run.js';
 
 export type { ValidateOptions } from './options.js';
 
@@ -57,7 +58,11 @@ export async function validateContactsFile(path: string, options: ValidateOption
       // So many bad rows that the bounded heap could not hold them: correctness first.
     }
   }
-  return validateHere(source, options, helpers, pool?.PhonePool);
+  // Checked here (with helpers from 1 MiB): a second or two at most, too short for V8's
+  // optimizing compiler to pay for itself (src/util/short-run.ts). The engine's fallback
+  // for a file of millions of rows is a long job: it keeps the compiler.
+  if (source.size >= ENGINE_MIN_BYTES) return validateHere(source, options, helpers, pool?.PhonePool);
+  return withoutOptimizingCompiler(() => validateHere(source, options, helpers, pool?.PhonePool));
 }
 
 async function validateHere(source: Source, options: ValidateOptions, workers: number, Pool: typeof PhonePool | undefined): Promise<ValidationResult> {

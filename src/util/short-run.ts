@@ -1,0 +1,46 @@
+/**
+ * A short job run without V8's optimizing compiler (TurboFan). V8 optimizes a function
+ * once it has run for a while, compiling it again on a background thread; on a job of a
+ * second or less, those compiles cost more than the faster code wins back, mostly in fresh
+ * memory for the compiler (on the machine measured, a first touch of a page costs about
+ * 15 µs). `contacts validate` of 10,000 rows: 466 against 431 ms on Node 20, 434 against
+ * 381 ms on Node 22, within the noise on Node 24; 50,000 rows 837 against 741 ms; but
+ * 1,000,000 rows (which the engine worker reads, never under this) 6.1 against 8.2 s.
+ * docs/performance.md has the runs.
+ *
+ * V8's flags are the process's: the optimizing compiler is off while at least one such job
+ * runs (workers started meanwhile included) and on again after the last. Functions already
+ * optimized keep their code. Nothing changes on a V8 other than those of Node 20, 22 and 24
+ * (V8 11 to 13, which name the flag so), nor when the person chose V8's compilers
+ * themselves (--jitless, --no-opt, … on the command line or in NODE_OPTIONS). The flag is
+ * back at its default when the program's code cache is written after the run, so the cache
+ * matches the flags of the next start (src/code-cache.ts).
+ */
+import { setFlagsFromString } from 'node:v8';
+
+const OWN_CHOICE = /--(no-)?(opt|turbofan|maglev|jitless|sparkplug)\b/;
+
+let applies: boolean | undefined;
+let running = 0;
+
+/** Whether Node's own arguments or NODE_OPTIONS choose V8's compilers already. Exported for tests. */
+export const choosesCompilers = (execArgv: readonly string[], nodeOptions: string | undefined): boolean =>
+  [...execArgv, nodeOptions ?? ''].some((arg) => OWN_CHOICE.test(arg));
+
+function appliesHere(): boolean {
+  if (applies === undefined) {
+    const v8Major = Number(process.versions.v8.split('.')[0]);
+    applies = v8Major >= 11 && v8Major <= 13 && !choosesCompilers(process.execArgv, process.env.NODE_OPTIONS);
+  }
+  return applies;
+}
+
+export async function withoutOptimizingCompiler<T>(work: () => Promise<T>): Promise<T> {
+  if (!appliesHere()) return work();
+  if (running++ === 0) setFlagsFromString('--no-turbofan');
+  try {
+    return await work();
+  } finally {
+    if (--running === 0) setFlagsFromString('--turbofan');
+  }
+}
