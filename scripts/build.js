@@ -4,7 +4,7 @@
 // heavy libraries load only when a command needs them.
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { builtinModules } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -253,7 +253,13 @@ await build({
 function asciiOnly(code) {
   return code.replace(/[^\x00-\x7f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
-for (const file of ['dist/help.cjs', 'dist/mcp-sdk.cjs', 'dist/chrono.cjs']) writeFileSync(file, asciiOnly(readFileSync(file, 'utf8')));
+/**
+ * The start path compiles these files as they are (src/code-cache.ts), each written inside
+ * the function Node's loader would put around it (src/module-wrapper.ts).
+ */
+const { WRAPPER_HEAD, WRAPPER_TAIL } = createRequire(import.meta.url)('../dist/start.cjs');
+const startPathFile = (code) => `${WRAPPER_HEAD}${asciiOnly(code)}${WRAPPER_TAIL}`;
+for (const file of ['dist/help.cjs', 'dist/mcp-sdk.cjs', 'dist/chrono.cjs']) writeFileSync(file, startPathFile(readFileSync(file, 'utf8')));
 
 // Node compiles dist/main.cjs from a code cache through vm.Script (src/code-cache.ts), and
 // import() in functions restored from a cache has no loader to call. The packages that
@@ -267,7 +273,7 @@ for (const file of ['dist/help.cjs', 'dist/mcp-sdk.cjs', 'dist/chrono.cjs']) wri
     if (!builtin && !external.includes(root)) throw new Error(`dist/main.cjs: import("${specifier}") is not of an external package`);
     return `__voicectlImport(${JSON.stringify(specifier)})`;
   });
-  writeFileSync(file, asciiOnly(code));
+  writeFileSync(file, startPathFile(code));
 }
 
 // V8's code caches for dist/help.cjs and dist/main.cjs, written by a fresh Node after a

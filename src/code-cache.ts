@@ -68,7 +68,8 @@ export function load<T>(file: string, options: { userCache?: boolean } = {}): Lo
       cachedData = readPrivate(userFile);
     }
   }
-  const script = new Script(`(function (exports, require, module, __filename, __dirname, __voicectlImport) {${source}\n})`, { filename: file, cachedData });
+  // The build wrote the file inside its module function (src/module-wrapper.ts).
+  const script = new Script(source, { filename: file, cachedData });
   const module = { exports: {} as T };
   (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, require, module, file, join(file, '..'), importPackage);
   const cacheRejected = cachedData ? script.cachedDataRejected : undefined;

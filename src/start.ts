@@ -42,6 +42,7 @@ export function start(argv: string[]): void {
   });
 }
 
+export { WRAPPER_HEAD, WRAPPER_TAIL } from './module-wrapper.js';
 export const HELP_FILE = join(__dirname, 'help.cjs');
 export const MAIN_FILE = join(__dirname, 'main.cjs');
 // Required where used, not at the top: `--version` needs neither (nor node:vm, os and v8).

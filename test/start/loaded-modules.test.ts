@@ -5,8 +5,10 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Script } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeMaxHeaderSize } from '../../src/api/dispatcher.js';
+import { WRAPPER_HEAD, WRAPPER_TAIL } from '../../src/module-wrapper.js';
 import { BIN, harness, type Harness } from '../helpers/cli.js';
 
 let h: Harness;
@@ -50,6 +52,16 @@ describe('start-up of a command that reads from the service', () => {
     expect(r.exitCode).toBe(0);
     expect(modules.has('fs/promises')).toBe(false);
     expect([...modules].filter((m) => !list.has(m))).toEqual([]);
+  });
+
+  it('builds the files the start path compiles inside the function it calls them with, as one expression', () => {
+    for (const file of ['main.cjs', 'help.cjs', 'mcp-sdk.cjs', 'chrono.cjs']) {
+      const text = readFileSync(join(BIN, '../../dist', file), 'latin1');
+      expect(text.startsWith(WRAPPER_HEAD), file).toBe(true);
+      expect(text.endsWith(WRAPPER_TAIL), file).toBe(true);
+      // One function expression: V8 compiles it to the function the start path calls.
+      expect(typeof new Script(text).runInNewContext({}), file).toBe('function');
+    }
   });
 
   it('builds the files the start path compiles as ASCII', () => {
