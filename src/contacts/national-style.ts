@@ -28,11 +28,7 @@ export class NationalStyle {
   private readonly validity = new PlanValidity();
   private readonly formats = new NationalFormats();
 
-  /** `bounded`: leave out of a new shape's scan the countries whose numbers are too short (false for tests only). */
-  constructor(
-    private readonly home: CountryCode,
-    private readonly bounded = true,
-  ) {}
+  constructor(private readonly home: CountryCode) {}
 
   /**
    * The countries (one, or a few that write numbers alike) whose national style `raw` is
@@ -50,7 +46,6 @@ export class NationalStyle {
     // "00" starts an international number: not read with the default country.
     if (raw.charCodeAt(start) === 48 && raw.charCodeAt(start + 1) === 48) return undefined;
     let groups = 0;
-    let digits = 0;
     let inDigits = false;
     let inSpace = false;
     // Spaces other than one plain space between groups (a tab, a no-break space, two spaces), which the shape writes as one space.
@@ -58,7 +53,6 @@ export class NationalStyle {
     for (let k = start; k < end; k++) {
       const c = raw.charCodeAt(k);
       if (c >= 48 && c <= 57) {
-        digits++;
         if (!inDigits) groups++;
         inDigits = true;
         inSpace = false;
@@ -83,7 +77,7 @@ export class NationalStyle {
     let candidates = this.shapes.get(shape);
     if (candidates === undefined) {
       if (this.shapes.size >= MAX_SHAPES) return undefined;
-      candidates = this.writes(this.home, text) ? [] : lpn.countries().filter((c) => c !== this.home && this.couldWrite(c, digits) && this.writes(c, text));
+      candidates = this.writes(this.home, text) ? [] : lpn.countries().filter((c) => c !== this.home && this.writes(c, text));
       this.shapes.set(shape, candidates);
     }
     if (candidates.length === 0) return undefined;
@@ -99,23 +93,6 @@ export class NationalStyle {
   /** The country's name and calling code, for the warning; the default country without one. */
   describe(country: CountryCode = this.home): Country {
     return { code: country, name: countryName(country), calling_code: lpn.getCountryCallingCode(country) };
-  }
-
-  /**
-   * False when no valid number of `country`, in its national format, has as many digits as a
-   * cell of `digits`: writes() would say no, and this asks it without compiling any of the
-   * country's patterns, which a new shape's scan of 245 countries otherwise does for each
-   * (about 25 ms of a 10,000-row file's run). writes() needs a valid number, whose length is
-   * one of its plan's, and a national format with at least the cell's digits, which is the
-   * number and at most the digits a format adds (a national prefix). Without either figure
-   * the country is scanned. test/contacts/national-style.test.ts compares the scan with and
-   * without this over numbers of every country.
-   */
-  private couldWrite(country: CountryCode, digits: number): boolean {
-    if (!this.bounded) return true;
-    const longest = this.validity.longest(country);
-    const added = longest === undefined ? undefined : this.formats.mostAddedDigits(country);
-    return longest === undefined || added === undefined || longest + added >= digits;
   }
 
   /**

@@ -140,15 +140,6 @@ const PLANS = new Map<string, Plan | null>();
 export class PlanValidity {
   private plans = PLANS;
 
-  /**
-   * The most digits a valid number of `country` has (the longest of its types' lengths), or
-   * undefined when the plan does not say (no plan, or a type without lengths). No pattern is compiled.
-   */
-  longest(country: CountryCode): number | undefined {
-    const plan = this.plan(country);
-    return plan === null || plan.lengths === undefined || plan.lengths.length === 0 ? undefined : Math.max(...plan.lengths);
-  }
-
   isValid(phone: PhoneNumber): boolean {
     const plan = this.plan(phone.country || phone.countryCallingCode);
     if (plan === null) return phone.isValid();
@@ -289,39 +280,14 @@ export class NationalFormats {
       }
       if (f.leading && !f.leading.test(nn)) continue;
       if (!(f.entire ??= entire(f.view.pattern())).test(nn)) continue;
-      return nn.replace((f.pattern ??= new RegExp(f.view.pattern())), replacement(f));
+      if (f.replacement === undefined) {
+        const rule = f.view.nationalPrefixFormattingRule();
+        f.replacement = rule ? f.view.format().replace(FIRST_GROUP, rule) : f.view.format();
+      }
+      return nn.replace((f.pattern ??= new RegExp(f.view.pattern())), f.replacement);
     }
     return nn;
   }
-
-  /**
-   * The most digits format() adds to a national number of `country` (a national prefix its
-   * rule writes, "0" in India), or undefined when that is not known without formatting: the
-   * library formats for this plan, or a format writes a group twice. No pattern is compiled.
-   */
-  mostAddedDigits(country: CountryCode): number | undefined {
-    const formats = remembered(this.plans, country, compileFormats);
-    if (formats === null) return undefined;
-    let most = 0;
-    for (const f of formats) {
-      const groups = replacement(f).match(GROUP_REF) ?? [];
-      if (new Set(groups).size !== groups.length) return undefined;
-      most = Math.max(most, replacement(f).replace(GROUP_REF, '').replace(NOT_DIGIT, '').length);
-    }
-    return most;
-  }
-}
-
-const GROUP_REF = /\$\d/g;
-const NOT_DIGIT = /\D/g;
-
-/** The replacement the library uses for a format's national form, its national prefix rule applied. */
-function replacement(f: CompiledFormat): string {
-  if (f.replacement === undefined) {
-    const rule = f.view.nationalPrefixFormattingRule();
-    f.replacement = rule ? f.view.format().replace(FIRST_GROUP, rule) : f.view.format();
-  }
-  return f.replacement;
 }
 
 /** The national formats of one plan, compiled, or null when the metadata is not as expected. */
