@@ -11,6 +11,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
+import { cachedDataVersionTag } from 'node:v8';
 import { Script } from 'node:vm';
 import { writeFileAtomicSync } from './util/atomic-file.js';
 
@@ -19,7 +20,11 @@ export interface Loaded<T> {
   script: Script;
   /** undefined: no cache was found; true: one was found and V8 refused it. */
   cacheRejected: boolean | undefined;
-  /** Writes this Node's cache after a run, when there was none or it did not fit. */
+  /**
+   * Writes this Node's cache after a run, when there was none or it did not fit, and V8's
+   * flags are as they were when the file was loaded: a cache made under other flags would
+   * not fit the next start, and would be written again at every run.
+   */
   save(): void;
 }
 
@@ -70,6 +75,9 @@ export function load<T>(file: string, options: { userCache?: boolean } = {}): Lo
   }
   // The build wrote the file inside its module function (src/module-wrapper.ts).
   const script = new Script(source, { filename: file, cachedData });
+  // V8 hashes its flags into a cache and refuses one made under other flags; a run can
+  // change them (src/util/short-run.ts puts them back, and checks).
+  const flags = cachedDataVersionTag();
   const module = { exports: {} as T };
   (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, require, module, file, join(file, '..'), importPackage);
   const cacheRejected = cachedData ? script.cachedDataRejected : undefined;
@@ -78,7 +86,7 @@ export function load<T>(file: string, options: { userCache?: boolean } = {}): Lo
     script,
     cacheRejected,
     save() {
-      if (!userFile || cacheRejected === false) return;
+      if (!userFile || cacheRejected === false || cachedDataVersionTag() !== flags) return;
       try {
         writeUserCache(userFile, script.createCachedData());
       } catch {

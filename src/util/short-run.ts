@@ -12,16 +12,24 @@
  * runs (workers started meanwhile included) and on again after the last. Functions already
  * optimized keep their code. Nothing changes on a V8 other than those of Node 20, 22 and 24
  * (V8 11 to 13, which name the flag so), nor when the person chose V8's compilers
- * themselves (--jitless, --no-opt, … on the command line or in NODE_OPTIONS). The flag is
- * back at its default when the program's code cache is written after the run, so the cache
- * matches the flags of the next start (src/code-cache.ts).
+ * themselves (--jitless, --no-opt, … on the command line or in NODE_OPTIONS).
+ *
+ * Afterwards V8's flags are as they were, checked by V8's hash of them, which it writes
+ * into a code cache and compares at the next start: the program's cache, written after a
+ * run, must fit the next one (src/code-cache.ts writes one only under the flags it was
+ * loaded with). On Node 22, turning Turbofan off also turns off on-stack replacement from
+ * Maglev code, which turning it on again does not undo; that is put back too. Should the
+ * flags still differ (another V8), the compiler is left alone for the rest of the process.
  */
-import { setFlagsFromString } from 'node:v8';
+import { cachedDataVersionTag, setFlagsFromString } from 'node:v8';
 
-const OWN_CHOICE = /--(no-)?(opt|turbofan|maglev|jitless|sparkplug)\b/;
+const OWN_CHOICE = /--(no-)?(opt|turbofan|maglev|jitless|sparkplug|osr-from-maglev)\b/;
 
+const v8Major = Number(process.versions.v8.split('.')[0]);
 let applies: boolean | undefined;
 let running = 0;
+/** V8's hash of its flags before the compiler was turned off. */
+let flagsBefore = 0;
 
 /** Whether Node's own arguments or NODE_OPTIONS choose V8's compilers already. Exported for tests. */
 export const choosesCompilers = (execArgv: readonly string[], nodeOptions: string | undefined): boolean =>
@@ -29,7 +37,6 @@ export const choosesCompilers = (execArgv: readonly string[], nodeOptions: strin
 
 function appliesHere(): boolean {
   if (applies === undefined) {
-    const v8Major = Number(process.versions.v8.split('.')[0]);
     applies = v8Major >= 11 && v8Major <= 13 && !choosesCompilers(process.execArgv, process.env.NODE_OPTIONS);
   }
   return applies;
@@ -37,10 +44,19 @@ function appliesHere(): boolean {
 
 export async function withoutOptimizingCompiler<T>(work: () => Promise<T>): Promise<T> {
   if (!appliesHere()) return work();
-  if (running++ === 0) setFlagsFromString('--no-turbofan');
+  if (running++ === 0) {
+    flagsBefore = cachedDataVersionTag();
+    setFlagsFromString('--no-turbofan');
+  }
   try {
     return await work();
   } finally {
-    if (--running === 0) setFlagsFromString('--turbofan');
+    if (--running === 0) restore();
   }
+}
+
+function restore(): void {
+  setFlagsFromString('--turbofan');
+  if (cachedDataVersionTag() !== flagsBefore && v8Major === 12) setFlagsFromString('--osr-from-maglev');
+  if (cachedDataVersionTag() !== flagsBefore) applies = false;
 }

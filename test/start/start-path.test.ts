@@ -3,7 +3,7 @@
  * CommonJS, everything else handed to the ES module build. Help from the start path must
  * be the same, byte for byte and exit code for exit code, as the full program's.
  */
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -96,6 +96,29 @@ describe('start path', () => {
     expect(r.stdout).toBe('false');
     const second = await runCli(['agent', '--help'], { ...env, HOME: home, XDG_CACHE_HOME: '' });
     expect(second.stdout).toBe(first.stdout);
+  });
+
+  it.runIf(!builtHere)(`keeps its code cache on Node ${process.versions.node} across runs of contacts validate, which turns a compiler off and on again`, async () => {
+    // V8 hashes its flags into a cache; a cache written after the flags moved would not fit
+    // the next start, and be written again at every run (src/code-cache.ts).
+    const home = mkdtempSync(join(configDir, 'home-'));
+    const csv = join(home, 'list.csv');
+    writeFileSync(csv, 'name,phone\nAsha,98765 43210\nRavi,+91 98100 12345\n');
+    // validate alone, as a scheduled job runs it: each run must find the cache the first wrote.
+    const runs = [['contacts', 'validate', csv, '--default-country', 'IN']];
+    const cacheOf = () => {
+      const dir = join(home, '.cache', 'voicectl', 'code');
+      const file = readdirSync(dir).find((f) => f.startsWith('main.cjs-'));
+      return file === undefined ? undefined : { file, bytes: readFileSync(join(dir, file)), mtimeMs: statSync(join(dir, file)).mtimeMs };
+    };
+    for (const argv of runs) expect((await runCli(argv, { ...env, HOME: home, XDG_CACHE_HOME: '' })).exitCode).toBe(0);
+    const written = cacheOf();
+    expect(written).toBeDefined();
+    for (const argv of [...runs, ...runs]) expect((await runCli(argv, { ...env, HOME: home, XDG_CACHE_HOME: '' })).exitCode).toBe(0);
+    const after = cacheOf();
+    expect(after?.file).toBe(written!.file);
+    expect(after?.mtimeMs).toBe(written!.mtimeMs);
+    expect(after?.bytes.equals(written!.bytes)).toBe(true);
   });
 
   it('shows help all the same when the code cache does not fit this Node (or is missing)', async () => {
