@@ -5,10 +5,9 @@
  * exit codes are the same; a command line that turns out to run a command (a flag
  * value that happens to be `-h`) returns undefined and goes the usual way.
  */
-import { fstatSync, statSync } from 'node:fs';
 import { Context, type OutStream } from './context.js';
 import { commanderExitCode, EXIT, isCommanderError } from './errors.js';
-import { fdWriter } from './io/fd-write.js';
+import { fdWriter, plainFd } from './io/fd-write.js';
 import { ActionRequested, buildProgram } from './program.js';
 
 export { GROUP_NAMES } from './program.js';
@@ -51,19 +50,9 @@ function output(fd: 1 | 2): OutStream {
   let out = outputs.get(fd);
   if (!out) {
     const stream = () => (fd === 1 ? process.stdout : process.stderr);
-    out = plain(fd) ? ({ isTTY: false, ...fdWriter(fd, stream) } as unknown as OutStream) : stream();
+    out = plainFd(fd) ? ({ isTTY: false, ...fdWriter(fd, stream) } as unknown as OutStream) : stream();
     outputs.set(fd, out);
   }
   return out;
 }
 
-function plain(fd: number): boolean {
-  if (process.platform === 'win32') return false;
-  try {
-    const st = fstatSync(fd);
-    if (st.isFIFO() || st.isFile() || st.isSocket()) return true;
-    return st.isCharacterDevice() && st.rdev === statSync('/dev/null').rdev;
-  } catch {
-    return false;
-  }
-}

@@ -6,6 +6,7 @@ import { Context, type ContextInit } from './context.js';
 import { EXIT, InterruptedError, isCommanderError } from './errors.js';
 import { version } from './version.js';
 import { exitWhenIdle, flushed } from './io/drain.js';
+import { errorOutput } from './io/fd-write.js';
 import { fsErrorReason } from './util/fs-error.js';
 import { errorJson, report, wantsJsonErrors } from './outcome.js';
 
@@ -35,6 +36,7 @@ export async function main(argv: string[], init: Partial<ContextInit> = {}): Pro
     stdoutFailure ??= err;
   };
   process.stdout.on('error', onStdoutError);
+  const stderr = errorOutput();
   const ctx = new Context({
     // Getters: process.stdin costs a stream (and tty or net) that most commands never read.
     io: {
@@ -42,7 +44,7 @@ export async function main(argv: string[], init: Partial<ContextInit> = {}): Pro
         return process.stdin;
       },
       stdout: process.stdout,
-      stderr: process.stderr,
+      stderr,
     },
     env: process.env,
     signal: interrupt.signal,
@@ -58,7 +60,7 @@ export async function main(argv: string[], init: Partial<ContextInit> = {}): Pro
   }
   // What a slow or late reader has not taken yet is part of the output; a failure to
   // deliver it (a full disk behind the pipe) arrives only once it is written.
-  const streams = [process.stdout, process.stderr];
+  const streams = [process.stdout, stderr];
   await Promise.all(streams.map(flushed));
   if (stdoutFailure && code === EXIT.OK) {
     ctx.io.stderr.write(`${ctx.errColor.red('error:')} cannot write to standard output: ${fsErrorReason(stdoutFailure)}.\n`);

@@ -3,7 +3,8 @@
  * undici would load for values it reads lazily in voicectl's build (scripts/build.js), and
  * a program file that is ASCII, so the start path reads it as a one-byte string.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Script } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,6 +53,24 @@ describe('start-up of a command that reads from the service', () => {
     expect(r.exitCode).toBe(0);
     expect(modules.has('fs/promises')).toBe(false);
     expect([...modules].filter((m) => !list.has(m))).toEqual([]);
+  });
+
+  it('writes to standard error as a pipe without loading node:net, and loses none of it', async () => {
+    // `voicectl contacts validate list.csv --json > report.json` in CI: stdout a file,
+    // stderr a pipe to the job's log (a pipe on stdout makes process.stdout, which needs net).
+    const csv = join(h.configDir, 'short-rows.csv');
+    writeFileSync(csv, `name,phone\n${Array.from({ length: 300 }, (_, i) => `Row ${i},${i % 3 === 0 ? '12345' : `98765 ${String(i).padStart(5, '0')}`}`).join('\n')}\n`);
+    const preload = join(h.configDir, 'modules-err.cjs');
+    const list = join(h.configDir, 'modules-err.json');
+    writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, JSON.stringify(process.moduleLoadList)));`);
+    const report = openSync(join(h.configDir, 'report.json'), 'w');
+    const r = spawnSync(process.execPath, [BIN, 'contacts', 'validate', csv, '--default-country', 'IN', '--json'], { env: { ...h.env, NODE_OPTIONS: `--require ${preload}` }, stdio: ['ignore', report, 'pipe'], encoding: 'utf8' });
+    closeSync(report);
+    expect(r.status).toBe(2);
+    expect(JSON.parse(readFileSync(list, 'utf8'))).not.toContain('NativeModule net');
+    const error = JSON.parse(r.stderr) as { details: { invalid: number; errors: Array<{ row: number }> } };
+    expect(error.details.invalid).toBe(100);
+    expect(error.details.errors.map((e) => e.row)).toEqual(Array.from({ length: 100 }, (_, i) => 2 + i * 3));
   });
 
   it('builds the files the start path compiles inside the function it calls them with, as one expression', () => {
