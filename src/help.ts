@@ -7,7 +7,7 @@
  */
 import { Context, type OutStream } from './context.js';
 import { commanderExitCode, EXIT, isCommanderError } from './errors.js';
-import { fdWriter, plainFd } from './io/fd-write.js';
+import { asOutStream, fdWriter, plainFd } from './io/fd-write.js';
 import { ActionRequested, buildProgram } from './program.js';
 
 export { GROUP_NAMES } from './program.js';
@@ -50,7 +50,7 @@ function output(fd: 1 | 2): OutStream {
   let out = outputs.get(fd);
   if (!out) {
     const stream = () => (fd === 1 ? process.stdout : process.stderr);
-    out = plainFd(fd) ? ({ isTTY: false, ...fdWriter(fd, stream) } as unknown as OutStream) : stream();
+    out = plainFd(fd) ? asOutStream({ isTTY: false, ...fdWriter(fd, stream) }) : stream();
     outputs.set(fd, out);
   }
   return out;

@@ -5,6 +5,7 @@
  * to the stream, which waits for it.
  */
 import { fstatSync, statSync, writeSync } from 'node:fs';
+import type { OutStream } from './streams.js';
 
 export interface FdWriter {
   write(text: string | Uint8Array): boolean;
@@ -58,13 +59,13 @@ type Done = (err?: Error | null) => void;
  * run by CI or a script that reads what voicectl says. A full non-blocking pipe, and
  * anything else asked of the stream (a listener, end()), goes to process.stderr, made then.
  */
-export function errorOutput(): NodeJS.WritableStream & { isTTY?: boolean; columns?: number } {
+export function errorOutput(): OutStream {
   if (!plainFd(2)) return process.stderr;
   let real: NodeJS.WriteStream | undefined;
   const stream = () => (real ??= process.stderr);
   const direct = fdWriter(2, stream);
   const out = {
-    isTTY: false,
+    isTTY: false as const,
     columns: undefined,
     get writableLength(): number {
       return real?.writableLength ?? 0;
@@ -92,5 +93,14 @@ export function errorOutput(): NodeJS.WritableStream & { isTTY?: boolean; column
     removeListener: (event: string, listener: (...args: unknown[]) => void) => (stream().removeListener(event, listener), out),
     emit: (event: string, ...args: unknown[]) => stream().emit(event, ...args),
   };
-  return out as unknown as NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  return asOutStream(out);
+}
+
+/**
+ * A direct writer as the stream the program writes to: it has what is asked of standard
+ * error and of help's output (write with its callback, isTTY, columns, the listeners, end),
+ * not the rest of a Node stream, which only a terminal's process.stdout or stderr is asked for.
+ */
+export function asOutStream(writer: FdWriter & { isTTY: false }): OutStream {
+  return writer as unknown as OutStream;
 }

@@ -196,8 +196,8 @@ export const LAYERS: Layer[] = [
   },
   {
     name: 'support',
-    files: ['version.ts', 'paths.ts', 'wasm-baseline.ts', 'argv.ts', 'types/'],
-    role: 'build facts and start-up helpers: version, install paths, argv pre-scan, type shims',
+    files: ['version.ts', 'paths.ts', 'wasm-baseline.ts', 'module-wrapper.ts', 'argv.ts', 'types/'],
+    role: 'build facts and start-up helpers: version, install paths, argv pre-scan, the built files\' module function, type shims',
     may: [],
   },
 ];
