@@ -3,7 +3,7 @@
  * once it has run for a while, compiling it again on a background thread; on a job of a
  * second or less, those compiles cost more than the faster code wins back, mostly in fresh
  * memory for the compiler (on the machine measured, a first touch of a page costs about
- * 15 µs). `contacts validate` of 10,000 rows: 466 against 431 ms on Node 20, 434 against
+ * 15 µs). `contacts validate` of 10,000 rows: 467 against 433 ms on Node 20, 434 against
  * 381 ms on Node 22, within the noise on Node 24; 50,000 rows 837 against 741 ms; but
  * 1,000,000 rows (which the engine worker reads, never under this) 6.1 against 8.2 s.
  * docs/performance.md has the runs.
