@@ -7,7 +7,7 @@
  */
 import { Context, type OutStream } from './context.js';
 import { commanderExitCode, EXIT, isCommanderError } from './errors.js';
-import { asOutStream, fdWriter, plainFd } from './io/fd-write.js';
+import { directOutput } from './io/fd-write.js';
 import { ActionRequested, buildProgram } from './program.js';
 
 export { GROUP_NAMES } from './program.js';
@@ -49,8 +49,7 @@ const outputs = new Map<number, OutStream>();
 function output(fd: 1 | 2): OutStream {
   let out = outputs.get(fd);
   if (!out) {
-    const stream = () => (fd === 1 ? process.stdout : process.stderr);
-    out = plainFd(fd) ? asOutStream({ isTTY: false, ...fdWriter(fd, stream) }) : stream();
+    out = directOutput(fd, () => (fd === 1 ? process.stdout : process.stderr));
     outputs.set(fd, out);
   }
   return out;

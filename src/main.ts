@@ -6,7 +6,7 @@ import { Context, type ContextInit } from './context.js';
 import { EXIT, InterruptedError, isCommanderError } from './errors.js';
 import { version } from './version.js';
 import { exitWhenIdle, flushed } from './io/drain.js';
-import { errorOutput } from './io/fd-write.js';
+import { directOutput } from './io/fd-write.js';
 import { fsErrorReason } from './util/fs-error.js';
 import { errorJson, report, wantsJsonErrors } from './outcome.js';
 
@@ -36,7 +36,7 @@ export async function main(argv: string[], init: Partial<ContextInit> = {}): Pro
     stdoutFailure ??= err;
   };
   process.stdout.on('error', onStdoutError);
-  const stderr = errorOutput();
+  const stderr = directOutput(2, () => process.stderr);
   const ctx = new Context({
     // Getters: process.stdin costs a stream (and tty or net) that most commands never read.
     io: {

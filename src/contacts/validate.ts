@@ -61,8 +61,8 @@ export async function validateContactsFile(path: string, options: ValidateOption
   // Checked here (with helpers from 1 MiB): a second or two at most, too short for V8's
   // optimizing compiler to pay for itself (src/util/short-run.ts). The engine's fallback
   // for a file of millions of rows is a long job: it keeps the compiler.
-  if (source.size >= ENGINE_MIN_BYTES) return validateHere(source, options, helpers, pool?.PhonePool);
-  return withoutOptimizingCompiler(() => validateHere(source, options, helpers, pool?.PhonePool));
+  const check = () => validateHere(source, options, helpers, pool?.PhonePool);
+  return source.size >= ENGINE_MIN_BYTES ? check() : withoutOptimizingCompiler(check);
 }
 
 async function validateHere(source: Source, options: ValidateOptions, workers: number, Pool: typeof PhonePool | undefined): Promise<ValidationResult> {

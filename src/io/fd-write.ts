@@ -53,17 +53,18 @@ export function plainFd(fd: number): boolean {
 type Done = (err?: Error | null) => void;
 
 /**
- * Standard error for a run: process.stderr on a terminal; a pipe, a file or /dev/null is
- * written directly, as Node writes a pipe on Linux anyway (synchronously), without making
- * process.stderr, which for a pipe loads Node's net module: about 25 ms of every command
- * run by CI or a script that reads what voicectl says. A full non-blocking pipe, and
- * anything else asked of the stream (a listener, end()), goes to process.stderr, made then.
+ * An output for a run: the stream on a terminal; a pipe, a file or /dev/null is written
+ * directly, as Node writes a pipe on Linux anyway (synchronously), without making
+ * process.stdout or process.stderr, which for a pipe loads Node's net module: about 25 ms
+ * of a command run by CI or a script that reads what voicectl says. A full non-blocking
+ * pipe, and anything else asked of the stream (a listener), goes to the stream, made then.
+ * Help writes both of its outputs so; a command, standard error.
  */
-export function errorOutput(): OutStream {
-  if (!plainFd(2)) return process.stderr;
+export function directOutput(fd: 1 | 2, stream: () => NodeJS.WriteStream): OutStream {
+  if (!plainFd(fd)) return stream();
   let real: NodeJS.WriteStream | undefined;
-  const stream = () => (real ??= process.stderr);
-  const direct = fdWriter(2, stream);
+  const made = () => (real ??= stream());
+  const direct = fdWriter(fd, made);
   const out = {
     isTTY: false as const,
     columns: undefined,
@@ -82,25 +83,17 @@ export function errorOutput(): OutStream {
       return ok;
     },
     end(...args: unknown[]) {
-      // stderr stays open for the process's own last words, as process.stderr does.
+      // The output stays open for the process's own last words, as process.stderr does.
       const done = args.find((a): a is () => void => typeof a === 'function');
       if (done) process.nextTick(done);
       return out;
     },
-    on: (event: string, listener: (...args: unknown[]) => void) => (stream().on(event, listener), out),
-    once: (event: string, listener: (...args: unknown[]) => void) => (stream().once(event, listener), out),
-    off: (event: string, listener: (...args: unknown[]) => void) => (stream().off(event, listener), out),
-    removeListener: (event: string, listener: (...args: unknown[]) => void) => (stream().removeListener(event, listener), out),
-    emit: (event: string, ...args: unknown[]) => stream().emit(event, ...args),
+    on: (event: string, listener: (...args: unknown[]) => void) => (made().on(event, listener), out),
+    once: (event: string, listener: (...args: unknown[]) => void) => (made().once(event, listener), out),
+    off: (event: string, listener: (...args: unknown[]) => void) => (made().off(event, listener), out),
+    removeListener: (event: string, listener: (...args: unknown[]) => void) => (made().removeListener(event, listener), out),
+    emit: (event: string, ...args: unknown[]) => made().emit(event, ...args),
   };
-  return asOutStream(out);
-}
-
-/**
- * A direct writer as the stream the program writes to: it has what is asked of standard
- * error and of help's output (write with its callback, isTTY, columns, the listeners, end),
- * not the rest of a Node stream, which only a terminal's process.stdout or stderr is asked for.
- */
-export function asOutStream(writer: FdWriter & { isTTY: false }): OutStream {
-  return writer as unknown as OutStream;
+  // What is asked of help's outputs and of standard error, not the rest of a Node stream.
+  return out as unknown as OutStream;
 }
