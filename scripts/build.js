@@ -182,13 +182,14 @@ await build({
  * A package of many files that one part of voicectl needs, bundled into one file of its own
  * (dist/NAME.cjs), which dist/main.cjs loads when that part first runs, through the start
  * path's code cache like itself: the entry, imported by its neighbours ("./sdk.js") from a
- * file whose path matches `importer`, is that file. `minify` is esbuild's options for it.
+ * file whose path matches `importer`, is that file. `options` is esbuild's options for it
+ * (how much to minify, and plugins).
  */
-async function packageFile(name, entry, importer, minify) {
+async function packageFile(name, entry, importer, options) {
   await build({
     entryPoints: { [name]: entry },
     ...CJS,
-    ...minify,
+    ...options,
     logLevel: 'warning',
     legalComments: 'none',
   });
@@ -221,6 +222,13 @@ const mcpSdkFile = await packageFile('mcp-sdk', 'src/mcp/sdk.ts', /\/src\/mcp\/[
  */
 const chronoFile = await packageFile('chrono', 'src/reports/requested-time/chrono.ts', /\/src\/reports\/requested-time\/english\.ts$/, { minifyWhitespace: true, minifySyntax: true, keepNames: true });
 /**
+ * The parts of undici voicectl uses (src/api/undici.ts), some 400 KB: only the commands that
+ * talk to the service need them. Every other command reads and compiles a main.cjs and a
+ * code cache smaller by that much: `contacts validate` of 10,000 rows starts ~10 ms sooner
+ * (docs/performance.md), and a command that reads from the service loads the two files.
+ */
+const undiciFile = await packageFile('undici', 'src/api/undici.ts', /\/src\/api\/(client|dispatcher)\.ts$/, { minifyWhitespace: true, plugins: [noHttp2, lazyUndiciBuiltins] });
+/**
  * Every other command line runs dist/main.cjs: the whole program as one CommonJS file,
  * every lazy load inlined as a function that runs when first called. Node loads it as
  * one file, compiled from a code cache (src/start.ts), where the ES build costs a module
@@ -228,19 +236,24 @@ const chronoFile = await packageFile('chrono', 'src/reports/requested-time/chron
  * a command that reads from the service. The ES build stays for the package's exports,
  * the sandbox and worker threads.
  */
-await build({
+const mainBuild = await build({
   entryPoints: { main: 'src/main.ts' },
   ...CJS,
   external,
-  plugins: [lazyChildProcess, noHttp2, lazyUndiciBuiltins, versionConstant, mcpSdkFile, chronoFile],
+  plugins: [lazyChildProcess, noHttp2, lazyUndiciBuiltins, versionConstant, mcpSdkFile, chronoFile, undiciFile],
   // Whitespace only (names stay, for --debug stacks): a smaller file to read and hash at every start.
   minifyWhitespace: true,
   define: { __VOICECTL_VERSION__: JSON.stringify(pkg.version), 'import.meta.url': '__voicectlUrl' },
   // Code that finds files beside itself (worker threads, the metadata) reads import.meta.url.
   banner: { js: "const __voicectlUrl = require('node:url').pathToFileURL(__filename).href;" },
+  metafile: true,
   logLevel: 'warning',
   legalComments: 'none',
 });
+// A package given its own file must not come back into main.cjs through another import.
+for (const input of Object.keys(mainBuild.metafile.inputs)) {
+  if (/node_modules\/(undici|@modelcontextprotocol|zod|chrono-node)\//.test(input)) throw new Error(`dist/main.cjs includes ${input}, which belongs in its own file: import it through its file's module (src/api/undici.ts, src/mcp/sdk.ts, src/reports/requested-time/chrono.ts)`);
+}
 
 /**
  * esbuild escapes non-ASCII text in strings but leaves it in regular expression literals.
@@ -259,7 +272,7 @@ function asciiOnly(code) {
  */
 const { WRAPPER_HEAD, WRAPPER_TAIL } = createRequire(import.meta.url)('../dist/start.cjs');
 const startPathFile = (code) => `${WRAPPER_HEAD}${asciiOnly(code)}${WRAPPER_TAIL}`;
-for (const file of ['dist/help.cjs', 'dist/mcp-sdk.cjs', 'dist/chrono.cjs']) writeFileSync(file, startPathFile(readFileSync(file, 'utf8')));
+for (const file of ['dist/help.cjs', 'dist/mcp-sdk.cjs', 'dist/chrono.cjs', 'dist/undici.cjs']) writeFileSync(file, startPathFile(readFileSync(file, 'utf8')));
 
 // Node compiles dist/main.cjs from a code cache through vm.Script (src/code-cache.ts), and
 // import() in functions restored from a cache has no loader to call. The packages that

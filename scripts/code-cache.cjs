@@ -1,7 +1,8 @@
-// Writes V8's code caches for dist/help.cjs and dist/main.cjs (dist/*.cjs.<V8 version>.cache), each
+// Writes V8's code caches for the start path's files (dist/*.cjs.<V8 version>.cache), each
 // after a warm-up, so that what a run needs is compiled into it: help after showing the
-// help of voicectl and of every group; the program after a command that reads from a
-// service (a throwaway one on loopback) and one that reads the config.
+// help of voicectl and of every group; undici after a request; the program after commands
+// that read from a service (a throwaway one on loopback), read the config and check a
+// spreadsheet.
 // Run by scripts/build.js with stdout discarded.
 'use strict';
 const { createServer } = require('node:http');
@@ -18,7 +19,8 @@ async function warmHelp() {
   writeFileSync(buildCacheFile(HELP_FILE), script.createCachedData());
 }
 
-async function warmMain() {
+/** A throwaway service on loopback that answers every request with an empty list of agents. */
+async function withService(run) {
   const server = createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ agents: [], total: 0, limit: 50, offset: 0 }));
@@ -33,19 +35,58 @@ async function warmMain() {
     NO_COLOR: '1',
   };
   try {
-    // As the start path does before compiling the program: the cache must be made under the same V8 flags.
-    preferBaselineWasm();
-    const { exports: program, script } = load(MAIN_FILE, { userCache: false });
-    const quiet = () => new Writable({ write: (_chunk, _enc, done) => done() });
-    for (const argv of [['agent', 'list', '--json'], ['api', 'GET', '/agents'], ['config', 'list', '--json']]) {
-      const code = await program.main(argv, { env, io: { stdin: process.stdin, stdout: quiet(), stderr: quiet() } });
-      if (code !== 0) throw new Error(`warm-up of voicectl ${argv.join(' ')} exited ${code}`);
-    }
-    writeFileSync(buildCacheFile(MAIN_FILE), script.createCachedData());
+    await run(env, config);
   } finally {
     server.close();
     rmSync(config, { recursive: true, force: true });
   }
+}
+
+/**
+ * dist/undici.cjs, after a request, as the program makes one. Written before the program's
+ * cache, so that the program's warm-up loads undici from it, as a user's command does.
+ */
+async function warmUndici(env) {
+  const file = join(__dirname, '..', 'dist', 'undici.cjs');
+  const { exports: undici, script } = load(file, { userCache: false });
+  const dispatcher = new undici.Agent();
+  const res = await undici.request(`${env.VOICECTL_BASE_URL}/agents`, { method: 'GET', dispatcher });
+  await res.body.text();
+  await dispatcher.close();
+  writeFileSync(buildCacheFile(file), script.createCachedData());
+}
+
+/**
+ * The program, after commands that read from the service, read the config, and check a
+ * spreadsheet (a list with the shapes Indian lists have, a foreign number and a short one).
+ */
+async function warmMain(env, config) {
+  const list = join(config, 'contacts.csv');
+  writeFileSync(list, [
+    'name,phone,city',
+    'Priya Sharma,98200 12345,Mumbai',
+    'Rahul Verma,+91 99201 23456,Pune',
+    '"Mehta, Karan",098201 23457,Delhi',
+    'Arjun Nair,+91-97201-23458,Kochi',
+    'Lakshmi Iyer,0 80 4332 8266,Bengaluru',
+    'Imran Qureshi,+44 20 7946 0123,London',
+    'Sneha Banerjee,12345,Kolkata',
+    '',
+  ].join('\n'));
+  const commands = [
+    { argv: ['agent', 'list', '--json'], exit: 0 },
+    { argv: ['api', 'GET', '/agents'], exit: 0 },
+    { argv: ['config', 'list', '--json'], exit: 0 },
+    // Exit 2: the short number is a row error, as in most real lists.
+    { argv: ['contacts', 'validate', list, '--default-country', 'IN', '--json'], exit: 2 },
+  ];
+  const { exports: program, script } = load(MAIN_FILE, { userCache: false });
+  const quiet = () => new Writable({ write: (_chunk, _enc, done) => done() });
+  for (const { argv, exit } of commands) {
+    const code = await program.main(argv, { env, io: { stdin: process.stdin, stdout: quiet(), stderr: quiet() } });
+    if (code !== exit) throw new Error(`warm-up of voicectl ${argv.join(' ')} exited ${code}, not ${exit}`);
+  }
+  writeFileSync(buildCacheFile(MAIN_FILE), script.createCachedData());
 }
 
 /** dist/mcp-sdk.cjs, after a server is made and a tool with schemas registered, as `voicectl mcp` does. */
@@ -82,7 +123,12 @@ function warmChrono() {
 
 (async () => {
   await warmHelp();
-  await warmMain();
+  // As the start path does before compiling the program: a cache must be made under the V8 flags it is used with.
+  preferBaselineWasm();
+  await withService(async (env, config) => {
+    await warmUndici(env);
+    await warmMain(env, config);
+  });
   await warmMcpSdk();
   warmChrono();
   process.exit(0);

@@ -74,7 +74,7 @@ describe('start-up of a command that reads from the service', () => {
   });
 
   it('builds the files the start path compiles inside the function it calls them with, as one expression', () => {
-    for (const file of ['main.cjs', 'help.cjs', 'mcp-sdk.cjs', 'chrono.cjs']) {
+    for (const file of ['main.cjs', 'help.cjs', 'mcp-sdk.cjs', 'chrono.cjs', 'undici.cjs']) {
       const text = readFileSync(join(BIN, '../../dist', file), 'latin1');
       expect(text.startsWith(WRAPPER_HEAD), file).toBe(true);
       expect(text.endsWith(WRAPPER_TAIL), file).toBe(true);
@@ -84,7 +84,7 @@ describe('start-up of a command that reads from the service', () => {
   });
 
   it('builds the files the start path compiles as ASCII', () => {
-    for (const file of ['main.cjs', 'help.cjs', 'start.cjs']) {
+    for (const file of ['main.cjs', 'help.cjs', 'start.cjs', 'undici.cjs']) {
       const bytes = readFileSync(join(BIN, '../../dist', file));
       expect(bytes.findIndex((b) => b > 0x7f), file).toBe(-1);
     }
