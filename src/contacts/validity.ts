@@ -41,6 +41,15 @@ export const maxMetadata = JSON.parse(
   readFileSync(createRequire(import.meta.url).resolve('libphonenumber-js/metadata.max.json'), 'utf8'),
 ) as MetadataJson;
 
+/** The installed libphonenumber-js's version (whose metadata maxMetadata is), or undefined when unknown. */
+export function libraryVersion(): string | undefined {
+  try {
+    return (JSON.parse(readFileSync(createRequire(import.meta.url).resolve('libphonenumber-js/package.json'), 'utf8')) as { version?: string }).version;
+  } catch {
+    return undefined;
+  }
+}
+
 type ParseOptions = { defaultCountry?: CountryCode; extract?: boolean };
 
 export const lpn = {

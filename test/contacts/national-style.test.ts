@@ -3,7 +3,11 @@
  * "(646) 555-0143" under IN is also a valid Indian number, and would be dialled in India.
  * The styles voicectl refuses are tested in countries.test.ts; the others are a warning.
  */
+import { readFileSync } from 'node:fs';
+import { getCountries, getExampleNumber } from 'libphonenumber-js/max';
+import examples from 'libphonenumber-js/mobile/examples';
 import { describe, expect, it } from 'vitest';
+import { NATIONAL_DIGITS_FILE, nationalDigitsFile } from '../../scripts/national-digits.js';
 import { NationalStyle } from '../../src/contacts/national-style.js';
 import { run } from '../helpers/run.js';
 import { scratch } from '../helpers/scratch.js';
@@ -25,6 +29,46 @@ describe('NationalStyle', () => {
 
   it('Indian numbers under US are India\'s style', () => {
     expect(new NationalStyle('US').countriesOf('098765 43210')).toEqual(['IN']);
+  });
+});
+
+describe("the scan's digit bounds", () => {
+  // A new shape is looked for in every country's plan; the bounds leave out, without
+  // compiling their patterns, the countries none of whose numbers a cell of so many digits
+  // can be. They must leave out only countries the scan would not have found: a country's
+  // example number as it writes it, without its national prefix, and regrouped as people
+  // write numbers, under four defaults, each cell a new shape (a fresh scan), with and
+  // without the bounds.
+  const cells: string[] = ['0 80 4332 8266', '098765 43210', '(646) 555-0143', '1-404-555-0121', '020 7946 0958', '050 123 4567', '01812-345678', '555 0143', '12 34 56'];
+  for (const country of getCountries()) {
+    const example = getExampleNumber(country, examples);
+    if (!example) continue;
+    const national = example.formatNational();
+    const digits = national.replace(/\D/g, '');
+    const nsn = example.nationalNumber;
+    cells.push(
+      national,
+      national.replace(/ /g, '-'),
+      `${digits.slice(0, 1)} ${digits.slice(1, 3)} ${digits.slice(3, 7)} ${digits.slice(7)}`.trim(),
+      `(${digits.slice(0, 3)}) ${digits.slice(3)}`,
+      `${nsn.slice(0, 3)} ${nsn.slice(3)}`,
+      `${nsn.slice(0, 2)}-${nsn.slice(2, 5)}-${nsn.slice(5)}`.replace(/-$/, ''),
+    );
+  }
+
+  it.each(['IN', 'US', 'GB', 'AE'] as const)('find the same countries as the whole scan under %s', (home) => {
+    let found = 0;
+    for (const cell of cells) {
+      const whole = new NationalStyle(home, false).countriesOf(cell);
+      expect(new NationalStyle(home).countriesOf(cell), cell).toEqual(whole);
+      if (whole) found++;
+    }
+    // Cells other countries do write: the comparison is not of empty answers only.
+    expect(found).toBeGreaterThan(100);
+  });
+
+  it('are those of the installed libphonenumber-js (node scripts/national-digits.js writes them again)', () => {
+    expect(readFileSync(NATIONAL_DIGITS_FILE, 'utf8')).toBe(nationalDigitsFile());
   });
 });
 
