@@ -54,8 +54,9 @@ export const preferBaselineWasm = () => (require('./wasm-baseline.js') as typeof
 /** A built CommonJS file's exports, compiled from a code cache (src/code-cache.ts). */
 function compiled<T>(file: string, ran: Array<() => void>): T {
   // Node 22.1 and later keep the compiled code of the ES modules the program imports
-  // (packages such as conf and ora) between runs; Node 20 has no such cache: a no-op there.
-  (require('node:module') as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+  // (packages such as conf and ora) between runs. Node 20 has no such cache, and loading
+  // node:module there to find that out loads parts of the ES module loader (a few ms).
+  if (Number(process.versions.node.split('.')[0]) >= 22) (require('node:module') as { enableCompileCache?: () => unknown }).enableCompileCache?.();
   const loaded = load<T>(file);
   ran.push(() => loaded.save());
   return loaded.exports;

@@ -18,7 +18,7 @@
  *   mobile, is "079 1112 3456" in India).
  */
 import type { CountryCode, PhoneNumber } from 'libphonenumber-js/max';
-import { phoneNumberOf, validNumber, type QuickNumber } from './quick-parse.js';
+import { validNumber, type QuickNumber } from './quick-parse.js';
 import { lpn, NationalFormats, type PlanValidity } from './validity.js';
 
 /** Countries whose national styles are watched besides North America's (the corpus of the differential test). */
@@ -126,7 +126,7 @@ export class ForeignStyleGuard {
         && !(digits.startsWith(w.code) && w.maybe(digits.slice(w.code.length)))) continue;
       // What the default country writes so is its own, whoever else does too: asked once,
       // before another country's parse (most cells that get here are the default's own).
-      homeWrites ??= this.writes('number' in home ? home : phoneNumberOf(home), groups, 'loose');
+      homeWrites ??= this.writes(home, groups, 'loose');
       if (homeWrites) return undefined;
       const there = validNumber(raw, w.country);
       if (!there || there.countryCallingCode !== w.code || !this.validity.isValid(there) || !this.writes(there, groups, 'exact')) continue;
@@ -142,24 +142,52 @@ export class ForeignStyleGuard {
    * with the prefix); 'loose', for the default country: groups its format splits further
    * count too ("022-23456789" is India's "022 2345 6789").
    */
-  private writes(phone: PhoneNumber, groups: string[], how: 'exact' | 'same digits' | 'loose'): boolean {
-    const format = breaks(formats.format(phone).match(/\d+/g) ?? []);
-    const written = breaks(groups);
-    const shift = format.digits - written.digits;
+  private writes(phone: PhoneNumber | QuickNumber, groups: string[], how: 'exact' | 'same digits' | 'loose'): boolean {
+    // Compared without making arrays of the breaks the cell should have (a row in four comes here).
+    const format = digitBreaks(formats.format(phone));
+    let digits = 0;
+    for (let i = 0; i < groups.length; i++) digits += groups[i]!.length;
+    // The digits the cell leaves out (a national prefix): the format's breaks are that much further on.
+    const shift = format.digits - digits;
     if (shift < 0 || shift > 3 || (how === 'same digits' && shift !== 0)) return false;
-    const expected = format.at.map((b) => b - shift).filter((b) => b > 0);
-    if (how !== 'loose') return written.at.join(',') === expected.join(',');
-    return written.at.every((b) => expected.includes(b));
+    const at = format.at;
+    // The format's first break inside the cell.
+    let j = 0;
+    while (j < at.length && at[j]! - shift <= 0) j++;
+    let written = 0;
+    for (let i = 0; i < groups.length - 1; i++) {
+      written += groups[i]!.length;
+      if (how === 'loose') {
+        // Any of the format's breaks; they increase, so the next one of the cell is at or after it.
+        while (j < at.length && at[j]! - shift < written) j++;
+        if (j === at.length || at[j]! - shift !== written) return false;
+      } else if (j === at.length || at[j]! - shift !== written) {
+        return false;
+      } else {
+        j++;
+      }
+    }
+    return how === 'loose' || j === at.length;
   }
 }
 
-/** Where the digit groups break (after 3 and 6 digits for 3, 3, 4), and how many digits there are. */
-function breaks(groups: string[]): { at: number[]; digits: number } {
+/**
+ * Where a text's groups of digits break, as digits before each break ("(646) 555-0143":
+ * 3 and 6), and how many digits it has.
+ */
+export function digitBreaks(text: string): { at: number[]; digits: number } {
   const at: number[] = [];
   let digits = 0;
-  for (const g of groups) {
-    if (digits > 0) at.push(digits);
-    digits += g.length;
+  let inDigits = false;
+  for (let k = 0; k < text.length; k++) {
+    const c = text.charCodeAt(k);
+    if (c >= 48 && c <= 57) {
+      if (!inDigits && digits > 0) at.push(digits);
+      inDigits = true;
+      digits++;
+    } else {
+      inDigits = false;
+    }
   }
   return { at, digits };
 }

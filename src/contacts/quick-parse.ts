@@ -20,9 +20,9 @@
  * numbers of every country written in many styles; the differential test
  * (scripts/phone-cells.js, `npm run differential`) compares the whole check.
  */
-import { PhoneNumber, type CountryCode } from 'libphonenumber-js/core';
+import type { CountryCode, PhoneNumber } from 'libphonenumber-js/core';
 import { remembered } from '../util/memo.js';
-import { lpn, maxMetadata, planMetadata, PlanValidity } from './validity.js';
+import { lpn, maxMetadata, phoneNumberOf, planMetadata, PlanValidity } from './validity.js';
 
 /** What the library would ask of one country's numbering plan, compiled once. */
 interface PlanFacts {
@@ -163,12 +163,6 @@ export class QuickParse {
   }
 }
 
-/** The library's PhoneNumber of a number read here. */
-export function phoneNumberOf(read: QuickNumber): PhoneNumber {
-  const phone = new PhoneNumber(`+${read.countryCallingCode}${read.nationalNumber}`, maxMetadata);
-  phone.country = read.country;
-  return phone;
-}
 
 /** One for the process: its caches hold only the metadata's compiled rules. */
 const shared = new QuickParse();

@@ -26,7 +26,7 @@ import {
   type CountryCode,
   type MetadataJson,
   type NumberingPlan,
-  type PhoneNumber,
+  PhoneNumber,
 } from 'libphonenumber-js/core';
 import { remembered } from '../util/memo.js';
 
@@ -236,6 +236,20 @@ export function compile(key: string): Plan | null {
   }
 }
 
+/** A number as the quick reading (quick-parse.ts) has it, without the library's PhoneNumber. */
+export interface NumberParts {
+  country?: CountryCode;
+  countryCallingCode: string;
+  nationalNumber: string;
+}
+
+/** The library's PhoneNumber of a number's parts. */
+export function phoneNumberOf(parts: NumberParts): PhoneNumber {
+  const phone = new PhoneNumber(`+${parts.countryCallingCode}${parts.nationalNumber}`, maxMetadata);
+  phone.country = parts.country;
+  return phone;
+}
+
 /** One national format of a plan, its patterns compiled when the format is first tried. */
 interface CompiledFormat {
   view: FormatView;
@@ -276,10 +290,11 @@ const FORMATS = new Map<string, CompiledFormat[] | null>();
 export class NationalFormats {
   private plans = FORMATS;
 
-  format(phone: PhoneNumber): string {
+  /** `phone`: the library's PhoneNumber, or the parts of one (a quick reading's), made into one only if the library must format it. */
+  format(phone: PhoneNumber | NumberParts): string {
     const key = phone.country && phone.country !== ('001' as CountryCode) ? phone.country : phone.countryCallingCode;
     const formats = remembered(this.plans, key, compileFormats);
-    if (formats === null || phone.ext) return phone.formatNational();
+    if (formats === null || ('ext' in phone && phone.ext)) return ('formatNational' in phone ? phone : phoneNumberOf(phone)).formatNational();
     const nn = phone.nationalNumber;
     if (!nn) return '';
     for (const f of formats) {
