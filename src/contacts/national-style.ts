@@ -12,6 +12,7 @@
 import type { CountryCode } from 'libphonenumber-js/max';
 import { commonRank, countryName } from './country-names.js';
 import type { Country } from './report.js';
+import { digitBreaks } from './foreign.js';
 import { validNumber } from './quick-parse.js';
 import { libraryVersion, lpn, NationalFormats, PlanValidity } from './validity.js';
 import NATIONAL_DIGITS from './national-digits.json' with { type: 'json' };
@@ -115,8 +116,8 @@ export class NationalStyle {
   private writes(country: CountryCode, text: string): boolean {
     const phone = validNumber(text, country);
     if (!phone || phone.country !== country || !this.validity.isValid(phone)) return false;
-    const format = breaks(this.formats.format(phone));
-    const written = breaks(text);
+    const format = digitBreaks(this.formats.format(phone));
+    const written = digitBreaks(text);
     // The national prefix ("0" in India) may be written or left out.
     const shift = format.digits - written.digits;
     if (shift < 0 || shift > 3) return false;
@@ -139,15 +140,4 @@ let bounds: Record<string, readonly number[]> | null | undefined;
 function digitBounds(): Record<string, readonly number[]> | undefined {
   bounds ??= NATIONAL_DIGITS['libphonenumber-js'] === libraryVersion() ? NATIONAL_DIGITS.bounds : null;
   return bounds ?? undefined;
-}
-
-/** Where the digit groups of "(646) 555-0143" break (after 3 and 6 digits), and how many digits it has. */
-function breaks(text: string): { at: number[]; digits: number } {
-  const at: number[] = [];
-  let digits = 0;
-  for (const g of text.match(/\d+/g) ?? []) {
-    if (digits > 0) at.push(digits);
-    digits += g.length;
-  }
-  return { at, digits };
 }
