@@ -4,7 +4,7 @@
  * a program file that is ASCII, so the start path reads it as a one-byte string.
  */
 import { spawnSync } from 'node:child_process';
-import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Script } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,6 +53,27 @@ describe('start-up of a command that reads from the service', () => {
     expect(r.exitCode).toBe(0);
     expect(modules.has('fs/promises')).toBe(false);
     expect([...modules].filter((m) => !list.has(m))).toEqual([]);
+  });
+
+  it('compiles undici from a code cache: the build\'s, or one this Node writes once and keeps', async () => {
+    // undici is a file of its own (dist/undici.cjs), which a command loads when it first talks to the service.
+    const home = mkdtempSync(join(h.configDir, 'home-'));
+    const env = { HOME: home, XDG_CACHE_HOME: '' };
+    const dir = join(home, '.cache', 'voicectl', 'code');
+    const undiciCaches = () => (existsSync(dir) ? readdirSync(dir).filter((f) => f.startsWith('undici.cjs-')) : []);
+    expect((await h.run(['agent', 'list', '--json'], { env })).exitCode).toBe(0);
+    const builtHere = existsSync(join(BIN, '../../dist', `undici.cjs.${process.versions.v8}.cache`));
+    if (builtHere) {
+      // The build's cache fitted: nothing is written.
+      expect(undiciCaches()).toEqual([]);
+      return;
+    }
+    expect(undiciCaches()).toHaveLength(1);
+    const file = join(dir, undiciCaches()[0]!);
+    const written = statSync(file).mtimeMs;
+    expect((await h.run(['api', 'GET', '/agents'], { env })).exitCode).toBe(0);
+    expect(undiciCaches()).toHaveLength(1);
+    expect(statSync(file).mtimeMs).toBe(written);
   });
 
   it('writes to standard error as a pipe without loading node:net, and loses none of it', async () => {
