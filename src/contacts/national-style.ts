@@ -22,11 +22,15 @@ const SPACE_RUN = /[ \t\u00a0]+/g;
 
 /** Shapes learnt per file: a bound, so a file of ragged cells costs at most this many lookups. */
 const MAX_SHAPES = 200;
+/** Shapes compared with each cell before one is made for it: a list's cells mostly have a few. */
+const RECENT_SHAPES = 6;
 /** Longer cells are not one number in a national style. */
 const MAX_CELL = 40;
 
 export class NationalStyle {
   private readonly shapes = new Map<string, CountryCode[]>();
+  /** The shapes of the last cells, the latest first. */
+  private readonly recent: string[] = [];
   private readonly validity = new PlanValidity();
   private readonly formats = new NationalFormats();
 
@@ -77,12 +81,14 @@ export class NationalStyle {
       if (c !== 40 && c !== 41 && c !== 45 && c !== 46 && c !== 47) return undefined;
     }
     if (groups < 2) return undefined;
-    const text = raw.slice(start, end);
     // Each digit a "d", each run of spaces one space: "(646) 555-0143" is "(ddd) ddd-dddd".
-    // Two strings made, not one a character (every row of a file comes here).
-    const digitsOut = text.replace(ANY_DIGIT, 'd');
-    const shape = oddSpaces ? digitsOut.replace(SPACE_RUN, ' ') : digitsOut;
+    // Every row of a file comes here, and most have one of a few shapes: those met last
+    // are compared with the cell character by character, and a shape is made only for
+    // a cell of none of them.
+    const shape = this.recentShape(raw, start, end) ?? this.shapeOf(raw.slice(start, end), oddSpaces);
     let candidates = this.shapes.get(shape);
+    if (candidates !== undefined && candidates.length === 0) return undefined;
+    const text = raw.slice(start, end);
     if (candidates === undefined) {
       if (this.shapes.size >= MAX_SHAPES) return undefined;
       const bounds = this.bounded ? digitBounds() : undefined;
@@ -101,6 +107,28 @@ export class NationalStyle {
     const exact = (c: CountryCode) => this.formats.format(validNumber(text, c)!).replace(/\d/g, 'd').replace(/\s+/g, ' ') === shape;
     const rank = (c: CountryCode) => (exact(c) ? 0 : 1000) + commonRank(c);
     return found.sort((a, b) => rank(a) - rank(b));
+  }
+
+  /** The one of the recent shapes that is the cell's, moved to the front, or undefined. */
+  private recentShape(raw: string, start: number, end: number): string | undefined {
+    const recent = this.recent;
+    for (let i = 0; i < recent.length; i++) {
+      const shape = recent[i]!;
+      if (!isShapeOf(shape, raw, start, end)) continue;
+      for (let j = i; j > 0; j--) recent[j] = recent[j - 1]!;
+      recent[0] = shape;
+      return shape;
+    }
+    return undefined;
+  }
+
+  /** A cell's shape, made (two strings, not one a character), and kept as the most recent. */
+  private shapeOf(text: string, oddSpaces: boolean): string {
+    const digitsOut = text.replace(ANY_DIGIT, 'd');
+    const shape = oddSpaces ? digitsOut.replace(SPACE_RUN, ' ') : digitsOut;
+    if (this.recent.length >= RECENT_SHAPES) this.recent.pop();
+    this.recent.unshift(shape);
+    return shape;
   }
 
   /** The country's name and calling code, for the warning; the default country without one. */
@@ -125,6 +153,23 @@ export class NationalStyle {
     if (country !== this.home) return written.at.join(',') === expected.join(',');
     return written.at.every((b) => expected.includes(b));
   }
+}
+
+/** Whether `raw` from `start` to `end` has `shape`: each digit a "d", each run of spaces one space, anything else itself. */
+function isShapeOf(shape: string, raw: string, start: number, end: number): boolean {
+  let j = 0;
+  let inSpace = false;
+  for (let k = start; k < end; k++) {
+    const c = raw.charCodeAt(k);
+    if (c === 32 || c === 9 || c === 160) {
+      if (!inSpace && shape.charCodeAt(j++) !== 32) return false;
+      inSpace = true;
+      continue;
+    }
+    inSpace = false;
+    if (shape.charCodeAt(j++) !== (c >= 48 && c <= 57 ? 100 : c)) return false;
+  }
+  return j === shape.length;
 }
 
 /** The bounds once read: null when they are not for the installed library. */

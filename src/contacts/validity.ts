@@ -297,7 +297,9 @@ export class NationalFormats {
     if (formats === null || ('ext' in phone && phone.ext)) return ('formatNational' in phone ? phone : phoneNumberOf(phone)).formatNational();
     const nn = phone.nationalNumber;
     if (!nn) return '';
-    for (const f of formats) {
+    // Indexed: a row in four of a list comes here, and for...of makes an iterator's results.
+    for (let i = 0; i < formats.length; i++) {
+      const f = formats[i]!;
       if (f.leading === undefined) {
         const leading = f.view.leadingDigitsPatterns();
         f.leading = leading.length > 0 ? new RegExp(`^(?:${leading[leading.length - 1]})`) : null;

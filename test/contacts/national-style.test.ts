@@ -27,6 +27,17 @@ describe('NationalStyle', () => {
     },
   );
 
+  it('answers a cell the same whatever cells came before it (a shape met before is recognised, not made again)', () => {
+    // Shapes that differ only in their spaces (a tab, a no-break space, two spaces are one
+    // space in a shape), more shapes than are kept as recent, and each seen again later.
+    const us = ['(646) 555-0143', '(646)\t555-0143', '(646)\u00a0 555-0143', '646-555-0143', '646 555 0143', '646  555  0143', '1-404-555-0121'];
+    const other = ['98765 43210', '098765 43210', '0 80 4332 8266', '01812-345678', '01812 - 345678', '020 7946 0958', '(022) 2345 6789', '02223456789', '12 34'];
+    const cells = [...us, ...other, ...other.reverse(), ...us.reverse(), ...us, ...other];
+    const learning = new NationalStyle('IN');
+    for (const cell of cells) expect(learning.countriesOf(cell), JSON.stringify(cell)).toEqual(new NationalStyle('IN').countriesOf(cell));
+    expect(learning.countriesOf('(212)  555-0198')?.[0]).toBe('US');
+  });
+
   it('Indian numbers under US are India\'s style', () => {
     expect(new NationalStyle('US').countriesOf('098765 43210')).toEqual(['IN']);
   });
