@@ -1,14 +1,20 @@
 /**
- * Numbers seen so far, each with the row it was first seen in. An E.164 number has at
- * most 15 digits, so it fits exactly in a double; an open-addressing table over typed
- * arrays holds a million numbers in ~17 MB, where a Map of strings takes ~100 MB.
+ * Numbers seen so far, each with the row it was first seen in. A number of up to 15
+ * digits fits exactly in a double; an open-addressing table over typed arrays holds a
+ * million numbers in ~17 MB, where a Map of strings takes ~100 MB. A few numbering plans
+ * allow longer numbers (Germany's reach 17 digits with +49), which a double would round
+ * (two of them could be one): those are kept by their text.
  */
+/** "+" and 15 digits: longer numbers do not fit a double exactly. */
+const MAX_EXACT_LENGTH = 16;
 const MAX_LOAD = 0.75;
 
 export class PhoneSet {
   private keys: Float64Array;
   private rows: Int32Array;
   private count = 0;
+  /** Numbers of more than 15 digits, by their text. */
+  private long?: Map<string, number>;
 
   constructor(capacity = 1 << 14) {
     this.keys = new Float64Array(Math.max(16, capacity));
@@ -21,6 +27,7 @@ export class PhoneSet {
 
   /** The row where `e164` was first added, or undefined (and then it is added with `row`). */
   firstRowOrAdd(e164: string, row: number): number | undefined {
+    if (e164.length > MAX_EXACT_LENGTH) return this.firstRowOrAddLong(e164, row);
     const key = Number(e164.slice(1));
     const keys = this.keys;
     const cap = keys.length;
@@ -34,6 +41,15 @@ export class PhoneSet {
     keys[i] = key;
     this.rows[i] = row;
     if (++this.count > cap * MAX_LOAD) this.grow();
+    return undefined;
+  }
+
+  private firstRowOrAddLong(e164: string, row: number): number | undefined {
+    this.long ??= new Map();
+    const first = this.long.get(e164);
+    if (first !== undefined) return first;
+    this.long.set(e164, row);
+    this.count++;
     return undefined;
   }
 
