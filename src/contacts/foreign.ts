@@ -142,33 +142,47 @@ export class ForeignStyleGuard {
    * with the prefix); 'loose', for the default country: groups its format splits further
    * count too ("022-23456789" is India's "022 2345 6789").
    */
-  private writes(phone: PhoneNumber | QuickNumber, groups: string[], how: 'exact' | 'same digits' | 'loose'): boolean {
-    // Compared without making arrays of the breaks the cell should have (a row in four comes here).
-    const format = digitBreaks(formats.format(phone));
+  private writes(phone: PhoneNumber | QuickNumber, groups: string[], how: FormatFit): boolean {
+    const written: number[] = [];
     let digits = 0;
-    for (let i = 0; i < groups.length; i++) digits += groups[i]!.length;
-    // The digits the cell leaves out (a national prefix): the format's breaks are that much further on.
-    const shift = format.digits - digits;
-    if (shift < 0 || shift > 3 || (how === 'same digits' && shift !== 0)) return false;
-    const at = format.at;
-    // The format's first break inside the cell.
-    let j = 0;
-    while (j < at.length && at[j]! - shift <= 0) j++;
-    let written = 0;
-    for (let i = 0; i < groups.length - 1; i++) {
-      written += groups[i]!.length;
-      if (how === 'loose') {
-        // Any of the format's breaks; they increase, so the next one of the cell is at or after it.
-        while (j < at.length && at[j]! - shift < written) j++;
-        if (j === at.length || at[j]! - shift !== written) return false;
-      } else if (j === at.length || at[j]! - shift !== written) {
-        return false;
-      } else {
-        j++;
-      }
+    for (let i = 0; i < groups.length; i++) {
+      if (i > 0) written.push(digits);
+      digits += groups[i]!.length;
     }
-    return how === 'loose' || j === at.length;
+    return fitsFormat(digitBreaks(formats.format(phone)), written, digits, how);
   }
+}
+
+/** How a cell's groups must match a national format's (ForeignStyleGuard.writes says). */
+export type FormatFit = 'exact' | 'same digits' | 'loose';
+
+/**
+ * Whether a cell of `digits` digits, its groups breaking after `written` digits (increasing),
+ * has the groups of a national format's `format`, with or without the format's leading
+ * digits (a national prefix, up to 3). Compared in one pass, without arrays of the breaks
+ * the cell should have (a row in four of a list comes here).
+ */
+export function fitsFormat(format: { at: number[]; digits: number }, written: readonly number[], digits: number, how: FormatFit): boolean {
+  // The digits the cell leaves out (a national prefix): the format's breaks are that much further on.
+  const shift = format.digits - digits;
+  if (shift < 0 || shift > 3 || (how === 'same digits' && shift !== 0)) return false;
+  const at = format.at;
+  // The format's first break inside the cell.
+  let j = 0;
+  while (j < at.length && at[j]! - shift <= 0) j++;
+  for (let i = 0; i < written.length; i++) {
+    const b = written[i]!;
+    if (how === 'loose') {
+      // Any of the format's breaks; they increase, so the next one of the cell is at or after it.
+      while (j < at.length && at[j]! - shift < b) j++;
+      if (j === at.length || at[j]! - shift !== b) return false;
+    } else if (j === at.length || at[j]! - shift !== b) {
+      return false;
+    } else {
+      j++;
+    }
+  }
+  return how === 'loose' || j === at.length;
 }
 
 /**

@@ -12,7 +12,7 @@
 import type { CountryCode } from 'libphonenumber-js/max';
 import { commonRank, countryName } from './country-names.js';
 import type { Country } from './report.js';
-import { digitBreaks } from './foreign.js';
+import { digitBreaks, fitsFormat } from './foreign.js';
 import { validNumber } from './quick-parse.js';
 import { libraryVersion, lpn, NationalFormats, PlanValidity } from './validity.js';
 import NATIONAL_DIGITS from './national-digits.json' with { type: 'json' };
@@ -144,15 +144,11 @@ export class NationalStyle {
   private writes(country: CountryCode, text: string): boolean {
     const phone = validNumber(text, country);
     if (!phone || phone.country !== country || !this.validity.isValid(phone)) return false;
-    const format = digitBreaks(this.formats.format(phone));
     const written = digitBreaks(text);
     // The national prefix ("0" in India) may be written or left out.
-    const shift = format.digits - written.digits;
-    if (shift < 0 || shift > 3) return false;
-    const expected = format.at.map((b) => b - shift).filter((b) => b > 0);
-    if (country !== this.home) return written.at.join(',') === expected.join(',');
-    return written.at.every((b) => expected.includes(b));
+    return fitsFormat(digitBreaks(this.formats.format(phone)), written.at, written.digits, country === this.home ? 'loose' : 'exact');
   }
+
 }
 
 /** Whether `raw` from `start` to `end` has `shape`: each digit a "d", each run of spaces one space, anything else itself. */
