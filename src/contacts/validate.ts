@@ -19,7 +19,7 @@ import type { Contact, DuplicateRow, ForeignStyle, InvalidRow, RowError, Validat
 import { emptyFile, openSource, type Source } from './source.js';
 import { workerFile } from './worker-file.js';
 import { hasControlCharacters } from '../text/terminal-text.js';
-import { withoutOptimizingCompiler } from '../util/short-run.js';
+import { asShortJob } from '../util/short-run.js';
 
 export type { ValidateOptions } from './options.js';
 
@@ -59,10 +59,11 @@ export async function validateContactsFile(path: string, options: ValidateOption
     }
   }
   // Checked here (with helpers from 1 MiB): a second or two at most, too short for V8's
-  // optimizing compiler to pay for itself (src/util/short-run.ts). The engine's fallback
-  // for a file of millions of rows is a long job: it keeps the compiler.
+  // optimizing compiler or a larger young generation to pay for itself
+  // (src/util/short-run.ts). The engine's fallback for a file of millions of rows is a
+  // long job: it keeps V8's defaults.
   const check = () => validateHere(source, options, helpers, pool?.PhonePool);
-  return source.size >= ENGINE_MIN_BYTES ? check() : withoutOptimizingCompiler(check);
+  return source.size >= ENGINE_MIN_BYTES ? check() : asShortJob(check);
 }
 
 async function validateHere(source: Source, options: ValidateOptions, workers: number, Pool: typeof PhonePool | undefined): Promise<ValidationResult> {
