@@ -29,6 +29,7 @@ import {
   PhoneNumber,
 } from 'libphonenumber-js/core';
 import { remembered } from '../util/memo.js';
+import { requiredPackageFile } from '../util/package-path.js';
 
 /**
  * libphonenumber-js with its full ("max") metadata, as `libphonenumber-js/max` binds it.
@@ -37,12 +38,12 @@ import { remembered } from '../util/memo.js';
  * every worker thread), and the metadata is read as JSON, which parses several times
  * faster than the same data as a JavaScript module.
  */
-export const maxMetadata = JSON.parse(
-  readFileSync(createRequire(import.meta.url).resolve('libphonenumber-js/metadata.max.json'), 'utf8'),
-) as MetadataJson;
+const metadataFile = requiredPackageFile(import.meta.url, 'libphonenumber-js', 'metadata.max.json');
+export const maxMetadata = JSON.parse(readFileSync(metadataFile.path, 'utf8')) as MetadataJson;
 
 /** The installed libphonenumber-js's version (whose metadata maxMetadata is), or undefined when unknown. */
 export function libraryVersion(): string | undefined {
+  if (metadataFile.manifest) return metadataFile.manifest.version;
   try {
     return (JSON.parse(readFileSync(createRequire(import.meta.url).resolve('libphonenumber-js/package.json'), 'utf8')) as { version?: string }).version;
   } catch {
