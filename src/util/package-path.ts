@@ -14,6 +14,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { isObject } from './is-object.js';
 
 const REQUIRE_CONDITIONS = new Set(['require', 'node', 'node-addons', 'default']);
 
@@ -50,10 +51,10 @@ export function requiredPackageFile(fromUrl: string, pkg: string, subpath: strin
 
 /** The file an "exports" map names for `key` under require()'s conditions, when it names one plainly. */
 function exportTarget(exports: unknown, key: string): string | undefined {
-  if (typeof exports !== 'object' || exports === null || Array.isArray(exports)) return undefined;
-  const entry = (exports as Record<string, unknown>)[key];
+  if (!isObject(exports)) return undefined;
+  const entry = exports[key];
   if (typeof entry === 'string') return plainTarget(entry);
-  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return undefined;
+  if (!isObject(entry)) return undefined;
   for (const [condition, value] of Object.entries(entry)) {
     if (!REQUIRE_CONDITIONS.has(condition)) continue;
     return typeof value === 'string' ? plainTarget(value) : undefined;
