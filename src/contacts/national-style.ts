@@ -148,7 +148,6 @@ export class NationalStyle {
     // The national prefix ("0" in India) may be written or left out.
     return fitsFormat(digitBreaks(this.formats.format(phone)), written.at, written.digits, country === this.home ? 'loose' : 'exact');
   }
-
 }
 
 /** Whether `raw` from `start` to `end` has `shape`: each digit a "d", each run of spaces one space, anything else itself. */
